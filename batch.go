@@ -1,0 +1,295 @@
+package hbase
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/region"
+)
+
+// BatchResult is the outcome of one call of a batch: its result, or why it failed.
+type BatchResult struct {
+	Result *hrpc.Result
+	Err    error
+}
+
+// maxParallelLookups bounds the region lookups one batch runs at once on a cold cache.
+const maxParallelLookups = 16
+
+// SendBatch sends calls (Gets and mutations, on any tables) and returns one result per call,
+// in the same order. Calls are grouped by region and then by region server: each server gets
+// one MultiRequest, and the servers are called in parallel. Actions that fail with a
+// retryable error are retried on their own, after a re-lookup of their region or a backoff,
+// until ctx ends; actions that fail for good get their own error.
+func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchResult {
+	results := make([]BatchResult, len(calls))
+	pending := make([]int, 0, len(calls))
+	for i, call := range calls {
+		if call == nil {
+			results[i].Err = fmt.Errorf("%w: nil call at index %d", ErrBadRequest, i)
+			continue
+		}
+		pending = append(pending, i)
+	}
+	if c.isClosed() {
+		for _, i := range pending {
+			results[i].Err = ErrClosed
+		}
+		return results
+	}
+	b := c.newBackoff()
+	last := make([]error, len(calls))
+	for len(pending) > 0 {
+		if ctx.Err() != nil || c.isClosed() {
+			break
+		}
+		servers, again, needPause := c.groupBatch(ctx, calls, pending, results, last)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		for _, sb := range servers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				retry, p := c.sendMulti(ctx, sb, calls, results, last)
+				mu.Lock()
+				again = append(again, retry...)
+				needPause = needPause || p
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		pending = again
+		if len(pending) > 0 && needPause && b.sleep(ctx) != nil {
+			break
+		}
+	}
+	for _, i := range pending {
+		switch {
+		case c.isClosed():
+			results[i].Err = ErrClosed
+		default:
+			results[i].Err = ctxErr(ctx, last[i])
+		}
+	}
+	return results
+}
+
+// serverBatch is what one MultiRequest to one server carries: calls grouped by region.
+type serverBatch struct {
+	conn    *region.Client
+	regions []*regionInfo
+	actions map[*regionInfo][]int
+}
+
+// groupBatch finds the region of every pending call (cache first, then parallel lookups) and
+// groups the calls by server. Calls whose region lookup failed for good get their error;
+// those that failed transiently are returned to retry, with pause set if a backoff is due.
+func (c *Client) groupBatch(ctx context.Context, calls []hrpc.Batchable, pending []int,
+	results []BatchResult, last []error) (servers map[*region.Client]*serverBatch, again []int, needPause bool) {
+	servers = make(map[*region.Client]*serverBatch)
+	add := func(i int, r *regionInfo, conn *region.Client) {
+		sb := servers[conn]
+		if sb == nil {
+			sb = &serverBatch{conn: conn, actions: make(map[*regionInfo][]int)}
+			servers[conn] = sb
+		}
+		if _, ok := sb.actions[r]; !ok {
+			sb.regions = append(sb.regions, r)
+		}
+		sb.actions[r] = append(sb.actions[r], i)
+	}
+	var slow []int
+	for _, i := range pending {
+		if r := c.cache.get(calls[i].Table(), calls[i].Key()); r != nil {
+			if conn, _, _ := r.state(); conn != nil {
+				add(i, r, conn)
+				continue
+			}
+		}
+		slow = append(slow, i)
+	}
+	if len(slow) == 0 {
+		return servers, nil, false
+	}
+	type found struct {
+		r    *regionInfo
+		conn *region.Client
+		err  error
+	}
+	out := make([]found, len(slow))
+	sem := make(chan struct{}, maxParallelLookups)
+	var wg sync.WaitGroup
+	for j, i := range slow {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			r, conn, err := c.findRegion(ctx, calls[i].Table(), calls[i].Key(), false)
+			out[j] = found{r, conn, err}
+		}()
+	}
+	wg.Wait()
+	for j, i := range slow {
+		f := out[j]
+		if f.err == nil {
+			add(i, f.r, f.conn)
+			continue
+		}
+		last[i] = f.err
+		switch classify(f.err) {
+		case giveUp:
+			if ctx.Err() != nil {
+				again = append(again, i) // reported as the context's error
+			} else {
+				results[i].Err = f.err
+			}
+		default:
+			again, needPause = append(again, i), true
+		}
+	}
+	return servers, again, needPause
+}
+
+// sendMulti sends one MultiRequest to one server and files each action's result or error. It
+// returns the calls to retry and whether a backoff is due before retrying them.
+func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Batchable,
+	results []BatchResult, last []error) (retry []int, needPause bool) {
+	req := &pb.MultiRequest{RegionAction: make([]*pb.RegionAction, 0, len(sb.regions))}
+	var cellblock []byte
+	sent := make([][]int, 0, len(sb.regions))
+	for _, r := range sb.regions {
+		ra := &pb.RegionAction{
+			Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: r.name},
+		}
+		var idx []int
+		for _, i := range sb.actions[r] {
+			a, grown, err := calls[i].Action(uint32(i), cellblock)
+			if err != nil {
+				results[i].Err = err
+				continue
+			}
+			cellblock = grown
+			ra.Action = append(ra.Action, a)
+			idx = append(idx, i)
+		}
+		if len(idx) > 0 {
+			req.RegionAction = append(req.RegionAction, ra)
+			sent = append(sent, idx)
+		}
+	}
+	if len(sent) == 0 {
+		return nil, false
+	}
+	resp := &pb.MultiResponse{}
+	cells, err := sb.conn.Call(ctx, "Multi", req, cellblock, resp)
+	// failAll files err for every call of region k (all regions when k < 0).
+	fail := func(k int, err error) {
+		regions := sent
+		if k >= 0 {
+			regions = sent[k : k+1]
+		}
+		act := classify(err)
+		for _, idx := range regions {
+			for _, i := range idx {
+				last[i] = err
+				if act == giveUp && ctx.Err() == nil && !c.isClosed() {
+					results[i].Err = err
+				} else {
+					retry = append(retry, i)
+				}
+			}
+		}
+		switch act {
+		case relocate, pauseAndRelocate:
+			for j := range sent {
+				if k < 0 || j == k {
+					c.markUnavailable(sb.regionOf(sent[j][0], calls), sb.conn)
+				}
+			}
+			needPause = needPause || act == pauseAndRelocate
+		case pause:
+			needPause = true
+		}
+	}
+	if err != nil {
+		fail(-1, err)
+		return retry, needPause
+	}
+	if len(resp.GetRegionActionResult()) != len(sent) {
+		fail(-1, fmt.Errorf("%w: MultiResponse has %d region results for %d region actions",
+			hrpc.ErrBadResponse, len(resp.GetRegionActionResult()), len(sent)))
+		return retry, needPause
+	}
+	rd := hrpc.NewCellReader(cells)
+	for k, rar := range resp.GetRegionActionResult() {
+		if ex := rar.GetException(); ex != nil {
+			fail(k, remoteError(ex, sb.conn.Addr()))
+			continue
+		}
+		done := make(map[int]bool, len(sent[k]))
+		relocated := false
+		for _, roe := range rar.GetResultOrException() {
+			i := int(roe.GetIndex())
+			if roe.Index == nil || !contains(sent[k], i) || done[i] {
+				fail(k, fmt.Errorf("%w: MultiResponse has a result for unknown action %d",
+					hrpc.ErrBadResponse, roe.GetIndex()))
+				break
+			}
+			done[i] = true
+			if ex := roe.GetException(); ex != nil {
+				err := remoteError(ex, sb.conn.Addr())
+				last[i] = err
+				switch classify(err) {
+				case giveUp:
+					results[i].Err = err
+				case relocate, pauseAndRelocate:
+					if !relocated {
+						c.markUnavailable(sb.regionOf(i, calls), sb.conn)
+						relocated = true
+					}
+					retry = append(retry, i)
+				default:
+					retry, needPause = append(retry, i), true
+				}
+				continue
+			}
+			res, err := hrpc.ParseResult(roe.GetResult(), rd)
+			if err != nil {
+				results[i].Err = err
+				continue
+			}
+			if res == nil {
+				res = &hrpc.Result{}
+			}
+			results[i].Result = res
+		}
+		for _, i := range sent[k] {
+			if !done[i] && results[i].Err == nil && results[i].Result == nil && !contains(retry, i) {
+				results[i].Err = fmt.Errorf("%w: MultiResponse has no result for action %d",
+					hrpc.ErrBadResponse, i)
+			}
+		}
+	}
+	return retry, needPause
+}
+
+func (sb *serverBatch) regionOf(i int, calls []hrpc.Batchable) *regionInfo {
+	for _, r := range sb.regions {
+		if contains(sb.actions[r], i) {
+			return r
+		}
+	}
+	return nil
+}
+
+func contains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,17 @@
+// Package cipher implements HBase's CryptoAES transport encryption: the layer a connection
+// switches to after a SASL privacy (auth-conf) handshake when the server hands the client AES
+// keys in the ConnectionHeaderResponse (HBASE-16414).
+//
+// Each direction is one continuous AES/CTR stream for the connection's life. A frame is
+//
+//	wrap(msg) = CTR(msg || mac10) || be32(seq)
+//	mac10     = HMAC-MD5(key, be32(seq) || msg)[0:10]
+//
+// where key is that direction's AES key and seq counts frames from 0 in each direction. This is
+// byte for byte what hbase-common's io/crypto/aes/CryptoAES does, so the MAC bytes consume
+// keystream too and the sequence number travels in clear.
+//
+// Any failure to unwrap (short frame, wrong MAC, unexpected sequence number) is fatal: the
+// inbound keystream is then out of step with the peer, so the layer refuses every later frame
+// and the connection must be closed.
+package cipher

@@ -1,0 +1,432 @@
+package hbase
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/region"
+	"github.com/go-hbase/hbase/zk"
+	"google.golang.org/protobuf/proto"
+)
+
+// Client talks to one HBase cluster. It is safe for concurrent use; create one per cluster and
+// share it. Close it when done: it owns connections and goroutines.
+type Client struct {
+	opts options
+	log  *slog.Logger
+	zk   *zk.Client
+
+	// lifetime ends when Close is called; background goroutines (dials, region lookups) run
+	// under it, bounded per attempt by the region lookup timeout.
+	lifetime context.Context
+	stop     context.CancelFunc
+	bgMu     sync.Mutex // serialises spawn against Close
+	wg       sync.WaitGroup
+	closeErr error
+	closed   sync.Once
+
+	cache *regionCache
+	meta  *regionInfo // the one hbase:meta region, located through ZooKeeper
+	pool  connPool
+
+	flightsMu sync.Mutex
+	flights   map[string]*flight
+}
+
+// NewClient returns a client for the HBase cluster whose ZooKeeper quorum is zkQuorum
+// ("host1:2181,host2:2181"). It does not connect: the first call does, so NewClient fails only
+// on bad arguments.
+func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
+	o := defaultOptions()
+	for _, opt := range opts {
+		if opt == nil {
+			return nil, errors.New("hbase: nil Option")
+		}
+		if err := opt(&o); err != nil {
+			return nil, err
+		}
+	}
+	if o.locateMeta == nil && strings.TrimSpace(zkQuorum) == "" {
+		return nil, errors.New("hbase: empty ZooKeeper quorum")
+	}
+	c := &Client{
+		opts:    o,
+		log:     o.logger,
+		cache:   newRegionCache(),
+		meta:    &regionInfo{table: metaTableName, name: metaRegionName},
+		flights: make(map[string]*flight),
+	}
+	c.pool.conns = make(map[string]*poolEntry)
+	c.lifetime, c.stop = context.WithCancel(context.Background())
+	if o.locateMeta == nil {
+		c.zk = zk.New(zkQuorum, zk.WithZNodeParent(o.zkParent), zk.WithLogger(o.logger),
+			zk.WithSessionTimeout(o.zkSessionTimeout))
+	}
+	return c, nil
+}
+
+// Close fails every call in progress and every later call with ErrClosed, closes the
+// connections to the region servers and the ZooKeeper session, and waits for the client's
+// goroutines to end. It is safe to call more than once.
+func (c *Client) Close() error {
+	c.closed.Do(func() {
+		c.bgMu.Lock()
+		c.stop()
+		c.bgMu.Unlock()
+		c.pool.mu.Lock()
+		var conns []*region.Client
+		for _, e := range c.pool.conns {
+			select {
+			case <-e.ready:
+				if e.conn != nil {
+					conns = append(conns, e.conn)
+				}
+			default:
+			}
+		}
+		c.pool.mu.Unlock()
+		for _, conn := range conns {
+			conn.Close()
+		}
+		c.wg.Wait()
+		if c.zk != nil {
+			c.closeErr = c.zk.Close()
+		}
+	})
+	return c.closeErr
+}
+
+// spawn runs fn in a goroutine Close waits for, unless the client is closed.
+func (c *Client) spawn(fn func()) bool {
+	c.bgMu.Lock()
+	defer c.bgMu.Unlock()
+	if c.lifetime.Err() != nil {
+		return false
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		fn()
+	}()
+	return true
+}
+
+func (c *Client) isClosed() bool { return c.lifetime.Err() != nil }
+
+func (c *Client) newBackoff() backoff {
+	return backoff{min: c.opts.minBackoff, max: c.opts.maxBackoff}
+}
+
+// markUnavailable takes r out of service after a failure on conn (nil: whatever its
+// connection) and starts the one goroutine that re-establishes it.
+func (c *Client) markUnavailable(r *regionInfo, conn *region.Client) {
+	if r.markUnavailable(conn) {
+		if !c.spawn(func() { c.reestablish(r) }) {
+			r.retire()
+		}
+	}
+}
+
+// reestablish looks r up again until it is served (or gone from hbase:meta, or the client is
+// closed), pausing with backoff between attempts, then wakes the callers waiting on it.
+func (c *Client) reestablish(r *regionInfo) {
+	b := c.newBackoff()
+	for c.lifetime.Err() == nil {
+		if _, _, gone := r.state(); gone {
+			return
+		}
+		ctx, cancel := context.WithTimeout(c.lifetime, c.opts.lookupTimeout)
+		var err error
+		if r == c.meta {
+			err = c.establishMeta(ctx)
+		} else {
+			err = c.establishRegion(ctx, r)
+		}
+		cancel()
+		if err == nil {
+			return
+		}
+		if r != c.meta && (errors.Is(err, region.ErrDoNotRetry) || errors.Is(err, ErrTableNotFound)) {
+			// The table is gone or disabled: drop the region so callers look it up themselves
+			// and get the error.
+			c.log.Debug("hbase: dropping region", "region", string(r.name), "err", err)
+			c.cache.remove(r)
+			return
+		}
+		c.log.Debug("hbase: re-establishing region failed", "region", string(r.name), "err", err)
+		if b.sleep(c.lifetime) != nil {
+			break
+		}
+	}
+	r.retire()
+}
+
+func (c *Client) establishMeta(ctx context.Context) error {
+	var addr string
+	var err error
+	if c.opts.locateMeta != nil {
+		addr, err = c.opts.locateMeta(ctx)
+	} else {
+		addr, err = c.zk.LocateMeta(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("hbase: locating hbase:meta: %w", err)
+	}
+	conn, err := c.conn(ctx, addr)
+	if err != nil {
+		return err
+	}
+	if err := c.probe(ctx, c.meta, conn); err != nil {
+		return err
+	}
+	c.meta.setAvailable(addr, conn)
+	c.log.Debug("hbase: hbase:meta located", "addr", addr)
+	return nil
+}
+
+// establishRegion finds where the region holding r's start key is served now, checks that
+// the server does serve it and replaces r (and every other overlapping region) in the cache.
+func (c *Client) establishRegion(ctx context.Context, r *regionInfo) error {
+	nr, err := c.locateInMeta(ctx, r.table, r.start, false)
+	if err != nil {
+		return err
+	}
+	conn, err := c.conn(ctx, nr.addr)
+	if err != nil {
+		return err
+	}
+	if err := c.probe(ctx, nr, conn); err != nil {
+		if classify(err) == relocate {
+			err = fmt.Errorf("%w (hbase:meta may not be updated yet)", err)
+		}
+		return err
+	}
+	nr.conn = conn
+	c.cache.insert(nr)
+	c.log.Debug("hbase: region re-established", "region", string(nr.name), "addr", nr.addr)
+	return nil
+}
+
+// flight is one cold lookup of a region, shared by every caller that missed the cache for
+// the same key at the same time.
+type flight struct {
+	done chan struct{}
+	r    *regionInfo
+	err  error
+}
+
+// lookup locates the region of table holding key (before: holding the rows just below key)
+// in hbase:meta, connects to its server and caches it. Concurrent lookups of one key share one
+// goroutine; each caller waits for it only as long as its own ctx allows.
+func (c *Client) lookup(ctx context.Context, table, key []byte, before bool) (*regionInfo, error) {
+	k := make([]byte, 0, len(table)+len(key)+2)
+	k = append(append(append(k, table...), 0, flightMode(before)), key...)
+	c.flightsMu.Lock()
+	f := c.flights[string(k)]
+	if f == nil {
+		f = &flight{done: make(chan struct{})}
+		table, key := bytes.Clone(table), bytes.Clone(key)
+		if !c.spawn(func() { c.fly(string(k), f, table, key, before) }) {
+			c.flightsMu.Unlock()
+			return nil, ErrClosed
+		}
+		c.flights[string(k)] = f
+	}
+	c.flightsMu.Unlock()
+	select {
+	case <-f.done:
+		return f.r, f.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	case <-c.lifetime.Done():
+		return nil, ErrClosed
+	}
+}
+
+func flightMode(before bool) byte {
+	if before {
+		return 1
+	}
+	return 0
+}
+
+func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
+	ctx, cancel := context.WithTimeout(c.lifetime, c.opts.lookupTimeout)
+	r, err := c.locateInMeta(ctx, table, key, before)
+	if err == nil {
+		var conn *region.Client
+		if conn, err = c.conn(ctx, r.addr); err == nil {
+			r.conn = conn
+			c.cache.insert(r)
+		}
+	}
+	if err != nil && ctx.Err() != nil && c.lifetime.Err() == nil {
+		// Our own attempt timed out, not the callers' contexts: they may retry.
+		err = fmt.Errorf("%w after %v: %v", errLookupTimeout, c.opts.lookupTimeout, err)
+	}
+	cancel()
+	if err != nil {
+		r, err = nil, &LookupError{Table: table, Row: key, Err: err}
+	}
+	c.flightsMu.Lock()
+	delete(c.flights, k)
+	c.flightsMu.Unlock()
+	f.r, f.err = r, err
+	close(f.done)
+}
+
+// findMeta returns the hbase:meta region and its connection, waiting while it is located.
+func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, error) {
+	for {
+		conn, avail, _ := c.meta.state()
+		if conn != nil {
+			return c.meta, conn, nil
+		}
+		if avail == nil {
+			c.markUnavailable(c.meta, nil)
+			continue
+		}
+		select {
+		case <-avail:
+		case <-ctx.Done():
+			return nil, nil, context.Cause(ctx)
+		case <-c.lifetime.Done():
+			return nil, nil, ErrClosed
+		}
+	}
+}
+
+// findRegion returns the region of table holding key (before: holding the rows just below
+// key) and the connection to its server, from the cache or else from hbase:meta. While the
+// region is out of service it waits for it, or for ctx.
+func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool) (*regionInfo, *region.Client, error) {
+	if bytes.Equal(table, metaTableName) {
+		return c.findMeta(ctx)
+	}
+	for {
+		if c.isClosed() {
+			return nil, nil, ErrClosed
+		}
+		var r *regionInfo
+		if before {
+			r = c.cache.getBefore(table, key)
+		} else {
+			r = c.cache.get(table, key)
+		}
+		if r == nil {
+			var err error
+			if r, err = c.lookup(ctx, table, key, before); err != nil {
+				return nil, nil, err
+			}
+		}
+		conn, avail, gone := r.state()
+		switch {
+		case conn != nil:
+			return r, conn, nil
+		case gone:
+			continue
+		case avail == nil:
+			c.markUnavailable(r, nil)
+			continue
+		}
+		select {
+		case <-avail:
+		case <-ctx.Done():
+			return nil, nil, context.Cause(ctx)
+		case <-c.lifetime.Done():
+			return nil, nil, ErrClosed
+		}
+	}
+}
+
+// send sends call to the region holding its key and returns the response, retrying as the
+// error calls for until ctx ends.
+func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byte, error) {
+	if c.isClosed() {
+		return nil, nil, ErrClosed
+	}
+	b := c.newBackoff()
+	var last error
+	for {
+		if ctx.Err() != nil {
+			return nil, nil, ctxErr(ctx, last)
+		}
+		r, conn, err := c.findRegion(ctx, call.Table(), call.Key(), false)
+		if err == nil {
+			var resp proto.Message
+			var cells []byte
+			resp, cells, err = c.callRegion(ctx, r, conn, call)
+			if err == nil {
+				return resp, cells, nil
+			}
+		}
+		if c.isClosed() {
+			return nil, nil, ErrClosed
+		}
+		if ctx.Err() != nil {
+			return nil, nil, ctxErr(ctx, last)
+		}
+		last = err
+		switch classify(err) {
+		case giveUp:
+			return nil, nil, err
+		case relocate:
+			if conn != nil {
+				c.markUnavailable(r, conn)
+			} else if b.sleep(ctx) != nil {
+				return nil, nil, ctxErr(ctx, last)
+			}
+		case pauseAndRelocate:
+			if conn != nil {
+				c.markUnavailable(r, conn)
+			}
+			fallthrough
+		case pause:
+			if b.sleep(ctx) != nil {
+				return nil, nil, ctxErr(ctx, last)
+			}
+		}
+	}
+}
+
+// callRegion sends call once to region r on conn. A MultiRequest for one region (MutateRow,
+// CheckAndMutate of RowMutations) reports failures inside its response: they are turned into
+// errors here so that they drive the retry like any other.
+func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Client, call hrpc.Call) (proto.Message, []byte, error) {
+	req, reqCells, err := call.Marshal(r.name, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	resp := call.NewResponse()
+	cells, err := conn.Call(ctx, call.Method(), req, reqCells, resp)
+	if err != nil {
+		return nil, nil, err
+	}
+	if mr, ok := resp.(*pb.MultiResponse); ok {
+		// One region, one (atomic) region action: any exception in it is the call's error,
+		// typed so that errors.Is works and the retry loop can act on it.
+		for _, rar := range mr.GetRegionActionResult() {
+			if ex := rar.GetException(); ex != nil {
+				return nil, nil, remoteError(ex, conn.Addr())
+			}
+			for _, roe := range rar.GetResultOrException() {
+				if ex := roe.GetException(); ex != nil {
+					return nil, nil, remoteError(ex, conn.Addr())
+				}
+			}
+		}
+	}
+	return resp, cells, nil
+}
+
+// remoteError turns an exception carried in a MultiResponse into a typed error.
+func remoteError(ex *pb.NameBytesPair, addr string) error {
+	return region.NewRemoteError(ex.GetName(), string(ex.GetValue()), false)
+}

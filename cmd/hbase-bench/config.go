@@ -1,0 +1,285 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+)
+
+// errUsage marks a bad command line; main exits with status 2 for it.
+var errUsage = errors.New("usage")
+
+// config is the validated command line.
+type config struct {
+	ZKQuorum    string
+	ZNodeParent string
+	Table       string
+	Family      string
+	Workloads   []workloadKind
+	Rows        int64
+	KeySize     int
+	ValueSize   int
+	ScanRows    int
+	Concurrency int
+	Duration    time.Duration // 0: bounded by Ops alone
+	Ops         int64         // per workload; 0: bounded by Duration alone
+	OpTimeout   time.Duration
+	Rounds      int
+	Warmup      time.Duration // unmeasured run of each workload in each mode first
+	Load        bool          // write every row once, unmeasured, before the workloads
+	Seed        uint64
+
+	Local         bool
+	RegionServers int
+	Regions       int
+	StartTimeout  time.Duration
+
+	Security        securityFlags
+	CompareSecurity bool
+
+	JSON    bool
+	Verbose bool
+}
+
+// securityFlags are the Kerberos settings, passed through to the client's security options.
+type securityFlags struct {
+	Kerberos        bool
+	Principal       string
+	Keytab          string
+	KRB5Conf        string
+	ServerPrincipal string
+	Protection      string // authentication, integrity or privacy
+	AES             bool
+}
+
+// protections are the values hbase.rpc.protection knows, weakest first.
+var protections = []string{"authentication", "integrity", "privacy"}
+
+const maxKeySize = 1 << 10
+const maxValueSize = 64 << 20
+
+// parseConfig parses and validates args (without the program name). getenv supplies the
+// defaults that come from the environment (HBASE_ZK and friends, as cmd/hbase-local prints
+// them). Help goes to out.
+func parseConfig(args []string, getenv func(string) string, out io.Writer) (*config, error) {
+	c := &config{}
+	fs := flag.NewFlagSet("hbase-bench", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprintf(out, "hbase-bench: load an HBase table and report latency percentiles, throughput and client CPU per operation.\n\n")
+		fmt.Fprintf(out, "  hbase-bench -local -workload randwrite,randread,seqwrite,scan -duration 20s\n")
+		fmt.Fprintf(out, "  hbase-bench -zk 127.0.0.1:2181 -table bench -workload randread -ops 100000\n")
+		fmt.Fprintf(out, "  hbase-bench -local -compare-security -duration 20s\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	var workloads string
+	znodeDefault := getenv("HBASE_ZNODE")
+	if znodeDefault == "" {
+		znodeDefault = "/hbase"
+	}
+	fs.StringVar(&c.ZKQuorum, "zk", getenv("HBASE_ZK"), "ZooKeeper quorum host:port[,host:port...] (default $HBASE_ZK); not with -local")
+	fs.StringVar(&c.ZNodeParent, "znode", znodeDefault, "HBase's parent znode (from $HBASE_ZNODE when set)")
+	fs.StringVar(&c.Table, "table", "hbase-bench", "table to use; with -local it is created")
+	fs.StringVar(&c.Family, "family", "f", "column family; cells go to family:q")
+	fs.StringVar(&workloads, "workload", "randwrite,randread", "comma list of "+strings.Join(workloadNames(), ", ")+", run in this order")
+	fs.Int64Var(&c.Rows, "rows", 100000, "key space: rows 0 .. rows-1")
+	fs.IntVar(&c.KeySize, "key-size", defaultKeySize, "row key length in bytes (zero-padded decimal row number)")
+	fs.IntVar(&c.ValueSize, "value-size", 100, "value length in bytes")
+	fs.IntVar(&c.ScanRows, "scan-rows", 100, "rows read by one scan operation")
+	fs.IntVar(&c.Concurrency, "concurrency", 16, "goroutines issuing requests")
+	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how long each workload runs (with -ops and no -duration: no time limit)")
+	fs.Int64Var(&c.Ops, "ops", 0, "operations per workload (0: run for -duration); the first limit reached ends a workload")
+	fs.DurationVar(&c.OpTimeout, "op-timeout", 10*time.Second, "deadline of each request")
+	fs.IntVar(&c.Rounds, "rounds", 0, "split each workload into this many interleaved rounds and merge them (0: 1, or 3 with -compare-security)")
+	fs.DurationVar(&c.Warmup, "warmup", 0, "run each workload (in each mode) this long unmeasured before measuring it")
+	load := fs.String("load", "auto", "write every row once before the workloads, unmeasured: true, false, or auto (with -local when a read or scan workload runs)")
+	fs.Uint64Var(&c.Seed, "seed", 0, "random seed for keys (0: from the clock)")
+
+	fs.BoolVar(&c.Local, "local", false, "start a local HBase mini cluster (package hbasetest), create the table, run, stop")
+	fs.IntVar(&c.RegionServers, "regionservers", 1, "region servers of the -local cluster")
+	fs.IntVar(&c.Regions, "regions", 8, "pre-split the -local table into this many regions")
+	fs.DurationVar(&c.StartTimeout, "start-timeout", 5*time.Minute, "how long the -local cluster may take to start (the first run builds the launcher)")
+
+	fs.BoolVar(&c.Security.Kerberos, "kerberos", false, "authenticate with Kerberos (GSSAPI); with -local, start a secure cluster")
+	fs.StringVar(&c.Security.Principal, "principal", getenv("HBASE_PRINCIPAL"), "client principal (default $HBASE_PRINCIPAL)")
+	fs.StringVar(&c.Security.Keytab, "keytab", getenv("HBASE_KEYTAB"), "client keytab (default $HBASE_KEYTAB)")
+	fs.StringVar(&c.Security.KRB5Conf, "krb5conf", getenv("KRB5_CONFIG"), "krb5.conf path (default $KRB5_CONFIG)")
+	fs.StringVar(&c.Security.ServerPrincipal, "server-principal", getenv("HBASE_SERVER_PRINCIPAL"), "server principal, _HOST is replaced by the server's host (default $HBASE_SERVER_PRINCIPAL or hbase/_HOST@<client realm>)")
+	fs.StringVar(&c.Security.Protection, "protection", "privacy", "quality of protection: "+strings.Join(protections, ", "))
+	fs.BoolVar(&c.Security.AES, "aes", true, "with privacy, negotiate HBase's AES transport encryption instead of GSS wrap")
+	fs.BoolVar(&c.CompareSecurity, "compare-security", false, "with -local: run randread,randwrite (or -workload) against one secure cluster with no encryption, privacy by GSS wrap and privacy by AES, and compare them")
+
+	fs.BoolVar(&c.JSON, "json", false, "print results as JSON instead of a table")
+	fs.BoolVar(&c.Verbose, "v", false, "log debug messages to stderr")
+
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	var err error
+	if c.Workloads, err = parseWorkloads(workloads); err != nil {
+		return nil, usageErr("-workload: %v", err)
+	}
+	if c.Load, err = parseLoad(*load, c); err != nil {
+		return nil, err
+	}
+	if c.Seed == 0 {
+		c.Seed = uint64(time.Now().UnixNano())
+	}
+	if set["ops"] && !set["duration"] {
+		c.Duration = 0
+	}
+	if c.Rounds == 0 {
+		c.Rounds = 1
+		if c.CompareSecurity {
+			c.Rounds = 3
+		}
+	}
+	if err := c.validate(set); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func usageErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+func parseLoad(v string, c *config) (bool, error) {
+	switch v {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	case "auto":
+		return false, nil // decided in validate, once -local is known
+	}
+	return false, usageErr("-load: want true, false or auto, got %q", v)
+}
+
+func (c *config) validate(set map[string]bool) error {
+	switch {
+	case c.Rows < 1 || c.Rows > 1e12:
+		return usageErr("-rows: want 1 .. 1e12, got %d", c.Rows)
+	case c.KeySize < minKeySize(c.Rows) || c.KeySize > maxKeySize:
+		return usageErr("-key-size: %d rows need keys of %d .. %d bytes, got %d", c.Rows, minKeySize(c.Rows), maxKeySize, c.KeySize)
+	case c.ValueSize < 0 || c.ValueSize > maxValueSize:
+		return usageErr("-value-size: want 0 .. %d, got %d", maxValueSize, c.ValueSize)
+	case c.ScanRows < 1 || c.ScanRows > 1e6:
+		return usageErr("-scan-rows: want 1 .. 1000000, got %d", c.ScanRows)
+	case c.Concurrency < 1 || c.Concurrency > 10000:
+		return usageErr("-concurrency: want 1 .. 10000, got %d", c.Concurrency)
+	case c.Ops < 0:
+		return usageErr("-ops: must not be negative, got %d", c.Ops)
+	case c.Duration < 0:
+		return usageErr("-duration: must not be negative, got %v", c.Duration)
+	case c.Duration == 0 && c.Ops == 0:
+		return usageErr("a run must be bounded: give -duration or -ops")
+	case c.Ops > 0 && c.Ops < int64(c.Rounds):
+		return usageErr("-ops %d cannot be split into %d rounds", c.Ops, c.Rounds)
+	case c.Warmup < 0:
+		return usageErr("-warmup: must not be negative, got %v", c.Warmup)
+	case c.OpTimeout <= 0 || c.OpTimeout > maxOpTimeout:
+		return usageErr("-op-timeout: want more than 0 and at most %v, got %v", maxOpTimeout, c.OpTimeout)
+	case c.Rounds < 1 || c.Rounds > 100:
+		return usageErr("-rounds: want 1 .. 100, got %d", c.Rounds)
+	case c.Table == "" || strings.ContainsAny(c.Table, " \t\n:"):
+		return usageErr("-table: want a table name without spaces or ':', got %q", c.Table)
+	case c.Family == "" || strings.ContainsAny(c.Family, " \t\n:"):
+		return usageErr("-family: want a family name without spaces or ':', got %q", c.Family)
+	}
+	if !validProtection(c.Security.Protection) {
+		return usageErr("-protection: want one of %s, got %q", strings.Join(protections, ", "), c.Security.Protection)
+	}
+	if c.Local {
+		if set["zk"] || set["znode"] {
+			return usageErr("-zk and -znode do not go with -local: the local cluster brings its own")
+		}
+		if c.RegionServers < 1 || c.RegionServers > 10 {
+			return usageErr("-regionservers: want 1 .. 10, got %d", c.RegionServers)
+		}
+		if c.Regions < 1 || c.Regions > 1000 || int64(c.Regions) > c.Rows {
+			return usageErr("-regions: want 1 .. min(1000, -rows), got %d", c.Regions)
+		}
+		if set["principal"] || set["keytab"] || set["krb5conf"] || set["server-principal"] {
+			return usageErr("-principal, -keytab, -krb5conf and -server-principal do not go with -local: the local secure cluster makes its own")
+		}
+		if c.StartTimeout <= 0 {
+			return usageErr("-start-timeout: must be positive, got %v", c.StartTimeout)
+		}
+		// A fresh table has nothing to read: fill it unless told not to.
+		if !set["load"] && (c.hasWorkload(randRead) || c.hasWorkload(scanRows)) {
+			c.Load = true
+		}
+	} else {
+		if c.ZKQuorum == "" {
+			return usageErr("no ZooKeeper quorum: give -zk host:port (or set $HBASE_ZK), or use -local")
+		}
+		for _, hp := range strings.Split(c.ZKQuorum, ",") {
+			if _, _, err := net.SplitHostPort(hp); err != nil {
+				return usageErr("-zk: %q is not host:port: %v", hp, err)
+			}
+		}
+		if set["regions"] || set["regionservers"] || set["start-timeout"] {
+			return usageErr("-regions, -regionservers and -start-timeout need -local (the client has no admin API to create tables)")
+		}
+		if c.CompareSecurity {
+			return usageErr("-compare-security needs -local: it starts a secure cluster that accepts every protection")
+		}
+		if c.Security.Kerberos {
+			if c.Security.Principal == "" || c.Security.Keytab == "" || c.Security.KRB5Conf == "" {
+				return usageErr("-kerberos needs -principal, -keytab and -krb5conf (or $HBASE_PRINCIPAL, $HBASE_KEYTAB, $KRB5_CONFIG)")
+			}
+		}
+	}
+	if !c.Security.Kerberos && !c.CompareSecurity && (set["protection"] || set["aes"]) {
+		return usageErr("-protection and -aes need -kerberos")
+	}
+	if c.CompareSecurity && (set["kerberos"] || set["protection"] || set["aes"]) {
+		return usageErr("-compare-security sets -kerberos, -protection and -aes itself, once per mode")
+	}
+	if c.CompareSecurity {
+		for _, w := range c.Workloads {
+			if w != randRead && w != randWrite {
+				return usageErr("-compare-security measures Get and Put: -workload may hold randread and randwrite, got %s", w)
+			}
+		}
+		if !set["workload"] {
+			c.Workloads = []workloadKind{randRead, randWrite}
+		}
+		if !set["load"] {
+			c.Load = true
+		}
+	}
+	return nil
+}
+
+func validProtection(p string) bool {
+	for _, q := range protections {
+		if p == q {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *config) hasWorkload(w workloadKind) bool {
+	for _, x := range c.Workloads {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hrpc"
+)
+
+// qualifier is the one column every row has, family:q, as in the seeds' benchmark.
+var qualifier = []byte("q")
+
+// hbaseStore is a store backed by one go-hbase client.
+type hbaseStore struct {
+	client *hbase.Client
+	table  []byte
+	family []byte
+}
+
+// hbaseOpener connects one go-hbase client per mode.
+func hbaseOpener(log *slog.Logger) openFunc {
+	return func(ctx context.Context, c *config, sec securityFlags) (store, io.Closer, error) {
+		opts := []hbase.Option{
+			hbase.WithZNodeParent(c.ZNodeParent),
+			hbase.WithLogger(log.With("component", "go-hbase")),
+		}
+		secOpts, err := securityOptions(sec, log)
+		if err != nil {
+			return nil, nil, err
+		}
+		client, err := hbase.NewClient(c.ZKQuorum, append(opts, secOpts...)...)
+		if err != nil {
+			return nil, nil, err
+		}
+		st := &hbaseStore{client: client, table: []byte(c.Table), family: []byte(c.Family)}
+		// Fail here, with one clear error, rather than in every operation: find the table's
+		// first region and complete the connection handshake (SASL included) once.
+		pctx, cancel := context.WithTimeout(ctx, c.OpTimeout)
+		defer cancel()
+		if _, err := st.Get(pctx, appendKey(nil, 0, c.KeySize)); err != nil {
+			client.Close()
+			return nil, nil, fmt.Errorf("probe table %s: %w", c.Table, err)
+		}
+		return st, client, nil
+	}
+}
+
+func (s *hbaseStore) Get(ctx context.Context, row []byte) (bool, error) {
+	g, err := hrpc.NewGet(s.table, row, hrpc.Families(s.family))
+	if err != nil {
+		return false, err
+	}
+	res, err := s.client.Get(ctx, g)
+	if err != nil {
+		return false, err
+	}
+	return len(res.Cells) > 0, nil
+}
+
+func (s *hbaseStore) Put(ctx context.Context, row, value []byte) error {
+	p, err := hrpc.NewPut(s.table, row, hrpc.Value(s.family, qualifier, value))
+	if err != nil {
+		return err
+	}
+	_, err = s.client.Put(ctx, p)
+	return err
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-hbase/hbase/hbasetest"
+)
+
+// clusterPlan is one local cluster and the modes measured against it.
+type clusterPlan struct {
+	Secure     bool
+	Protection string // hbase.rpc.protection; a comma list lets each client pick its QoP
+	AES        bool
+	Modes      []mode
+}
+
+// planClusters decides which local clusters a run needs. Without -compare-security it is
+// one. With it, ideally also one whose hbase.rpc.protection lists every QoP, so that the
+// three modes interleave against the very same servers; when the harness only takes a
+// single protection (multiQoP false), one cluster per protection, one after the other (GSS
+// wrap and AES share the privacy cluster: AES is the client's choice there).
+func planClusters(c *config, multiQoP bool) []clusterPlan {
+	modes := modesFor(c)
+	if !c.CompareSecurity {
+		s := c.Security
+		return []clusterPlan{{Secure: s.Kerberos, Protection: s.Protection, AES: s.AES, Modes: modes}}
+	}
+	var plans []clusterPlan
+	if multiQoP {
+		var prots []string
+		for _, m := range modes {
+			if !slices.Contains(prots, m.Security.Protection) {
+				prots = append(prots, m.Security.Protection)
+			}
+		}
+		return []clusterPlan{{Secure: true, Protection: strings.Join(prots, ","), AES: true, Modes: modes}}
+	}
+	for _, m := range modes {
+		i := slices.IndexFunc(plans, func(p clusterPlan) bool { return p.Protection == m.Security.Protection })
+		if i < 0 {
+			plans = append(plans, clusterPlan{Secure: true, Protection: m.Security.Protection, AES: true})
+			i = len(plans) - 1
+		}
+		plans[i].Modes = append(plans[i].Modes, m)
+	}
+	return plans
+}
+
+// errSingleQoP says the harness rejected a comma list of protections.
+var errSingleQoP = errors.New("the local cluster takes a single protection")
+
+// localCluster is a running hbasetest cluster with the benchmark table created.
+type localCluster struct {
+	*hbasetest.Cluster
+}
+
+// startLocal starts the cluster of plan and creates the pre-split table.
+func startLocal(ctx context.Context, c *config, plan clusterPlan, log *slog.Logger) (*localCluster, error) {
+	opts := hbasetest.Options{
+		RegionServers: c.RegionServers,
+		Secure:        plan.Secure,
+		Protection:    plan.Protection,
+		AES:           plan.AES,
+		StartTimeout:  c.StartTimeout,
+		FullJIT:       true, // measure the server as it runs in production, not a quick-start JVM
+		Logger:        log.With("component", "hbasetest"),
+	}
+	log.Info("starting local HBase", "regionservers", opts.RegionServers, "secure", opts.Secure, "protection", opts.Protection, "aes", opts.AES)
+	began := time.Now()
+	hc, err := hbasetest.Start(ctx, opts)
+	if err != nil {
+		var se *hbasetest.StartError
+		if strings.Contains(plan.Protection, ",") && !errors.As(err, &se) && strings.Contains(err.Error(), "protection") {
+			return nil, fmt.Errorf("%w: %v", errSingleQoP, err)
+		}
+		return nil, fmt.Errorf("start local cluster: %w", err)
+	}
+	lc := &localCluster{hc}
+	splits, err := splitKeys(c.Rows, c.Regions, c.KeySize)
+	if err != nil {
+		lc.stop(log)
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if err := hc.CreateTable(cctx, c.Table, []string{c.Family}, splits); err != nil {
+		lc.stop(log)
+		return nil, fmt.Errorf("create table %s with %d regions: %w", c.Table, c.Regions, err)
+	}
+	log.Info("local HBase ready", "zk", hc.ZKQuorum, "table", c.Table, "regions", c.Regions, "took", time.Since(began).Round(time.Millisecond))
+	return lc, nil
+}
+
+// withCredentials fills the connection settings of c and of modes from the cluster.
+func (lc *localCluster) withCredentials(c *config, modes []mode) (*config, []mode) {
+	cc := *c
+	cc.ZKQuorum, cc.ZNodeParent = lc.ZKQuorum, lc.ZNodeParent
+	out := slices.Clone(modes)
+	for i := range out {
+		s := &out[i].Security
+		if s.Kerberos {
+			s.Principal, s.Keytab, s.KRB5Conf, s.ServerPrincipal = lc.ClientPrincipal, lc.Keytab, lc.KRB5Conf, lc.ServerPrincipal
+		}
+	}
+	return &cc, out
+}
+
+func (lc *localCluster) stop(log *slog.Logger) {
+	log.Info("stopping local HBase")
+	lc.Stop()
+}
+
+func describePlan(p clusterPlan) string {
+	if !p.Secure {
+		return "simple"
+	}
+	return fmt.Sprintf("kerberos, protection=%s, aes=%v", p.Protection, p.AES)
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLocalBench runs a tiny `hbase-bench -local` end to end: a real HBase mini cluster,
+// a pre-split table, the load and all four workloads through go-hbase, JSON output.
+func TestLocalBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real HBase cluster")
+	}
+	const ops, rows, perScan = 300, 2000, 20
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	var stdout, stderr strings.Builder
+	code := run(ctx, []string{
+		"-local", "-regions", "4", "-rows", "2000", "-workload", "randwrite,randread,seqwrite,scan",
+		"-ops", "300", "-concurrency", "4", "-scan-rows", "20", "-json",
+	}, env(), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	var rep report
+	if err := json.Unmarshal([]byte(stdout.String()), &rep); err != nil {
+		t.Fatalf("output is not the JSON report: %v\n%s", err, stdout.String())
+	}
+	if len(rep.Results) != 4 {
+		t.Fatalf("%d results, want 4:\n%s", len(rep.Results), stdout.String())
+	}
+	for i, want := range []workloadKind{randWrite, randRead, seqWrite, scanRows} {
+		r := rep.Results[i]
+		if r.Workload != string(want) {
+			t.Errorf("result %d is %s, want %s", i, r.Workload, want)
+		}
+		if r.Ops != ops || r.Errors != 0 {
+			t.Errorf("%s: ops %d errors %d, want %d and 0 (%q)", r.Workload, r.Ops, r.Errors, ops, r.ErrorSamples)
+		}
+		if r.P50Micros <= 0 || r.P50Micros > r.P99Micros || r.P99Micros > r.MaxMicros || r.OpsPerSec <= 0 || r.CPUMicrosOp <= 0 {
+			t.Errorf("%s: implausible figures %+v", r.Workload, r)
+		}
+	}
+	// The load wrote every row, so no Get comes back empty and every scan finds rows: a
+	// scan from row k reads min(20, rows-k) rows.
+	if r := rep.Results[1]; r.Empty != 0 {
+		t.Errorf("randread: %d of %d Gets found nothing after the load", r.Empty, r.Ops)
+	}
+	if r := rep.Results[3]; r.Empty != 0 || r.Rows < ops*perScan*9/10 || r.Rows > ops*perScan {
+		t.Errorf("scan: %d rows in %d scans of %d (empty %d)", r.Rows, r.Ops, perScan, r.Empty)
+	}
+	if rep.Settings.Rows != rows || !rep.Settings.Local || len(rep.Settings.Clusters) != 1 {
+		t.Errorf("settings %+v", rep.Settings)
+	}
+}

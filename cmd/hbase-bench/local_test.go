@@ -1,0 +1,78 @@
+package main
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/hbasetest"
+)
+
+func TestPlanClusters(t *testing.T) {
+	c, err := parseConfig([]string{"-local", "-compare-security"}, env(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := planClusters(c, true)
+	if len(one) != 1 || one[0].Protection != "authentication,privacy" || !one[0].AES || !one[0].Secure || len(one[0].Modes) != 3 {
+		t.Errorf("multi-QoP plan %+v, want one secure AES cluster offering authentication,privacy to 3 modes", one)
+	}
+	two := planClusters(c, false)
+	if len(two) != 2 {
+		t.Fatalf("single-QoP plan has %d clusters, want 2", len(two))
+	}
+	if two[0].Protection != "authentication" || len(two[0].Modes) != 1 || two[0].Modes[0].Name != modeNone {
+		t.Errorf("first cluster %+v, want authentication for %s", two[0], modeNone)
+	}
+	if two[1].Protection != "privacy" || !two[1].AES || len(two[1].Modes) != 2 {
+		t.Errorf("second cluster %+v, want privacy with AES for GSS and AES modes", two[1])
+	}
+
+	c, err = parseConfig([]string{"-local", "-kerberos", "-protection", "integrity"}, env(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := planClusters(c, true)
+	if len(p) != 1 || !p[0].Secure || p[0].Protection != "integrity" || len(p[0].Modes) != 1 || p[0].Modes[0].Name != "" {
+		t.Errorf("plain secure plan %+v", p)
+	}
+}
+
+func TestWithCredentials(t *testing.T) {
+	lc := &localCluster{&hbasetest.Cluster{ZKQuorum: "127.0.0.1:5", ZNodeParent: "/z", ClientPrincipal: "client@EXAMPLE.COM",
+		Keytab: "/k", KRB5Conf: "/krb5.conf", ServerPrincipal: "hbase/localhost@EXAMPLE.COM"}}
+	c := &config{Duration: time.Second}
+	modes := []mode{{Name: modeNone, Security: securityFlags{Kerberos: true}}, {Security: securityFlags{}}}
+	cc, out := lc.withCredentials(c, modes)
+	if cc.ZKQuorum != "127.0.0.1:5" || cc.ZNodeParent != "/z" || c.ZKQuorum != "" {
+		t.Errorf("config quorum %q znode %q (original %q)", cc.ZKQuorum, cc.ZNodeParent, c.ZKQuorum)
+	}
+	if s := out[0].Security; s.Principal != "client@EXAMPLE.COM" || s.Keytab != "/k" || s.KRB5Conf != "/krb5.conf" || s.ServerPrincipal != "hbase/localhost@EXAMPLE.COM" {
+		t.Errorf("kerberos mode credentials %+v", s)
+	}
+	if out[1].Security.Principal != "" || modes[0].Security.Principal != "" {
+		t.Error("credentials leaked into a SIMPLE mode or into the caller's modes")
+	}
+}
+
+func TestSortResults(t *testing.T) {
+	c, err := parseConfig([]string{"-local", "-compare-security", "-workload", "randwrite,randread"}, env(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := []*result{
+		newResult(randRead, modeAES), newResult(randWrite, modeGSS), newResult(randWrite, modeNone),
+		newResult(randRead, modeNone), newResult(randWrite, modeAES), newResult(randRead, modeGSS),
+	}
+	sortResults(rs, c)
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.Workload+"/"+r.Mode)
+	}
+	want := []string{"randwrite/none", "randwrite/privacy-gss", "randwrite/privacy-aes", "randread/none", "randread/privacy-gss", "randread/privacy-aes"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("order %q, want %q", got, want)
+		}
+	}
+}

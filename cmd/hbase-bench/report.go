@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// report is everything one invocation measured; -json prints it as is.
+type report struct {
+	Settings   settings     `json:"settings"`
+	Results    []*result    `json:"results"`
+	Comparison []comparison `json:"comparison,omitempty"`
+}
+
+// settings echoes the parameters that shape the figures, so a JSON file is self-describing.
+type settings struct {
+	Local         bool     `json:"local"`
+	RegionServers int      `json:"regionservers,omitempty"`
+	Regions       int      `json:"regions,omitempty"`
+	Table         string   `json:"table"`
+	Workloads     []string `json:"workloads"`
+	Rows          int64    `json:"rows"`
+	KeySize       int      `json:"key_size"`
+	ValueSize     int      `json:"value_size"`
+	ScanRows      int      `json:"scan_rows"`
+	Concurrency   int      `json:"concurrency"`
+	DurationSec   float64  `json:"duration_sec"`
+	Ops           int64    `json:"ops"`
+	Rounds        int      `json:"rounds"`
+	Seed          uint64   `json:"seed"`
+	WarmupSec     float64  `json:"warmup_sec,omitempty"`
+	Security      string   `json:"security"`
+	Clusters      []string `json:"clusters,omitempty"` // the local clusters, in the order they ran
+	GOMAXPROCS    int      `json:"gomaxprocs"`
+}
+
+// comparison is one security mode's p75 latency against the no-encryption reference
+// measured in the same run.
+type comparison struct {
+	Workload  string  `json:"workload"`
+	Mode      string  `json:"mode"`
+	P75Micros int64   `json:"p75_us"`
+	RefMicros int64   `json:"reference_p75_us"`
+	Ratio     float64 `json:"p75_ratio"`
+	CPURatio  float64 `json:"cpu_ratio"`
+}
+
+// totalErrors sums failed operations over every result.
+func (r *report) totalErrors() int64 {
+	var n int64
+	for _, x := range r.Results {
+		n += x.Errors
+	}
+	return n
+}
+
+func writeJSON(w io.Writer, r *report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// writeTable prints the results as aligned columns, the comparison below them, then a line
+// per workload that had errors.
+func writeTable(w io.Writer, r *report) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	withMode := false
+	for _, x := range r.Results {
+		withMode = withMode || x.Mode != ""
+	}
+	head := "workload\tops\tops/s\tp50 µs\tp75 µs\tp95 µs\tp99 µs\tmax µs\tCPU µs/op\tallocs/op\terrors\tempty\t"
+	if withMode {
+		head = "mode\t" + head
+	}
+	fmt.Fprintln(tw, head)
+	for _, x := range r.Results {
+		if withMode {
+			fmt.Fprintf(tw, "%s\t", x.Mode)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\t%d\t\n",
+			x.Workload, x.Ops, x.OpsPerSec, x.P50Micros, x.P75Micros, x.P95Micros, x.P99Micros,
+			x.MaxMicros, x.CPUMicrosOp, x.AllocsPerOp, x.Errors, x.Empty)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, x := range r.Results {
+		if x.Workload == string(scanRows) && x.Rows > 0 && x.ElapsedSec > 0 {
+			fmt.Fprintf(w, "%s%s: %d rows, %.0f rows/s\n", modePrefix(x.Mode), x.Workload, x.Rows, float64(x.Rows)/x.ElapsedSec)
+		}
+	}
+	if len(r.Comparison) > 0 {
+		fmt.Fprintf(w, "\nlatency at p75 and CPU per op against %q (same cluster, same run):\n", modeNone)
+		ct := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(ct, "workload\tmode\tp75 µs\treference µs\tp75 ratio\tCPU ratio\t")
+		for _, c := range r.Comparison {
+			fmt.Fprintf(ct, "%s\t%s\t%d\t%d\t%.2f\t%.2f\t\n", c.Workload, c.Mode, c.P75Micros, c.RefMicros, c.Ratio, c.CPURatio)
+		}
+		if err := ct.Flush(); err != nil {
+			return err
+		}
+		for _, c := range r.Comparison {
+			if c.Mode == modeAES {
+				verdict := "met"
+				if c.Ratio > 1.10 {
+					verdict = "NOT met"
+				}
+				fmt.Fprintf(w, "target privacy+AES within 10%% of no encryption at p75, %s: %.2f, %s\n", c.Workload, c.Ratio, verdict)
+			}
+		}
+	}
+	for _, x := range r.Results {
+		if x.Errors > 0 {
+			fmt.Fprintf(w, "%s%s: %d of %d operations failed, e.g. %s\n", modePrefix(x.Mode), x.Workload,
+				x.Errors, x.Errors+x.Ops, strings.Join(x.ErrorSamples, "; "))
+		}
+	}
+	return nil
+}
+
+func modePrefix(mode string) string {
+	if mode == "" {
+		return ""
+	}
+	return mode + " "
+}
+
+// compare relates every result with a mode to the result of the same workload in modeNone.
+func compare(results []*result) []comparison {
+	ref := map[string]*result{}
+	for _, x := range results {
+		if x.Mode == modeNone {
+			ref[x.Workload] = x
+		}
+	}
+	var out []comparison
+	for _, x := range results {
+		base, ok := ref[x.Workload]
+		if x.Mode == "" || !ok {
+			continue
+		}
+		c := comparison{Workload: x.Workload, Mode: x.Mode, P75Micros: x.P75Micros, RefMicros: base.P75Micros}
+		if base.P75Micros > 0 {
+			c.Ratio = float64(x.P75Micros) / float64(base.P75Micros)
+		}
+		if base.CPUMicrosOp > 0 {
+			c.CPURatio = x.CPUMicrosOp / base.CPUMicrosOp
+		}
+		out = append(out, c)
+	}
+	return out
+}

@@ -1,0 +1,122 @@
+package hbase
+
+import (
+	"context"
+	"sync"
+
+	"github.com/go-hbase/hbase/region"
+)
+
+// connPool keeps one region.Client per region server address, shared by all regions served
+// there. Dials run in a goroutine of the client so that a caller giving up does not abort a
+// dial other callers wait for.
+type connPool struct {
+	mu    sync.Mutex
+	conns map[string]*poolEntry
+}
+
+type poolEntry struct {
+	ready chan struct{} // closed when the dial finished
+	conn  *region.Client
+	err   error
+}
+
+// conn returns the live connection to addr, dialling it if needed.
+func (c *Client) conn(ctx context.Context, addr string) (*region.Client, error) {
+	p := &c.pool
+	p.mu.Lock()
+	e := p.conns[addr]
+	if e != nil {
+		select {
+		case <-e.ready:
+			if e.err != nil || isDead(e.conn) {
+				e = nil // dial failed or connection died: dial again
+			}
+		default:
+		}
+	}
+	if e == nil {
+		e = &poolEntry{ready: make(chan struct{})}
+		if !c.spawn(func() { c.dial(addr, e) }) {
+			p.mu.Unlock()
+			return nil, ErrClosed
+		}
+		p.conns[addr] = e
+	}
+	p.mu.Unlock()
+	select {
+	case <-e.ready:
+		return e.conn, e.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+func isDead(conn *region.Client) bool {
+	select {
+	case <-conn.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// dial connects e and, once connected, watches the connection until it dies to take every
+// region it served out of service at once.
+func (c *Client) dial(addr string, e *poolEntry) {
+	ctx, cancel := context.WithTimeout(c.lifetime, c.opts.lookupTimeout)
+	conn, err := region.Dial(ctx, addr, c.connConfig())
+	cancel()
+	if err == nil && c.lifetime.Err() != nil {
+		conn.Close()
+		conn, err = nil, ErrClosed
+	}
+	e.conn, e.err = conn, err
+	close(e.ready)
+	if err != nil {
+		c.log.Debug("hbase: dial failed", "addr", addr, "err", err)
+		c.pool.mu.Lock()
+		if c.pool.conns[addr] == e {
+			delete(c.pool.conns, addr)
+		}
+		c.pool.mu.Unlock()
+		return
+	}
+	select {
+	case <-conn.Done():
+		c.log.Info("hbase: connection to region server lost", "addr", addr, "err", conn.Err())
+		c.pool.mu.Lock()
+		if c.pool.conns[addr] == e {
+			delete(c.pool.conns, addr)
+		}
+		c.pool.mu.Unlock()
+		c.serverFailed(conn)
+	case <-c.lifetime.Done():
+		conn.Close()
+	}
+}
+
+func (c *Client) connConfig() region.Config {
+	cfg := region.Config{
+		Service:    "ClientService",
+		User:       c.opts.user,
+		Handshaker: c.opts.handshaker,
+		Logger:     c.log,
+	}
+	for _, fn := range c.opts.connConfig {
+		fn(&cfg)
+	}
+	return cfg
+}
+
+// serverFailed takes every region served through conn out of service at once; each gets one
+// goroutine that looks it up again.
+func (c *Client) serverFailed(conn *region.Client) {
+	if c.lifetime.Err() != nil {
+		return
+	}
+	for _, r := range c.cache.onConn(conn) {
+		c.markUnavailable(r, conn)
+	}
+	c.markUnavailable(c.meta, conn)
+}

@@ -1,0 +1,24 @@
+// Package hbase is a pure Go client for Apache HBase 2.x.
+//
+// The API is synchronous and driven by contexts: every call blocks until it has a result or
+// its context ends, whichever comes first, and a call whose context ends returns at once (its
+// late response is dropped). Underneath, the client is asynchronous: it keeps one connection
+// per region server, multiplexes every call on it, and reads each connection with exactly one
+// goroutine.
+//
+// The client finds hbase:meta through ZooKeeper (one session, reused), caches region
+// locations in a B-tree keyed by table and start key, and re-looks up a region as soon as a
+// server says it moved. While a region is being re-established, new calls for it wait on the
+// region (or on their context) instead of hammering the cluster; exactly one goroutine does
+// the lookup. Retries are bounded by the caller's context only: exponential backoff with full
+// jitter for transient errors, an immediate re-lookup for moved regions, no retry at all for
+// errors the server marks as final.
+//
+// Requests are built and validated by package hrpc before anything is sent:
+//
+//	get, err := hrpc.NewGet(table, row, hrpc.Families(fam))
+//	res, err := client.Get(ctx, get)
+//
+// Errors are typed: test them with errors.Is against ErrTableNotFound, ErrNoSuchFamily,
+// ErrDoNotRetry, ErrClosed ... and use errors.As to read a *region.RemoteError.
+package hbase

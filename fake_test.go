@@ -1,0 +1,176 @@
+package hbase
+
+import (
+	"bytes"
+	"context"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/fakeserver"
+	"github.com/go-hbase/hbase/pb"
+	"google.golang.org/protobuf/proto"
+)
+
+// fakeCluster is one fake region server that serves hbase:meta and the regions listed in it.
+// Tests script the data path through onGet / onScanMeta.
+type fakeCluster struct {
+	srv       *fakeserver.Server
+	mu        sync.Mutex
+	regions   []fakeRegion // sorted by meta row
+	metaScans atomic.Int64
+	gets      atomic.Int64
+	// onGet answers data Gets (not probes); nil answers an empty row.
+	onGet func(n int64, req *pb.GetRequest) fakeserver.Response
+	// beforeMeta runs before a meta scan is answered (may block).
+	beforeMeta func(r *fakeserver.Request)
+	// regionFault, when it returns a class name, fails a region action of Multi n with it.
+	regionFault func(n int64, region []byte) string
+	multis      atomic.Int64
+	actions     atomic.Int64
+}
+
+type fakeRegion struct {
+	table, start, end string
+	id                uint64
+}
+
+func (r fakeRegion) name() []byte {
+	return []byte(r.table + "," + r.start + "," + "1000" + string(rune('0'+r.id%10)) + ".")
+}
+
+func newFakeCluster(t *testing.T, regions ...fakeRegion) *fakeCluster {
+	t.Helper()
+	fc := &fakeCluster{regions: regions}
+	srv, err := fakeserver.Start(fakeserver.Options{Handler: fc.handle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc.srv = srv
+	t.Cleanup(func() { srv.Close() })
+	return fc
+}
+
+func (fc *fakeCluster) client(t *testing.T, opts ...Option) *Client {
+	t.Helper()
+	opts = append([]Option{withMetaLocator(func(context.Context) (string, error) { return fc.srv.Addr(), nil })}, opts...)
+	c, err := NewClient("", opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func (fc *fakeCluster) handle(r *fakeserver.Request) fakeserver.Response {
+	switch r.Method {
+	case "Scan":
+		var req pb.ScanRequest
+		if err := r.Unmarshal(&req); err != nil {
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", err.Error())}
+		}
+		if !bytes.Equal(req.GetRegion().GetValue(), metaRegionName) {
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", "fake scans only hbase:meta")}
+		}
+		fc.metaScans.Add(1)
+		if fc.beforeMeta != nil {
+			fc.beforeMeta(r)
+		}
+		return fc.metaScan(req.GetScan())
+	case "Get":
+		var req pb.GetRequest
+		if err := r.Unmarshal(&req); err != nil {
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", err.Error())}
+		}
+		if req.GetGet().GetExistenceOnly() { // the client's region probe; test Gets never use it
+			return fakeserver.Response{Msg: &pb.GetResponse{Result: &pb.Result{Exists: proto.Bool(false)}}}
+		}
+		n := fc.gets.Add(1)
+		if fc.onGet != nil {
+			return fc.onGet(n, &req)
+		}
+		return fakeserver.Response{Msg: &pb.GetResponse{Result: &pb.Result{}}}
+	}
+	if r.Method == "Multi" {
+		var req pb.MultiRequest
+		if err := r.Unmarshal(&req); err != nil {
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", err.Error())}
+		}
+		return fc.multi(&req)
+	}
+	return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", "unsupported "+r.Method)}
+}
+
+// multi answers every Get action with one cell whose value is its row, every mutation with an
+// empty result, and region actions chosen by regionFault with a region-level exception.
+func (fc *fakeCluster) multi(req *pb.MultiRequest) fakeserver.Response {
+	n := fc.multis.Add(1)
+	resp := &pb.MultiResponse{}
+	var cells []byte
+	for _, ra := range req.GetRegionAction() {
+		rar := &pb.RegionActionResult{}
+		resp.RegionActionResult = append(resp.RegionActionResult, rar)
+		if fc.regionFault != nil {
+			if class := fc.regionFault(n, ra.GetRegion().GetValue()); class != "" {
+				rar.Exception = &pb.NameBytesPair{Name: proto.String(class), Value: []byte(class + ": injected")}
+				continue
+			}
+		}
+		for _, a := range ra.GetAction() {
+			fc.actions.Add(1)
+			roe := &pb.ResultOrException{Index: proto.Uint32(a.GetIndex())}
+			if g := a.GetGet(); g != nil {
+				cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: g.GetRow(), Family: []byte("f"), Qualifier: []byte("q"),
+					Type: hrpc.CellTypePut, Value: g.GetRow()})
+				roe.Result = &pb.Result{AssociatedCellCount: proto.Int32(1)}
+			} else {
+				roe.Result = &pb.Result{}
+			}
+			rar.ResultOrException = append(rar.ResultOrException, roe)
+		}
+	}
+	return fakeserver.Response{Msg: resp, Cells: cells}
+}
+
+// metaScan answers a reversed hbase:meta scan: the regions whose meta row sorts at or before
+// the start row, nearest first.
+func (fc *fakeCluster) metaScan(s *pb.Scan) fakeserver.Response {
+	fc.mu.Lock()
+	regions := append([]fakeRegion(nil), fc.regions...)
+	fc.mu.Unlock()
+	sort.Slice(regions, func(i, j int) bool { return metaCompare(regions[i].name(), regions[j].name()) < 0 })
+	var cells []byte
+	var counts []uint32
+	for i := len(regions) - 1; i >= 0 && len(counts) < int(s.GetCaching()); i-- {
+		r := regions[i]
+		name := r.name()
+		if metaCompare(name, s.GetStartRow()) > 0 || metaCompare(name, s.GetStopRow()) < 0 {
+			continue
+		}
+		info, _ := proto.Marshal(&pb.RegionInfo{
+			RegionId:  proto.Uint64(r.id),
+			TableName: &pb.TableName{Namespace: []byte("default"), Qualifier: []byte(r.table)},
+			StartKey:  []byte(r.start), EndKey: []byte(r.end),
+		})
+		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: name, Family: infoFamily, Qualifier: regionInfoCol,
+			Type: hrpc.CellTypePut, Value: append([]byte("PBUF"), info...)})
+		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: name, Family: infoFamily, Qualifier: serverCol,
+			Type: hrpc.CellTypePut, Value: []byte(fc.srv.Addr())})
+		counts = append(counts, 2)
+	}
+	return fakeserver.Response{Msg: &pb.ScanResponse{CellsPerResult: counts, MoreResults: proto.Bool(false),
+		MoreResultsInRegion: proto.Bool(false)}, Cells: cells}
+}
+
+// metaCompare orders hbase:meta rows as the server does for the test data: by table (up to the
+// first comma, so "t\x00" sorts after every "t,..." row), then by the rest.
+func metaCompare(a, b []byte) int {
+	ta, ra, _ := bytes.Cut(a, []byte(","))
+	tb, rb, _ := bytes.Cut(b, []byte(","))
+	if c := bytes.Compare(ta, tb); c != 0 {
+		return c
+	}
+	return bytes.Compare(ra, rb)
+}

@@ -1,0 +1,71 @@
+// Package hbasetest runs a real Apache HBase mini cluster for tests, in the spirit of
+// net/http/httptest.
+//
+// The cluster is a JVM running the small Maven project in the minicluster directory (an
+// in-process HBaseTestingUtility: one master, N region servers, ZooKeeper, local filesystem,
+// optionally an embedded Kerberos KDC). The launcher is built on first use with Maven and
+// cached per source hash and HBase version, so later runs neither rebuild nor touch the
+// network. Start and StartT start a cluster and wait until it is ready; every control
+// command of the launcher has a Go method that returns a *CommandError when the launcher
+// answers ERR.
+//
+// A test package usually shares one cluster:
+//
+//	var cluster *hbasetest.Cluster
+//
+//	func TestMain(m *testing.M) {
+//		c, err := hbasetest.Start(context.Background(), hbasetest.Options{RegionServers: 3})
+//		if err != nil {
+//			fmt.Fprintln(os.Stderr, err)
+//			os.Exit(1)
+//		}
+//		code := m.Run()
+//		c.Stop()
+//		os.Exit(code)
+//	}
+//
+// A cluster never outlives the process that started it: the launcher stops when its standard
+// input closes, so even a test binary killed with SIGKILL leaves no JVM behind.
+//
+// # Line protocol
+//
+// The launcher reads commands on its standard input and on a loopback TCP control port (one
+// command per line; a TCP connection may send many). Words are separated by one or more
+// spaces. Every answer is exactly one line: "OK" followed by the result words, or
+// "ERR <reason>".
+//
+// Byte strings (rows, families, qualifiers, values, split keys, region names) are written in
+// hexadecimal (either case on input, lower case on output) so that every byte value 0x00-0xff
+// and values of many megabytes pass unchanged; the empty byte string is written "-". Table
+// names are written as they are ("ns:table" or "table"). A record in an answer is one word
+// made of comma-separated fields, prefixed by its kind.
+//
+//	status                          OK master=<host:port>,<startcode>,<active|dead> rs=<index>,<host:port>,<startcode>,<live|dead> ...
+//	regions [table]                 OK region=<table>,<encoded>,<name>,<start>,<end>,<index>,<host:port>,<startcode> ...
+//	create <table> <fam>[,<fam>...] [splitkey ...]
+//	drop|disable|enable|truncate <table>
+//	put <table> <row> <fam> <qual> <value>
+//	get <table> <row>               OK cell=<row>,<fam>,<qual>,<timestamp>,<value> ...
+//	scan <table> [start [stop]]     OK cell=... ...
+//	increment <table> <row> <fam> <qual> <delta>   OK <new value, decimal>
+//	delete <table> <row> [fam [qual]]
+//	flush|compact|major-compact <table>          (compactions wait until finished)
+//	split <table> <splitkey>        OK <encoded daughter> <encoded daughter>   (waits for both daughters)
+//	merge <encoded> <encoded>       OK <encoded merged region>                  (adjacent regions)
+//	move <encoded> <index>          moves a region to the region server with that index
+//	move-all <index>                moves every region of that server to the other live servers
+//	move-meta [index]               moves hbase:meta (to another server when no index is given)
+//	balance                         OK <true|false>  (the balancer is otherwise off)
+//	kill-rs|stop-rs <index>         abort or stop a region server; waits until the master has reassigned its regions when another server is live
+//	start-rs|restart-rs <index>     OK <host:port> <startcode>  (same port, new start code)
+//	kill-master                     aborts the master
+//	start-master                    OK <host:port> <startcode>
+//	stop                            stops the cluster and removes its directory
+//
+// Region server indexes are stable slots: index i always uses the i-th region server port,
+// also after a restart.
+//
+// In secure mode the cluster uses Kerberos (realm EXAMPLE.COM, server principal
+// hbase/localhost@EXAMPLE.COM); Cluster holds the krb5.conf path, the client principal and its
+// keytab. Every host name the cluster advertises is "localhost" on 127.0.0.1.
+package hbasetest

@@ -1,0 +1,80 @@
+package org.gohbase.minicluster;
+
+import java.io.File;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+
+/** Configuration of a small cluster on 127.0.0.1 that starts fast on 2 cores. */
+final class ClusterConf {
+  private ClusterConf() {}
+
+  static Configuration create(LauncherArgs a, Kdc kdc) {
+    Configuration c = HBaseConfiguration.create();
+    c.set("hadoop.tmp.dir", new File(a.dir, "hadoop-tmp").getPath());
+    c.set("hbase.tmp.dir", new File(a.dir, "hbase-tmp").getPath());
+    // Local filesystem; its output streams lack hflush/hsync capabilities.
+    c.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+    // Hadoop's shutdown hook would otherwise close the filesystem under the stopping cluster.
+    c.setBoolean("fs.automatic.close", false);
+
+    // Everything on loopback, advertised as "localhost" (the host part of hbase/localhost).
+    c.set("hbase.master.hostname", "localhost");
+    c.set("hbase.unsafe.regionserver.hostname", "localhost");
+    c.set("hbase.master.ipc.address", "127.0.0.1");
+    c.set("hbase.regionserver.ipc.address", "127.0.0.1");
+    c.set("hbase.zookeeper.quorum", "127.0.0.1");
+    c.setInt("hbase.master.port", a.masterPort);
+    c.setInt("hbase.master.info.port", -1);
+    c.setInt("hbase.regionserver.info.port", -1);
+    c.setBoolean("hbase.regionserver.info.port.auto", false);
+
+    // Few threads: 2 cores, several clusters at once.
+    c.setInt("hbase.regionserver.handler.count", 8);
+    c.setInt("hbase.master.handler.count", 5);
+    c.setInt("hbase.regionserver.metahandler.count", 2);
+    c.setInt("hbase.regionserver.replication.handler.count", 1);
+    c.setInt("hbase.netty.eventloop.rpcserver.thread.count", 2);
+    c.setInt("hbase.regionserver.executor.openregion.threads", 2);
+    c.setInt("hbase.regionserver.executor.closeregion.threads", 2);
+    c.setInt("hbase.regionserver.thread.compaction.small", 1);
+    c.setInt("hbase.regionserver.thread.compaction.large", 1);
+    c.setInt("hbase.master.procedure.threads", 4);
+    c.setInt("hbase.hstore.flusher.count", 1);
+
+    // Quick reaction to dead servers and finished procedures.
+    c.setInt("hbase.regionserver.msginterval", 1000);
+    c.setInt("zookeeper.session.timeout", 20000);
+    c.setInt("hbase.master.wait.on.regionservers.interval", 500);
+
+    // No background moves: tests place regions themselves (the balance command switches the
+    // balancer on for one run).
+    c.setInt("hbase.balancer.period", 3_600_000);
+    c.setInt("hbase.master.cleaner.interval", 3_600_000);
+    c.setInt("hbase.regionserver.compaction.check.period", 3_600_000);
+
+    if (a.secure) {
+      String principal = kdc.serverPrincipal();
+      String keytab = kdc.serverKeytab.getPath();
+      c.set("hadoop.security.authentication", "kerberos");
+      c.set("hbase.security.authentication", "kerberos");
+      c.set("hbase.master.kerberos.principal", principal);
+      c.set("hbase.master.keytab.file", keytab);
+      c.set("hbase.regionserver.kerberos.principal", principal);
+      c.set("hbase.regionserver.keytab.file", keytab);
+      c.set("hbase.rpc.protection", a.protection);
+      c.setBoolean("hbase.rpc.crypto.encryption.aes.enabled", a.aes);
+    }
+    return c;
+  }
+
+  /** The launcher's own client: short retries so a bad command fails fast. */
+  static Configuration client(Configuration cluster) {
+    Configuration c = new Configuration(cluster);
+    c.setInt("hbase.client.retries.number", 10);
+    c.setInt("hbase.client.pause", 100);
+    c.setInt("hbase.client.operation.timeout", 60_000);
+    c.setInt("hbase.rpc.timeout", 30_000);
+    c.setInt("hbase.client.meta.operation.timeout", 30_000);
+    return c;
+  }
+}

@@ -1,0 +1,772 @@
+package org.gohbase.minicluster;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionInfoBuilder;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.master.HMaster;
+import org.apache.hadoop.hbase.master.RegionState;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.JVMClusterUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The control commands. Each returns the words after "OK" or throws; see execute. */
+final class Commands {
+  private static final Logger LOG = LoggerFactory.getLogger(Commands.class);
+  private static final long WAIT_MS = 120_000;
+
+  private final MiniCluster mc;
+  private final Runnable stopper;
+  /** Commands that change where regions or servers are run one at a time. */
+  private final Object topology = new Object();
+
+  Commands(MiniCluster mc, Runnable stopper) {
+    this.mc = mc;
+    this.stopper = stopper;
+  }
+
+  /** A command the caller got wrong; its message is the whole ERR reason. */
+  static final class UsageException extends Exception {
+    UsageException(String msg) {
+      super(msg);
+    }
+  }
+
+  @FunctionalInterface
+  interface Check {
+    boolean ok() throws Exception;
+  }
+
+  /** Runs one protocol line and returns the one-line answer. Never throws. */
+  String execute(String line) {
+    String[] w = line.trim().split("\\s+");
+    long t0 = System.nanoTime();
+    try {
+      String r = dispatch(w);
+      LOG.info("command {} ok in {} ms", Hex.abbreviate(line.trim()), (System.nanoTime() - t0) / 1_000_000);
+      return r.isEmpty() ? "OK" : "OK " + r;
+    } catch (UsageException e) {
+      LOG.info("command {} refused: {}", Hex.abbreviate(line.trim()), e.getMessage());
+      return "ERR " + e.getMessage().replaceAll("[\\r\\n]+", " ");
+    } catch (IllegalArgumentException e) {
+      LOG.info("command {} refused", Hex.abbreviate(line.trim()), e);
+      return "ERR " + Launcher.oneLine(e);
+    } catch (Throwable e) {
+      LOG.warn("command {} failed", Hex.abbreviate(line.trim()), e);
+      return "ERR " + Launcher.oneLine(e);
+    }
+  }
+
+  private String dispatch(String[] w) throws Exception {
+    String cmd = w[0];
+    switch (cmd) {
+      case "status":
+        args(w, 1, 1);
+        return status();
+      case "regions":
+        args(w, 1, 2);
+        return regions(w.length > 1 ? w[1] : null);
+      case "create":
+        args(w, 3, Integer.MAX_VALUE);
+        return create(w);
+      case "drop":
+      case "disable":
+      case "enable":
+      case "truncate":
+        args(w, 2, 2);
+        return tableAdmin(cmd, table(w[1]));
+      case "flush":
+      case "compact":
+      case "major-compact":
+        args(w, 2, 2);
+        return compaction(cmd, table(w[1]));
+      case "put":
+        args(w, 6, 6);
+        return put(table(w[1]), Hex.decode(w[2]), Hex.decode(w[3]), Hex.decode(w[4]), Hex.decode(w[5]));
+      case "get":
+        args(w, 3, 3);
+        return get(table(w[1]), Hex.decode(w[2]));
+      case "scan":
+        args(w, 2, 4);
+        return scan(table(w[1]), w.length > 2 ? Hex.decode(w[2]) : new byte[0],
+          w.length > 3 ? Hex.decode(w[3]) : new byte[0]);
+      case "increment":
+        args(w, 6, 6);
+        return increment(table(w[1]), Hex.decode(w[2]), Hex.decode(w[3]), Hex.decode(w[4]), parseLong(w[5]));
+      case "delete":
+        args(w, 3, 5);
+        return delete(table(w[1]), Hex.decode(w[2]), w.length > 3 ? Hex.decode(w[3]) : null,
+          w.length > 4 ? Hex.decode(w[4]) : null);
+      case "split":
+        args(w, 3, 3);
+        synchronized (topology) {
+          return split(table(w[1]), Hex.decode(w[2]));
+        }
+      case "merge":
+        args(w, 3, 3);
+        synchronized (topology) {
+          return merge(w[1], w[2]);
+        }
+      case "move":
+        args(w, 3, 3);
+        synchronized (topology) {
+          return move(w[1], slot(w[2]));
+        }
+      case "move-all":
+        args(w, 2, 2);
+        synchronized (topology) {
+          return moveAll(slot(w[1]));
+        }
+      case "move-meta":
+        args(w, 1, 2);
+        synchronized (topology) {
+          return moveMeta(w.length > 1 ? slot(w[1]) : -1);
+        }
+      case "balance":
+        args(w, 1, 1);
+        synchronized (topology) {
+          return balance();
+        }
+      case "kill-rs":
+      case "stop-rs":
+        args(w, 2, 2);
+        synchronized (topology) {
+          return stopRS(slot(w[1]), cmd.equals("kill-rs"));
+        }
+      case "start-rs":
+        args(w, 2, 2);
+        synchronized (topology) {
+          return startRS(slot(w[1]));
+        }
+      case "restart-rs":
+        args(w, 2, 2);
+        synchronized (topology) {
+          int i = slot(w[1]);
+          if (mc.regionServer(i) != null) {
+            stopRS(i, false);
+          }
+          return startRS(i);
+        }
+      case "kill-master":
+        args(w, 1, 1);
+        synchronized (topology) {
+          return killMaster();
+        }
+      case "start-master":
+        args(w, 1, 1);
+        synchronized (topology) {
+          return startMaster();
+        }
+      case "stop":
+        args(w, 1, 1);
+        stopper.run();
+        return "";
+      default:
+        throw new UsageException("unknown command " + Hex.abbreviate(cmd));
+    }
+  }
+
+  // ---- argument helpers
+
+  private static void args(String[] w, int min, int max) throws UsageException {
+    int n = w.length;
+    if (n < min || n > max) {
+      throw new UsageException(w[0] + ": wrong number of arguments (" + (n - 1) + ")");
+    }
+  }
+
+  private static TableName table(String s) throws UsageException {
+    try {
+      return TableName.valueOf(s);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("bad table name " + Hex.abbreviate(s) + ": " + e.getMessage());
+    }
+  }
+
+  private int slot(String s) throws UsageException {
+    int i;
+    try {
+      i = Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      throw new UsageException("bad region server index " + Hex.abbreviate(s));
+    }
+    if (i < 0 || i >= mc.slots()) {
+      throw new UsageException("no region server index " + i + " (the cluster has " + mc.slots() + ")");
+    }
+    return i;
+  }
+
+  private static long parseLong(String s) throws UsageException {
+    try {
+      return Long.parseLong(s);
+    } catch (NumberFormatException e) {
+      throw new UsageException("not an integer: " + Hex.abbreviate(s));
+    }
+  }
+
+  private static void waitFor(String what, long ms, Check c) throws Exception {
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+    while (!c.ok()) {
+      if (System.nanoTime() > end) {
+        throw new TimeoutException("timed out after " + ms + " ms waiting for " + what);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private HMaster needMaster() throws UsageException {
+    HMaster m = mc.master();
+    if (m == null) {
+      throw new UsageException("no active master (start-master first)");
+    }
+    return m;
+  }
+
+  private HRegionServer needRS(int i) throws UsageException {
+    HRegionServer rs = mc.regionServer(i);
+    if (rs == null) {
+      throw new UsageException("region server " + i + " is not running");
+    }
+    return rs;
+  }
+
+  private void needTable(Admin admin, TableName tn) throws IOException, UsageException {
+    if (!admin.tableExists(tn)) {
+      throw new UsageException("table " + tn.getNameAsString() + " does not exist");
+    }
+  }
+
+  // ---- status and regions
+
+  private String status() {
+    StringBuilder b = new StringBuilder();
+    HMaster m = mc.master();
+    if (m != null) {
+      ServerName sn = m.getServerName();
+      b.append("master=").append(sn.getAddress()).append(',').append(sn.getStartcode()).append(",active");
+    } else {
+      b.append("master=localhost:").append(mc.args.masterPort).append(",0,dead");
+    }
+    for (int i = 0; i < mc.slots(); i++) {
+      HRegionServer rs = mc.regionServer(i);
+      b.append(" rs=").append(i).append(",localhost:").append(mc.args.rsPorts.get(i)).append(',');
+      if (rs != null) {
+        mc.lastStartCode[i] = rs.getServerName().getStartcode();
+        b.append(mc.lastStartCode[i]).append(",live");
+      } else {
+        b.append(mc.lastStartCode[i]).append(",dead");
+      }
+    }
+    return b.toString();
+  }
+
+  /** Open regions of tn as hbase:meta has them, split parents left out. */
+  private List<HRegionLocation> locations(TableName tn) throws Exception {
+    List<HRegionLocation> out = new ArrayList<>();
+    try (RegionLocator l = mc.adminConn.getRegionLocator(tn)) {
+      if (tn.equals(TableName.META_TABLE_NAME)) {
+        out.add(l.getRegionLocation(HConstants.EMPTY_START_ROW, true));
+        return out;
+      }
+      for (HRegionLocation loc : l.getAllRegionLocations()) {
+        RegionInfo ri = loc.getRegion();
+        if (ri == null || ri.isOffline() || ri.isSplit() || ri.getReplicaId() != 0) {
+          continue;
+        }
+        out.add(loc);
+      }
+    }
+    out.sort((a, b) -> Bytes.compareTo(a.getRegion().getStartKey(), b.getRegion().getStartKey()));
+    return out;
+  }
+
+  private String regions(String table) throws Exception {
+    List<TableName> tables = new ArrayList<>();
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      if (table != null) {
+        TableName tn = table(table);
+        if (!tn.equals(TableName.META_TABLE_NAME)) {
+          needTable(admin, tn);
+        }
+        tables.add(tn);
+      } else {
+        tables.add(TableName.META_TABLE_NAME);
+        TableName[] names = admin.listTableNames(Pattern.compile(".*"), true);
+        Arrays.sort(names);
+        for (TableName tn : names) {
+          if (!tn.equals(TableName.META_TABLE_NAME)) {
+            tables.add(tn);
+          }
+        }
+      }
+    }
+    StringBuilder b = new StringBuilder();
+    for (TableName tn : tables) {
+      for (HRegionLocation loc : locations(tn)) {
+        if (b.length() > 0) {
+          b.append(' ');
+        }
+        RegionInfo ri = loc.getRegion();
+        ServerName sn = loc.getServerName();
+        b.append("region=").append(tn.getNameAsString()).append(',').append(ri.getEncodedName())
+          .append(',').append(Hex.encode(ri.getRegionName()))
+          .append(',').append(Hex.encode(ri.getStartKey()))
+          .append(',').append(Hex.encode(ri.getEndKey()))
+          .append(',').append(mc.slotOf(sn))
+          .append(',').append(sn == null ? "-" : sn.getAddress().toString())
+          .append(',').append(sn == null ? 0 : sn.getStartcode());
+      }
+    }
+    return b.toString();
+  }
+
+  // ---- tables
+
+  private String create(String[] w) throws Exception {
+    TableName tn = table(w[1]);
+    TableDescriptorBuilder td = TableDescriptorBuilder.newBuilder(tn);
+    for (String f : w[2].split(",")) {
+      byte[] fam = Hex.decode(f);
+      if (fam.length == 0) {
+        throw new UsageException("create: empty column family name");
+      }
+      td.setColumnFamily(ColumnFamilyDescriptorBuilder.of(fam));
+    }
+    byte[][] splits = new byte[w.length - 3][];
+    for (int i = 3; i < w.length; i++) {
+      splits[i - 3] = Hex.decode(w[i]);
+    }
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      if (admin.tableExists(tn)) {
+        throw new UsageException("table " + tn.getNameAsString() + " already exists");
+      }
+      if (splits.length == 0) {
+        admin.createTable(td.build());
+      } else {
+        admin.createTable(td.build(), splits);
+      }
+    }
+    return "";
+  }
+
+  private String tableAdmin(String cmd, TableName tn) throws Exception {
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      needTable(admin, tn);
+      switch (cmd) {
+        case "drop":
+          if (!admin.isTableDisabled(tn)) {
+            admin.disableTable(tn);
+          }
+          admin.deleteTable(tn);
+          break;
+        case "disable":
+          admin.disableTable(tn);
+          break;
+        case "enable":
+          admin.enableTable(tn);
+          break;
+        default: // truncate
+          if (!admin.isTableDisabled(tn)) {
+            admin.disableTable(tn);
+          }
+          admin.truncateTable(tn, true);
+          break;
+      }
+    }
+    return "";
+  }
+
+  private String compaction(String cmd, TableName tn) throws Exception {
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      needTable(admin, tn);
+      switch (cmd) {
+        case "flush":
+          admin.flush(tn);
+          return "";
+        case "compact":
+          admin.compact(tn);
+          break;
+        default:
+          admin.majorCompact(tn);
+          break;
+      }
+      // Requests are queued on the region servers; wait until none is queued or running.
+      Thread.sleep(200);
+      waitFor("compaction of " + tn, WAIT_MS, () -> admin.getCompactionState(tn) == CompactionState.NONE);
+    }
+    return "";
+  }
+
+  // ---- data, with the data connection (the client principal in secure mode)
+
+  private String put(TableName tn, byte[] row, byte[] fam, byte[] qual, byte[] value) throws IOException {
+    try (Table t = mc.dataConn.getTable(tn)) {
+      t.put(new Put(row).addColumn(fam, qual, value));
+    }
+    return "";
+  }
+
+  private String get(TableName tn, byte[] row) throws IOException {
+    try (Table t = mc.dataConn.getTable(tn)) {
+      Result r = t.get(new Get(row));
+      StringBuilder b = new StringBuilder();
+      appendCells(b, r);
+      return b.toString();
+    }
+  }
+
+  private String scan(TableName tn, byte[] start, byte[] stop) throws IOException {
+    Scan s = new Scan();
+    if (start.length > 0) {
+      s.withStartRow(start);
+    }
+    if (stop.length > 0) {
+      s.withStopRow(stop);
+    }
+    StringBuilder b = new StringBuilder();
+    try (Table t = mc.dataConn.getTable(tn); ResultScanner rs = t.getScanner(s)) {
+      for (Result r : rs) {
+        appendCells(b, r);
+      }
+    }
+    return b.toString();
+  }
+
+  private static void appendCells(StringBuilder b, Result r) {
+    if (r == null || r.isEmpty()) {
+      return;
+    }
+    for (Cell c : r.rawCells()) {
+      if (b.length() > 0) {
+        b.append(' ');
+      }
+      b.append("cell=").append(Hex.encode(CellUtil.cloneRow(c)))
+        .append(',').append(Hex.encode(CellUtil.cloneFamily(c)))
+        .append(',').append(Hex.encode(CellUtil.cloneQualifier(c)))
+        .append(',').append(c.getTimestamp())
+        .append(',').append(Hex.encode(CellUtil.cloneValue(c)));
+    }
+  }
+
+  private String increment(TableName tn, byte[] row, byte[] fam, byte[] qual, long delta) throws IOException {
+    try (Table t = mc.dataConn.getTable(tn)) {
+      return Long.toString(t.incrementColumnValue(row, fam, qual, delta));
+    }
+  }
+
+  private String delete(TableName tn, byte[] row, byte[] fam, byte[] qual) throws IOException {
+    Delete d = new Delete(row);
+    if (fam != null && qual != null) {
+      d.addColumns(fam, qual);
+    } else if (fam != null) {
+      d.addFamily(fam);
+    }
+    try (Table t = mc.dataConn.getTable(tn)) {
+      t.delete(d);
+    }
+    return "";
+  }
+
+  // ---- regions
+
+  private HRegionLocation containing(TableName tn, byte[] key) throws Exception {
+    for (HRegionLocation loc : locations(tn)) {
+      RegionInfo ri = loc.getRegion();
+      if (ri.containsRow(key)) {
+        return loc;
+      }
+    }
+    throw new UsageException("no region of " + tn + " holds row " + Hex.encode(key));
+  }
+
+  private String split(TableName tn, byte[] key) throws Exception {
+    if (key.length == 0) {
+      throw new UsageException("split: empty split key");
+    }
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      needTable(admin, tn);
+      RegionInfo parent = containing(tn, key).getRegion();
+      if (Bytes.equals(parent.getStartKey(), key)) {
+        throw new UsageException("split: " + Hex.encode(key) + " is already the start of region " + parent.getEncodedName());
+      }
+      admin.splitRegionAsync(parent.getRegionName(), key).get(WAIT_MS, TimeUnit.MILLISECONDS);
+      String[] daughters = new String[2];
+      waitFor("the daughters of " + parent.getEncodedName(), WAIT_MS, () -> {
+        daughters[0] = daughters[1] = null;
+        for (HRegionLocation loc : locations(tn)) {
+          RegionInfo ri = loc.getRegion();
+          if (loc.getServerName() == null) {
+            continue;
+          }
+          if (Bytes.equals(ri.getStartKey(), parent.getStartKey()) && Bytes.equals(ri.getEndKey(), key)) {
+            daughters[0] = ri.getEncodedName();
+          } else if (Bytes.equals(ri.getStartKey(), key) && Bytes.equals(ri.getEndKey(), parent.getEndKey())) {
+            daughters[1] = ri.getEncodedName();
+          }
+        }
+        return daughters[0] != null && daughters[1] != null;
+      });
+      return daughters[0] + " " + daughters[1];
+    }
+  }
+
+  private RegionState regionState(HMaster m, String encoded) throws UsageException {
+    RegionState s = m.getAssignmentManager().getRegionStates().getRegionState(encoded);
+    if (s == null) {
+      throw new UsageException("no region " + Hex.abbreviate(encoded));
+    }
+    return s;
+  }
+
+  private String merge(String a, String b) throws Exception {
+    HMaster m = needMaster();
+    RegionInfo ra = regionState(m, a).getRegion();
+    RegionInfo rb = regionState(m, b).getRegion();
+    if (!ra.getTable().equals(rb.getTable())) {
+      throw new UsageException("merge: regions of different tables");
+    }
+    if (Bytes.compareTo(ra.getStartKey(), rb.getStartKey()) > 0) {
+      RegionInfo t = ra;
+      ra = rb;
+      rb = t;
+    }
+    TableName tn = ra.getTable();
+    byte[] start = ra.getStartKey();
+    byte[] end = rb.getEndKey();
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      admin.mergeRegionsAsync(new byte[][] {ra.getEncodedNameAsBytes(), rb.getEncodedNameAsBytes()}, false)
+        .get(WAIT_MS, TimeUnit.MILLISECONDS);
+    }
+    String[] merged = new String[1];
+    waitFor("the merged region", WAIT_MS, () -> {
+      for (HRegionLocation loc : locations(tn)) {
+        RegionInfo ri = loc.getRegion();
+        if (loc.getServerName() != null && Bytes.equals(ri.getStartKey(), start) && Bytes.equals(ri.getEndKey(), end)) {
+          merged[0] = ri.getEncodedName();
+          return true;
+        }
+      }
+      return false;
+    });
+    return merged[0];
+  }
+
+  private void moveAndWait(Admin admin, HMaster m, RegionInfo ri, ServerName to) throws Exception {
+    admin.move(ri.getEncodedNameAsBytes(), to);
+    waitFor("region " + ri.getEncodedName() + " to open on " + to, WAIT_MS, () -> {
+      RegionState s = m.getAssignmentManager().getRegionStates().getRegionState(ri);
+      return s != null && s.isOpened() && to.equals(s.getServerName());
+    });
+  }
+
+  private String move(String encoded, int slot) throws Exception {
+    HMaster m = needMaster();
+    RegionInfo ri = regionState(m, encoded).getRegion();
+    ServerName to = needRS(slot).getServerName();
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      moveAndWait(admin, m, ri, to);
+    }
+    return "";
+  }
+
+  private List<ServerName> liveServersExcept(ServerName except) {
+    List<ServerName> out = new ArrayList<>();
+    for (int i = 0; i < mc.slots(); i++) {
+      HRegionServer rs = mc.regionServer(i);
+      if (rs != null && !rs.getServerName().equals(except)) {
+        out.add(rs.getServerName());
+      }
+    }
+    return out;
+  }
+
+  private String moveAll(int slot) throws Exception {
+    HMaster m = needMaster();
+    ServerName from = needRS(slot).getServerName();
+    List<ServerName> targets = liveServersExcept(from);
+    if (targets.isEmpty()) {
+      throw new UsageException("move-all: no other live region server");
+    }
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      int n = 0;
+      for (RegionInfo ri : admin.getRegions(from)) {
+        moveAndWait(admin, m, ri, targets.get(n++ % targets.size()));
+      }
+      waitFor("no region on " + from, WAIT_MS, () -> admin.getRegions(from).isEmpty());
+    }
+    return "";
+  }
+
+  private String moveMeta(int slot) throws Exception {
+    HMaster m = needMaster();
+    RegionInfo meta = RegionInfoBuilder.FIRST_META_REGIONINFO;
+    ServerName current = m.getAssignmentManager().getRegionStates().getRegionServerOfRegion(meta);
+    ServerName to;
+    if (slot >= 0) {
+      to = needRS(slot).getServerName();
+    } else {
+      List<ServerName> others = liveServersExcept(current);
+      if (others.isEmpty()) {
+        throw new UsageException("move-meta: no other live region server");
+      }
+      to = others.get(0);
+    }
+    if (to.equals(current)) {
+      return "";
+    }
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      moveAndWait(admin, m, meta, to);
+    }
+    return "";
+  }
+
+  private String balance() throws Exception {
+    HMaster m = needMaster();
+    boolean ran;
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      admin.balancerSwitch(true, true);
+      try {
+        ran = admin.balance();
+      } finally {
+        admin.balancerSwitch(false, true);
+      }
+    }
+    settle(m, WAIT_MS);
+    return Boolean.toString(ran);
+  }
+
+  // ---- servers
+
+  /** Waits until the master has no region in transition and no dead server being processed. */
+  private void settle(HMaster m, long ms) throws Exception {
+    waitFor("regions in transition to settle", ms, () ->
+      !m.getAssignmentManager().getRegionStates().hasRegionsInTransition()
+        && !m.getServerManager().areDeadServersInProgress());
+  }
+
+  private JVMClusterUtil.RegionServerThread threadOf(HRegionServer rs) {
+    for (JVMClusterUtil.RegionServerThread t : mc.cluster.getRegionServerThreads()) {
+      if (t.getRegionServer() == rs) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  private String stopRS(int slot, boolean kill) throws Exception {
+    HRegionServer rs = needRS(slot);
+    ServerName sn = rs.getServerName();
+    JVMClusterUtil.RegionServerThread thread = threadOf(rs);
+    if (kill) {
+      mc.cluster.killRegionServer(sn);
+    } else {
+      mc.cluster.stopRegionServer(sn);
+    }
+    if (thread != null) {
+      thread.join(WAIT_MS);
+      if (thread.isAlive()) {
+        throw new TimeoutException("region server " + slot + " did not stop in " + WAIT_MS + " ms");
+      }
+      mc.cluster.hbaseCluster.waitOnRegionServer(thread);
+    }
+    HMaster m = mc.master();
+    if (m == null) {
+      return "";
+    }
+    waitFor("the master to see " + sn + " gone", WAIT_MS, () -> !m.getServerManager().isServerOnline(sn));
+    if (!liveServersExcept(null).isEmpty()) {
+      // Someone can take the regions: wait until they are open elsewhere.
+      settle(m, WAIT_MS);
+      waitFor("the regions of " + sn + " to move", WAIT_MS, () -> {
+        for (RegionState s : m.getAssignmentManager().getRegionStates().getRegionStates()) {
+          if (sn.equals(s.getServerName()) && s.isOpened()) {
+            return false;
+          }
+        }
+        return true;
+      });
+    }
+    return "";
+  }
+
+  private String startRS(int slot) throws Exception {
+    if (mc.regionServer(slot) != null) {
+      throw new UsageException("region server " + slot + " is already running");
+    }
+    int port = mc.args.rsPorts.get(slot);
+    mc.cluster.startRegionServer("localhost", port);
+    waitFor("region server " + slot + " to start", WAIT_MS, () -> {
+      HRegionServer rs = mc.regionServer(slot);
+      if (rs == null || !rs.isOnline()) {
+        return false;
+      }
+      HMaster m = mc.master();
+      return m == null || m.getServerManager().isServerOnline(rs.getServerName());
+    });
+    HRegionServer rs = mc.regionServer(slot);
+    ServerName sn = rs.getServerName();
+    mc.lastStartCode[slot] = sn.getStartcode();
+    HMaster m = mc.master();
+    if (m != null) {
+      settle(m, WAIT_MS);
+    }
+    return sn.getAddress() + " " + sn.getStartcode();
+  }
+
+  private String killMaster() throws Exception {
+    List<JVMClusterUtil.MasterThread> live = mc.liveMasterThreads();
+    if (live.isEmpty()) {
+      throw new UsageException("no master is running");
+    }
+    for (JVMClusterUtil.MasterThread t : live) {
+      t.getMaster().abort("killed by hbasetest", null);
+    }
+    for (JVMClusterUtil.MasterThread t : live) {
+      t.join(WAIT_MS);
+      if (t.isAlive()) {
+        throw new TimeoutException("the master did not stop in " + WAIT_MS + " ms");
+      }
+      mc.cluster.hbaseCluster.waitOnMaster(t);
+    }
+    return "";
+  }
+
+  private String startMaster() throws Exception {
+    if (!mc.liveMasterThreads().isEmpty()) {
+      throw new UsageException("a master is already running");
+    }
+    mc.cluster.startMaster();
+    if (!mc.cluster.waitForActiveAndReadyMaster(WAIT_MS)) {
+      throw new TimeoutException("the master did not become active in " + WAIT_MS + " ms");
+    }
+    HMaster m = needMaster();
+    settle(m, WAIT_MS);
+    ServerName sn = m.getServerName();
+    return sn.getAddress() + " " + sn.getStartcode();
+  }
+}

@@ -1,0 +1,288 @@
+package hbasetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestPlainOneRegionServer(t *testing.T) {
+	c := StartT(t, Options{Logger: testLogger(t)})
+	ctx := testContext(t)
+
+	t.Run("status", func(t *testing.T) {
+		st, err := c.Status(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.Master.Live || st.Master.StartCode == 0 {
+			t.Errorf("master not live: %+v", st.Master)
+		}
+		if len(st.RegionServers) != 1 || !st.RegionServers[0].Live || st.RegionServers[0].Addr == "" {
+			t.Fatalf("region servers: %+v", st.RegionServers)
+		}
+		if c.ZKQuorum == "" || c.ZNodeParent != "/hbase" {
+			t.Errorf("ZKQuorum %q ZNodeParent %q", c.ZKQuorum, c.ZNodeParent)
+		}
+	})
+
+	t.Run("binary data", func(t *testing.T) {
+		if err := c.CreateTable(ctx, "bin", []string{"f"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		row := make([]byte, 256)
+		for i := range row {
+			row[i] = byte(i)
+		}
+		big := bytes.Repeat([]byte{0, 0xff, '\n', ' ', ','}, 2<<20/5) // 2 MB of awkward bytes
+		if err := c.Put(ctx, "bin", row, []byte("f"), []byte{0, '\n'}, big); err != nil {
+			t.Fatal(err)
+		}
+		cells, err := c.Get(ctx, "bin", row)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cells) != 1 || !bytes.Equal(cells[0].Row, row) || !bytes.Equal(cells[0].Qualifier, []byte{0, '\n'}) ||
+			!bytes.Equal(cells[0].Value, big) || cells[0].Timestamp == 0 {
+			t.Fatalf("get returned %d cells, first differs", len(cells))
+		}
+		// An empty value round-trips as "-".
+		if err := c.Put(ctx, "bin", []byte("e"), []byte("f"), []byte("q"), nil); err != nil {
+			t.Fatal(err)
+		}
+		cells, err = c.Scan(ctx, "bin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cells) != 2 || !bytes.Equal(cells[0].Row, row) || string(cells[1].Row) != "e" || len(cells[1].Value) != 0 {
+			t.Fatalf("scan returned %d cells", len(cells))
+		}
+		for i := 0; i < 3; i++ {
+			if _, err := c.Increment(ctx, "bin", []byte("n"), []byte("f"), []byte("c"), 7); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, err := c.Increment(ctx, "bin", []byte("n"), []byte("f"), []byte("c"), 0); err != nil || n != 21 {
+			t.Fatalf("increment = %d, %v; want 21", n, err)
+		}
+		if err := c.Delete(ctx, "bin", row, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		if cells, err := c.Get(ctx, "bin", row); err != nil || len(cells) != 0 {
+			t.Fatalf("after delete: %d cells, %v", len(cells), err)
+		}
+	})
+
+	t.Run("bad input", func(t *testing.T) {
+		var ce *CommandError
+		_, err := c.Command(ctx, "frobnicate now")
+		if !errors.As(err, &ce) || ce.Command != "frobnicate" || ce.Reason == "" {
+			t.Errorf("unknown command: %v", err)
+		}
+		if _, err := c.Get(ctx, "no_such_table", []byte("r")); !errors.As(err, &ce) {
+			t.Errorf("missing table: %v", err)
+		}
+		if _, err := c.Regions(ctx, "no_such_table"); !errors.As(err, &ce) {
+			t.Errorf("regions of a missing table: %v", err)
+		}
+		if err := c.KillRS(ctx, 7); !errors.As(err, &ce) {
+			t.Errorf("wrong server index: %v", err)
+		}
+		if _, err := c.Command(ctx, "put bin zz 66 71 76"); !errors.As(err, &ce) {
+			t.Errorf("bad hex: %v", err)
+		}
+		if _, err := c.Command(ctx, "two\nlines"); err == nil {
+			t.Error("a command with a newline was accepted")
+		}
+		// The cluster still serves.
+		if _, err := c.Status(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("split and merge", func(t *testing.T) {
+		if err := c.CreateTable(ctx, "sm", []string{"f", "g"}, [][]byte{[]byte("m")}); err != nil {
+			t.Fatal(err)
+		}
+		regs := mustRegions(t, c, "sm", 2)
+		if !bytes.Equal(regs[0].EndKey, []byte("m")) || !bytes.Equal(regs[1].StartKey, []byte("m")) {
+			t.Fatalf("pre-split regions %q-%q, %q-%q", regs[0].StartKey, regs[0].EndKey, regs[1].StartKey, regs[1].EndKey)
+		}
+		left, right, err := c.Split(ctx, "sm", []byte("t"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		regs = mustRegions(t, c, "sm", 3)
+		if regs[1].EncodedName != left || regs[2].EncodedName != right || !bytes.Equal(regs[2].StartKey, []byte("t")) {
+			t.Fatalf("after split: %+v (daughters %s %s)", regs, left, right)
+		}
+		merged, err := c.Merge(ctx, regs[0].EncodedName, regs[1].EncodedName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		regs = mustRegions(t, c, "sm", 2)
+		if regs[0].EncodedName != merged || len(regs[0].StartKey) != 0 || !bytes.Equal(regs[0].EndKey, []byte("t")) {
+			t.Fatalf("after merge: %+v (merged %s)", regs, merged)
+		}
+		if _, _, err := c.Split(ctx, "sm", []byte("t")); err == nil {
+			t.Error("split at an existing boundary succeeded")
+		}
+	})
+
+	t.Run("flush and compactions", func(t *testing.T) {
+		for i := 0; i < 3; i++ {
+			if err := c.Put(ctx, "sm", []byte{'a', byte(i)}, []byte("f"), []byte("q"), []byte("v")); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Flush(ctx, "sm"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := c.Compact(ctx, "sm"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.MajorCompact(ctx, "sm"); err != nil {
+			t.Fatal(err)
+		}
+		if cells, err := c.Scan(ctx, "sm"); err != nil || len(cells) != 3 {
+			t.Fatalf("after compaction: %d cells, %v", len(cells), err)
+		}
+	})
+
+	t.Run("table lifecycle", func(t *testing.T) {
+		if err := c.TruncateTable(ctx, "sm"); err != nil {
+			t.Fatal(err)
+		}
+		if cells, err := c.Scan(ctx, "sm"); err != nil || len(cells) != 0 {
+			t.Fatalf("after truncate: %d cells, %v", len(cells), err)
+		}
+		mustRegions(t, c, "sm", 2) // truncate keeps the boundaries
+		if err := c.DisableTable(ctx, "sm"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Put(ctx, "sm", []byte("r"), []byte("f"), []byte("q"), []byte("v")); err == nil {
+			t.Error("put into a disabled table succeeded")
+		}
+		if err := c.EnableTable(ctx, "sm"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Put(ctx, "sm", []byte("r"), []byte("f"), []byte("q"), []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.DropTable(ctx, "sm"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Regions(ctx, "sm"); err == nil {
+			t.Error("dropped table still has regions")
+		}
+	})
+
+	t.Run("restart region server", func(t *testing.T) {
+		before := mustStatus(t, c).RegionServers[0]
+		s, err := c.RestartRS(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Addr != before.Addr || s.StartCode == before.StartCode {
+			t.Fatalf("restart: before %+v after %+v", before, s)
+		}
+		after := mustStatus(t, c).RegionServers[0]
+		if !after.Live || after.StartCode != s.StartCode {
+			t.Fatalf("status after restart: %+v", after)
+		}
+		for _, r := range mustRegions(t, c, "", -1) {
+			if r.StartCode != s.StartCode {
+				t.Errorf("region %s of %s on start code %d, want %d", r.EncodedName, r.Table, r.StartCode, s.StartCode)
+			}
+		}
+		if cells, err := c.Scan(ctx, "bin"); err != nil || len(cells) != 2 {
+			t.Fatalf("data after restart: %d cells, %v", len(cells), err)
+		}
+	})
+
+	t.Run("kill and start the only region server", func(t *testing.T) {
+		if err := c.KillRS(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		if st := mustStatus(t, c); st.RegionServers[0].Live {
+			t.Fatalf("region server 0 live after kill: %+v", st.RegionServers[0])
+		}
+		var ce *CommandError
+		if err := c.KillRS(ctx, 0); !errors.As(err, &ce) {
+			t.Errorf("killing a dead server: %v", err)
+		}
+		s, err := c.StartRS(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mustStatus(t, c).RegionServers[0].Live || s.StartCode == 0 {
+			t.Fatal("region server 0 not live after start")
+		}
+		if cells, err := c.Scan(ctx, "bin"); err != nil || len(cells) != 2 {
+			t.Fatalf("data after kill and start (WAL replay): %d cells, %v", len(cells), err)
+		}
+	})
+
+	t.Run("kill and start master", func(t *testing.T) {
+		before := mustStatus(t, c).Master
+		if err := c.KillMaster(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if mustStatus(t, c).Master.Live {
+			t.Fatal("master live after kill")
+		}
+		m, err := c.StartMaster(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.StartCode == before.StartCode || m.Addr != before.Addr {
+			t.Fatalf("master before %+v after %+v", before, m)
+		}
+		if err := c.CreateTable(ctx, "after_master", []string{"f"}, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("java smoke", func(t *testing.T) {
+		out, err := c.JavaSmoke(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Log(out)
+	})
+}
+
+func mustStatus(t *testing.T, c *Cluster) *Status {
+	t.Helper()
+	st, err := c.Status(testContext(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// mustRegions lists the regions of table and checks their count (n < 0: any).
+func mustRegions(t *testing.T, c *Cluster, table string, n int) []Region {
+	t.Helper()
+	regs, err := c.Regions(testContext(t), table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n >= 0 && len(regs) != n {
+		t.Fatalf("%s has %d regions, want %d: %+v", table, len(regs), n, regs)
+	}
+	for _, r := range regs {
+		if r.Server < 0 || r.Addr == "" || r.StartCode == 0 {
+			t.Errorf("region %s of %s is not assigned: %+v", r.EncodedName, r.Table, r)
+		}
+	}
+	return regs
+}

@@ -1,0 +1,118 @@
+package hrpc
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/go-hbase/hbase/pb"
+	"google.golang.org/protobuf/proto"
+)
+
+func BenchmarkEncodeGet(b *testing.B) {
+	get, err := NewGet([]byte("table"), []byte("row-0000001"), Families([]byte("f")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, 0, 256)
+	b.ReportAllocs()
+	for b.Loop() {
+		msg, _, err := get.Marshal(regionName, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf, err = proto.MarshalOptions{}.MarshalAppend(buf[:0], msg)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodePut(b *testing.B) {
+	value := bytes.Repeat([]byte("v"), 100)
+	f := []byte("f")
+	put, err := NewPut([]byte("table"), []byte("row-0000001"),
+		Value(f, []byte("a"), value), Value(f, []byte("b"), value), Value(f, []byte("c"), value))
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, 0, 256)
+	cells := make([]byte, 0, 1024)
+	b.ReportAllocs()
+	for b.Loop() {
+		msg, cb, err := put.Marshal(regionName, cells[:0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		cells = cb
+		buf, err = proto.MarshalOptions{}.MarshalAppend(buf[:0], msg)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(len(buf) + len(cells)))
+}
+
+func BenchmarkDecodeGetResult(b *testing.B) {
+	cells := testCells(10)
+	block := encodeCells(cells)
+	get, _ := NewGet([]byte("table"), []byte("row"))
+	resp := &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(10))}}
+	wire, _ := proto.Marshal(resp)
+	b.SetBytes(int64(len(block) + len(wire)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := get.NewResponse()
+		if err := proto.Unmarshal(wire, r); err != nil {
+			b.Fatal(err)
+		}
+		res, err := get.Decode(r, block)
+		if err != nil || len(res.Cells) != 10 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeScanResponse(b *testing.B) {
+	const rows = 100
+	var block []byte
+	resp := &pb.ScanResponse{ScannerId: ptr(uint64(7)), MoreResults: ptr(true), MoreResultsInRegion: ptr(true)}
+	for i := range rows {
+		for j := range 3 {
+			c := Cell{Row: []byte(fmt.Sprintf("row-%07d", i)), Family: []byte("f"), Qualifier: []byte{byte('a' + j)},
+				Timestamp: 1700000000000, Type: CellTypePut, Value: bytes.Repeat([]byte("v"), 100)}
+			block = AppendCell(block, &c)
+		}
+		resp.CellsPerResult = append(resp.CellsPerResult, 3)
+		resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, false)
+	}
+	wire, _ := proto.Marshal(resp)
+	b.SetBytes(int64(len(block) + len(wire)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := new(pb.ScanResponse)
+		if err := proto.Unmarshal(wire, r); err != nil {
+			b.Fatal(err)
+		}
+		results, err := ParseScanResponse(r, block)
+		if err != nil || len(results) != rows {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCellReader(b *testing.B) {
+	block := encodeCells(testCells(100))
+	b.SetBytes(int64(len(block)))
+	b.ReportAllocs()
+	var r CellReader
+	var c Cell
+	for b.Loop() {
+		r.Reset(block)
+		for r.Remaining() > 0 {
+			if err := r.Next(&c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

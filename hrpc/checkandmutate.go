@@ -1,0 +1,190 @@
+package hrpc
+
+import (
+	"github.com/go-hbase/hbase/pb"
+	"google.golang.org/protobuf/proto"
+)
+
+// Condition is what a CheckAndMutate checks, atomically, before it applies its mutation. Build
+// it with IfValue, IfNotExists or IfFilter.
+type Condition struct {
+	family, qualifier []byte
+	op                CompareOp
+	value             []byte
+	filter            Filter
+	timeRange         *pb.TimeRange
+	err               error
+}
+
+// IfValue holds when `value op current` is true, with current the newest value of
+// family:qualifier (operands in the order of the Java client: Less means value < current).
+// An empty value with Equal matches a missing or empty column.
+func IfValue(family, qualifier []byte, op CompareOp, value []byte) Condition {
+	c := Condition{family: family, qualifier: qualifier, op: op, value: value}
+	if err := checkFamily(family); err != nil {
+		c.err = err
+	} else if op < Less || op > Greater {
+		c.err = invalid("condition compare op %d", op)
+	}
+	return c
+}
+
+// IfNotExists holds when family:qualifier has no value (or an empty one).
+func IfNotExists(family, qualifier []byte) Condition {
+	return IfValue(family, qualifier, Equal, nil)
+}
+
+// IfFilter holds when the filter, applied to the row, lets at least one cell through.
+func IfFilter(f Filter) Condition {
+	c := Condition{filter: f}
+	if f == nil {
+		c.err = invalid("condition with a nil filter")
+	}
+	return c
+}
+
+// InTimeRange restricts the cells the condition looks at to from <= timestamp < to.
+func (c Condition) InTimeRange(from, to uint64) Condition {
+	if from > to || to > LatestTimestamp {
+		c.err = invalid("condition time range [%d, %d)", from, to)
+		return c
+	}
+	c.timeRange = &pb.TimeRange{From: &from, To: &to}
+	return c
+}
+
+func (c *Condition) proto(row []byte) (*pb.Condition, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	p := &pb.Condition{Row: row, TimeRange: c.timeRange}
+	if c.filter != nil {
+		f, err := c.filter.ToProto()
+		if err != nil {
+			return nil, err
+		}
+		p.Filter = f
+		return p, nil
+	}
+	if c.family == nil {
+		return nil, invalid("empty condition: use IfValue, IfNotExists or IfFilter")
+	}
+	cmp, err := BinaryComparator{Value: c.value}.ToProto()
+	if err != nil {
+		return nil, err
+	}
+	q := c.qualifier
+	if q == nil {
+		q = []byte{}
+	}
+	p.Family, p.Qualifier, p.CompareType, p.Comparator = c.family, q, pb.CompareType(c.op).Enum(), cmp
+	return p, nil
+}
+
+// CheckAndMutate applies a mutation, or several mutations of one row, only if a condition on
+// that row holds; check and mutation are atomic.
+type CheckAndMutate struct {
+	table, row []byte
+	condition  *pb.Condition
+	mutation   *Mutation
+	rows       *RowMutations
+}
+
+// NewCheckAndMutate applies m if cond holds on m's row.
+func NewCheckAndMutate(cond Condition, m *Mutation) (*CheckAndMutate, error) {
+	if m == nil {
+		return nil, invalid("CheckAndMutate without a mutation")
+	}
+	pc, err := cond.proto(m.row)
+	if err != nil {
+		return nil, err
+	}
+	return &CheckAndMutate{table: m.table, row: m.row, condition: pc, mutation: m}, nil
+}
+
+// NewCheckAndMutateRow applies all of rm atomically if cond holds on rm's row.
+func NewCheckAndMutateRow(cond Condition, rm *RowMutations) (*CheckAndMutate, error) {
+	if rm == nil {
+		return nil, invalid("CheckAndMutate without mutations")
+	}
+	pc, err := cond.proto(rm.row)
+	if err != nil {
+		return nil, err
+	}
+	return &CheckAndMutate{table: rm.table, row: rm.row, condition: pc, rows: rm}, nil
+}
+
+// Table is the table of the row.
+func (c *CheckAndMutate) Table() []byte { return c.table }
+
+// Key is the row checked and mutated.
+func (c *CheckAndMutate) Key() []byte { return c.row }
+
+// Method is "Mutate" for one mutation and "Multi" for RowMutations.
+func (c *CheckAndMutate) Method() string {
+	if c.rows != nil {
+		return "Multi"
+	}
+	return "Mutate"
+}
+
+// Marshal builds a MutateRequest with a condition, or for RowMutations a MultiRequest with one
+// atomic conditional RegionAction, and appends the cells to cellblock.
+func (c *CheckAndMutate) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
+	if c.rows != nil {
+		ra, cellblock := c.rows.regionAction(regionName, cellblock)
+		ra.Condition = c.condition
+		return &pb.MultiRequest{RegionAction: []*pb.RegionAction{ra}}, cellblock, nil
+	}
+	req, cellblock, err := c.mutation.Marshal(regionName, cellblock)
+	if err != nil {
+		return nil, cellblock, err
+	}
+	req.(*pb.MutateRequest).Condition = c.condition
+	return req, cellblock, nil
+}
+
+// NewResponse returns an empty MutateResponse or MultiResponse, as Marshal's request needs.
+func (c *CheckAndMutate) NewResponse() proto.Message {
+	if c.rows != nil {
+		return new(pb.MultiResponse)
+	}
+	return new(pb.MutateResponse)
+}
+
+// Decode reports whether the condition held and the mutation was applied.
+func (c *CheckAndMutate) Decode(resp proto.Message, cellblock []byte) (bool, error) {
+	ok, _, err := c.DecodeResult(resp, cellblock)
+	return ok, err
+}
+
+// DecodeResult is Decode that also returns the result of an Append or Increment (an empty
+// Result for other mutations).
+func (c *CheckAndMutate) DecodeResult(resp proto.Message, cellblock []byte) (bool, *Result, error) {
+	var pr *pb.Result
+	var processed bool
+	if c.rows != nil {
+		rar, p, err := regionActionResult(resp, len(c.rows.mutations))
+		if err != nil {
+			return false, nil, err
+		}
+		processed = p
+		for _, roe := range rar.ResultOrException {
+			if roe.Result != nil {
+				pr = roe.Result
+				break
+			}
+		}
+	} else {
+		r, ok := resp.(*pb.MutateResponse)
+		if !ok {
+			return false, nil, badResponse("%T for a conditional Mutate", resp)
+		}
+		processed, pr = r.GetProcessed(), r.Result
+	}
+	if pr == nil {
+		return processed, &Result{}, nil
+	}
+	res, err := ParseResult(pr, NewCellReader(cellblock))
+	return processed, res, err
+}

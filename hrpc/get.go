@@ -1,0 +1,169 @@
+package hrpc
+
+import (
+	"github.com/go-hbase/hbase/pb"
+	"google.golang.org/protobuf/proto"
+)
+
+// Get reads one row. Build it with NewGet.
+type Get struct {
+	table, row  []byte
+	columns     []*pb.Column // built once: protobuf messages may be marshalled concurrently
+	filter      *pb.Filter
+	timeRange   *pb.TimeRange
+	maxVersions uint32
+	noCache     bool
+	storeLimit  uint32
+	storeOffset uint32
+	existsOnly  bool
+	attributes  []*pb.NameBytesPair
+}
+
+// NewGet builds a Get of row. Options: Families, Columns, TimeRange, MaxVersions, WithFilter,
+// ExistsOnly, NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Attribute.
+func NewGet(table, row []byte, opts ...Option) (*Get, error) {
+	if err := checkTable(table); err != nil {
+		return nil, err
+	}
+	if err := checkRow(row); err != nil {
+		return nil, err
+	}
+	o := options{kind: kindGet}
+	if err := applyOptions(&o, opts); err != nil {
+		return nil, err
+	}
+	return &Get{
+		table:       table,
+		row:         row,
+		columns:     columnsProto(o.columns),
+		filter:      o.filter,
+		timeRange:   o.timeRange,
+		maxVersions: o.maxVersions,
+		noCache:     o.noCache,
+		storeLimit:  o.storeLimit,
+		storeOffset: o.storeOffset,
+		existsOnly:  o.existsOnly,
+		attributes:  attributesProto(o.attributes),
+	}, nil
+}
+
+// ExistsOnly makes a Get return only whether the row (with the requested columns and filter)
+// exists: Result.Exists is set and Result.Cells is empty.
+func ExistsOnly() Option {
+	return func(o *options) error {
+		if err := o.allow("ExistsOnly", kindGet); err != nil {
+			return err
+		}
+		o.existsOnly = true
+		return nil
+	}
+}
+
+// Table is the table the Get reads.
+func (g *Get) Table() []byte { return g.table }
+
+// Key is the row the Get reads.
+func (g *Get) Key() []byte { return g.row }
+
+// Method is "Get".
+func (g *Get) Method() string { return "Get" }
+
+// getAlloc holds a Get with every field it points to: one allocation per encoded Get.
+type getAlloc struct {
+	get         pb.Get
+	maxVersions uint32
+	storeLimit  uint32
+	storeOffset uint32
+	flag        bool // false for cache_blocks, true for existence_only: never both needed
+	existsOnly  bool
+}
+
+func (g *Get) fill(a *getAlloc) {
+	a.get.Row = g.row
+	a.get.Column = g.columns
+	a.get.Attribute = g.attributes
+	a.get.Filter = g.filter
+	a.get.TimeRange = g.timeRange
+	if g.maxVersions > 1 {
+		a.maxVersions = g.maxVersions
+		a.get.MaxVersions = &a.maxVersions
+	}
+	if g.noCache {
+		a.get.CacheBlocks = &a.flag // false
+	}
+	if g.storeLimit > 0 {
+		a.storeLimit = g.storeLimit
+		a.get.StoreLimit = &a.storeLimit
+	}
+	if g.storeOffset > 0 {
+		a.storeOffset = g.storeOffset
+		a.get.StoreOffset = &a.storeOffset
+	}
+	if g.existsOnly {
+		a.existsOnly = true
+		a.get.ExistenceOnly = &a.existsOnly
+	}
+}
+
+// Proto returns the Get as a protobuf message.
+func (g *Get) Proto() *pb.Get {
+	a := new(getAlloc)
+	g.fill(a)
+	return &a.get
+}
+
+type getRequestAlloc struct {
+	req        pb.GetRequest
+	region     pb.RegionSpecifier
+	regionType pb.RegionSpecifier_RegionSpecifierType
+	g          getAlloc
+}
+
+// Marshal builds the GetRequest for regionName. A Get has no cells: cellblock is returned as is.
+func (g *Get) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
+	a := new(getRequestAlloc)
+	a.regionType = pb.RegionSpecifier_REGION_NAME
+	a.region.Type = &a.regionType
+	a.region.Value = regionName
+	a.req.Region = &a.region
+	g.fill(&a.g)
+	a.req.Get = &a.g.get
+	return &a.req, cellblock, nil
+}
+
+// NewResponse returns an empty GetResponse.
+func (g *Get) NewResponse() proto.Message { return new(pb.GetResponse) }
+
+type getActionAlloc struct {
+	action pb.Action
+	index  uint32
+	g      getAlloc
+}
+
+// Action builds the Get as action index of a MultiRequest.
+func (g *Get) Action(index uint32, cellblock []byte) (*pb.Action, []byte, error) {
+	a := new(getActionAlloc)
+	a.index = index
+	a.action.Index = &a.index
+	g.fill(&a.g)
+	a.action.Get = &a.g.get
+	return &a.action, cellblock, nil
+}
+
+// Decode turns a GetResponse and its cellblock into a Result. A missing row gives a Result
+// without cells (and, for ExistsOnly, Exists pointing to false).
+func (g *Get) Decode(resp proto.Message, cellblock []byte) (*Result, error) {
+	r, ok := resp.(*pb.GetResponse)
+	if !ok {
+		return nil, badResponse("%T for a Get", resp)
+	}
+	if r.Result == nil {
+		res := &Result{}
+		if g.existsOnly {
+			f := false
+			res.Exists = &f
+		}
+		return res, nil
+	}
+	return ParseResult(r.Result, NewCellReader(cellblock))
+}

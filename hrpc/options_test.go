@@ -1,0 +1,112 @@
+package hrpc
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestConstructionErrors(t *testing.T) {
+	table, row := []byte("t"), []byte("r")
+	f, q, v := []byte("f"), []byte("q"), []byte("v")
+	cases := []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"get empty table", second(NewGet(nil, row)), ErrEmptyTable},
+		{"get nil row", second(NewGet(table, nil)), ErrNilRow},
+		{"put empty table", second(NewPut([]byte{}, row, Value(f, q, v))), ErrEmptyTable},
+		{"put nil row", second(NewPut(table, nil, Value(f, q, v))), ErrNilRow},
+		{"put without cells", second(NewPut(table, row)), ErrNoCells},
+		{"append without cells", second(NewAppend(table, row)), ErrNoCells},
+		{"increment without cells", second(NewIncrement(table, row)), ErrNoCells},
+		{"scan empty table", second(NewScan(nil)), ErrEmptyTable},
+		{"max versions on put", second(NewPut(table, row, Value(f, q, v), MaxVersions(2))), ErrNotApplicable},
+		{"value on get", second(NewGet(table, row, Value(f, q, v))), ErrNotApplicable},
+		{"value on delete", second(NewDelete(table, row, Value(f, q, v))), ErrNotApplicable},
+		{"value on increment", second(NewIncrement(table, row, Value(f, q, v))), ErrNotApplicable},
+		{"amount on put", second(NewPut(table, row, Amount(f, q, 1))), ErrNotApplicable},
+		{"delete column on put", second(NewPut(table, row, DeleteColumn(f, q))), ErrNotApplicable},
+		{"limit on get", second(NewGet(table, row, Limit(1))), ErrNotApplicable},
+		{"exists only on scan", second(NewScan(table, ExistsOnly())), ErrNotApplicable},
+		{"timestamp on get", second(NewGet(table, row, Timestamp(1))), ErrNotApplicable},
+		{"time range on put", second(NewPut(table, row, Value(f, q, v), TimeRange(0, 1))), ErrNotApplicable},
+		{"durability on scan", second(NewScan(table, WithDurability(SkipWAL))), ErrNotApplicable},
+		{"filter on put", second(NewPut(table, row, Value(f, q, v), WithFilter(PrefixFilter{}))), ErrNotApplicable},
+		{"negative limit", second(NewScan(table, Limit(-1))), ErrInvalidOption},
+		{"zero rows per rpc", second(NewScan(table, NumberOfRows(0))), ErrInvalidOption},
+		{"negative batch", second(NewScan(table, BatchSize(-3))), ErrInvalidOption},
+		{"zero max result size", second(NewScan(table, MaxResultSize(0))), ErrInvalidOption},
+		{"zero max versions", second(NewGet(table, row, MaxVersions(0))), ErrInvalidOption},
+		{"negative store offset", second(NewGet(table, row, ResultOffsetPerColumnFamily(-1))), ErrInvalidOption},
+		{"empty family", second(NewPut(table, row, Value(nil, q, v))), ErrInvalidOption},
+		{"long family", second(NewPut(table, row, Value(make([]byte, 128), q, v))), ErrInvalidOption},
+		{"long row", second(NewGet(table, make([]byte, 32768))), ErrInvalidOption},
+		{"families without family", second(NewGet(table, row, Families())), ErrInvalidOption},
+		{"columns without qualifier", second(NewGet(table, row, Columns(f))), ErrInvalidOption},
+		{"nil qualifier", second(NewGet(table, row, Columns(f, nil))), ErrInvalidOption},
+		{"time range backwards", second(NewGet(table, row, TimeRange(5, 1))), ErrInvalidOption},
+		{"timestamp too large", second(NewPut(table, row, Value(f, q, v), Timestamp(1<<63))), ErrInvalidOption},
+		{"cell timestamp too large", second(NewPut(table, row, ValueAt(f, q, 1<<63, v))), ErrInvalidOption},
+		{"bad durability", second(NewPut(table, row, Value(f, q, v), WithDurability(9))), ErrInvalidOption},
+		{"nil filter", second(NewScan(table, WithFilter(nil))), ErrInvalidOption},
+		{"nil option", second(NewGet(table, row, nil)), ErrInvalidOption},
+		{"empty attribute", second(NewGet(table, row, Attribute("", nil))), ErrInvalidOption},
+		{"prefix with start", second(NewScan(table, Prefix([]byte("a")), StartRow([]byte("a")))), ErrInvalidOption},
+		{"start after stop", second(NewScan(table, StartRow([]byte("b")), StopRow([]byte("a")))), ErrInvalidOption},
+		{"reversed start before stop", second(NewScan(table, Reversed(), StartRow([]byte("a")), StopRow([]byte("b")))), ErrInvalidOption},
+		{"nil start row", second(NewScan(table, StartRow(nil))), ErrInvalidOption},
+		{"get empty row", second(NewGet(table, []byte{})), ErrNilRow},
+		{"put empty row", second(NewPut(table, []byte{}, Value(f, q, v))), ErrNilRow},
+		{"delete empty row", second(NewDelete(table, []byte{})), ErrNilRow},
+		{"row mutations empty", second(NewRowMutations()), ErrNoCells},
+		{"check and mutate nil", second(NewCheckAndMutate(IfNotExists(f, q), nil)), ErrInvalidOption},
+		{"condition nil filter", second(NewCheckAndMutate(IfFilter(nil), mustPut(t, table, row))), ErrInvalidOption},
+		{"condition bad op", second(NewCheckAndMutate(IfValue(f, q, NoOp, v), mustPut(t, table, row))), ErrInvalidOption},
+		{"condition zero value", second(NewCheckAndMutate(Condition{}, mustPut(t, table, row))), ErrInvalidOption},
+		{"condition time range", second(NewCheckAndMutate(IfNotExists(f, q).InTimeRange(3, 2), mustPut(t, table, row))), ErrInvalidOption},
+	}
+	for _, tc := range cases {
+		if !errors.Is(tc.err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", tc.name, tc.err, tc.want)
+		}
+	}
+}
+
+func TestRowMutationsMismatch(t *testing.T) {
+	a := mustPut(t, []byte("t"), []byte("a"))
+	b := mustPut(t, []byte("t"), []byte("b"))
+	c := mustPut(t, []byte("u"), []byte("a"))
+	if _, err := NewRowMutations(a, b); !errors.Is(err, ErrInvalidOption) {
+		t.Errorf("different rows: %v", err)
+	}
+	if _, err := NewRowMutations(a, c); !errors.Is(err, ErrInvalidOption) {
+		t.Errorf("different tables: %v", err)
+	}
+	if _, err := NewRowMutations(a, nil); !errors.Is(err, ErrInvalidOption) {
+		t.Errorf("nil mutation: %v", err)
+	}
+}
+
+func TestEmptyRowAndValueAllowed(t *testing.T) {
+	if _, err := NewPut([]byte("t"), []byte{0}, Value([]byte("f"), nil, nil)); err != nil {
+		t.Fatalf("empty qualifier and value: %v", err)
+	}
+	if _, err := NewScan([]byte("t"), StartRow([]byte{}), StopRow([]byte{})); err != nil {
+		t.Fatalf("empty scan bounds: %v", err)
+	}
+	if _, err := NewDelete([]byte("t"), []byte("r")); err != nil {
+		t.Fatalf("whole-row delete: %v", err)
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+func mustPut(t testing.TB, table, row []byte) *Mutation {
+	t.Helper()
+	p, err := NewPut(table, row, Value([]byte("f"), []byte("q"), []byte("v")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

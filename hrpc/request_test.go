@@ -1,0 +1,352 @@
+package hrpc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/go-hbase/hbase/pb"
+	"google.golang.org/protobuf/proto"
+)
+
+var regionName = []byte("t,,1700000000000.0123456789abcdef0123456789abcdef.")
+
+func decodeAll(t *testing.T, block []byte) []Cell {
+	t.Helper()
+	var out []Cell
+	r := NewCellReader(block)
+	for r.Remaining() > 0 {
+		var c Cell
+		if err := r.Next(&c); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func TestPutMarshal(t *testing.T) {
+	f := []byte("f")
+	put, err := NewPut([]byte("t"), []byte("row"),
+		Value(f, []byte("b"), []byte("2")),
+		ValueAt(f, []byte("a"), 7, []byte("1")),
+		Value(f, []byte("c"), nil),
+		Timestamp(42), WithDurability(SkipWAL), Attribute("k", []byte("x")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := []byte("keep")
+	msg, block, err := put.Marshal(regionName, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(block, prefix) {
+		t.Fatal("Marshal did not append to the given cellblock")
+	}
+	want := &pb.MutateRequest{
+		Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: regionName},
+		Mutation: &pb.MutationProto{
+			Row: []byte("row"), MutateType: pb.MutationProto_PUT.Enum(), Timestamp: ptr(uint64(42)),
+			Durability: pb.MutationProto_SKIP_WAL.Enum(), AssociatedCellCount: ptr(int32(3)),
+			Attribute: []*pb.NameBytesPair{{Name: ptr("k"), Value: []byte("x")}},
+		},
+	}
+	if !proto.Equal(msg, want) {
+		t.Fatalf("request\n %v\nwant\n %v", msg, want)
+	}
+	cells := decodeAll(t, block[len(prefix):])
+	// The user's order is kept: b, a, c.
+	wantCells := []Cell{
+		{Row: []byte("row"), Family: f, Qualifier: []byte("b"), Timestamp: 42, Type: CellTypePut, Value: []byte("2")},
+		{Row: []byte("row"), Family: f, Qualifier: []byte("a"), Timestamp: 7, Type: CellTypePut, Value: []byte("1")},
+		{Row: []byte("row"), Family: f, Qualifier: []byte("c"), Timestamp: 42, Type: CellTypePut, Value: []byte{}},
+	}
+	if len(cells) != len(wantCells) {
+		t.Fatalf("%d cells, want %d", len(cells), len(wantCells))
+	}
+	for i := range cells {
+		if !cellEqual(cells[i], wantCells[i]) {
+			t.Errorf("cell %d = %+v, want %+v", i, cells[i], wantCells[i])
+		}
+	}
+}
+
+func TestDeleteCells(t *testing.T) {
+	f, q := []byte("f"), []byte("q")
+	del, err := NewDelete([]byte("t"), []byte("r"),
+		DeleteColumn(f, q), DeleteColumnVersion(f, q, 5), DeleteLatestVersion(f, q),
+		DeleteFamily(f), DeleteFamilyVersion(f, 9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, block, _ := del.Marshal(regionName, nil)
+	m := msg.(*pb.MutateRequest).Mutation
+	if m.GetMutateType() != pb.MutationProto_DELETE || m.GetAssociatedCellCount() != 5 || m.GetTimestamp() != LatestTimestamp {
+		t.Fatalf("mutation %v", m)
+	}
+	want := []struct {
+		typ CellType
+		ts  uint64
+		q   string
+	}{
+		{CellTypeDeleteColumn, LatestTimestamp, "q"},
+		{CellTypeDelete, 5, "q"},
+		{CellTypeDelete, LatestTimestamp, "q"},
+		{CellTypeDeleteFamily, LatestTimestamp, ""},
+		{CellTypeDeleteFamilyVersion, 9, ""},
+	}
+	cells := decodeAll(t, block)
+	for i, w := range want {
+		c := cells[i]
+		if c.Type != w.typ || c.Timestamp != w.ts || string(c.Qualifier) != w.q || len(c.Value) != 0 {
+			t.Errorf("cell %d = %+v, want %+v", i, c, w)
+		}
+	}
+
+	row, err := NewDelete([]byte("t"), []byte("r"), Timestamp(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, block, _ = row.Marshal(regionName, nil)
+	m = msg.(*pb.MutateRequest).Mutation
+	if len(block) != 0 || m.AssociatedCellCount != nil || m.GetTimestamp() != 100 {
+		t.Fatalf("whole-row delete: %v with %d cell bytes", m, len(block))
+	}
+}
+
+func TestIncrementAndAppend(t *testing.T) {
+	f := []byte("f")
+	inc, err := NewIncrement([]byte("t"), []byte("r"), Amount(f, []byte("n"), -3), TimeRange(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc2, _ := NewIncrement([]byte("t"), []byte("r"), Amount(f, []byte("n"), 1))
+	if inc.Nonce() == 0 || inc.Nonce() == inc2.Nonce() {
+		t.Fatalf("nonces %d and %d", inc.Nonce(), inc2.Nonce())
+	}
+	msg, block, _ := inc.Marshal(regionName, nil)
+	m := msg.(*pb.MutateRequest).Mutation
+	if m.GetMutateType() != pb.MutationProto_INCREMENT || m.GetNonce() != inc.Nonce() ||
+		m.GetTimeRange().GetFrom() != 1 || m.GetTimeRange().GetTo() != 2 {
+		t.Fatalf("mutation %v", m)
+	}
+	// A retry of the same request carries the same nonce.
+	again, _, _ := inc.Marshal(regionName, nil)
+	if again.(*pb.MutateRequest).Mutation.GetNonce() != inc.Nonce() {
+		t.Fatal("nonce changed between marshals of one request")
+	}
+	c := decodeAll(t, block)[0]
+	if int64(binary.BigEndian.Uint64(c.Value)) != -3 || c.Type != CellTypePut {
+		t.Fatalf("increment cell %+v", c)
+	}
+
+	app, err := NewAppend([]byte("t"), []byte("r"), Value(f, []byte("s"), []byte("tail")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, _, _ = app.Marshal(regionName, nil)
+	if m := msg.(*pb.MutateRequest).Mutation; m.GetMutateType() != pb.MutationProto_APPEND || m.GetNonce() == 0 {
+		t.Fatalf("append %v", m)
+	}
+	put := mustPut(t, []byte("t"), []byte("r"))
+	msg, _, _ = put.Marshal(regionName, nil)
+	if msg.(*pb.MutateRequest).Mutation.Nonce != nil {
+		t.Fatal("a Put carries a nonce")
+	}
+}
+
+func TestMutationAction(t *testing.T) {
+	put := mustPut(t, []byte("t"), []byte("r"))
+	a, block, err := put.Action(7, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.GetIndex() != 7 || a.Mutation.GetAssociatedCellCount() != 1 || a.Get != nil {
+		t.Fatalf("action %v", a)
+	}
+	if len(decodeAll(t, block)) != 1 {
+		t.Fatal("action cells")
+	}
+}
+
+func TestGetMarshal(t *testing.T) {
+	f, g := []byte("f"), []byte("g")
+	get, err := NewGet([]byte("t"), []byte("r"),
+		Families(g), Columns(f, []byte("b"), []byte("a")), MaxVersions(3), TimeRange(10, 20),
+		WithFilter(KeyOnlyFilter{}), NoBlockCache(), MaxResultsPerColumnFamily(4), ResultOffsetPerColumnFamily(1),
+		ExistsOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, block, err := get.Marshal(regionName, nil)
+	if err != nil || block != nil {
+		t.Fatal(err, block)
+	}
+	kof, _ := KeyOnlyFilter{}.ToProto()
+	want := &pb.GetRequest{
+		Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: regionName},
+		Get: &pb.Get{
+			Row:           []byte("r"),
+			Column:        []*pb.Column{{Family: g}, {Family: f, Qualifier: [][]byte{[]byte("b"), []byte("a")}}},
+			Filter:        kof,
+			TimeRange:     &pb.TimeRange{From: ptr(uint64(10)), To: ptr(uint64(20))},
+			MaxVersions:   ptr(uint32(3)),
+			CacheBlocks:   ptr(false),
+			StoreLimit:    ptr(uint32(4)),
+			StoreOffset:   ptr(uint32(1)),
+			ExistenceOnly: ptr(true),
+		},
+	}
+	if !proto.Equal(msg, want) {
+		t.Fatalf("request\n %v\nwant\n %v", msg, want)
+	}
+	a, _, _ := get.Action(2, nil)
+	if a.GetIndex() != 2 || !proto.Equal(a.Get, want.Get) {
+		t.Fatalf("action %v", a)
+	}
+	// Columns after Families narrows the family; Families after Columns widens it again.
+	g2, _ := NewGet([]byte("t"), []byte("r"), Families(f), Columns(f, []byte("x")), Families(g), Families(g))
+	if cols := g2.Proto().Column; len(cols) != 2 || len(cols[0].Qualifier) != 1 || len(cols[1].Qualifier) != 0 {
+		t.Fatalf("columns %v", cols)
+	}
+}
+
+func TestScanProto(t *testing.T) {
+	s, err := NewScan([]byte("t"), StartRow([]byte("a")), StopRow([]byte("m")), Limit(5), NumberOfRows(10),
+		MaxResultSize(1000), AllowPartialResults(), BatchSize(3), MaxVersions(2), Families([]byte("f")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &pb.Scan{
+		Column:              []*pb.Column{{Family: []byte("f")}},
+		StartRow:            []byte("a"),
+		StopRow:             []byte("m"),
+		MaxVersions:         ptr(uint32(2)),
+		BatchSize:           ptr(uint32(3)),
+		MaxResultSize:       ptr(uint64(1000)),
+		Caching:             ptr(uint32(10)),
+		AllowPartialResults: ptr(true),
+	}
+	if got := s.ScanProto(); !proto.Equal(got, want) {
+		t.Fatalf("scan\n %v\nwant\n %v", got, want)
+	}
+	if s.Limit() != 5 || s.NumberOfRows() != 10 || s.MaxResultSize() != 1000 || !s.AllowPartialResults() || s.BatchSize() != 3 {
+		t.Fatal("accessors")
+	}
+	d, _ := NewScan([]byte("t"))
+	if d.NumberOfRows() != DefaultNumberOfRows || d.MaxResultSize() != DefaultMaxResultSize || !d.IncludeStartRow() || d.IncludeStopRow() {
+		t.Fatal("defaults")
+	}
+	if p := d.ScanProto(); p.StartRow != nil || p.StopRow != nil || p.Reversed != nil {
+		t.Fatalf("default scan %v", p)
+	}
+}
+
+func TestScanPrefix(t *testing.T) {
+	cases := []struct {
+		prefix, start, stop []byte
+	}{
+		{[]byte("ab"), []byte("ab"), []byte("ac")},
+		{[]byte{'a', 0xff}, []byte{'a', 0xff}, []byte("b")},
+		{[]byte{0xff, 0xff}, []byte{0xff, 0xff}, nil},
+		{[]byte{}, []byte{}, nil},
+	}
+	for _, tc := range cases {
+		s, err := NewScan([]byte("t"), Prefix(tc.prefix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(s.StartRow(), tc.start) || !bytes.Equal(s.StopRow(), tc.stop) {
+			t.Errorf("prefix %q: start %q stop %q, want %q %q", tc.prefix, s.StartRow(), s.StopRow(), tc.start, tc.stop)
+		}
+	}
+	r, err := NewScan([]byte("t"), Prefix([]byte("ab")), Reversed())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.ScanProto()
+	if string(p.StartRow) != "ac" || p.GetIncludeStartRow() || string(p.StopRow) != "ab" || !p.GetIncludeStopRow() || !p.GetReversed() {
+		t.Fatalf("reversed prefix scan %v", p)
+	}
+}
+
+func TestCheckAndMutateMarshal(t *testing.T) {
+	f, q := []byte("f"), []byte("q")
+	put := mustPut(t, []byte("t"), []byte("r"))
+	cam, err := NewCheckAndMutate(IfValue(f, q, Less, []byte("x")).InTimeRange(0, 9), put)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cam.Method() != "Mutate" {
+		t.Fatal(cam.Method())
+	}
+	msg, block, _ := cam.Marshal(regionName, nil)
+	req := msg.(*pb.MutateRequest)
+	wantCond := &pb.Condition{Row: []byte("r"), Family: f, Qualifier: q, CompareType: pb.CompareType_LESS.Enum(),
+		Comparator: binaryComparatorProto([]byte("x")), TimeRange: &pb.TimeRange{From: ptr(uint64(0)), To: ptr(uint64(9))}}
+	if !proto.Equal(req.Condition, wantCond) || req.Mutation.GetAssociatedCellCount() != 1 || len(decodeAll(t, block)) != 1 {
+		t.Fatalf("request %v", req)
+	}
+	resp := cam.NewResponse().(*pb.MutateResponse)
+	resp.Processed = ptr(true)
+	if ok, err := cam.Decode(resp, nil); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+
+	del, _ := NewDelete([]byte("t"), []byte("r"), DeleteColumn(f, q))
+	rm, _ := NewRowMutations(put, del)
+	cam, err = NewCheckAndMutateRow(IfFilter(ValueFilter{Op: Equal, Comparator: BinaryComparator{Value: []byte("v")}}), rm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, block, _ = cam.Marshal(regionName, nil)
+	multi := msg.(*pb.MultiRequest)
+	ra := multi.RegionAction[0]
+	if cam.Method() != "Multi" || len(multi.RegionAction) != 1 || !ra.GetAtomic() || ra.Condition.GetFilter() == nil ||
+		len(ra.Action) != 2 || ra.Action[1].Mutation.GetMutateType() != pb.MutationProto_DELETE || len(decodeAll(t, block)) != 2 {
+		t.Fatalf("request %v", multi)
+	}
+	mresp := &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{Processed: ptr(false)}}}
+	if ok, err := cam.Decode(mresp, nil); ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	eresp := &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{
+		Exception: &pb.NameBytesPair{Name: ptr("org.apache.hadoop.hbase.NotServingRegionException"), Value: []byte("gone\n\tat x")}}}}
+	_, err = cam.Decode(eresp, nil)
+	var ae *ActionError
+	if !errors.As(err, &ae) || ae.Class != "org.apache.hadoop.hbase.NotServingRegionException" {
+		t.Fatalf("err = %v", err)
+	}
+	if err.Error() != "hrpc: server exception org.apache.hadoop.hbase.NotServingRegionException: gone" {
+		t.Fatalf("message %q", err.Error())
+	}
+}
+
+func TestRowMutationsMarshal(t *testing.T) {
+	put := mustPut(t, []byte("t"), []byte("r"))
+	inc, _ := NewIncrement([]byte("t"), []byte("r"), Amount([]byte("f"), []byte("n"), 1))
+	rm, err := NewRowMutations(put, inc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, block, _ := rm.Marshal(regionName, nil)
+	multi := msg.(*pb.MultiRequest)
+	ra := multi.RegionAction[0]
+	if !ra.GetAtomic() || ra.Condition != nil || len(ra.Action) != 2 || ra.Action[1].Mutation.GetNonce() != inc.Nonce() {
+		t.Fatalf("request %v", multi)
+	}
+	if cells := decodeAll(t, block); len(cells) != 2 || string(cells[1].Qualifier) != "n" {
+		t.Fatal("cells out of order")
+	}
+	ok := &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{Processed: ptr(true)}}}
+	if err := rm.Decode(ok, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := rm.Decode(&pb.MultiResponse{}, nil); !errors.Is(err, ErrBadResponse) {
+		t.Fatalf("empty response: %v", err)
+	}
+	if err := rm.Decode(&pb.GetResponse{}, nil); !errors.Is(err, ErrBadResponse) {
+		t.Fatalf("wrong type: %v", err)
+	}
+}

@@ -1,0 +1,66 @@
+package hrpc
+
+import (
+	"errors"
+	"io"
+
+	"github.com/go-hbase/hbase/pb"
+)
+
+// ParseResult turns a protobuf Result into a Result. The first associated_cell_count cells come
+// from cells (the response's cellblock, which may be shared by several results and is advanced
+// past them); cells carried in the protobuf itself follow. Cells alias their buffers.
+func ParseResult(r *pb.Result, cells *CellReader) (*Result, error) {
+	res := new(Result)
+	if err := parseResultInto(res, r, cells); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// parseResultInto fills res with one allocation: the cells of the result.
+func parseResultInto(res *Result, r *pb.Result, cells *CellReader) error {
+	if r == nil {
+		return nil
+	}
+	res.Stale = r.GetStale()
+	res.Partial = r.GetPartial()
+	count := int(r.GetAssociatedCellCount())
+	if r.Exists != nil {
+		if count > 0 || len(r.Cell) > 0 {
+			return badResponse("result with exists and cells")
+		}
+		exists := *r.Exists
+		res.Exists = &exists
+		return nil
+	}
+	if count < 0 {
+		return badResponse("negative associated cell count %d", count)
+	}
+	n := count + len(r.Cell)
+	if n == 0 {
+		return nil
+	}
+	if count > 0 && int64(cells.Remaining()) < int64(count)*(4+kvHeaderLen+keyFixedLen) {
+		return badResponse("result claims %d cells but the cellblock has %d bytes left", count, cells.Remaining())
+	}
+	res.Cells = make([]Cell, n)
+	for i := 0; i < count; i++ {
+		if err := cells.Next(&res.Cells[i]); err != nil {
+			if errors.Is(err, io.EOF) {
+				return badResponse("result claims %d cells but the cellblock has %d", count, i)
+			}
+			return err
+		}
+	}
+	for i, pc := range r.Cell {
+		c := &res.Cells[count+i]
+		c.Row = pc.Row
+		c.Family = pc.Family
+		c.Qualifier = pc.Qualifier
+		c.Timestamp = pc.GetTimestamp()
+		c.Type = CellType(pc.GetCellType())
+		c.Value = pc.Value
+	}
+	return nil
+}

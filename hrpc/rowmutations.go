@@ -1,0 +1,110 @@
+package hrpc
+
+import (
+	"bytes"
+
+	"github.com/go-hbase/hbase/pb"
+	"google.golang.org/protobuf/proto"
+)
+
+// RowMutations applies several mutations to one row atomically (the client's MutateRow): the
+// server applies all of them or none. They are applied in the order given.
+type RowMutations struct {
+	table, row []byte
+	mutations  []*Mutation
+}
+
+// NewRowMutations groups mutations of the same table and row. Puts, Deletes, Appends and
+// Increments may be mixed.
+func NewRowMutations(mutations ...*Mutation) (*RowMutations, error) {
+	if len(mutations) == 0 {
+		return nil, ErrNoCells
+	}
+	for i, m := range mutations {
+		if m == nil {
+			return nil, invalid("RowMutations: nil mutation at %d", i)
+		}
+		if i == 0 {
+			continue
+		}
+		if !bytes.Equal(m.table, mutations[0].table) {
+			return nil, invalid("RowMutations: mutation %d is for table %q, not %q", i, m.table, mutations[0].table)
+		}
+		if !bytes.Equal(m.row, mutations[0].row) {
+			return nil, invalid("RowMutations: mutation %d is for row %q, not %q", i, m.row, mutations[0].row)
+		}
+	}
+	return &RowMutations{
+		table:     mutations[0].table,
+		row:       mutations[0].row,
+		mutations: append([]*Mutation(nil), mutations...),
+	}, nil
+}
+
+// Table is the table of the mutations.
+func (r *RowMutations) Table() []byte { return r.table }
+
+// Key is the row the mutations change.
+func (r *RowMutations) Key() []byte { return r.row }
+
+// Method is "Multi".
+func (r *RowMutations) Method() string { return "Multi" }
+
+// Mutations are the mutations in the order they are applied. Do not modify the slice.
+func (r *RowMutations) Mutations() []*Mutation { return r.mutations }
+
+// regionAction builds the atomic RegionAction of the mutations and appends their cells.
+func (r *RowMutations) regionAction(regionName, cellblock []byte) (*pb.RegionAction, []byte) {
+	atomic := true
+	ra := &pb.RegionAction{
+		Region: regionSpecifier(regionName),
+		Atomic: &atomic,
+		Action: make([]*pb.Action, len(r.mutations)),
+	}
+	for i, m := range r.mutations {
+		ra.Action[i], cellblock, _ = m.Action(uint32(i), cellblock)
+	}
+	return ra, cellblock
+}
+
+// Marshal builds a MultiRequest with one atomic RegionAction for regionName and appends the
+// cells to cellblock.
+func (r *RowMutations) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
+	ra, cellblock := r.regionAction(regionName, cellblock)
+	return &pb.MultiRequest{RegionAction: []*pb.RegionAction{ra}}, cellblock, nil
+}
+
+// NewResponse returns an empty MultiResponse.
+func (r *RowMutations) NewResponse() proto.Message { return new(pb.MultiResponse) }
+
+// Decode checks the MultiResponse of the mutations. A failure of the region action (the whole
+// row mutation was not applied) or of one action is returned as an *ActionError.
+func (r *RowMutations) Decode(resp proto.Message, cellblock []byte) error {
+	_, _, err := regionActionResult(resp, len(r.mutations))
+	return err
+}
+
+// regionActionResult returns the single RegionActionResult of resp after checking it for
+// exceptions.
+func regionActionResult(resp proto.Message, actions int) (*pb.RegionActionResult, bool, error) {
+	m, ok := resp.(*pb.MultiResponse)
+	if !ok {
+		return nil, false, badResponse("%T for a MultiRequest", resp)
+	}
+	if len(m.RegionActionResult) != 1 {
+		return nil, false, badResponse("%d region action results for one region action", len(m.RegionActionResult))
+	}
+	rar := m.RegionActionResult[0]
+	if e := rar.Exception; e != nil {
+		return nil, false, &ActionError{Class: e.GetName(), Message: string(e.Value)}
+	}
+	for _, roe := range rar.ResultOrException {
+		if e := roe.Exception; e != nil {
+			return nil, false, &ActionError{Class: e.GetName(), Message: string(e.Value)}
+		}
+	}
+	if len(rar.ResultOrException) > actions {
+		return nil, false, badResponse("%d action results for %d actions", len(rar.ResultOrException), actions)
+	}
+	return rar, rar.GetProcessed(), nil
+}

@@ -1,0 +1,369 @@
+package hrpc
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+
+	"github.com/go-hbase/hbase/pb"
+)
+
+// Scan defaults, as in the Java client.
+const (
+	// DefaultMaxResultSize is how many bytes of cells the server returns per RPC at most
+	// (hbase.client.scanner.max.result.size).
+	DefaultMaxResultSize = 2 << 20
+	// DefaultNumberOfRows is how many rows the server returns per RPC at most when
+	// NumberOfRows is not given: unlimited, so DefaultMaxResultSize decides.
+	DefaultNumberOfRows = math.MaxInt32
+)
+
+// Scan reads a range of rows. Build it with NewScan; the client's scanner runs it.
+type Scan struct {
+	table                           []byte
+	startRow, stopRow               []byte
+	includeStartRow, includeStopRow bool
+	reversed                        bool
+	limit                           uint32
+	numberOfRows                    uint32
+	maxResultSize                   uint64
+	allowPartials                   bool
+	batchSize                       uint32
+
+	columns     []column
+	filter      *pb.Filter
+	timeRange   *pb.TimeRange
+	maxVersions uint32
+	noCache     bool
+	storeLimit  uint32
+	storeOffset uint32
+	attributes  []attribute
+}
+
+// NewScan builds a Scan of table. Options: StartRow, StopRow, Prefix, Reversed, Limit,
+// NumberOfRows, MaxResultSize, AllowPartialResults, BatchSize, and the read options Families,
+// Columns, TimeRange, MaxVersions, WithFilter, NoBlockCache, MaxResultsPerColumnFamily,
+// ResultOffsetPerColumnFamily, Attribute.
+func NewScan(table []byte, opts ...Option) (*Scan, error) {
+	if err := checkTable(table); err != nil {
+		return nil, err
+	}
+	o := options{kind: kindScan}
+	if err := applyOptions(&o, opts); err != nil {
+		return nil, err
+	}
+	s := &Scan{
+		table:           table,
+		startRow:        o.startRow,
+		stopRow:         o.stopRow,
+		includeStartRow: true,
+		reversed:        o.reversed,
+		limit:           o.limit,
+		numberOfRows:    o.numberOfRows,
+		maxResultSize:   o.maxResultSize,
+		allowPartials:   o.allowPartials,
+		batchSize:       o.batchSize,
+		columns:         o.columns,
+		filter:          o.filter,
+		timeRange:       o.timeRange,
+		maxVersions:     o.maxVersions,
+		noCache:         o.noCache,
+		storeLimit:      o.storeLimit,
+		storeOffset:     o.storeOffset,
+		attributes:      o.attributes,
+	}
+	if o.hasPrefix {
+		if o.startRow != nil || o.stopRow != nil {
+			return nil, invalid("Prefix together with StartRow or StopRow")
+		}
+		next := nextPrefix(o.prefix)
+		if s.reversed {
+			// Downwards from just below the first row after the prefix, down to and including
+			// the prefix itself.
+			s.startRow, s.includeStartRow = next, len(next) == 0
+			s.stopRow, s.includeStopRow = o.prefix, true
+		} else {
+			s.startRow, s.stopRow = o.prefix, next
+		}
+	}
+	if len(s.startRow) > 0 && len(s.stopRow) > 0 {
+		if !s.reversed && bytes.Compare(s.startRow, s.stopRow) > 0 {
+			return nil, invalid("start row %q after stop row %q", s.startRow, s.stopRow)
+		}
+		if s.reversed && bytes.Compare(s.startRow, s.stopRow) < 0 {
+			return nil, invalid("reversed scan: start row %q before stop row %q", s.startRow, s.stopRow)
+		}
+	}
+	if s.numberOfRows == 0 {
+		s.numberOfRows = DefaultNumberOfRows
+	}
+	if s.maxResultSize == 0 {
+		s.maxResultSize = DefaultMaxResultSize
+	}
+	return s, nil
+}
+
+// nextPrefix is the first row after every row starting with prefix, or nil when there is none
+// (the prefix is empty or all 0xff).
+func nextPrefix(prefix []byte) []byte {
+	for i := len(prefix) - 1; i >= 0; i-- {
+		if prefix[i] != 0xff {
+			next := append([]byte(nil), prefix[:i+1]...)
+			next[i]++
+			return next
+		}
+	}
+	return nil
+}
+
+func rowOption(name string, row []byte, set func(o *options, row []byte)) Option {
+	return func(o *options) error {
+		if err := o.allow(name, kindScan); err != nil {
+			return err
+		}
+		if row == nil {
+			return invalid("%s(nil): use []byte{} for the table's edge", name)
+		}
+		if err := checkRowLen(row); err != nil {
+			return err
+		}
+		set(o, row)
+		return nil
+	}
+}
+
+// StartRow is the row a Scan starts at (inclusive); for a reversed scan, the highest row.
+func StartRow(row []byte) Option {
+	return rowOption("StartRow", row, func(o *options, r []byte) { o.startRow = r })
+}
+
+// StopRow is the row a Scan stops before (exclusive); for a reversed scan, the lowest bound.
+func StopRow(row []byte) Option {
+	return rowOption("StopRow", row, func(o *options, r []byte) { o.stopRow = r })
+}
+
+// Prefix restricts a Scan to the rows starting with prefix (it sets the start and stop rows).
+func Prefix(prefix []byte) Option {
+	return rowOption("Prefix", prefix, func(o *options, p []byte) { o.prefix, o.hasPrefix = p, true })
+}
+
+// Reversed scans from the start row downwards.
+func Reversed() Option {
+	return func(o *options) error {
+		if err := o.allow("Reversed", kindScan); err != nil {
+			return err
+		}
+		o.reversed = true
+		return nil
+	}
+}
+
+func countOption(name string, n int, set func(o *options, n uint32)) Option {
+	return func(o *options) error {
+		if err := o.allow(name, kindScan); err != nil {
+			return err
+		}
+		if n < 1 || n > math.MaxInt32 {
+			return invalid("%s(%d): must be at least 1", name, n)
+		}
+		set(o, uint32(n))
+		return nil
+	}
+}
+
+// Limit stops a Scan after n rows.
+func Limit(n int) Option {
+	return countOption("Limit", n, func(o *options, n uint32) { o.limit = n })
+}
+
+// NumberOfRows is how many rows the server returns per RPC at most (the Java client's
+// caching).
+func NumberOfRows(n int) Option {
+	return countOption("NumberOfRows", n, func(o *options, n uint32) { o.numberOfRows = n })
+}
+
+// BatchSize caps the cells per result: wide rows come back in several results, which the
+// scanner returns as they are.
+func BatchSize(n int) Option {
+	return countOption("BatchSize", n, func(o *options, n uint32) { o.batchSize = n })
+}
+
+// MaxResultSize is how many bytes of cells the server returns per RPC at most (default 2 MiB).
+func MaxResultSize(n int64) Option {
+	return func(o *options) error {
+		if err := o.allow("MaxResultSize", kindScan); err != nil {
+			return err
+		}
+		if n < 1 {
+			return invalid("MaxResultSize(%d): must be at least 1", n)
+		}
+		o.maxResultSize = uint64(n)
+		return nil
+	}
+}
+
+// AllowPartialResults lets a Scan return parts of a row as separate results (Result.Partial
+// set on all but the last part) instead of reassembling them: less memory for huge rows.
+func AllowPartialResults() Option {
+	return func(o *options) error {
+		if err := o.allow("AllowPartialResults", kindScan); err != nil {
+			return err
+		}
+		o.allowPartials = true
+		return nil
+	}
+}
+
+// Table is the table scanned.
+func (s *Scan) Table() []byte { return s.table }
+
+// Key is the row that picks the first region: the start row.
+func (s *Scan) Key() []byte { return s.startRow }
+
+// StartRow is the first row (highest for a reversed scan); empty means the table's start (end).
+func (s *Scan) StartRow() []byte { return s.startRow }
+
+// StopRow is the bound the scan stops at; empty means the table's end (start).
+func (s *Scan) StopRow() []byte { return s.stopRow }
+
+// IncludeStartRow reports whether the start row itself is returned (true unless set by Prefix
+// on a reversed scan).
+func (s *Scan) IncludeStartRow() bool { return s.includeStartRow }
+
+// IncludeStopRow reports whether the stop row itself is returned (false unless set by Prefix
+// on a reversed scan).
+func (s *Scan) IncludeStopRow() bool { return s.includeStopRow }
+
+// Reversed reports whether the scan goes downwards.
+func (s *Scan) Reversed() bool { return s.reversed }
+
+// Limit is the number of rows after which the scan stops; 0 means no limit.
+func (s *Scan) Limit() uint32 { return s.limit }
+
+// NumberOfRows is the ScanRequest.number_of_rows to send: rows per RPC.
+func (s *Scan) NumberOfRows() uint32 { return s.numberOfRows }
+
+// MaxResultSize is the byte budget of one RPC's results.
+func (s *Scan) MaxResultSize() uint64 { return s.maxResultSize }
+
+// AllowPartialResults reports whether partial rows go to the caller as they are. When false
+// the scanner must reassemble results with Partial set into whole rows.
+func (s *Scan) AllowPartialResults() bool { return s.allowPartials }
+
+// BatchSize is the cap on cells per result; 0 means none. With a batch size the results are
+// parts of rows by design and the scanner returns them as they are.
+func (s *Scan) BatchSize() uint32 { return s.batchSize }
+
+// ScanProto builds the protobuf Scan for the first ScanRequest to a region. The client's scanner
+// overrides start_row (and include_start_row) when it resumes in a later region.
+func (s *Scan) ScanProto() *pb.Scan {
+	p := &pb.Scan{
+		Column:        columnsProto(s.columns),
+		Attribute:     attributesProto(s.attributes),
+		StartRow:      s.startRow,
+		StopRow:       s.stopRow,
+		Filter:        s.filter,
+		TimeRange:     s.timeRange,
+		MaxResultSize: proto64(s.maxResultSize),
+		Caching:       proto32(s.numberOfRows),
+	}
+	if len(p.StartRow) == 0 {
+		p.StartRow = nil
+	}
+	if len(p.StopRow) == 0 {
+		p.StopRow = nil
+	}
+	if s.maxVersions > 1 {
+		p.MaxVersions = proto32(s.maxVersions)
+	}
+	if s.noCache {
+		p.CacheBlocks = protoBool(false)
+	}
+	if s.batchSize > 0 {
+		p.BatchSize = proto32(s.batchSize)
+	}
+	if s.storeLimit > 0 {
+		p.StoreLimit = proto32(s.storeLimit)
+	}
+	if s.storeOffset > 0 {
+		p.StoreOffset = proto32(s.storeOffset)
+	}
+	if s.reversed {
+		p.Reversed = protoBool(true)
+	}
+	if s.allowPartials {
+		p.AllowPartialResults = protoBool(true)
+	}
+	if !s.includeStartRow {
+		p.IncludeStartRow = protoBool(false)
+	}
+	if s.includeStopRow {
+		p.IncludeStopRow = protoBool(true)
+	}
+	return p
+}
+
+func proto32(v uint32) *uint32 { return &v }
+func proto64(v uint64) *uint64 { return &v }
+func protoBool(v bool) *bool   { return &v }
+
+// ParseScanResponse turns a ScanResponse and its cellblock into results, in order. With a
+// cellblock (the normal case) the server sends cells_per_result and partial_flag_per_result;
+// without, the results carry their cells. Cells alias cellblock. Three allocations per
+// response, whatever the number of rows.
+func ParseScanResponse(resp *pb.ScanResponse, cellblock []byte) ([]*Result, error) {
+	if resp == nil {
+		return nil, badResponse("nil ScanResponse")
+	}
+	stale := resp.GetStale()
+	reader := CellReader{block: cellblock}
+	if n := len(resp.CellsPerResult); n > 0 {
+		if len(resp.PartialFlagPerResult) != 0 && len(resp.PartialFlagPerResult) != n {
+			return nil, badResponse("%d partial flags for %d results", len(resp.PartialFlagPerResult), n)
+		}
+		total := 0
+		for _, c := range resp.CellsPerResult {
+			total += int(c)
+		}
+		// Each cell needs at least 24 bytes; refuse counts the block cannot hold before
+		// allocating for them.
+		if int64(total)*(4+kvHeaderLen+keyFixedLen) > int64(len(cellblock)) {
+			return nil, badResponse("%d cells claimed but the cellblock has %d bytes", total, len(cellblock))
+		}
+		slab := make([]Cell, total)
+		results := make([]Result, n)
+		out := make([]*Result, n)
+		off := 0
+		for i, c := range resp.CellsPerResult {
+			r := &results[i]
+			r.Stale = stale
+			if len(resp.PartialFlagPerResult) > 0 {
+				r.Partial = resp.PartialFlagPerResult[i]
+			}
+			if c > 0 {
+				r.Cells = slab[off : off+int(c) : off+int(c)]
+				for j := range r.Cells {
+					if err := reader.Next(&r.Cells[j]); err != nil {
+						return nil, fmt.Errorf("%w: result %d: %w", ErrBadResponse, i, err)
+					}
+				}
+				off += int(c)
+			}
+			out[i] = r
+		}
+		if reader.Remaining() != 0 {
+			return nil, badResponse("%d bytes of cellblock left after %d results", reader.Remaining(), n)
+		}
+		return out, nil
+	}
+	out := make([]*Result, len(resp.Results))
+	results := make([]Result, len(resp.Results))
+	for i, pr := range resp.Results {
+		if err := parseResultInto(&results[i], pr, &reader); err != nil {
+			return nil, err
+		}
+		results[i].Stale = results[i].Stale || stale
+		out[i] = &results[i]
+	}
+	return out, nil
+}

@@ -1,0 +1,243 @@
+package hbase
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/region"
+	"google.golang.org/protobuf/proto"
+)
+
+var (
+	metaTableName  = []byte("hbase:meta")
+	metaRegionName = []byte("hbase:meta,,1")
+	infoFamily     = []byte("info")
+	regionInfoCol  = []byte("regioninfo")
+	serverCol      = []byte("server")
+	pbufMagic      = []byte("PBUF")
+)
+
+// metaRowsPerLookup is how many hbase:meta rows one lookup reads: the region wanted, plus a
+// few before it in case the first ones are split parents being cleaned up.
+const metaRowsPerLookup = 4
+
+// metaLookupKey returns the hbase:meta row a reversed scan for the region of row starts at.
+// hbase:meta compares rows as (table, start key, region id) split at the first and last comma,
+// so "table,row,99999999999999" sorts after every region of table starting at or before row,
+// "table,row,00000000000000" before the region starting exactly at row, and "table\x00" after
+// every region of table.
+func metaLookupKey(table, row []byte, before bool) []byte {
+	switch {
+	case !before:
+		return regionNameFor(table, row, "99999999999999")
+	case len(row) == 0:
+		return append(bytes.Clone(table), 0)
+	default:
+		return regionNameFor(table, row, "00000000000000")
+	}
+}
+
+func regionNameFor(table, start []byte, id string) []byte {
+	k := make([]byte, 0, len(table)+len(start)+len(id)+2)
+	k = append(k, table...)
+	k = append(k, ',')
+	k = append(k, start...)
+	k = append(k, ',')
+	return append(k, id...)
+}
+
+// locateInMeta reads hbase:meta for the region of table holding row (or, when before is set,
+// the region holding the rows just below row; an empty row then means the table's last
+// region). It does not connect to the region's server.
+func (c *Client) locateInMeta(ctx context.Context, table, row []byte, before bool) (*regionInfo, error) {
+	meta, conn, err := c.findMeta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stop := make([]byte, 0, len(table)+2)
+	stop = append(append(stop, table...), ',', ',')
+	req := &pb.ScanRequest{
+		Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: meta.name},
+		Scan: &pb.Scan{
+			Column:         []*pb.Column{{Family: infoFamily}},
+			StartRow:       metaLookupKey(table, row, before),
+			StopRow:        stop,
+			IncludeStopRow: proto.Bool(true),
+			Reversed:       proto.Bool(true),
+			Caching:        proto.Uint32(metaRowsPerLookup),
+			Small:          proto.Bool(true),
+		},
+		NumberOfRows: proto.Uint32(metaRowsPerLookup),
+		CloseScanner: proto.Bool(true),
+	}
+	resp := &pb.ScanResponse{}
+	cells, err := conn.CallPriority(ctx, region.HighPriority, "Scan", req, nil, resp)
+	if err != nil {
+		if act := classify(err); act == relocate || act == pauseAndRelocate {
+			c.markUnavailable(meta, conn)
+		}
+		return nil, fmt.Errorf("hbase: scanning hbase:meta on %s: %w", conn.Addr(), err)
+	}
+	rows, err := metaRows(resp, cells)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, ErrTableNotFound
+	}
+	for _, mr := range rows {
+		if mr.info.GetSplit() || mr.info.GetOffline() {
+			continue // a split parent waiting for cleanup: its daughters hold its rows now
+		}
+		r, err := mr.region(table)
+		if err != nil {
+			return nil, err
+		}
+		covers := r.contains(row)
+		if before {
+			covers = bytes.Compare(r.start, row) < 0 || len(row) == 0
+			covers = covers && (len(r.end) == 0 || (len(row) != 0 && bytes.Compare(r.end, row) >= 0))
+		}
+		if !covers {
+			return nil, errRegionHole
+		}
+		if mr.server == "" {
+			return nil, errRegionNotAssigned
+		}
+		r.addr = mr.server
+		return r, nil
+	}
+	return nil, errRegionHole
+}
+
+// metaRow is one row of hbase:meta: a region and where it is served.
+type metaRow struct {
+	name   []byte
+	info   *pb.RegionInfo
+	server string
+}
+
+func (mr *metaRow) region(table []byte) (*regionInfo, error) {
+	tn := mr.info.GetTableName()
+	name := tn.GetQualifier()
+	if ns := tn.GetNamespace(); len(ns) != 0 && string(ns) != "default" {
+		name = append(append(bytes.Clone(ns), ':'), name...)
+	}
+	if !bytes.Equal(name, table) {
+		// The scan is bounded to table's rows, so this is a broken hbase:meta row.
+		return nil, fmt.Errorf("hbase: hbase:meta row %q describes table %q, not %q", mr.name, name, table)
+	}
+	return &regionInfo{
+		table: bytes.Clone(table),
+		start: bytes.Clone(mr.info.GetStartKey()),
+		end:   bytes.Clone(mr.info.GetEndKey()),
+		name:  bytes.Clone(mr.name),
+		id:    mr.info.GetRegionId(),
+	}, nil
+}
+
+// metaRows decodes the rows of an hbase:meta scan response (cells in the cellblock, or in
+// the response's results when the server did not use a cellblock).
+func metaRows(resp *pb.ScanResponse, cellblock []byte) ([]metaRow, error) {
+	var rows []metaRow
+	add := func(cells []hrpc.Cell) error {
+		if len(cells) == 0 {
+			return nil
+		}
+		mr := metaRow{name: cells[0].Row}
+		for i := range cells {
+			c := &cells[i]
+			if !bytes.Equal(c.Family, infoFamily) {
+				continue
+			}
+			switch {
+			case bytes.Equal(c.Qualifier, regionInfoCol):
+				v, ok := bytes.CutPrefix(c.Value, pbufMagic)
+				if !ok {
+					return fmt.Errorf("hbase: hbase:meta row %q: info:regioninfo lacks the PBUF prefix", c.Row)
+				}
+				mr.info = &pb.RegionInfo{}
+				if err := proto.Unmarshal(v, mr.info); err != nil {
+					return fmt.Errorf("hbase: hbase:meta row %q: info:regioninfo: %w", c.Row, err)
+				}
+			case bytes.Equal(c.Qualifier, serverCol):
+				mr.server = string(c.Value)
+			}
+		}
+		if mr.info == nil {
+			return nil // a row being written, or a table state row: nothing to use
+		}
+		rows = append(rows, mr)
+		return nil
+	}
+	if len(resp.GetCellsPerResult()) > 0 {
+		rd := hrpc.NewCellReader(cellblock)
+		for _, n := range resp.GetCellsPerResult() {
+			cells := make([]hrpc.Cell, n)
+			for i := range cells {
+				if err := rd.Next(&cells[i]); err != nil {
+					if errors.Is(err, io.EOF) {
+						err = io.ErrUnexpectedEOF
+					}
+					return nil, fmt.Errorf("hbase: decoding hbase:meta scan: %w", err)
+				}
+			}
+			if err := add(cells); err != nil {
+				return nil, err
+			}
+		}
+		return rows, nil
+	}
+	for _, res := range resp.GetResults() {
+		cells := make([]hrpc.Cell, 0, len(res.GetCell()))
+		for _, pc := range res.GetCell() {
+			cells = append(cells, hrpc.Cell{Row: pc.GetRow(), Family: pc.GetFamily(),
+				Qualifier: pc.GetQualifier(), Timestamp: pc.GetTimestamp(), Value: pc.GetValue()})
+		}
+		if err := add(cells); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// probeKey returns a row inside r that a Get can ask about: the start key itself, or a key
+// just after it for the first region (an empty row is not a valid Get).
+func probeKey(r *regionInfo) []byte {
+	if len(r.start) != 0 {
+		return r.start
+	}
+	if len(r.end) == 0 || bytes.Compare([]byte{0}, r.end) < 0 {
+		return []byte{0}
+	}
+	return r.start
+}
+
+// probe checks that conn serves r, with an existence-only Get that reads nothing.
+func (c *Client) probe(ctx context.Context, r *regionInfo, conn *region.Client) error {
+	req := &pb.GetRequest{
+		Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: r.name},
+		Get:    &pb.Get{Row: probeKey(r), ExistenceOnly: proto.Bool(true)},
+	}
+	if _, err := conn.Call(ctx, "Get", req, nil, &pb.GetResponse{}); err != nil {
+		return fmt.Errorf("hbase: probing %s: %w", r, err)
+	}
+	return nil
+}
+
+func quoteBytes(b []byte) string { return strconv.Quote(string(b)) }
+
+// serverStartCode decodes info:serverstartcode (kept for logs).
+func serverStartCode(v []byte) uint64 {
+	if len(v) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(v)
+}

@@ -1,0 +1,163 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/go-hbase/hbase/region"
+)
+
+// Option configures a Client. Options are checked by NewClient, which reports the first bad
+// one.
+type Option func(*options) error
+
+type options struct {
+	zkParent         string
+	zkSessionTimeout time.Duration
+	user             string
+	logger           *slog.Logger
+	minBackoff       time.Duration
+	maxBackoff       time.Duration
+	lookupTimeout    time.Duration
+	scanLeaseRenew   time.Duration
+	handshaker       region.Handshaker
+	// connConfig, when set, adjusts the region.Config of every connection (security options
+	// use it to set cipher and SASL fields region grows).
+	connConfig []func(*region.Config)
+	// locateMeta replaces the ZooKeeper lookup of hbase:meta (tests).
+	locateMeta func(ctx context.Context) (string, error)
+}
+
+func defaultOptions() options {
+	return options{
+		zkParent:         "/hbase",
+		zkSessionTimeout: 30 * time.Second,
+		user:             "go-hbase",
+		logger:           slog.New(slog.DiscardHandler),
+		minBackoff:       10 * time.Millisecond,
+		maxBackoff:       time.Second,
+		lookupTimeout:    10 * time.Second,
+		scanLeaseRenew:   20 * time.Second,
+	}
+}
+
+// WithZNodeParent sets the znode under which HBase keeps its state (zookeeper.znode.parent).
+// The default is "/hbase".
+func WithZNodeParent(parent string) Option {
+	return func(o *options) error {
+		if len(parent) == 0 || parent[0] != '/' {
+			return fmt.Errorf("hbase: znode parent %q must start with '/'", parent)
+		}
+		o.zkParent = parent
+		return nil
+	}
+}
+
+// WithZKSessionTimeout sets the ZooKeeper session timeout. The default is 30 s.
+func WithZKSessionTimeout(d time.Duration) Option {
+	return func(o *options) error {
+		if d <= 0 {
+			return fmt.Errorf("hbase: ZooKeeper session timeout %v must be positive", d)
+		}
+		o.zkSessionTimeout = d
+		return nil
+	}
+}
+
+// WithUser sets the effective user sent to the servers with SIMPLE authentication. The
+// default is "go-hbase".
+func WithUser(user string) Option {
+	return func(o *options) error {
+		if user == "" {
+			return errors.New("hbase: user must not be empty")
+		}
+		o.user = user
+		return nil
+	}
+}
+
+// WithLogger sets the logger. The default discards everything.
+func WithLogger(l *slog.Logger) Option {
+	return func(o *options) error {
+		if l == nil {
+			return errors.New("hbase: logger must not be nil")
+		}
+		o.logger = l
+		return nil
+	}
+}
+
+// WithMaxBackoff caps the pause between two retries of a call that failed with a transient
+// error (and between two re-lookups of a region that is not served yet). Pauses start at
+// 10 ms and double, with full jitter. The default cap is 1 s.
+func WithMaxBackoff(d time.Duration) Option {
+	return func(o *options) error {
+		if d < time.Millisecond {
+			return fmt.Errorf("hbase: max backoff %v is below 1ms", d)
+		}
+		o.maxBackoff = d
+		if o.minBackoff > d {
+			o.minBackoff = d
+		}
+		return nil
+	}
+}
+
+// WithRegionLookupTimeout bounds one attempt to locate a region (hbase:meta lookup, dial,
+// probe) made by the client's background goroutines, which have no caller context. Callers
+// waiting for the region still stop waiting when their own context ends. The default is 10 s.
+func WithRegionLookupTimeout(d time.Duration) Option {
+	return func(o *options) error {
+		if d <= 0 {
+			return fmt.Errorf("hbase: region lookup timeout %v must be positive", d)
+		}
+		o.lookupTimeout = d
+		return nil
+	}
+}
+
+// WithScannerLeaseRenewal sets how long a Scanner may sit idle between two Next calls before
+// it renews its server-side lease (the server's hbase.client.scanner.timeout.period defaults
+// to 60 s). The default is 20 s.
+func WithScannerLeaseRenewal(d time.Duration) Option {
+	return func(o *options) error {
+		if d <= 0 {
+			return fmt.Errorf("hbase: scanner lease renewal period %v must be positive", d)
+		}
+		o.scanLeaseRenew = d
+		return nil
+	}
+}
+
+// WithHandshaker sets the connection security hook (Kerberos SASL, AES) used for every region
+// server connection. The default is SIMPLE authentication.
+func WithHandshaker(h region.Handshaker) Option {
+	return func(o *options) error {
+		o.handshaker = h
+		return nil
+	}
+}
+
+// WithConnConfig registers fn to adjust the configuration of every region server connection
+// before it is dialled. It is meant for connection-level settings the other options do not
+// cover.
+func WithConnConfig(fn func(*region.Config)) Option {
+	return func(o *options) error {
+		if fn == nil {
+			return errors.New("hbase: connection config function must not be nil")
+		}
+		o.connConfig = append(o.connConfig, fn)
+		return nil
+	}
+}
+
+// withMetaLocator replaces the ZooKeeper lookup of hbase:meta (unit tests against fakes).
+func withMetaLocator(fn func(ctx context.Context) (string, error)) Option {
+	return func(o *options) error {
+		o.locateMeta = fn
+		return nil
+	}
+}

@@ -1,0 +1,147 @@
+package region
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+)
+
+// call is one outstanding RPC. Calls are pooled per Client; a call is reused only when the
+// reader can no longer touch it.
+type call struct {
+	id   uint32
+	done chan struct{} // capacity 1: the completer never blocks
+
+	enc []byte // the encoded request frame (reused)
+	buf []byte // the response body (reused unless handed out as cells)
+
+	// Set by the completer before signalling done.
+	msg, cells []byte
+	remote     *RemoteError
+	err        error
+}
+
+func (cl *call) complete(err error) {
+	cl.err = err
+	cl.done <- struct{}{}
+}
+
+// Buffers larger than this are not kept in pooled calls.
+const maxPooledBuffer = 1 << 20
+
+// Call sends one RPC. reqCells is an already encoded KeyValueCodec cellblock (may be nil).
+// The response message is unmarshalled into resp; the response's cellblock bytes are returned
+// (they stay valid after return: the caller owns them).
+//
+// Errors: a *RemoteError for a server exception (errors.Is maps it to ErrRegionUnavailable,
+// ErrRetryable, ...); an error wrapping ErrConnection or ErrClosed when the connection is or
+// becomes dead; the context's error, at once, when ctx ends (the late response is dropped).
+func (c *Client) Call(ctx context.Context, method string, req proto.Message, reqCells []byte, resp proto.Message) ([]byte, error) {
+	return c.call(ctx, NormalPriority, method, req, reqCells, resp)
+}
+
+// CallPriority is Call with a RequestHeader priority (e.g. HighPriority for meta lookups, which
+// the server serves from its priority handlers).
+func (c *Client) CallPriority(ctx context.Context, priority uint32, method string, req proto.Message, reqCells []byte, resp proto.Message) ([]byte, error) {
+	return c.call(ctx, priority, method, req, reqCells, resp)
+}
+
+func (c *Client) call(ctx context.Context, priority uint32, method string, req proto.Message, reqCells []byte, resp proto.Message) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, err)
+	}
+	if c.dead.Load() {
+		return nil, c.Err()
+	}
+	h := requestHeader{method: method, priority: priority}
+	if dl, ok := ctx.Deadline(); ok {
+		// Lets the server skip the call if it waited in its queue past our deadline.
+		ms := time.Until(dl).Milliseconds()
+		switch {
+		case ms < 1:
+			ms = 1
+		case ms > math.MaxUint32:
+			ms = math.MaxUint32
+		}
+		h.timeoutMs = uint32(ms)
+	}
+	cl := c.callPool.Get().(*call)
+	cl.id = c.nextID.Add(1) & math.MaxInt32 // Java reads call ids as int32
+	h.callID = cl.id
+	var err error
+	cl.enc, err = appendRequest(cl.enc[:0], &h, req, reqCells, c.cfg.MaxFrameSize)
+	if err != nil {
+		c.release(cl)
+		return nil, err
+	}
+
+	c.mu.Lock()
+	if c.calls == nil {
+		err = c.err
+		c.mu.Unlock()
+		c.release(cl)
+		return nil, err
+	}
+	c.calls[cl.id] = cl
+	c.mu.Unlock()
+
+	c.stats.calls.Add(1)
+	c.w.enqueue(c, cl.enc)
+
+	select {
+	case <-cl.done:
+	case <-ctx.Done():
+		c.mu.Lock()
+		mine := c.calls[cl.id] == cl
+		if mine {
+			delete(c.calls, cl.id)
+		}
+		c.mu.Unlock()
+		if mine {
+			c.release(cl)
+		} // else the reader or fail() holds it and will signal done: let it go to the GC.
+		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, ctx.Err())
+	}
+	return c.finish(cl, method, resp)
+}
+
+// finish turns a completed call into Call's results and recycles the call.
+func (c *Client) finish(cl *call, method string, resp proto.Message) ([]byte, error) {
+	if cl.err != nil {
+		err := cl.err
+		c.release(cl)
+		return nil, err
+	}
+	if cl.remote != nil {
+		err := cl.remote
+		c.release(cl)
+		return nil, err
+	}
+	if resp != nil {
+		if err := proto.Unmarshal(cl.msg, resp); err != nil {
+			c.release(cl)
+			return nil, fmt.Errorf("region: %s %s: decode response: %w", c.addr, method, err)
+		}
+	}
+	cells := cl.cells
+	if cells != nil {
+		// The caller owns the cellblock, which aliases the body buffer.
+		cl.buf = nil
+	}
+	c.release(cl)
+	return cells, nil
+}
+
+func (c *Client) release(cl *call) {
+	cl.msg, cl.cells, cl.remote, cl.err = nil, nil, nil, nil
+	if cap(cl.enc) > maxPooledBuffer {
+		cl.enc = nil
+	}
+	if cap(cl.buf) > maxPooledBuffer {
+		cl.buf = nil
+	}
+	c.callPool.Put(cl)
+}

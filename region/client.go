@@ -1,0 +1,147 @@
+package region
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+)
+
+// Client is one connection to one server for one service. It is safe for concurrent use:
+// callers' goroutines encode and write their requests (coalescing concurrent writes), and one
+// reader goroutine completes calls by call id.
+type Client struct {
+	addr string
+	cfg  Config
+	log  *slog.Logger
+	conn net.Conn
+
+	nextID atomic.Uint32
+	dead   atomic.Bool
+
+	mu    sync.Mutex
+	calls map[uint32]*call // outstanding calls; nil once dead
+	err   error            // why the connection died
+	done  chan struct{}    // closed when dead
+
+	w        writer
+	wg       sync.WaitGroup // the reader and any write-draining goroutine
+	callPool sync.Pool      // *call
+
+	stats struct {
+		calls, writes atomic.Uint64
+	}
+}
+
+// Dial connects to addr ("host:port"), runs the connection setup (SIMPLE, or cfg.Handshaker)
+// bounded by ctx, and starts the reader goroutine.
+func Dial(ctx context.Context, addr string, cfg Config) (*Client, error) {
+	cfg = cfg.withDefaults()
+	if cfg.Service == "" {
+		return nil, fmt.Errorf("region: dial %s: Config.Service is empty", addr)
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("region: dial %s: %w", addr, err)
+	}
+	conn, err := cfg.Dialer.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("region: dial %s: %w", addr, err)
+	}
+	layer, err := handshake(ctx, conn, host, cfg)
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("region: dial %s: %w", addr, err)
+	}
+	c := &Client{
+		addr:  addr,
+		cfg:   cfg,
+		log:   cfg.Logger.With("addr", addr, "service", cfg.Service),
+		conn:  conn,
+		calls: make(map[uint32]*call),
+		done:  make(chan struct{}),
+	}
+	c.callPool.New = func() any { return &call{done: make(chan struct{}, 1)} }
+	c.w.init(conn, layer, cfg)
+	var src = bufio.NewReaderSize(conn, cfg.ReadBufferSize)
+	var br *bufio.Reader
+	if layer != nil {
+		br = bufio.NewReaderSize(&layerReader{src: src, layer: layer, maxToken: cfg.MaxFrameSize}, cfg.ReadBufferSize)
+	} else {
+		br = src
+	}
+	c.wg.Add(1)
+	go c.readLoop(br)
+	c.log.Debug("region: connected", "layered", layer != nil)
+	return c, nil
+}
+
+// Addr returns the address the client was dialled with.
+func (c *Client) Addr() string { return c.addr }
+
+// Done returns a channel closed when the connection is dead (broken or closed).
+func (c *Client) Done() <-chan struct{} { return c.done }
+
+// Err returns why the connection died, or nil while it is alive. The error wraps ErrClosed
+// (Close) or ErrConnection and the cause.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Close fails every outstanding call with an error wrapping ErrClosed, closes the connection
+// and waits for the client's goroutines to end. It is safe to call more than once.
+func (c *Client) Close() error {
+	c.fail(newConnError(c.addr, ErrClosed, nil))
+	c.wg.Wait()
+	return nil
+}
+
+// Stats are counters of a client's activity.
+type Stats struct {
+	Calls  uint64 // calls whose request was queued for writing
+	Writes uint64 // write system calls (several coalesced requests share one)
+}
+
+// Stats returns the client's counters.
+func (c *Client) Stats() Stats {
+	return Stats{Calls: c.stats.calls.Load(), Writes: c.stats.writes.Load()}
+}
+
+// fail marks the connection dead with err, closes the socket and fails every outstanding call
+// at once. Only the first error counts.
+func (c *Client) fail(err error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	c.dead.Store(true)
+	calls := c.calls
+	c.calls = nil
+	close(c.done)
+	c.mu.Unlock()
+
+	c.conn.Close()
+	for _, cl := range calls {
+		cl.complete(err)
+	}
+	if len(calls) > 0 || !isClosed(err) {
+		c.log.Debug("region: connection dead", "err", err, "failed_calls", len(calls))
+	}
+}
+
+func isClosed(err error) bool {
+	ce, ok := err.(*ConnError)
+	return ok && ce.sentinel == ErrClosed
+}
+
+// connFailed wraps an I/O or protocol error into the error all calls get.
+func (c *Client) connFailed(cause error) error {
+	return newConnError(c.addr, ErrConnection, cause)
+}

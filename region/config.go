@@ -1,0 +1,104 @@
+package region
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/go-hbase/hbase/pb"
+)
+
+// Config configures one region connection. The zero value of every field but Service is usable.
+type Config struct {
+	// Service is the RPC service the connection is for: "ClientService", "MasterService" or
+	// "AdminService" (sent in the ConnectionHeader).
+	Service string
+	// User is the effective user sent in the ConnectionHeader (SIMPLE authentication); empty
+	// means the OS user.
+	User string
+	// Handshaker, when set, replaces the plain SIMPLE connection setup: it writes the preamble,
+	// runs SASL, sends the connection header and negotiates a cipher. nil means SIMPLE.
+	Handshaker Handshaker
+	// Logger receives connection life-cycle events; nil discards them.
+	Logger *slog.Logger
+
+	// MaxFrameSize caps the size of one response frame, one request frame and one security
+	// layer token (default DefaultMaxFrameSize). A larger frame from the server kills the
+	// connection with an error wrapping ErrFrameTooLarge.
+	MaxFrameSize int
+	// ReadBufferSize is the size of the reader's bufio.Reader (default 64 KiB).
+	ReadBufferSize int
+	// WriteTimeout bounds one write to the socket (default 30s, negative: none). A server that
+	// stops reading for that long kills the connection. Writes are shared by coalesced calls,
+	// so they are not bounded by any one call's context.
+	WriteTimeout time.Duration
+	// MaxWrapSize is the largest plaintext passed to one Layer.Wrap (default 64 KiB); larger
+	// coalesced writes are split into several tokens (the peer reads them as a stream).
+	MaxWrapSize int
+	// Dialer dials the TCP connection; nil means a zero net.Dialer.
+	Dialer interface {
+		DialContext(ctx context.Context, network, addr string) (net.Conn, error)
+	}
+}
+
+// Default limits.
+const (
+	DefaultMaxFrameSize   = 256 << 20
+	defaultReadBufferSize = 64 << 10
+	defaultWriteTimeout   = 30 * time.Second
+	defaultMaxWrapSize    = 64 << 10
+)
+
+// KeyValueCodec is the cellblock codec announced in the ConnectionHeader.
+const KeyValueCodec = "org.apache.hadoop.hbase.codec.KeyValueCodec"
+
+// Priorities understood by HBase (HConstants): requests above NormalPriority are served by the
+// server's priority handlers (meta lookups use HighPriority).
+const (
+	NormalPriority = 0
+	HighPriority   = 200
+)
+
+// Handshaker is the security hook, implemented by package sasl (which uses package cipher for
+// AES).
+type Handshaker interface {
+	// Handshake runs on a freshly dialled connection: preamble (auth code 81/82), the SASL
+	// exchange, the ConnectionHeader hdr (wrapped when the QoP is not auth, with
+	// rpc_crypto_cipher_transformation set when AES is wanted) and the optional
+	// ConnectionHeaderResponse. It returns the Layer that frames every later byte each way
+	// (int32 length + Wrap(bytes)), or nil for plaintext after authentication. It must not read
+	// past the end of the handshake: region reads everything after it.
+	Handshake(ctx context.Context, conn net.Conn, serverHost string, hdr *pb.ConnectionHeader) (Layer, error)
+}
+
+// Layer is a SASL security layer (GSS Wrap) or CryptoAES. region frames it: each write of
+// plaintext p goes out as be32(len(t)) || t with t = Wrap(p); reads unwrap frames into a stream.
+// Wrap is only called by one goroutine at a time, and so is Unwrap (they may run concurrently
+// with each other).
+type Layer interface {
+	Wrap(dst, plain []byte) ([]byte, error)   // appends the token to dst
+	Unwrap(dst, token []byte) ([]byte, error) // appends the plaintext to dst
+}
+
+func (c Config) withDefaults() Config {
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.MaxFrameSize <= 0 {
+		c.MaxFrameSize = DefaultMaxFrameSize
+	}
+	if c.ReadBufferSize <= 0 {
+		c.ReadBufferSize = defaultReadBufferSize
+	}
+	if c.WriteTimeout == 0 {
+		c.WriteTimeout = defaultWriteTimeout
+	}
+	if c.MaxWrapSize <= 0 {
+		c.MaxWrapSize = defaultMaxWrapSize
+	}
+	if c.Dialer == nil {
+		c.Dialer = &net.Dialer{}
+	}
+	return c
+}

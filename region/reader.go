@@ -1,0 +1,58 @@
+package region
+
+import (
+	"bufio"
+	"errors"
+)
+
+// readLoop is the connection's only reader: it decodes response frames and completes the
+// waiting calls by call id. Responses for unknown ids (calls whose context ended) are dropped.
+func (c *Client) readLoop(br *bufio.Reader) {
+	defer c.wg.Done()
+	fr := frameReader{br: br, maxFrame: c.cfg.MaxFrameSize}
+	var claimed *call
+	claim := func(id uint32, _ bool) ([]byte, bool) {
+		c.mu.Lock()
+		cl, ok := c.calls[id]
+		if ok {
+			delete(c.calls, id)
+		}
+		c.mu.Unlock()
+		if !ok {
+			return nil, false
+		}
+		claimed = cl
+		return cl.buf, true
+	}
+	var resp response
+	for {
+		claimed = nil
+		err := fr.next(claim, &resp)
+		if err != nil {
+			if errors.Is(err, errFrameStart) {
+				err = errors.New("server closed the connection")
+			}
+			c.fail(c.connFailed(err))
+			if claimed != nil {
+				claimed.complete(c.Err()) // the first error: Close or the original cause
+			}
+			return
+		}
+		if resp.remote != nil && resp.remote.Fatal() {
+			c.fail(c.connFailed(resp.remote))
+			if claimed != nil {
+				claimed.complete(c.Err())
+			}
+			return
+		}
+		if claimed == nil {
+			c.log.Debug("region: dropped response for unknown call", "call_id", resp.callID)
+			continue
+		}
+		if resp.body != nil {
+			claimed.buf = resp.body
+		}
+		claimed.msg, claimed.cells, claimed.remote = resp.msg, resp.cells, resp.remote
+		claimed.complete(nil)
+	}
+}

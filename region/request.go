@@ -1,0 +1,107 @@
+package region
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+)
+
+// RequestHeader field numbers (RPC.proto). The header is encoded by hand: it is on every call
+// and building a pb.RequestHeader would cost allocations for nothing.
+const (
+	reqHdrCallID        = 1
+	reqHdrMethodName    = 3
+	reqHdrRequestParam  = 4
+	reqHdrCellBlockMeta = 5
+	reqHdrPriority      = 6
+	reqHdrTimeout       = 7
+	cellBlockMetaLength = 1
+)
+
+// requestHeader is what appendRequest puts in the RequestHeader.
+type requestHeader struct {
+	callID    uint32
+	method    string
+	cellsLen  int
+	priority  uint32 // 0: not sent
+	timeoutMs uint32 // 0: not sent
+}
+
+func (h *requestHeader) size() int {
+	n := protowire.SizeTag(reqHdrCallID) + protowire.SizeVarint(uint64(h.callID)) +
+		protowire.SizeTag(reqHdrMethodName) + protowire.SizeBytes(len(h.method)) +
+		protowire.SizeTag(reqHdrRequestParam) + 1
+	if h.cellsLen > 0 {
+		n += protowire.SizeTag(reqHdrCellBlockMeta) +
+			protowire.SizeBytes(protowire.SizeTag(cellBlockMetaLength)+protowire.SizeVarint(uint64(h.cellsLen)))
+	}
+	if h.priority > 0 {
+		n += protowire.SizeTag(reqHdrPriority) + protowire.SizeVarint(uint64(h.priority))
+	}
+	if h.timeoutMs > 0 {
+		n += protowire.SizeTag(reqHdrTimeout) + protowire.SizeVarint(uint64(h.timeoutMs))
+	}
+	return n
+}
+
+func (h *requestHeader) appendTo(b []byte) []byte {
+	b = protowire.AppendTag(b, reqHdrCallID, protowire.VarintType)
+	b = protowire.AppendVarint(b, uint64(h.callID))
+	b = protowire.AppendTag(b, reqHdrMethodName, protowire.BytesType)
+	b = protowire.AppendString(b, h.method)
+	b = protowire.AppendTag(b, reqHdrRequestParam, protowire.VarintType)
+	b = protowire.AppendVarint(b, 1)
+	if h.cellsLen > 0 {
+		b = protowire.AppendTag(b, reqHdrCellBlockMeta, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(protowire.SizeTag(cellBlockMetaLength)+protowire.SizeVarint(uint64(h.cellsLen))))
+		b = protowire.AppendTag(b, cellBlockMetaLength, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(h.cellsLen))
+	}
+	if h.priority > 0 {
+		b = protowire.AppendTag(b, reqHdrPriority, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(h.priority))
+	}
+	if h.timeoutMs > 0 {
+		b = protowire.AppendTag(b, reqHdrTimeout, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(h.timeoutMs))
+	}
+	return b
+}
+
+var errNilRequest = errors.New("region: nil request message")
+
+// appendRequest appends one request frame to dst:
+// be32 total | varint len | RequestHeader | varint len | param | cells.
+func appendRequest(dst []byte, h *requestHeader, req proto.Message, cells []byte, maxFrame int) ([]byte, error) {
+	if req == nil {
+		return dst, errNilRequest
+	}
+	h.cellsLen = len(cells)
+	hdrLen := h.size()
+	paramLen := proto.MarshalOptions{}.Size(req)
+	total := protowire.SizeVarint(uint64(hdrLen)) + hdrLen +
+		protowire.SizeVarint(uint64(paramLen)) + paramLen + len(cells)
+	if total > maxFrame || total > math.MaxInt32 {
+		return dst, fmt.Errorf("%w: request of %d bytes exceeds the limit of %d", ErrFrameTooLarge, total, maxFrame)
+	}
+	start := len(dst)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(total))
+	dst = protowire.AppendVarint(dst, uint64(hdrLen))
+	dst = h.appendTo(dst)
+	dst = protowire.AppendVarint(dst, uint64(paramLen))
+	var err error
+	dst, err = proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(dst, req)
+	if err != nil {
+		return dst[:start], fmt.Errorf("region: marshal %s request: %w", h.method, err)
+	}
+	dst = append(dst, cells...)
+	if len(dst)-start != 4+total {
+		// The message changed between Size and MarshalAppend (a data race in the caller).
+		return dst[:start], fmt.Errorf("region: %s request changed while being marshalled", h.method)
+	}
+	return dst, nil
+}

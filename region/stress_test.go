@@ -1,0 +1,63 @@
+package region
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/internal/fakeserver"
+)
+
+// TestStressCancellationAndDeath mixes random server delays, random caller deadlines and a
+// connection drop in the middle: every call must return either its own row, a context error
+// or a connection error, and nothing may leak (goleak in TestMain).
+func TestStressCancellationAndDeath(t *testing.T) {
+	srv := startFake(t, func(r *fakeserver.Request) fakeserver.Response {
+		resp := echoGet(r)
+		resp.Delay = time.Duration(rand.IntN(3000)) * time.Microsecond
+		return resp
+	})
+	c := dialT(t, srv.Addr(), Config{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	counts := map[string]int{}
+	for g := range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Duration((1000+rand.IntN(30000)))*time.Microsecond)
+				row := fmt.Sprintf("%d/%d", g, i)
+				resp, _, err := doGet(ctx, c, row)
+				cancel()
+				kind := "ok"
+				switch {
+				case err == nil:
+					if got := string(resp.GetResult().GetCell()[0].GetRow()); got != row {
+						t.Errorf("asked %s, got %s", row, got)
+					}
+				case errors.Is(err, context.DeadlineExceeded):
+					kind = "deadline"
+				case errors.Is(err, ErrConnection):
+					kind = "connection"
+				default:
+					t.Errorf("unexpected error %v", err)
+				}
+				mu.Lock()
+				counts[kind]++
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(150 * time.Millisecond)
+	srv.DropConnections()
+	wg.Wait()
+	t.Logf("outcomes: %v", counts)
+	if counts["ok"] == 0 || counts["connection"] == 0 {
+		t.Fatalf("the test did not exercise both paths: %v", counts)
+	}
+}

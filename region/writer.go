@@ -1,0 +1,212 @@
+package region
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"time"
+)
+
+// writer coalesces concurrent requests without a timer (flat combining): a caller appends its
+// frame to the pending buffer; if nobody is writing it becomes the writer and writes whatever
+// is pending, again and again, until nothing is left. So a lone call is written at once by its
+// own goroutine, and calls that arrive while a write is in progress go out together in the
+// next write.
+//
+// A caller never stays the writer for long: after maxWriterRounds writes, or when one write
+// does not complete within callerWriteBudget (the server is not reading and the socket buffer
+// is full), the rest of the work is handed to a goroutine and the caller goes back to waiting
+// for its own response, so its context can still end the call at once.
+type writer struct {
+	conn         net.Conn
+	layer        Layer
+	maxWrap      int
+	writeTimeout time.Duration
+
+	mu      sync.Mutex
+	pending []byte // frames waiting for the next write
+	spare   []byte // the buffer of the previous write, reused for pending
+	writing bool   // a goroutine is draining pending
+
+	// Only touched by the current writer.
+	wrapped []byte // layered output: be32 len | token, ... (reused)
+}
+
+const (
+	maxWriterRounds   = 16
+	callerWriteBudget = 2 * time.Millisecond
+)
+
+func (w *writer) init(conn net.Conn, layer Layer, cfg Config) {
+	w.conn, w.layer, w.maxWrap, w.writeTimeout = conn, layer, cfg.MaxWrapSize, cfg.WriteTimeout
+}
+
+// enqueue queues frame (copied) and writes it unless another goroutine is writing. Write errors
+// kill the connection; the calls learn about it from fail.
+func (w *writer) enqueue(c *Client, frame []byte) {
+	w.mu.Lock()
+	if c.dead.Load() {
+		w.mu.Unlock()
+		return
+	}
+	w.pending = append(w.pending, frame...)
+	if w.writing {
+		w.mu.Unlock()
+		return
+	}
+	w.writing = true
+	w.mu.Unlock()
+	w.drain(c, true, nil)
+}
+
+// drain writes pending frames until there are none. The goroutine calling it must have set
+// w.writing. rest, if not empty, is the unwritten tail of a write handed over by a caller
+// (out is that write's buffer, to recycle).
+func (w *writer) drain(c *Client, caller bool, rest []byte) {
+	for round := 0; ; round++ {
+		if rest != nil {
+			// Finish the write a caller handed over.
+			err := w.writeAll(rest, w.writeTimeout)
+			rest = nil
+			if err != nil {
+				w.stop(c, err)
+				return
+			}
+		}
+		w.mu.Lock()
+		if len(w.pending) == 0 || c.dead.Load() {
+			w.pending = w.pending[:0]
+			w.writing = false
+			w.mu.Unlock()
+			return
+		}
+		if caller && round == maxWriterRounds {
+			w.mu.Unlock()
+			w.handOff(c, nil)
+			return
+		}
+		out := w.pending
+		w.pending = w.spare[:0]
+		w.mu.Unlock()
+
+		buf, err := w.frame(out)
+		if err == nil {
+			budget := w.writeTimeout
+			if caller {
+				budget = callerWriteBudget
+			}
+			var n int
+			n, err = w.writeSome(buf, budget)
+			c.stats.writes.Add(1)
+			if err != nil && caller && errors.Is(err, os.ErrDeadlineExceeded) {
+				w.recycle(out)
+				w.handOff(c, buf[n:])
+				return
+			}
+		}
+		w.recycle(out)
+		if err != nil {
+			w.stop(c, err)
+			return
+		}
+	}
+}
+
+// handOff continues drain in a new goroutine (tracked by c.wg), starting with the unwritten
+// tail rest of the current write.
+func (w *writer) handOff(c *Client, rest []byte) {
+	c.mu.Lock()
+	alive := c.calls != nil
+	if alive {
+		c.wg.Add(1) // never after Close started waiting: it marks the client dead first
+	}
+	c.mu.Unlock()
+	if !alive {
+		w.mu.Lock()
+		w.pending = w.pending[:0]
+		w.writing = false
+		w.mu.Unlock()
+		return
+	}
+	if rest == nil {
+		rest = []byte{} // nothing left of the current write
+	}
+	go func() {
+		defer c.wg.Done()
+		w.drain(c, false, rest)
+	}()
+}
+
+// recycle keeps a written pending buffer for reuse.
+func (w *writer) recycle(out []byte) {
+	w.mu.Lock()
+	if cap(out) <= maxPooledBuffer {
+		w.spare = out[:0]
+	} else {
+		w.spare = nil
+	}
+	w.mu.Unlock()
+}
+
+// stop ends the writer after a failed write and kills the connection.
+func (w *writer) stop(c *Client, err error) {
+	w.mu.Lock()
+	w.pending = w.pending[:0]
+	w.writing = false
+	w.mu.Unlock()
+	c.fail(c.connFailed(fmt.Errorf("write: %w", err)))
+}
+
+// frame returns the bytes to write for plaintext p: p itself, or the layer's tokens, each
+// be32 length | Wrap(chunk) (in w.wrapped, reused).
+func (w *writer) frame(p []byte) ([]byte, error) {
+	if w.layer == nil {
+		return p, nil
+	}
+	out := w.wrapped[:0]
+	for len(p) > 0 {
+		chunk := p
+		if len(chunk) > w.maxWrap {
+			chunk = chunk[:w.maxWrap]
+		}
+		p = p[len(chunk):]
+		start := len(out)
+		out = append(out, 0, 0, 0, 0)
+		var err error
+		out, err = w.layer.Wrap(out, chunk)
+		if err != nil {
+			return nil, fmt.Errorf("security layer wrap: %w", err)
+		}
+		binary.BigEndian.PutUint32(out[start:], uint32(len(out)-start-4))
+	}
+	if cap(out) <= maxPooledBuffer {
+		w.wrapped = out
+	} else {
+		w.wrapped = nil
+	}
+	return out, nil
+}
+
+// writeSome writes p with a deadline budget from now (none if budget <= 0) and returns how
+// much was written. On a deadline the stream stays consistent: the rest can still be written.
+func (w *writer) writeSome(p []byte, budget time.Duration) (int, error) {
+	var dl time.Time
+	if budget > 0 {
+		dl = time.Now().Add(budget)
+	}
+	if err := w.conn.SetWriteDeadline(dl); err != nil {
+		return 0, err
+	}
+	return w.conn.Write(p)
+}
+
+func (w *writer) writeAll(p []byte, budget time.Duration) error {
+	if len(p) == 0 {
+		return nil
+	}
+	_, err := w.writeSome(p, budget)
+	return err
+}

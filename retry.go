@@ -1,0 +1,102 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/go-hbase/hbase/region"
+)
+
+// backoff computes pauses between retries: exponential from min up to max, with full jitter
+// (a uniform pause in [0, cap]) so clients that failed together do not retry together.
+type backoff struct {
+	min, max time.Duration
+	attempt  int
+}
+
+func (b *backoff) next() time.Duration {
+	ceiling := b.min << min(b.attempt, 30)
+	if ceiling > b.max || ceiling <= 0 {
+		ceiling = b.max
+	}
+	b.attempt++
+	return rand.N(ceiling) + 1
+}
+
+// sleep pauses for the next backoff or until ctx ends, whichever is first.
+func (b *backoff) sleep(ctx context.Context) error {
+	t := time.NewTimer(b.next())
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// retryAction is what a call does after an error.
+type retryAction int
+
+const (
+	// giveUp returns the error to the caller.
+	giveUp retryAction = iota
+	// relocate marks the region unavailable and retries at once; the re-lookup paces it.
+	relocate
+	// pause retries the same region after a backoff.
+	pause
+	// pauseAndRelocate backs off and looks the region up again (lookup failures, servers
+	// starting or stopping).
+	pauseAndRelocate
+)
+
+// classify decides how to react to err from a call. Context errors and closed clients are
+// final; the server's do-not-retry errors too; moved regions and broken connections are
+// re-looked up; everything the server calls transient is retried after a pause.
+func classify(err error) retryAction {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return giveUp
+	case errors.Is(err, ErrClosed):
+		return giveUp
+	case errors.Is(err, region.ErrDoNotRetry), errors.Is(err, region.ErrScannerExpired):
+		return giveUp
+	case errors.Is(err, region.ErrRegionUnavailable), errors.Is(err, region.ErrConnection),
+		errors.Is(err, region.ErrClosed): // a connection closed under us: the client checks its own state first
+		return relocate
+	case errors.Is(err, region.ErrServerStopping), errors.Is(err, errRegionNotAssigned),
+		errors.Is(err, errRegionHole), errors.Is(err, errLookupTimeout):
+		return pauseAndRelocate
+	case errors.Is(err, region.ErrRetryable):
+		return pause
+	}
+	var re *region.RemoteError
+	if errors.As(err, &re) {
+		return pause
+	}
+	return giveUp
+}
+
+// ctxErr returns the error a call reports when ctx ended while it was waiting for something;
+// last, when set, is what it was retrying and goes into the message.
+func ctxErr(ctx context.Context, last error) error {
+	err := context.Cause(ctx)
+	if last == nil || errors.Is(last, err) {
+		return err
+	}
+	return &RetryError{Err: err, Last: last}
+}
+
+// RetryError is returned when a call's context ended while the call was being retried. It
+// wraps the context's error and the last error the call got, so errors.Is works with both
+// (context.DeadlineExceeded and, for example, ErrRegionUnavailable).
+type RetryError struct {
+	Err  error // context.Canceled, context.DeadlineExceeded or the context's cause
+	Last error // the last error before the context ended
+}
+
+func (e *RetryError) Error() string { return e.Err.Error() + " (last error: " + e.Last.Error() + ")" }
+
+func (e *RetryError) Unwrap() []error { return []error{e.Err, e.Last} }

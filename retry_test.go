@@ -1,0 +1,309 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/fakeserver"
+	"github.com/go-hbase/hbase/pb"
+	"go.uber.org/goleak"
+)
+
+func cellResult() fakeserver.Response {
+	cells := hrpc.AppendCell(nil, &hrpc.Cell{Row: []byte("row"), Family: []byte("f"), Qualifier: []byte("q"),
+		Type: hrpc.CellTypePut, Value: []byte("v")})
+	n := int32(1)
+	return fakeserver.Response{Msg: &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: &n}}, Cells: cells}
+}
+
+func TestRetryRelooksUpMovedRegion(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
+	fc.onGet = func(n int64, _ *pb.GetRequest) fakeserver.Response {
+		if n <= 2 {
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.NotServingRegionException", "moved")}
+		}
+		return cellResult()
+	}
+	c := fc.client(t)
+	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	res, err := c.Get(testContext(t, 10*time.Second), get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != 1 || string(res.Cells[0].Value) != "v" {
+		t.Fatalf("result = %+v", res)
+	}
+	if n := fc.gets.Load(); n != 3 {
+		t.Errorf("server saw %d Gets, want 3 (two NotServingRegion, one success)", n)
+	}
+	if n := fc.metaScans.Load(); n != 3 {
+		t.Errorf("%d hbase:meta scans, want 3 (first lookup + one re-lookup per NotServingRegion)", n)
+	}
+}
+
+func TestNoRetryForDoNotRetry(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
+	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response {
+		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException", "no family x")}
+	}
+	c := fc.client(t)
+	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	_, err := c.Get(testContext(t, 10*time.Second), get)
+	if !errors.Is(err, ErrNoSuchFamily) || !errors.Is(err, ErrDoNotRetry) {
+		t.Fatalf("err = %v, want ErrNoSuchFamily and ErrDoNotRetry", err)
+	}
+	if n := fc.gets.Load(); n != 1 {
+		t.Errorf("server saw %d Gets, want 1", n)
+	}
+}
+
+func TestRetryableErrorsBackOff(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
+	fc.onGet = func(n int64, _ *pb.GetRequest) fakeserver.Response {
+		if n <= 3 {
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.CallQueueTooBigException", "busy")}
+		}
+		return cellResult()
+	}
+	c := fc.client(t, WithMaxBackoff(20*time.Millisecond))
+	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	if _, err := c.Get(testContext(t, 10*time.Second), get); err != nil {
+		t.Fatal(err)
+	}
+	if n := fc.gets.Load(); n != 4 {
+		t.Errorf("server saw %d Gets, want 4", n)
+	}
+	if n := fc.metaScans.Load(); n != 1 {
+		t.Errorf("%d hbase:meta scans, want 1: a busy server is not a moved region", n)
+	}
+}
+
+func TestRetriesBoundedByContext(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
+	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response {
+		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.RegionTooBusyException", "busy")}
+	}
+	c := fc.client(t, WithMaxBackoff(5*time.Millisecond))
+	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := c.Get(ctx, get)
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrRetryable) {
+		t.Fatalf("err = %v, want DeadlineExceeded wrapping the last ErrRetryable", err)
+	}
+	if n := fc.gets.Load(); n < 5 {
+		t.Errorf("only %d attempts in 200ms with a 5ms backoff cap", n)
+	}
+}
+
+func TestLateResponseIsDropped(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
+	fc.onGet = func(n int64, _ *pb.GetRequest) fakeserver.Response {
+		if n == 1 {
+			r := cellResult()
+			r.Delay = 500 * time.Millisecond
+			return r
+		}
+		return cellResult()
+	}
+	c := fc.client(t)
+	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Get(ctx, get)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 400*time.Millisecond {
+		t.Errorf("Get took %v with a 100ms deadline and a 500ms server delay", d)
+	}
+	// The connection still works and the late answer is not given to the next call.
+	res, err := c.Get(testContext(t, 5*time.Second), get)
+	if err != nil || len(res.Cells) != 1 {
+		t.Fatalf("Get after a dropped response = %+v, %v", res, err)
+	}
+}
+
+func TestClosedClient(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
+	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return cellResult() }
+	c, err := NewClient("", withMetaLocator(func(context.Context) (string, error) { return fc.srv.Addr(), nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	if _, err := c.Get(testContext(t, 5*time.Second), get); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Get(testContext(t, 5*time.Second), get); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Get after Close = %v, want ErrClosed", err)
+	}
+	put, _ := hrpc.NewPut([]byte("t"), []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	if _, err := c.Put(testContext(t, 5*time.Second), put); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Put after Close = %v, want ErrClosed", err)
+	}
+	res := c.SendBatch(testContext(t, 5*time.Second), []hrpc.Batchable{get})
+	if !errors.Is(res[0].Err, ErrClosed) {
+		t.Fatalf("SendBatch after Close = %v, want ErrClosed", res[0].Err)
+	}
+	sc := c.Scan(testContext(t, 5*time.Second), mustScan(t))
+	if _, err := sc.Next(testContext(t, 5*time.Second)); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Scan after Close = %v, want ErrClosed", err)
+	}
+	fc.srv.Close()
+}
+
+func TestBadInputBeforeAnyRPC(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
+	c := fc.client(t)
+	ctx := testContext(t, 5*time.Second)
+	if _, err := c.Get(ctx, nil); !errors.Is(err, ErrBadRequest) {
+		t.Errorf("Get(nil) = %v", err)
+	}
+	del, _ := hrpc.NewDelete([]byte("t"), []byte("row"))
+	if _, err := c.Put(ctx, del); !errors.Is(err, ErrBadRequest) {
+		t.Errorf("Put(a Delete) = %v", err)
+	}
+	if res := c.SendBatch(ctx, []hrpc.Batchable{nil}); !errors.Is(res[0].Err, ErrBadRequest) {
+		t.Errorf("SendBatch([nil]) = %v", res[0].Err)
+	}
+	if _, err := NewClient(""); err == nil {
+		t.Error("NewClient with an empty quorum succeeded")
+	}
+	if _, err := NewClient("zk:2181", WithMaxBackoff(0)); err == nil {
+		t.Error("NewClient with a zero max backoff succeeded")
+	}
+	if n := fc.srv.Requests(); n != 0 {
+		t.Errorf("bad input sent %d requests", n)
+	}
+}
+
+func mustScan(t *testing.T, opts ...hrpc.Option) *hrpc.Scan {
+	t.Helper()
+	s, err := hrpc.NewScan([]byte("t"), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestBackoffGrowsWithJitterUpToCap(t *testing.T) {
+	b := backoff{min: 10 * time.Millisecond, max: 80 * time.Millisecond}
+	for i := range 20 {
+		d := b.next()
+		ceiling := min(10*time.Millisecond<<i, 80*time.Millisecond)
+		if d <= 0 || d > ceiling+1 {
+			t.Fatalf("pause %d = %v, want in (0, %v]", i, d, ceiling)
+		}
+	}
+}
+
+func TestSendBatchRetriesOnlyFailedRegion(t *testing.T) {
+	regions := []fakeRegion{{table: "t", start: "", end: "m", id: 1}, {table: "t", start: "m", end: "", id: 2},
+		{table: "u", start: "", end: "", id: 3}}
+	fc := newFakeCluster(t, regions...)
+	failed := regions[1].name()
+	fc.regionFault = func(n int64, region []byte) string {
+		if n == 1 && string(region) == string(failed) {
+			return "org.apache.hadoop.hbase.NotServingRegionException"
+		}
+		return ""
+	}
+	c := fc.client(t)
+	var calls []hrpc.Batchable
+	var want []string
+	for _, k := range []string{"z1", "a1", "u:x", "n2", "b2", "u:y"} {
+		table, row := "t", k
+		if k[0] == 'u' {
+			table, row = "u", k[2:]
+		}
+		g, err := hrpc.NewGet([]byte(table), []byte(row))
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls = append(calls, g)
+		want = append(want, row)
+	}
+	put, _ := hrpc.NewPut([]byte("t"), []byte("c"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	calls = append(calls, put, nil)
+	res := c.SendBatch(testContext(t, 10*time.Second), calls)
+	for i, w := range want {
+		if res[i].Err != nil || len(res[i].Result.Cells) != 1 || string(res[i].Result.Cells[0].Value) != w {
+			t.Errorf("call %d = %+v, %v; want row %s", i, res[i].Result, res[i].Err, w)
+		}
+	}
+	if res[6].Err != nil || res[6].Result == nil {
+		t.Errorf("put = %+v, %v", res[6].Result, res[6].Err)
+	}
+	if !errors.Is(res[7].Err, ErrBadRequest) {
+		t.Errorf("nil call = %v, want ErrBadRequest", res[7].Err)
+	}
+	if n := fc.multis.Load(); n != 2 {
+		t.Errorf("%d MultiRequests, want 2 (one server; then the retry of the failed region)", n)
+	}
+	// 7 actions answered in the first Multi minus the 2 of the failed region, plus their retry.
+	if n := fc.actions.Load(); n != 7 {
+		t.Errorf("server processed %d actions, want 7: only the failed region's actions are retried", n)
+	}
+}
+
+func TestServerDeathTakesAllItsRegionsOutAtOnce(t *testing.T) {
+	regions := []fakeRegion{{table: "t", start: "", end: "m", id: 1}, {table: "t", start: "m", end: "", id: 2}}
+	fc := newFakeCluster(t, regions...)
+	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return cellResult() }
+	c := fc.client(t)
+	ctx := testContext(t, 10*time.Second)
+	for _, row := range []string{"a", "z"} {
+		if _, err := c.Get(ctx, mustGetT(t, "t", row)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scans := fc.metaScans.Load()
+	fc.srv.DropConnections()
+	// Both regions are re-established by the client on its own, without any call failing.
+	waitFor(t, func() bool { return fc.metaScans.Load() >= scans+2 }, "re-lookup of both regions")
+	for _, row := range []string{"a", "z"} {
+		if _, err := c.Get(ctx, mustGetT(t, "t", row)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func mustGetT(t *testing.T, table, row string) *hrpc.Get {
+	t.Helper()
+	g, err := hrpc.NewGet([]byte(table), []byte(row))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestSlowLookupIsRetriedWithinCallerContext(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
+	var scans atomic.Int64
+	fc.beforeMeta = func(r *fakeserver.Request) {
+		if scans.Add(1) == 1 {
+			select {
+			case <-time.After(300 * time.Millisecond):
+			case <-r.Done():
+			}
+		}
+	}
+	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return cellResult() }
+	c := fc.client(t, WithRegionLookupTimeout(50*time.Millisecond))
+	if _, err := c.Get(testContext(t, 5*time.Second), mustGetT(t, "t", "row")); err != nil {
+		t.Fatalf("Get after one timed-out lookup = %v, want success", err)
+	}
+	if n := scans.Load(); n < 2 {
+		t.Fatalf("%d hbase:meta scans, want a retry after the slow one", n)
+	}
+}

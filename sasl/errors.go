@@ -1,0 +1,57 @@
+package sasl
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrDowngrade is returned when the server offers less protection than the client asked
+	// for: SWITCH_TO_SIMPLE_AUTH, a security-layer offer without the requested QoP, or no
+	// AES reply when AES is required.
+	ErrDowngrade = errors.New("sasl: server would downgrade the connection's protection")
+	// ErrProtocol is returned for a malformed or unexpected message from the server.
+	ErrProtocol = errors.New("sasl: protocol error")
+	// ErrTokenTooLarge is returned for a server message longer than the reader's limit.
+	ErrTokenTooLarge = errors.New("sasl: server token too large")
+	// ErrMutualAuth is returned when the server's AP-REP does not prove it holds the
+	// service key.
+	ErrMutualAuth = errors.New("sasl: server failed mutual authentication")
+
+	// ErrIntegrity is returned when a Wrap token's checksum or encryption does not verify.
+	ErrIntegrity = errors.New("sasl: wrap token integrity check failed")
+	// ErrSequence is returned for a Wrap token with an unexpected sequence number (replayed,
+	// dropped or reordered).
+	ErrSequence = errors.New("sasl: wrap token sequence number out of order")
+	// ErrBadToken is returned for a Wrap token that is malformed or truncated.
+	ErrBadToken = errors.New("sasl: malformed wrap token")
+	// ErrLayerFailed is returned by every Unwrap after one failed.
+	ErrLayerFailed = errors.New("sasl: security layer failed earlier")
+
+	// Kerberos failures, each distinct so callers and operators can tell them apart.
+
+	// ErrKDCUnreachable: no KDC of the realm answered.
+	ErrKDCUnreachable = errors.New("sasl: kerberos: KDC unreachable")
+	// ErrPrincipalUnknown: the KDC does not know the client or service principal.
+	ErrPrincipalUnknown = errors.New("sasl: kerberos: principal unknown")
+	// ErrBadCredentials: wrong password or keytab (pre-authentication failed, or the keytab
+	// has no key for the principal).
+	ErrBadCredentials = errors.New("sasl: kerberos: bad credentials")
+	// ErrClockSkew: the clocks of client and KDC or server differ too much.
+	ErrClockSkew = errors.New("sasl: kerberos: clock skew too great")
+	// ErrTicketExpired: the ticket (or credential cache) has expired and cannot be renewed.
+	ErrTicketExpired = errors.New("sasl: kerberos: ticket expired")
+	// ErrKerberos: any other Kerberos failure.
+	ErrKerberos = errors.New("sasl: kerberos error")
+)
+
+// ServerError is an error the server sent during the SASL exchange (status ERROR): the Java
+// exception class and its message.
+type ServerError struct {
+	Class   string
+	Message string
+}
+
+func (e *ServerError) Error() string {
+	return fmt.Sprintf("sasl: server error %s: %s", e.Class, e.Message)
+}

@@ -1,0 +1,312 @@
+package hbase
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/fakeserver"
+	"github.com/go-hbase/hbase/pb"
+	"google.golang.org/protobuf/proto"
+)
+
+// fakeScans serves region scans of table "t" from a fixed set of rows, for faults a real
+// server does not produce on demand: expired scanners, heartbeats, rows cut into pieces.
+type fakeScans struct {
+	fc         *fakeCluster
+	rows       []string
+	mu         sync.Mutex
+	nextID     uint64
+	open       map[uint64]*fakeScanner
+	calls      atomic.Int64
+	closes     atomic.Int64
+	renews     atomic.Int64
+	pieces     bool                               // send every row as two results, the first partial
+	heartbeats bool                               // answer every other next with an empty heartbeat
+	onNext     func(n int64) *fakeserver.Response // fault to inject for RPC n, or nil
+	regions    map[string]fakeRegion              // by region name
+}
+
+type fakeScanner struct {
+	rows []string // still to return, in scan order
+	seq  uint64
+}
+
+func newFakeScans(t *testing.T, nrows int, regions ...fakeRegion) *fakeScans {
+	fs := &fakeScans{open: map[uint64]*fakeScanner{}, regions: map[string]fakeRegion{}}
+	for i := range nrows {
+		fs.rows = append(fs.rows, fmt.Sprintf("r%03d", i))
+	}
+	for _, r := range regions {
+		fs.regions[string(r.name())] = r
+	}
+	fs.fc = newFakeCluster(t, regions...)
+	return fs
+}
+
+func (fs *fakeScans) exception(class string) fakeserver.Response {
+	return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase."+class, class)}
+}
+
+func (fs *fakeScans) handle(r *fakeserver.Request, req *pb.ScanRequest) fakeserver.Response {
+	n := fs.calls.Add(1)
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if req.GetCloseScanner() {
+		fs.closes.Add(1)
+		delete(fs.open, req.GetScannerId())
+		return fakeserver.Response{Msg: &pb.ScanResponse{}}
+	}
+	if fs.onNext != nil {
+		if resp := fs.onNext(n); resp != nil {
+			if resp.Exception != nil && req.ScannerId != nil {
+				delete(fs.open, req.GetScannerId())
+			}
+			return *resp
+		}
+	}
+	var sc *fakeScanner
+	var id uint64
+	if req.ScannerId == nil {
+		reg, ok := fs.regions[string(req.GetRegion().GetValue())]
+		if !ok {
+			return fs.exception("NotServingRegionException")
+		}
+		s := req.GetScan()
+		var rows []string
+		for _, row := range fs.rows {
+			b := []byte(row)
+			if bytes.Compare(b, []byte(reg.start)) < 0 || (reg.end != "" && bytes.Compare(b, []byte(reg.end)) >= 0) {
+				continue
+			}
+			if st := s.GetStartRow(); len(st) > 0 {
+				c := bytes.Compare(b, st)
+				if !s.GetReversed() && (c < 0 || c == 0 && !s.GetIncludeStartRow()) ||
+					s.GetReversed() && (c > 0 || c == 0 && !s.GetIncludeStartRow()) {
+					continue
+				}
+			}
+			rows = append(rows, row)
+		}
+		if s.GetReversed() {
+			slices.Reverse(rows)
+		}
+		fs.nextID++
+		id = fs.nextID
+		sc = &fakeScanner{rows: rows}
+		fs.open[id] = sc
+	} else {
+		id = req.GetScannerId()
+		sc = fs.open[id]
+		if sc == nil {
+			return fs.exception("UnknownScannerException")
+		}
+		if req.NextCallSeq != nil {
+			if req.GetNextCallSeq() != sc.seq {
+				return fs.exception("OutOfOrderScannerNextException")
+			}
+			sc.seq++
+		}
+		if req.GetRenew() {
+			fs.renews.Add(1)
+			return fakeserver.Response{Msg: &pb.ScanResponse{}}
+		}
+		if fs.heartbeats && n%2 == 0 {
+			return fakeserver.Response{Msg: &pb.ScanResponse{ScannerId: proto.Uint64(id), MoreResults: proto.Bool(true),
+				MoreResultsInRegion: proto.Bool(true), HeartbeatMessage: proto.Bool(true)}}
+		}
+	}
+	k := min(int(req.GetNumberOfRows()), len(sc.rows))
+	resp := &pb.ScanResponse{ScannerId: proto.Uint64(id), MoreResults: proto.Bool(true)}
+	var cells []byte
+	for _, row := range sc.rows[:k] {
+		cell := func(q string) {
+			cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: []byte(row), Family: famF, Qualifier: []byte(q),
+				Type: hrpc.CellTypePut, Value: []byte("v" + row)})
+		}
+		if fs.pieces {
+			cell("a")
+			resp.CellsPerResult = append(resp.CellsPerResult, 1)
+			resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, true)
+		}
+		cell("q")
+		resp.CellsPerResult = append(resp.CellsPerResult, 1)
+		resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, false)
+	}
+	sc.rows = sc.rows[k:]
+	resp.MoreResultsInRegion = proto.Bool(len(sc.rows) > 0)
+	if len(sc.rows) == 0 {
+		delete(fs.open, id)
+	}
+	return fakeserver.Response{Msg: resp, Cells: cells}
+}
+
+// start hooks the scan handler into the fake cluster.
+func (fs *fakeScans) client(t *testing.T, opts ...Option) *Client {
+	metaHandle := fs.fc.handle
+	fs.fc.srv.Close()
+	srv, err := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
+		if r.Method == "Scan" {
+			var req pb.ScanRequest
+			if err := r.Unmarshal(&req); err == nil && !bytes.Equal(req.GetRegion().GetValue(), metaRegionName) {
+				return fs.handle(r, &req)
+			}
+		}
+		return metaHandle(r)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs.fc.srv = srv
+	t.Cleanup(func() { srv.Close() })
+	return fs.fc.client(t, opts...)
+}
+
+func threeRegions() []fakeRegion {
+	return []fakeRegion{{table: "t", start: "", end: "r010", id: 1}, {table: "t", start: "r010", end: "r020", id: 2},
+		{table: "t", start: "r020", end: "", id: 3}}
+}
+
+func drain(t *testing.T, sc *Scanner) []string {
+	t.Helper()
+	ctx := testContext(t, 10*time.Second)
+	var got []string
+	for {
+		res, err := sc.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return got
+		}
+		if err != nil {
+			t.Fatalf("Next after %v: %v", got, err)
+		}
+		got = append(got, string(res.Cells[0].Row))
+	}
+}
+
+func TestScannerAcrossRegionsWithFaults(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		reversed   bool
+		pieces     bool
+		heartbeats bool
+		fault      func(n int64) *fakeserver.Response
+	}{
+		{name: "plain"},
+		{name: "reversed", reversed: true},
+		{name: "pieces", pieces: true},
+		{name: "reversed pieces", reversed: true, pieces: true},
+		{name: "expired scanners", fault: func(n int64) *fakeserver.Response {
+			if n%4 == 3 {
+				r := fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.UnknownScannerException", "expired")}
+				return &r
+			}
+			return nil
+		}},
+		{name: "reversed moved regions", reversed: true, pieces: true, fault: func(n int64) *fakeserver.Response {
+			if n%5 == 2 {
+				r := fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.NotServingRegionException", "moved")}
+				return &r
+			}
+			return nil
+		}},
+		{name: "heartbeats", heartbeats: true},
+		{name: "reversed heartbeats with pieces", reversed: true, heartbeats: true, pieces: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := newFakeScans(t, 30, threeRegions()...)
+			fs.pieces, fs.heartbeats = tc.pieces, tc.heartbeats
+			var faults atomic.Int64
+			if tc.fault != nil {
+				fs.onNext = func(n int64) *fakeserver.Response {
+					r := tc.fault(n)
+					if r != nil {
+						faults.Add(1)
+					}
+					return r
+				}
+			}
+			c := fs.client(t)
+			opts := []hrpc.Option{hrpc.NumberOfRows(3)}
+			if tc.reversed {
+				opts = append(opts, hrpc.Reversed())
+			}
+			got := drain(t, c.Scan(testContext(t, 10*time.Second), mustScan(t, opts...)))
+			want := slices.Clone(fs.rows)
+			if tc.reversed {
+				slices.Reverse(want)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("rows = %v\nwant %v", got, want)
+			}
+			if tc.fault != nil && faults.Load() < 2 {
+				t.Fatalf("only %d faults injected", faults.Load())
+			}
+		})
+	}
+}
+
+func TestScannerClosesServerScanner(t *testing.T) {
+	fs := newFakeScans(t, 30, threeRegions()...)
+	c := fs.client(t)
+	ctx := testContext(t, 10*time.Second)
+	sc := c.Scan(ctx, mustScan(t, hrpc.NumberOfRows(2)))
+	if _, err := sc.Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sc.Close()
+	waitFor(t, func() bool { return fs.closes.Load() == 1 }, "close_scanner after Close")
+	if _, err := sc.Next(ctx); !errors.Is(err, io.EOF) {
+		t.Fatalf("Next after Close = %v, want io.EOF", err)
+	}
+
+	// Cancelling the Scan's context closes the server-side scanner too.
+	sctx, cancel := contextWithCancel(t)
+	sc = c.Scan(sctx, mustScan(t, hrpc.NumberOfRows(2)))
+	if _, err := sc.Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	waitFor(t, func() bool { return fs.closes.Load() == 2 }, "close_scanner after cancel")
+	fs.mu.Lock()
+	open := len(fs.open)
+	fs.mu.Unlock()
+	if open != 0 {
+		t.Fatalf("%d scanners left open on the server", open)
+	}
+}
+
+func TestScannerLimitAndLeaseRenewal(t *testing.T) {
+	fs := newFakeScans(t, 30, threeRegions()...)
+	c := fs.client(t, WithScannerLeaseRenewal(30*time.Millisecond))
+	ctx := testContext(t, 10*time.Second)
+	sc := c.Scan(ctx, mustScan(t, hrpc.NumberOfRows(4), hrpc.Limit(13)))
+	if _, err := sc.Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond) // a slow consumer
+	if fs.renews.Load() == 0 {
+		t.Fatal("no lease renewal while the consumer was idle")
+	}
+	got := 1 + len(drain(t, sc))
+	if got != 13 {
+		t.Fatalf("limit 13 returned %d rows", got)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,221 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+
+	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/region"
+	"github.com/go-hbase/hbase/sasl"
+)
+
+// Protection is the SASL quality of protection of Kerberos connections
+// (HBase's hbase.rpc.protection).
+type Protection = sasl.Protection
+
+// Protection levels.
+const (
+	// ProtectionAuthentication authenticates with Kerberos; traffic stays in plaintext.
+	ProtectionAuthentication = sasl.Authentication
+	// ProtectionIntegrity adds a checksum to every frame.
+	ProtectionIntegrity = sasl.Integrity
+	// ProtectionPrivacy encrypts every frame (with AES when the server offers it).
+	ProtectionPrivacy = sasl.Privacy
+)
+
+// security collects the security options; it becomes the client's region.Handshaker and
+// builds the sasl.Handshaker once all options are known (on the first connection).
+type security struct {
+	cfg    sasl.Config
+	owned  bool // credentials were made by an option and are closed with the client
+	opts   *options
+	once   sync.Once
+	hs     *sasl.Handshaker
+	hsErr  error
+	closed sync.Once
+}
+
+var errNoKerberos = errors.New("hbase: security option needs WithKerberos (or WithKerberosKeytab/Password/CCache)")
+
+// securityOf returns the security settings in o, creating them on first use.
+func securityOf(o *options) (*security, error) {
+	if o.handshaker == nil {
+		s := &security{opts: o}
+		o.handshaker = s
+		return s, nil
+	}
+	s, ok := o.handshaker.(*security)
+	if !ok {
+		return nil, errors.New("hbase: security options cannot be combined with WithHandshaker")
+	}
+	return s, nil
+}
+
+func withSecurity(fn func(s *security) error) Option {
+	return func(o *options) error {
+		s, err := securityOf(o)
+		if err != nil {
+			return err
+		}
+		return fn(s)
+	}
+}
+
+// Handshake implements region.Handshaker.
+func (s *security) Handshake(ctx context.Context, conn net.Conn, host string, hdr *pb.ConnectionHeader) (region.Layer, error) {
+	s.once.Do(func() {
+		cfg := s.cfg
+		if cfg.Credentials == nil {
+			s.hsErr = errNoKerberos
+			return
+		}
+		if cfg.Logger == nil && s.opts != nil {
+			cfg.Logger = s.opts.logger
+		}
+		s.hs, s.hsErr = sasl.NewHandshaker(cfg)
+	})
+	if s.hsErr != nil {
+		return nil, s.hsErr
+	}
+	return s.hs.Handshake(ctx, conn, host, hdr)
+}
+
+// Close releases credentials an option created (stops their ticket renewal).
+func (s *security) Close() error {
+	s.closed.Do(func() {
+		if s.owned && s.cfg.Credentials != nil {
+			s.cfg.Credentials.Close()
+		}
+	})
+	return nil
+}
+
+// WithKerberos authenticates every connection with Kerberos (SASL GSSAPI) as creds. The
+// default protection is privacy with AES; see WithProtection and WithAES. The caller keeps
+// ownership of creds (and closes them after the client).
+func WithKerberos(creds *sasl.Credentials) Option {
+	return withSecurity(func(s *security) error {
+		if creds == nil {
+			return errors.New("hbase: WithKerberos: nil credentials")
+		}
+		s.cfg.Credentials, s.owned = creds, false
+		return nil
+	})
+}
+
+// WithKerberosKeytab authenticates as principal ("user@REALM") with the keys in keytabPath,
+// using the Kerberos configuration at krb5ConfPath. Tickets are renewed before they expire.
+func WithKerberosKeytab(principal, keytabPath, krb5ConfPath string) Option {
+	return withSecurity(func(s *security) error {
+		creds, err := sasl.KeytabCredentials(principal, keytabPath, krb5ConfPath)
+		if err != nil {
+			return fmt.Errorf("hbase: WithKerberosKeytab: %w", err)
+		}
+		s.cfg.Credentials, s.owned = creds, true
+		return nil
+	})
+}
+
+// WithKerberosPassword authenticates as principal with a password (kept in memory to log in
+// again when the ticket cannot be renewed; never logged).
+func WithKerberosPassword(principal, password, krb5ConfPath string) Option {
+	return withSecurity(func(s *security) error {
+		creds, err := sasl.PasswordCredentials(principal, password, krb5ConfPath)
+		if err != nil {
+			return fmt.Errorf("hbase: WithKerberosPassword: %w", err)
+		}
+		s.cfg.Credentials, s.owned = creds, true
+		return nil
+	})
+}
+
+// WithKerberosCCache authenticates with the tickets in an existing credential cache (as made
+// by kinit). New connections fail once its TGT expires.
+func WithKerberosCCache(ccachePath, krb5ConfPath string) Option {
+	return withSecurity(func(s *security) error {
+		creds, err := sasl.CCacheCredentials(ccachePath, krb5ConfPath)
+		if err != nil {
+			return fmt.Errorf("hbase: WithKerberosCCache: %w", err)
+		}
+		s.cfg.Credentials, s.owned = creds, true
+		return nil
+	})
+}
+
+// WithServicePrincipal sets the servers' principal pattern (default "hbase/_HOST"; _HOST is
+// replaced by each server's host name).
+func WithServicePrincipal(pattern string) Option {
+	return withSecurity(func(s *security) error {
+		if pattern == "" {
+			return errors.New("hbase: WithServicePrincipal: empty pattern")
+		}
+		s.cfg.ServicePrincipal = pattern
+		return nil
+	})
+}
+
+// WithProtection sets the protection Kerberos connections insist on (default privacy). A
+// server offering less fails the connection unless WithAllowWeakerProtection is given.
+func WithProtection(p Protection) Option {
+	return withSecurity(func(s *security) error {
+		if p < sasl.Authentication || p > sasl.Privacy {
+			return fmt.Errorf("hbase: WithProtection: unknown protection %d", p)
+		}
+		s.cfg.Protection = p
+		return nil
+	})
+}
+
+// WithAES turns HBase's AES transport encryption under privacy on (the default: required, a
+// server that does not hand out AES keys fails the connection) or off (frames stay sealed by
+// GSS Wrap).
+func WithAES(on bool) Option {
+	return withSecurity(func(s *security) error {
+		if on {
+			s.cfg.AES = sasl.AESRequired
+		} else {
+			s.cfg.AES = sasl.AESOff
+		}
+		return nil
+	})
+}
+
+// WithAESPreferred asks for AES but stays on GSS Wrap when the server sends no keys (for
+// clusters where only some servers enable hbase.rpc.crypto.encryption.aes.enabled).
+func WithAESPreferred() Option {
+	return withSecurity(func(s *security) error {
+		s.cfg.AES = sasl.AESPreferred
+		return nil
+	})
+}
+
+// WithNegotiatedCipher uses the USE_NEGOTIATED_CIPHER (-89) exchange of HBASE-16633 instead
+// of the upstream AES negotiation. Only servers carrying that patch speak it.
+func WithNegotiatedCipher() Option {
+	return withSecurity(func(s *security) error {
+		s.cfg.NegotiateCipher = true
+		return nil
+	})
+}
+
+// WithAllowFallbackToSimple accepts a server that answers Kerberos with
+// SWITCH_TO_SIMPLE_AUTH: such connections are unauthenticated and in plaintext. Without this
+// option they fail with sasl.ErrDowngrade.
+func WithAllowFallbackToSimple() Option {
+	return withSecurity(func(s *security) error {
+		s.cfg.AllowFallbackToSimple = true
+		return nil
+	})
+}
+
+// WithAllowWeakerProtection accepts a server that offers less protection than WithProtection
+// asked for. Without this option such connections fail with sasl.ErrDowngrade.
+func WithAllowWeakerProtection() Option {
+	return withSecurity(func(s *security) error {
+		s.cfg.AllowWeakerProtection = true
+		return nil
+	})
+}

@@ -1,0 +1,235 @@
+package zk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	gozk "github.com/go-zookeeper/zk"
+)
+
+// DefaultSessionTimeout is the session timeout asked of ZooKeeper unless WithSessionTimeout
+// says otherwise. ZooKeeper clamps it to [2, 20] tick times.
+const DefaultSessionTimeout = 30 * time.Second
+
+// maxZNodeSize bounds the replies go-zookeeper will buffer; HBase's location znodes are well
+// under 1 KiB and ZooKeeper's own jute.maxbuffer default is 1 MiB.
+const maxZNodeSize = 1 << 20
+
+// transientAttempts is how many times a lookup is sent while the session is changing under it
+// (connection dropped with the request outstanding, session expired, or every server of the
+// quorum failed once, which takes go-zookeeper about a second); each failure of that kind
+// means go-zookeeper is already reconnecting, so a later try often succeeds.
+const transientAttempts = 4
+
+// Client looks up HBase server locations in ZooKeeper. It is safe for concurrent use.
+type Client struct {
+	servers        []string
+	parent         string
+	sessionTimeout time.Duration
+	logger         *slog.Logger
+
+	mu      sync.Mutex
+	closed  bool
+	sess    *session
+	calls   sync.WaitGroup // goroutines blocked in go-zookeeper calls on behalf of lookups
+	confErr error          // why no session can ever be made with this configuration
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithZNodeParent sets the znode under which HBase keeps its state (zookeeper.znode.parent).
+// The default is "/hbase".
+func WithZNodeParent(parent string) Option { return func(c *Client) { c.parent = parent } }
+
+// WithSessionTimeout sets the ZooKeeper session timeout. The default is DefaultSessionTimeout.
+func WithSessionTimeout(d time.Duration) Option { return func(c *Client) { c.sessionTimeout = d } }
+
+// WithLogger sets the logger; go-zookeeper's own messages are routed to it at debug level.
+// The default discards everything.
+func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.logger = l } }
+
+// New returns a Client for the comma separated quorum ("host1:2181,host2:2181"; the port
+// defaults to 2181). It does not connect: the session is opened by the first lookup, and a
+// quorum that cannot work is reported there.
+func New(quorum string, opts ...Option) *Client {
+	c := &Client{parent: "/hbase", sessionTimeout: DefaultSessionTimeout}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.logger == nil {
+		c.logger = slog.New(slog.DiscardHandler)
+	}
+	for s := range strings.SplitSeq(quorum, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			c.servers = append(c.servers, s)
+		}
+	}
+	c.parent = "/" + strings.Trim(c.parent, "/")
+	switch {
+	case len(c.servers) == 0:
+		c.confErr = fmt.Errorf("zk: empty quorum %q", quorum)
+	case c.sessionTimeout <= 0:
+		c.confErr = fmt.Errorf("zk: session timeout %v is not positive", c.sessionTimeout)
+	}
+	return c
+}
+
+// LocateMeta returns the host:port of the region server holding hbase:meta, read from
+// <parent>/meta-region-server. It returns an error wrapping ErrNoNode if meta is not
+// assigned yet. Like HBase's own client it returns the server even when the znode says the
+// region is still in transition: the region server answers NotServingRegion until it is open.
+func (c *Client) LocateMeta(ctx context.Context) (string, error) {
+	path := c.parent + "/meta-region-server"
+	data, err := c.get(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	loc, err := parseMetaRegionServer(data)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if loc.state != stateOpen {
+		c.logger.DebugContext(ctx, "hbase:meta is in transition", "server", loc.addr, "state", loc.state)
+	}
+	return loc.addr, nil
+}
+
+// LocateMaster returns the host:port of the active master, read from <parent>/master.
+// It returns an error wrapping ErrNoNode if no master is active.
+func (c *Client) LocateMaster(ctx context.Context) (string, error) {
+	path := c.parent + "/master"
+	data, err := c.get(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	addr, err := parseMaster(data)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return addr, nil
+}
+
+// Close ends the session and waits for every goroutine the Client started, including
+// go-zookeeper's, to exit. Lookups after Close, or cut short by it, return ErrClosed.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	s := c.sess
+	c.sess = nil
+	c.mu.Unlock()
+	if s != nil {
+		s.close()
+	}
+	c.calls.Wait()
+	return nil
+}
+
+// get reads one znode, retrying while the session changes under the request, and returning
+// as soon as ctx is done.
+func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
+	var err error
+	for attempt := 0; attempt < transientAttempts; attempt++ {
+		if attempt > 0 {
+			if werr := sleepCtx(ctx, time.Duration(attempt)*50*time.Millisecond); werr != nil {
+				return nil, fmt.Errorf("zk: get %s: %w (after: %v)", path, werr, err)
+			}
+		}
+		var data []byte
+		data, err = c.getOnce(ctx, path)
+		switch {
+		case err == nil:
+			return data, nil
+		case errors.Is(err, gozk.ErrNoNode):
+			return nil, fmt.Errorf("zk: get %s: %w", path, ErrNoNode)
+		case errors.Is(err, ErrClosed), c.isClosed():
+			// go-zookeeper reports its own closing as ErrClosing or ErrConnectionClosed.
+			return nil, fmt.Errorf("zk: get %s: %w", path, ErrClosed)
+		case errors.Is(err, gozk.ErrSessionExpired), errors.Is(err, gozk.ErrConnectionClosed),
+			errors.Is(err, gozk.ErrNoServer):
+			c.logger.DebugContext(ctx, "zookeeper request lost, retrying", "path", path, "err", err)
+		default:
+			// ctx errors and the rest go to the caller, who owns the retry policy.
+			return nil, fmt.Errorf("zk: get %s: %w", path, err)
+		}
+	}
+	return nil, fmt.Errorf("zk: get %s: %w", path, err)
+}
+
+// getOnce sends one Get. go-zookeeper's calls block without a context, so the call runs in a
+// goroutine that ends when go-zookeeper answers: at the latest when the session is closed,
+// which Close does before waiting for it.
+func (c *Client) getOnce(ctx context.Context, path string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	s, err := c.sessionLocked()
+	if err != nil {
+		c.mu.Unlock()
+		return nil, err
+	}
+	c.calls.Add(1)
+	c.mu.Unlock()
+
+	type reply struct {
+		data []byte
+		err  error
+	}
+	done := make(chan reply, 1)
+	go func() {
+		defer c.calls.Done()
+		data, _, err := s.conn.Get(path)
+		done <- reply{data, err}
+	}()
+	select {
+	case r := <-done:
+		return r.data, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// sessionLocked returns the session, making it if there is none. c.mu must be held.
+func (c *Client) sessionLocked() (*session, error) {
+	if c.closed {
+		return nil, ErrClosed
+	}
+	if c.confErr != nil {
+		return nil, c.confErr
+	}
+	if c.sess == nil {
+		s, err := newSession(c.servers, c.sessionTimeout, c.logger)
+		if err != nil {
+			return nil, err
+		}
+		c.sess = s
+	}
+	return c.sess, nil
+}
+
+func (c *Client) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,16 @@
+package zk
+
+import "errors"
+
+var (
+	// ErrNoNode is returned when the znode does not exist, for example because hbase:meta is
+	// not assigned yet or no master is active. Callers retry.
+	ErrNoNode = errors.New("zk: znode does not exist")
+
+	// ErrClosed is returned by lookups on a closed Client, and by lookups cut short by Close.
+	ErrClosed = errors.New("zk: client closed")
+
+	// ErrBadZNode is returned when a znode's data cannot be parsed as HBase server location.
+	// Retrying does not help until HBase rewrites the znode.
+	ErrBadZNode = errors.New("zk: malformed znode data")
+)

@@ -1,0 +1,104 @@
+package zk
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	gozk "github.com/go-zookeeper/zk"
+)
+
+// session is one go-zookeeper connection. go-zookeeper keeps it alive by itself: it
+// reconnects after a dropped connection and, when the server says the session expired, it
+// asks for a new session on its next connect. So one session value lives as long as the
+// Client; "new session after expiry" happens inside it.
+type session struct {
+	conn   *gozk.Conn
+	events <-chan gozk.Event // closed when go-zookeeper's goroutines have finished
+	logger *slog.Logger
+
+	// go-zookeeper waits for the connect response for 6.7 session timeouts and does not stop
+	// for Close; closing the socket under it does. lifetime also aborts dials in progress.
+	lifetime context.Context
+	end      context.CancelFunc
+	mu       sync.Mutex
+	tcp      net.Conn // the current connection to a ZooKeeper server
+}
+
+func newSession(servers []string, timeout time.Duration, logger *slog.Logger) (*session, error) {
+	s := &session{logger: logger}
+	s.lifetime, s.end = context.WithCancel(context.Background())
+	conn, events, err := gozk.Connect(servers, timeout,
+		gozk.WithDialer(s.dial),
+		gozk.WithLogger(zkLogger{logger}),
+		gozk.WithLogInfo(false),
+		gozk.WithMaxBufferSize(maxZNodeSize),
+		gozk.WithEventCallback(s.onEvent),
+	)
+	if err != nil {
+		s.end()
+		return nil, fmt.Errorf("zk: connect to %v: %w", servers, err)
+	}
+	s.conn, s.events = conn, events
+	return s, nil
+}
+
+// dial is go-zookeeper's Dialer; it remembers the connection so that close can cut it.
+func (s *session) dial(network, addr string, timeout time.Duration) (net.Conn, error) {
+	d := net.Dialer{Timeout: timeout}
+	c, err := d.DialContext(s.lifetime, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lifetime.Err() != nil {
+		c.Close()
+		return nil, s.lifetime.Err()
+	}
+	s.tcp = c
+	return c, nil
+}
+
+// onEvent runs on go-zookeeper's goroutines and must not block.
+func (s *session) onEvent(ev gozk.Event) {
+	if ev.Type != gozk.EventSession {
+		return
+	}
+	switch ev.State {
+	case gozk.StateHasSession:
+		s.logger.Info("zookeeper session established", "server", ev.Server)
+	case gozk.StateExpired:
+		s.logger.Warn("zookeeper session expired; asking for a new one", "server", ev.Server)
+	case gozk.StateDisconnected:
+		s.logger.Debug("zookeeper connection lost", "server", ev.Server)
+	}
+}
+
+// close ends the session and waits for go-zookeeper's goroutines to exit.
+func (s *session) close() {
+	// Close sends ZooKeeper a closeSession (waiting up to a second for the answer) so the
+	// server drops the session now rather than after the timeout; then the socket is cut in
+	// case go-zookeeper is blocked reading a server that does not answer.
+	s.conn.Close()
+	s.end()
+	s.mu.Lock()
+	if s.tcp != nil {
+		s.tcp.Close()
+	}
+	s.mu.Unlock()
+	for range s.events { // go-zookeeper closes it when its connection loop has returned
+	}
+}
+
+// zkLogger routes go-zookeeper's printf logging to slog. Its messages are about reconnects
+// that it handles itself, so they are debug level; the session events above carry what
+// matters at info and warn.
+type zkLogger struct{ l *slog.Logger }
+
+func (z zkLogger) Printf(format string, args ...any) {
+	z.l.Debug(fmt.Sprintf(format, args...), "component", "go-zookeeper")
+}
