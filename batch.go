@@ -42,6 +42,7 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 	}
 	b := c.newBackoff()
 	last := make([]error, len(calls))
+	rounds := 0
 	for len(pending) > 0 {
 		if ctx.Err() != nil || c.isClosed() {
 			break
@@ -62,7 +63,9 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 		}
 		wg.Wait()
 		pending = again
-		if len(pending) > 0 && needPause && b.sleep(ctx) != nil {
+		rounds++
+		// The first retry of moved regions is immediate; later rounds are paced.
+		if len(pending) > 0 && (needPause || rounds > 1) && b.sleep(ctx) != nil {
 			break
 		}
 	}

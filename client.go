@@ -354,6 +354,7 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 	}
 	b := c.newBackoff()
 	var last error
+	relocations := 0
 	for {
 		if ctx.Err() != nil {
 			return nil, nil, ctxErr(ctx, last)
@@ -378,10 +379,16 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 		case giveUp:
 			return nil, nil, err
 		case relocate:
+			// The first re-lookup is immediate; a region that keeps moving (or a lookup
+			// that keeps failing) is paced by the backoff.
+			relocations++
 			if conn != nil {
 				c.markUnavailable(r, conn)
-			} else if b.sleep(ctx) != nil {
-				return nil, nil, ctxErr(ctx, last)
+			}
+			if conn == nil || relocations > 1 {
+				if b.sleep(ctx) != nil {
+					return nil, nil, ctxErr(ctx, last)
+				}
 			}
 		case pauseAndRelocate:
 			if conn != nil {

@@ -2,7 +2,6 @@ package hbase
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -230,4 +229,26 @@ func mustScanOf(t testing.TB, table string, opts ...hrpc.Option) *hrpc.Scan {
 	return s
 }
 
-var _ = context.Background
+// BenchmarkIntegrationGet measures one Get round trip against the mini cluster (parallel
+// callers share the client's one connection per server).
+func BenchmarkIntegrationGet(b *testing.B) {
+	table := createTable(b, []string{"f"}, nil)
+	c := newTestClient(b)
+	ctx := testContext(b, 5*time.Minute)
+	if _, err := c.Put(ctx, mustPut(b, table, []byte("row"), make([]byte, 100))); err != nil {
+		b.Fatal(err)
+	}
+	get := mustGet(b, table, []byte("row"))
+	if _, err := c.Get(ctx, get); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := c.Get(ctx, get); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}

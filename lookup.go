@@ -3,7 +3,6 @@ package hbase
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -233,11 +232,3 @@ func (c *Client) probe(ctx context.Context, r *regionInfo, conn *region.Client) 
 }
 
 func quoteBytes(b []byte) string { return strconv.Quote(string(b)) }
-
-// serverStartCode decodes info:serverstartcode (kept for logs).
-func serverStartCode(v []byte) uint64 {
-	if len(v) != 8 {
-		return 0
-	}
-	return binary.BigEndian.Uint64(v)
-}

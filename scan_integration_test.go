@@ -175,40 +175,55 @@ func TestIntegrationScanWideRowsReassembled(t *testing.T) {
 }
 
 func TestIntegrationScanWhileRegionsSplitAndMove(t *testing.T) {
-	const n = 1200
+	const n = 800
 	table := createTable(t, []string{"f"}, splitKeys(n, 4))
 	cl := testCluster(t)
 	c := newTestClient(t)
 	rows := loadRows(t, c, table, n)
 	for _, reversed := range []bool{false, true} {
-		opts := []hrpc.Option{hrpc.NumberOfRows(25)}
+		opts := []hrpc.Option{hrpc.NumberOfRows(20)}
 		want := rows
 		if reversed {
 			opts = append(opts, hrpc.Reversed())
 			want = reversedOf(rows)
 		}
-		step := 0
 		ctx := testContext(t, 3*time.Minute)
+		var splits, moves int
 		got := scanAll(t, c, mustScanOf(t, table, opts...), func(i int) {
-			if i%150 != 0 {
+			if i%100 != 50 {
 				return
 			}
-			step++
-			// Split ahead of (or behind) the scan, and move every region, while it runs.
-			key := fmt.Appendf(nil, "row%04d", (i*7+step*97)%n)
-			if _, _, err := cl.Split(ctx, table, key); err != nil {
-				t.Logf("split at %s: %v", key, err)
+			// The scanner has a server-side scanner open on the region of the current row:
+			// split that region just ahead of the scan, then move both daughters away.
+			cur, ahead := want[i-1], want[min(i+30, n-1)]
+			if _, _, err := cl.Split(ctx, table, []byte(ahead)); err != nil {
+				t.Logf("split at %s: %v", ahead, err)
+			} else {
+				splits++
 			}
 			regs, err := cl.Regions(ctx, table)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, r := range regs {
+				if !inRegion(r.StartKey, r.EndKey, cur) && !inRegion(r.StartKey, r.EndKey, ahead) {
+					continue
+				}
 				if err := cl.Move(ctx, r.EncodedName, (r.Server+1)%3); err != nil {
 					t.Logf("move %s: %v", r.EncodedName, err)
+				} else {
+					moves++
 				}
 			}
 		})
 		checkRows(t, fmt.Sprintf("scan while splitting and moving, reversed=%v", reversed), got, want)
+		if splits == 0 || moves == 0 {
+			t.Fatalf("reversed=%v: %d splits and %d moves happened under the scan, want some of each", reversed, splits, moves)
+		}
+		t.Logf("reversed=%v: %d rows in order with %d splits and %d moves under the scan", reversed, len(got), splits, moves)
 	}
+}
+
+func inRegion(start, end []byte, row string) bool {
+	return string(start) <= row && (len(end) == 0 || row < string(end))
 }

@@ -151,7 +151,7 @@ func (s *Scanner) fetch(ctx context.Context) error {
 	defer stop()
 	b := s.c.newBackoff()
 	var last error
-	expired := 0
+	expired, relocations := 0, 0
 	for len(s.buf) == 0 && !s.done {
 		if s.c.isClosed() {
 			return s.fail(ErrClosed)
@@ -192,7 +192,7 @@ func (s *Scanner) fetch(ctx context.Context) error {
 				s.c.markUnavailable(s.reg, s.conn)
 			}
 			s.open, s.partial, s.conn = false, nil, nil
-			if !rpcFailed || act == pauseAndRelocate {
+			if relocations++; !rpcFailed || act == pauseAndRelocate || relocations > 1 {
 				if b.sleep(rctx) != nil {
 					return s.stopped(ctx, last)
 				}

@@ -139,3 +139,9 @@ func (c *CryptoAES) Unwrap(dst, token []byte) ([]byte, error) {
 	d.seq++
 	return dst[:len(dst)-MACSize], nil
 }
+
+// String keeps key material out of logs and %v output.
+func (c *CryptoAES) String() string { return "cipher.CryptoAES{" + Transformation + "}" }
+
+// GoString keeps key material out of %#v output.
+func (c *CryptoAES) GoString() string { return c.String() }

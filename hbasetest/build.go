@@ -101,6 +101,15 @@ func findJava() (string, error) {
 	return p, nil
 }
 
+// BuildLauncher builds the launcher for an HBase version (empty: DefaultHBaseVersion) unless
+// an up-to-date build exists. Start does this itself; calling it first (as `make test` does)
+// keeps the Maven time out of the first test's start timeout.
+func BuildLauncher(ctx context.Context, hbaseVersion string, logger *slog.Logger) error {
+	o := Options{HBaseVersion: hbaseVersion, Logger: logger}.withDefaults()
+	_, err := buildLauncher(ctx, o.HBaseVersion, o.Logger)
+	return err
+}
+
 // buildLauncher builds the minicluster project for version unless a build of the same
 // sources exists. Builds are keyed on the source hash and serialised by a file lock, so
 // concurrent test binaries build once. Maven runs offline first: once the jars are in the
@@ -141,10 +150,9 @@ func buildLauncher(ctx context.Context, version string, log *slog.Logger) (*laun
 	log.Info("hbasetest: building the minicluster launcher", "version", version, "dir", buildDir)
 	args := []string{"-q", "-B", "-f", filepath.Join(srcDir, "pom.xml"), "package",
 		"-Dhbase.version=" + version, "-Dlauncher.build.dir=" + buildDir}
-	out, err := runMaven(ctx, append([]string{"-o"}, args...))
-	if err != nil {
-		log.Info("hbasetest: offline build failed, resolving dependencies online", "err", err)
-		if out, err = runMaven(ctx, args); err != nil {
+	if out, err := runMaven(ctx, append([]string{"-o"}, args...)); err != nil {
+		log.Info("hbasetest: offline build failed, resolving dependencies online", "err", err, "output", tailLines(out, 5))
+		if out, err := runMaven(ctx, args); err != nil {
 			return nil, &StartError{Err: fmt.Errorf("building the launcher with Maven: %w", err), LogTail: tailLines(out, 40)}
 		}
 	}

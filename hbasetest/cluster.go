@@ -40,7 +40,8 @@ type Cluster struct {
 	log      *slog.Logger
 	cmd      *exec.Cmd
 	stdin    io.WriteCloser
-	output   *tailBuffer
+	stdout   *tailBuffer   // launcher's stdout: READY and protocol lines
+	stderr   *tailBuffer   // launcher's stderr: errors
 	exited   chan struct{} // closed when the JVM exited
 	waitErr  error         // set before exited closes
 	stopOnce sync.Once
@@ -90,7 +91,8 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		opts:       opts,
 		launcher:   l,
 		log:        opts.Logger,
-		output:     newTailBuffer(60),
+		stdout:     newTailBuffer(20),
+		stderr:     newTailBuffer(60),
 		exited:     make(chan struct{}),
 	}
 	ready, err := c.spawn(ports)
@@ -101,15 +103,16 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	select {
 	case line := <-ready:
 		if err := c.parseReady(line); err != nil {
+			tail := c.failureTail()
 			c.Stop()
-			return nil, &StartError{Err: err, LogTail: c.output.String()}
+			return nil, &StartError{Err: err, LogTail: tail}
 		}
 	case <-c.exited:
-		tail := c.output.String()
+		tail := c.failureTail()
 		c.Stop()
 		return nil, &StartError{Err: fmt.Errorf("launcher exited: %v", c.waitErr), LogTail: tail}
 	case <-ctx.Done():
-		tail := c.output.String()
+		tail := c.failureTail()
 		c.Stop()
 		return nil, &StartError{Err: fmt.Errorf("not ready: %w", ctx.Err()), LogTail: tail}
 	}
@@ -225,31 +228,22 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
+	ready := make(chan string, 1)
+	// exec copies stdout into c.stdout and Wait waits for that copy, so no line is lost.
+	c.stdout.watch = func(line string) {
+		if strings.HasPrefix(line, "READY ") {
+			select {
+			case ready <- line:
+			default:
+			}
+		}
 	}
-	cmd.Stderr = c.output
+	cmd.Stdout = c.stdout
+	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("hbasetest: starting %s: %w", c.launcher.java, err)
 	}
 	c.cmd, c.stdin = cmd, stdin
-	ready := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			c.output.WriteLine(line)
-			if strings.HasPrefix(line, "READY ") {
-				select {
-				case ready <- line:
-				default:
-				}
-			}
-		}
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
 	go func() {
 		c.waitErr = cmd.Wait()
 		close(c.exited)
@@ -312,11 +306,29 @@ func (c *Cluster) Stop() {
 	})
 }
 
+// failureTail is the launcher's output plus the end of HBase's log, for a StartError.
+func (c *Cluster) failureTail() string {
+	tail := c.Output()
+	if b, err := os.ReadFile(filepath.Join(c.Dir, "logs", "hbase.log")); err == nil && len(b) > 0 {
+		tail += "\n--- hbase.log (tail) ---\n" + tailLines(string(b), 30)
+	}
+	return tail
+}
+
 // Done is closed when the launcher JVM has exited.
 func (c *Cluster) Done() <-chan struct{} { return c.exited }
 
 // Output returns the last lines the launcher wrote to stdout and stderr.
-func (c *Cluster) Output() string { return c.output.String() }
+func (c *Cluster) Output() string {
+	out, errs := c.stdout.String(), c.stderr.String()
+	switch {
+	case out == "":
+		return errs
+	case errs == "":
+		return out
+	}
+	return out + "\n" + errs
+}
 
 // Command sends one raw protocol line (see the package documentation) and returns the text
 // after "OK". An ERR answer is returned as a *CommandError.

@@ -2,9 +2,12 @@ package hbasetest
 
 import (
 	"bytes"
+	"io"
+	"net"
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSecurePrivacyAES(t *testing.T) {
@@ -26,6 +29,26 @@ func TestSecurePrivacyAES(t *testing.T) {
 	}
 	if kt, err := os.Stat(c.Keytab); err != nil || kt.Size() == 0 {
 		t.Fatalf("keytab %s: %v", c.Keytab, err)
+	}
+
+	if !strings.HasPrefix(c.KRB5Conf, c.Dir) || !strings.HasPrefix(c.Keytab, c.Dir) {
+		t.Errorf("credentials outside the cluster directory %s: %s %s", c.Dir, c.KRB5Conf, c.Keytab)
+	}
+
+	// The region server really demands Kerberos: a SIMPLE preamble is refused.
+	st := mustStatus(t, c)
+	conn, err := net.DialTimeout("tcp", st.RegionServers[0].Addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("HBas\x00\x50")); err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	reply, _ := io.ReadAll(conn)
+	if !bytes.Contains(reply, []byte("Authentication is required")) {
+		t.Errorf("SIMPLE preamble to a secure server: reply %q, want an authentication error", reply)
 	}
 
 	// The launcher's data connection runs as the client principal over privacy + AES.

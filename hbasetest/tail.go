@@ -12,6 +12,7 @@ type tailBuffer struct {
 	max     int
 	lines   []string
 	partial []byte
+	watch   func(line string) // if set, sees every complete line; must not block
 }
 
 func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
@@ -46,8 +47,11 @@ func (t *tailBuffer) WriteLine(s string) {
 }
 
 func (t *tailBuffer) addLocked(s string) {
-	if len(s) > 2000 {
+	if len(s) > 2000 && !strings.HasPrefix(s, "READY ") {
 		s = s[:2000] + "..."
+	}
+	if t.watch != nil {
+		t.watch(s)
 	}
 	t.lines = append(t.lines, s)
 	if len(t.lines) > t.max {

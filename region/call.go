@@ -39,6 +39,7 @@ const maxPooledBuffer = 1 << 20
 // Errors: a *RemoteError for a server exception (errors.Is maps it to ErrRegionUnavailable,
 // ErrRetryable, ...); an error wrapping ErrConnection or ErrClosed when the connection is or
 // becomes dead; the context's error, at once, when ctx ends (the late response is dropped).
+// resp may be nil to ignore the response message.
 func (c *Client) Call(ctx context.Context, method string, req proto.Message, reqCells []byte, resp proto.Message) ([]byte, error) {
 	return c.call(ctx, NormalPriority, method, req, reqCells, resp)
 }
@@ -55,6 +56,9 @@ func (c *Client) call(ctx context.Context, priority uint32, method string, req p
 	}
 	if c.dead.Load() {
 		return nil, c.Err()
+	}
+	if resp != nil && !resp.ProtoReflect().IsValid() {
+		return nil, fmt.Errorf("region: %s: response message is a nil %T", method, resp)
 	}
 	h := requestHeader{method: method, priority: priority}
 	if dl, ok := ctx.Deadline(); ok {

@@ -189,7 +189,10 @@ func TestCancelReturnsAtOnceAndDropsLateResponse(t *testing.T) {
 		return resp
 	})
 	c := dialT(t, srv.Addr(), Config{})
-	for range 3 {
+	// The best of a few tries is compared, so that a loaded machine descheduling the test does
+	// not fail it; a client that waited for the response would be ~270ms late every time.
+	best := time.Hour
+	for range 5 {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 		start := time.Now()
 		_, _, err := doGet(ctx, c, "slow")
@@ -198,9 +201,10 @@ func TestCancelReturnsAtOnceAndDropsLateResponse(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("err = %v", err)
 		}
-		if late > 25*time.Millisecond {
-			t.Fatalf("deadline exceeded by %v", late)
-		}
+		best = min(best, late)
+	}
+	if best > 10*time.Millisecond {
+		t.Fatalf("deadline exceeded by %v", best)
 	}
 	// Explicit cancellation too.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -448,6 +452,15 @@ func TestCallErrors(t *testing.T) {
 	ctx := testCtx(t)
 	if _, err := c.Call(ctx, "Get", nil, nil, &pb.GetResponse{}); err == nil {
 		t.Fatal("nil request accepted")
+	}
+	if _, err := c.Call(ctx, "Get", (*pb.GetRequest)(nil), nil, &pb.GetResponse{}); err == nil {
+		t.Fatal("typed nil request accepted")
+	}
+	if _, err := c.Call(ctx, "Get", getRequest("r"), nil, (*pb.GetResponse)(nil)); err == nil {
+		t.Fatal("typed nil response accepted")
+	}
+	if _, err := c.Call(ctx, "Get", getRequest("r"), nil, nil); err != nil {
+		t.Fatalf("nil response (ignore it): %v", err)
 	}
 	if _, err := c.Call(ctx, "Get", getRequest("r"), make([]byte, 2048), &pb.GetResponse{}); !errors.Is(err, ErrFrameTooLarge) {
 		t.Fatalf("oversized request: %v", err)

@@ -111,6 +111,46 @@ func TestRealHBase(t *testing.T) {
 		}
 	})
 
+	t.Run("many gets", func(t *testing.T) {
+		// Not a benchmark (the cluster shares the machine), but a figure for the record.
+		req := &pb.GetRequest{Region: regionSpec(reg.Name), Get: &pb.Get{Row: []byte("row1")}}
+		const n = 2000
+		var seq time.Duration
+		for round := range 2 { // the first round warms the server's JIT up
+			start := time.Now()
+			for range n {
+				if _, err := rs.Call(ctx, "Get", req, nil, &pb.GetResponse{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			seq = time.Since(start) / n
+			t.Logf("round %d: sequential %v/op", round, seq)
+		}
+		before := rs.Stats()
+		start := time.Now()
+		errs := make(chan error, 64)
+		for range 64 {
+			go func() {
+				var err error
+				for range n / 64 {
+					if _, err = rs.Call(ctx, "Get", req, nil, &pb.GetResponse{}); err != nil {
+						break
+					}
+				}
+				errs <- err
+			}()
+		}
+		for range 64 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		par := time.Since(start) / (n / 64 * 64)
+		after := rs.Stats()
+		t.Logf("real HBase Get: sequential %v/op, 64 goroutines %v/op, %.1f calls/write",
+			seq, par, float64(after.Calls-before.Calls)/float64(after.Writes-before.Writes))
+	})
+
 	t.Run("bogus region", func(t *testing.T) {
 		req := &pb.GetRequest{Region: regionSpec([]byte("nosuchtable,,1.0123456789abcdef0123456789abcdef.")), Get: &pb.Get{Row: []byte("r")}}
 		_, err := rs.Call(ctx, "Get", req, nil, &pb.GetResponse{})

@@ -77,7 +77,7 @@ var errNilRequest = errors.New("region: nil request message")
 // appendRequest appends one request frame to dst:
 // be32 total | varint len | RequestHeader | varint len | param | cells.
 func appendRequest(dst []byte, h *requestHeader, req proto.Message, cells []byte, maxFrame int) ([]byte, error) {
-	if req == nil {
+	if req == nil || !req.ProtoReflect().IsValid() {
 		return dst, errNilRequest
 	}
 	h.cellsLen = len(cells)

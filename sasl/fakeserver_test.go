@@ -71,6 +71,8 @@ type fakeServer struct {
 	subkey          bool // put an acceptor subkey in the AP-REP
 	badAPRep        bool // AP-REP encrypted with a wrong key
 	apRepSeq        int64
+	// after, when set, runs on the connection once the handshake is done (before it closes).
+	after func(conn net.Conn, l serverLayer) error
 
 	// results
 	header       *pb.ConnectionHeader
@@ -309,6 +311,9 @@ func (s *fakeServer) serve(conn net.Conn) error {
 		}
 	}
 	s.layer = layer
+	if s.after != nil {
+		return s.after(conn, layer)
+	}
 	return nil
 }
 

@@ -84,3 +84,14 @@ func (l *gssLayer) checkHeader(h wrapHeader, requireSeal bool) error {
 	}
 	return nil
 }
+
+// String keeps the session key out of logs and %v output.
+func (l *gssLayer) String() string {
+	if l.seal {
+		return "sasl.gssLayer{auth-conf}"
+	}
+	return "sasl.gssLayer{auth-int}"
+}
+
+// GoString keeps the session key out of %#v output.
+func (l *gssLayer) GoString() string { return l.String() }

@@ -25,7 +25,7 @@ type AESMode uint8
 
 const (
 	// AESRequired (the zero value) asks for AES under privacy and fails the connection when
-	// the server does not answer with keys.
+	// the server does not answer with keys within Config.AESWait.
 	AESRequired AESMode = iota
 	// AESPreferred asks for AES and stays on sealed GSS Wrap when no answer comes within
 	// Config.AESWait.
@@ -38,7 +38,7 @@ const (
 // by the server's host name and the realm by the client's.
 const DefaultServicePrincipal = "hbase/_HOST"
 
-// DefaultAESWait is how long AESPreferred waits for the server's AES keys.
+// DefaultAESWait is how long the handshake waits for the server's AES keys.
 const DefaultAESWait = 2 * time.Second
 
 // Config configures a Handshaker.
@@ -53,7 +53,8 @@ type Config struct {
 	Protection Protection
 	// AES controls CryptoAES under privacy (ignored otherwise).
 	AES AESMode
-	// AESWait bounds the wait for the AES reply with AESPreferred (DefaultAESWait if zero).
+	// AESWait bounds the wait for the server's AES reply (DefaultAESWait if zero): then
+	// AESRequired fails and AESPreferred stays on GSS Wrap.
 	AESWait time.Duration
 	// NegotiateCipher uses the seeds' USE_NEGOTIATED_CIPHER (-89) exchange instead of the
 	// upstream ConnectionHeader field. Only servers carrying that patch speak it.
@@ -355,7 +356,9 @@ func writeWrappedHeader(conn net.Conn, l region.Layer, hdr *pb.ConnectionHeader)
 // readAESReply reads the sealed ConnectionHeaderResponse. It returns nil, nil when AES is only
 // preferred and nothing arrived within AESWait.
 func (h *Handshaker) readAESReply(ctx context.Context, conn net.Conn, gss *gssLayer) (region.Layer, error) {
-	if h.cfg.AES == AESPreferred {
+	// A server that does AES answers as soon as it has read the header, so a short wait is
+	// enough to tell; it keeps a missing reply from eating the whole dial budget.
+	{
 		wait := time.Now().Add(h.cfg.AESWait)
 		if dl, ok := ctx.Deadline(); !ok || wait.Before(dl) {
 			conn.SetReadDeadline(wait) //nolint:errcheck // a failing deadline shows up as failing I/O
@@ -375,7 +378,7 @@ func (h *Handshaker) readAESReply(ctx context.Context, conn net.Conn, gss *gssLa
 			return nil, nil
 		}
 		if isTimeout(err) || err == io.EOF {
-			return nil, fmt.Errorf("%w: asked for AES but the server sent no ConnectionHeaderResponse (is hbase.rpc.crypto.encryption.aes.enabled off on the server?): %w", ErrDowngrade, err)
+			return nil, fmt.Errorf("%w: asked for AES but the server sent no ConnectionHeaderResponse within %v (is hbase.rpc.crypto.encryption.aes.enabled off on the server?): %w", ErrDowngrade, h.cfg.AESWait, err)
 		}
 		return nil, fmt.Errorf("sasl: reading ConnectionHeaderResponse: %w", err)
 	}

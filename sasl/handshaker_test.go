@@ -1,9 +1,13 @@
 package sasl
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"testing"
 	"time"
@@ -300,4 +304,34 @@ func TestSimpleWithoutCredentials(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, l)
 	require.Equal(t, []byte("HBas\x00\x50"), (<-got)[:6])
+}
+
+// Nothing secret reaches the logs or error strings: no session key, no AES key, in any of
+// the usual encodings.
+func TestSecretsStayOutOfLogs(t *testing.T) {
+	for _, aes := range []AESMode{AESRequired, AESOff} {
+		t.Run(fmt.Sprint(aes), func(t *testing.T) { secretsStayOutOfLogs(t, aes) })
+	}
+}
+
+func secretsStayOutOfLogs(t *testing.T, aes AESMode) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv := &fakeServer{offer: offerAll, aes: true, kdc: newFakeKDC()}
+	r := runHandshake(t, srv, Config{Logger: logger, AES: aes}, 5*time.Second, false)
+	require.NoError(t, r.err)
+	require.Contains(t, buf.String(), "handshake done")
+	// Make the layer fail and log its error too.
+	bad, err := r.srv.layer.Wrap(nil, []byte("x"))
+	require.NoError(t, err)
+	bad[0] ^= 1
+	_, uerr := r.layer.Unwrap(nil, bad)
+	require.Error(t, uerr)
+	logger.Error("unwrap failed", "err", uerr, "layer", r.layer)
+	out := buf.String() + uerr.Error() + fmt.Sprintf("%v %+v %#v", r.layer, r.layer, r.layer)
+	for _, secret := range [][]byte{srv.kdc.key.KeyValue} {
+		for _, enc := range []string{string(secret), hex.EncodeToString(secret), base64.StdEncoding.EncodeToString(secret), fmt.Sprint(secret)} {
+			require.NotContains(t, out, enc)
+		}
+	}
 }

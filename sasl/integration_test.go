@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/jcmturner/gokrb5/v8/keytab"
 	"github.com/stretchr/testify/require"
 
 	"github.com/go-hbase/hbase/cipher"
@@ -76,6 +79,9 @@ func TestRealCluster(t *testing.T) {
 			cl := hbasetest.StartT(t, c.opts)
 			defer cl.Stop()
 			runClusterCases(t, cl, c.cases)
+			if c.opts.Secure && c.opts.AES {
+				runKerberosErrorCases(t, cl)
+			}
 		})
 	}
 }
@@ -196,4 +202,81 @@ func getValue(t *testing.T, ctx context.Context, rc *region.Client, table string
 	require.NoError(t, err)
 	require.Len(t, res.Cells, 1)
 	return res.Cells[0].Value
+}
+
+// runKerberosErrorCases checks that each credential failure against the real KDC is its own
+// error, bounded in time.
+func runKerberosErrorCases(t *testing.T, cl *hbasetest.Cluster) {
+	regions, err := cl.Regions(context.Background(), "sasl_it")
+	require.NoError(t, err)
+	addr := regions[0].Addr
+	dial := func(t *testing.T, creds *Credentials) error {
+		t.Helper()
+		defer creds.Close()
+		h, err := NewHandshaker(Config{Credentials: creds})
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		start := time.Now()
+		rc, err := region.Dial(ctx, addr, region.Config{Service: "ClientService", Handshaker: h})
+		if err == nil {
+			rc.Close()
+		}
+		require.Less(t, time.Since(start), 15*time.Second)
+		return err
+	}
+	t.Run("unknown-principal", func(t *testing.T) {
+		creds, err := PasswordCredentials("nobody@EXAMPLE.COM", "whatever", cl.KRB5Conf)
+		require.NoError(t, err)
+		require.ErrorIs(t, dial(t, creds), ErrPrincipalUnknown)
+	})
+	t.Run("wrong-password", func(t *testing.T) {
+		creds, err := PasswordCredentials(cl.ClientPrincipal, "not-the-password", cl.KRB5Conf)
+		require.NoError(t, err)
+		err = dial(t, creds)
+		require.ErrorIs(t, err, ErrBadCredentials)
+		require.NotContains(t, err.Error(), "not-the-password")
+	})
+	t.Run("wrong-keytab", func(t *testing.T) {
+		// A keytab for the right principal with keys from another password.
+		kt := keytab.New()
+		user, realm, _ := strings.Cut(cl.ClientPrincipal, "@")
+		for _, et := range []int32{17, 18} {
+			require.NoError(t, kt.AddEntry(user, realm, "stale password", time.Now(), 1, et))
+		}
+		b, err := kt.Marshal()
+		require.NoError(t, err)
+		path := t.TempDir() + "/wrong.keytab"
+		require.NoError(t, os.WriteFile(path, b, 0o600))
+		creds, err := KeytabCredentials(cl.ClientPrincipal, path, cl.KRB5Conf)
+		require.NoError(t, err)
+		require.ErrorIs(t, dial(t, creds), ErrBadCredentials)
+	})
+	t.Run("keytab-of-unknown-principal", func(t *testing.T) {
+		creds, err := KeytabCredentials("someoneelse@EXAMPLE.COM", cl.Keytab, cl.KRB5Conf)
+		require.NoError(t, err)
+		require.ErrorIs(t, dial(t, creds), ErrPrincipalUnknown)
+	})
+	t.Run("kdc-down", func(t *testing.T) {
+		conf, err := os.ReadFile(cl.KRB5Conf)
+		require.NoError(t, err)
+		dead := regexp.MustCompile(`(kdc\s*=\s*[^:\s]+):\d+`).ReplaceAll(conf, []byte("${1}:1"))
+		require.NotEqual(t, string(conf), string(dead), "krb5.conf has no kdc = host:port line")
+		path := t.TempDir() + "/krb5.conf"
+		require.NoError(t, os.WriteFile(path, dead, 0o600))
+		creds, err := KeytabCredentials(cl.ClientPrincipal, cl.Keytab, path)
+		require.NoError(t, err)
+		require.ErrorIs(t, dial(t, creds), ErrKDCUnreachable)
+	})
+	t.Run("wrong-service-principal", func(t *testing.T) {
+		creds, err := KeytabCredentials(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf)
+		require.NoError(t, err)
+		defer creds.Close()
+		h, err := NewHandshaker(Config{Credentials: creds, ServicePrincipal: "nosuchservice/_HOST"})
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		_, err = region.Dial(ctx, addr, region.Config{Service: "ClientService", Handshaker: h})
+		require.ErrorIs(t, err, ErrPrincipalUnknown)
+	})
 }

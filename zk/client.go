@@ -95,7 +95,7 @@ func (c *Client) LocateMeta(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	if loc.state != stateOpen {
-		c.logger.DebugContext(ctx, "hbase:meta is in transition", "server", loc.addr, "state", loc.state)
+		c.logger.DebugContext(ctx, "zk: hbase:meta is in transition", "server", loc.addr, "state", loc.state)
 	}
 	return loc.addr, nil
 }
@@ -156,7 +156,7 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 			return nil, fmt.Errorf("zk: get %s: %w", path, ErrClosed)
 		case errors.Is(err, gozk.ErrSessionExpired), errors.Is(err, gozk.ErrConnectionClosed),
 			errors.Is(err, gozk.ErrNoServer):
-			c.logger.DebugContext(ctx, "zookeeper request lost, retrying", "path", path, "err", err)
+			c.logger.DebugContext(ctx, "zk: request lost, retrying", "path", path, "err", err)
 		default:
 			// ctx errors and the rest go to the caller, who owns the retry policy.
 			return nil, fmt.Errorf("zk: get %s: %w", path, err)

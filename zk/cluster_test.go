@@ -99,6 +99,20 @@ func TestLocateMetaAndMasterOnRealCluster(t *testing.T) {
 		t.Errorf("session ids %x then %x; want one session reused", first, sessionID(c))
 	}
 
+	// Concurrent lookups share the session too.
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Go(func() {
+			if got, err := c.LocateMeta(ctx); err != nil || got != meta {
+				t.Errorf("concurrent LocateMeta = %q, %v; want %q", got, err, meta)
+			}
+		})
+	}
+	wg.Wait()
+	if sessionID(c) != first {
+		t.Errorf("session id %x after concurrent lookups, was %x", sessionID(c), first)
+	}
+
 	// A parent that holds no HBase: the caller must be told the node is missing.
 	other := New(hc.ZKQuorum, WithZNodeParent("/no-such-hbase"))
 	defer other.Close()
@@ -204,7 +218,7 @@ func TestNewSessionAfterExpiry(t *testing.T) {
 	if now := sessionID(c); now == old || now == 0 {
 		t.Errorf("session id %x before the expiry, %x after; want a new session", old, now)
 	}
-	if !bytes.Contains(logs.Bytes(), []byte("zookeeper session expired")) {
+	if !bytes.Contains(logs.Bytes(), []byte("zk: session expired")) {
 		t.Errorf("no expiry was logged; log:\n%s", logs.String())
 	}
 	t.Logf("session %x expired, lookups continue on session %x", old, sessionID(c))

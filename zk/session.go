@@ -70,11 +70,11 @@ func (s *session) onEvent(ev gozk.Event) {
 	}
 	switch ev.State {
 	case gozk.StateHasSession:
-		s.logger.Info("zookeeper session established", "server", ev.Server)
+		s.logger.Info("zk: session established", "server", ev.Server)
 	case gozk.StateExpired:
-		s.logger.Warn("zookeeper session expired; asking for a new one", "server", ev.Server)
+		s.logger.Warn("zk: session expired; asking for a new one", "server", ev.Server)
 	case gozk.StateDisconnected:
-		s.logger.Debug("zookeeper connection lost", "server", ev.Server)
+		s.logger.Debug("zk: connection lost", "server", ev.Server)
 	}
 }
 
@@ -100,5 +100,8 @@ func (s *session) close() {
 type zkLogger struct{ l *slog.Logger }
 
 func (z zkLogger) Printf(format string, args ...any) {
+	if !z.l.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
 	z.l.Debug(fmt.Sprintf(format, args...), "component", "go-zookeeper")
 }

@@ -60,16 +60,11 @@ func benchmark(ctx context.Context, c *config, modes []mode, open openFunc, log 
 	rep := &report{Settings: settingsOf(c)}
 	if c.Load {
 		log.Info("loading rows", "rows", c.Rows, "concurrency", c.Concurrency)
-		spec := specFor(c, seqWrite, "", 0)
-		spec.Kind, spec.Duration, spec.Ops = seqWrite, 0, c.Rows
-		r, err := runWorkload(ctx, stores[0], spec)
+		took, err := loadRows(ctx, stores[0], c)
 		if err != nil {
 			return nil, fmt.Errorf("load: %w", err)
 		}
-		log.Info("loaded rows", "ops", r.Ops, "ops_per_sec", int64(r.OpsPerSec), "p99_us", r.P99Micros, "errors", r.Errors)
-		if r.Errors > 0 {
-			return nil, fmt.Errorf("load: %d of %d puts failed, e.g. %v", r.Errors, c.Rows, r.ErrorSamples)
-		}
+		log.Info("loaded rows", "rows", c.Rows, "took", took.Round(time.Millisecond))
 	}
 	if c.Warmup > 0 {
 		for _, w := range c.Workloads {

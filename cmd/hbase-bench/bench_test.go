@@ -16,7 +16,7 @@ func memOpener(st *memStore, opened *[]securityFlags) openFunc {
 }
 
 func TestBenchmarkCompareSecurity(t *testing.T) {
-	c, err := parseConfig([]string{"-local", "-compare-security", "-ops", "300", "-rows", "500", "-regions", "2", "-concurrency", "3"}, env(), io.Discard)
+	c, err := parseConfig([]string{"-local", "-compare-security", "-warmup", "0", "-ops", "300", "-rows", "500", "-regions", "2", "-concurrency", "3"}, env(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,6 +60,9 @@ type securityFlags struct {
 var protections = []string{"authentication", "integrity", "privacy"}
 
 const maxKeySize = 1 << 10
+
+// defaultCompareWarmup is -warmup's default with -compare-security.
+const defaultCompareWarmup = 3 * time.Second
 const maxValueSize = 64 << 20
 
 // parseConfig parses and validates args (without the program name). getenv supplies the
@@ -95,7 +98,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	fs.Int64Var(&c.Ops, "ops", 0, "operations per workload (0: run for -duration); the first limit reached ends a workload")
 	fs.DurationVar(&c.OpTimeout, "op-timeout", 10*time.Second, "deadline of each request")
 	fs.IntVar(&c.Rounds, "rounds", 0, "split each workload into this many interleaved rounds and merge them (0: 1, or 3 with -compare-security)")
-	fs.DurationVar(&c.Warmup, "warmup", 0, "run each workload (in each mode) this long unmeasured before measuring it")
+	fs.DurationVar(&c.Warmup, "warmup", 0, "run each workload (in each mode) this long unmeasured before measuring it (default 0, or 3s with -compare-security)")
 	load := fs.String("load", "auto", "write every row once before the workloads, unmeasured: true, false, or auto (with -local when a read or scan workload runs)")
 	fs.Uint64Var(&c.Seed, "seed", 0, "random seed for keys (0: from the clock)")
 
@@ -261,6 +264,11 @@ func (c *config) validate(set map[string]bool) error {
 		}
 		if !set["load"] {
 			c.Load = true
+		}
+		// Each mode opens fresh connections, and without -rounds interleaving (one cluster per
+		// protection) a fresh server JVM too: give both time to warm up before measuring.
+		if !set["warmup"] {
+			c.Warmup = defaultCompareWarmup
 		}
 	}
 	return nil

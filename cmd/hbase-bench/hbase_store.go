@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/sasl"
 )
 
 // qualifier is the one column every row has, family:q, as in the seeds' benchmark.
@@ -16,6 +17,7 @@ var qualifier = []byte("q")
 // hbaseStore is a store backed by one go-hbase client.
 type hbaseStore struct {
 	client *hbase.Client
+	creds  *sasl.Credentials // nil without Kerberos
 	table  []byte
 	family []byte
 }
@@ -27,25 +29,37 @@ func hbaseOpener(log *slog.Logger) openFunc {
 			hbase.WithZNodeParent(c.ZNodeParent),
 			hbase.WithLogger(log.With("component", "go-hbase")),
 		}
-		secOpts, err := securityOptions(sec, log)
+		secOpts, creds, err := securityOptions(sec)
 		if err != nil {
 			return nil, nil, err
 		}
 		client, err := hbase.NewClient(c.ZKQuorum, append(opts, secOpts...)...)
 		if err != nil {
+			if creds != nil {
+				creds.Close()
+			}
 			return nil, nil, err
 		}
-		st := &hbaseStore{client: client, table: []byte(c.Table), family: []byte(c.Family)}
+		st := &hbaseStore{client: client, creds: creds, table: []byte(c.Table), family: []byte(c.Family)}
 		// Fail here, with one clear error, rather than in every operation: find the table's
 		// first region and complete the connection handshake (SASL included) once.
 		pctx, cancel := context.WithTimeout(ctx, c.OpTimeout)
 		defer cancel()
 		if _, err := st.Get(pctx, appendKey(nil, 0, c.KeySize)); err != nil {
-			client.Close()
+			st.Close()
 			return nil, nil, fmt.Errorf("probe table %s: %w", c.Table, err)
 		}
-		return st, client, nil
+		return st, st, nil
 	}
+}
+
+// Close closes the client, then the Kerberos credentials it used.
+func (s *hbaseStore) Close() error {
+	err := s.client.Close()
+	if s.creds != nil {
+		s.creds.Close()
+	}
+	return err
 }
 
 func (s *hbaseStore) Get(ctx context.Context, row []byte) (bool, error) {
@@ -67,4 +81,22 @@ func (s *hbaseStore) Put(ctx context.Context, row, value []byte) error {
 	}
 	_, err = s.client.Put(ctx, p)
 	return err
+}
+
+// PutBatch writes rows in one SendBatch (the table load).
+func (s *hbaseStore) PutBatch(ctx context.Context, rows [][]byte, value []byte) error {
+	calls := make([]hrpc.Batchable, len(rows))
+	for i, row := range rows {
+		p, err := hrpc.NewPut(s.table, row, hrpc.Value(s.family, qualifier, value))
+		if err != nil {
+			return err
+		}
+		calls[i] = p
+	}
+	for i, r := range s.client.SendBatch(ctx, calls) {
+		if r.Err != nil {
+			return fmt.Errorf("put %s: %w", rows[i], r.Err)
+		}
+	}
+	return nil
 }

@@ -71,7 +71,7 @@ func startLocal(ctx context.Context, c *config, plan clusterPlan, log *slog.Logg
 		FullJIT:       true, // measure the server as it runs in production, not a quick-start JVM
 		Logger:        log.With("component", "hbasetest"),
 	}
-	log.Info("starting local HBase", "regionservers", opts.RegionServers, "secure", opts.Secure, "protection", opts.Protection, "aes", opts.AES)
+	log.Info("starting local HBase", "cluster", describePlan(plan), "regionservers", opts.RegionServers)
 	began := time.Now()
 	hc, err := hbasetest.Start(ctx, opts)
 	if err != nil {

@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 // TestLocalBench runs a tiny `hbase-bench -local` end to end: a real HBase mini cluster,
@@ -14,6 +17,8 @@ func TestLocalBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real HBase cluster")
 	}
+	// Everything the run started (clients, cluster watchers) must be gone when it returns.
+	defer goleak.VerifyNone(t)
 	const ops, rows, perScan = 300, 2000, 20
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
@@ -54,5 +59,53 @@ func TestLocalBench(t *testing.T) {
 	}
 	if rep.Settings.Rows != rows || !rep.Settings.Local || len(rep.Settings.Clusters) != 1 {
 		t.Errorf("settings %+v", rep.Settings)
+	}
+}
+
+// TestLocalCompareSecurity runs a tiny -compare-security end to end: Kerberos clients with no
+// encryption, GSS wrap and AES against real secure clusters, one comparison table. Opt-in
+// like the other secure-cluster tests: GOHBASE_SECURE_CLUSTER=1.
+func TestLocalCompareSecurity(t *testing.T) {
+	if testing.Short() || os.Getenv("GOHBASE_SECURE_CLUSTER") != "1" {
+		t.Skip("real secure cluster test: set GOHBASE_SECURE_CLUSTER=1")
+	}
+	defer goleak.VerifyNone(t)
+	const ops = 200
+	ctx, cancel := context.WithTimeout(t.Context(), 6*time.Minute)
+	defer cancel()
+	var stdout, stderr strings.Builder
+	code := run(ctx, []string{
+		"-local", "-compare-security", "-regions", "2", "-rows", "1000", "-ops", "200",
+		"-concurrency", "4", "-warmup", "0", "-json",
+	}, env(), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	var rep report
+	if err := json.Unmarshal([]byte(stdout.String()), &rep); err != nil {
+		t.Fatalf("output is not the JSON report: %v\n%s", err, stdout.String())
+	}
+	want := []string{
+		"randread/" + modeNone, "randread/" + modeGSS, "randread/" + modeAES,
+		"randwrite/" + modeNone, "randwrite/" + modeGSS, "randwrite/" + modeAES,
+	}
+	if len(rep.Results) != len(want) {
+		t.Fatalf("%d results, want %d:\n%s", len(rep.Results), len(want), stdout.String())
+	}
+	for i, r := range rep.Results {
+		if got := r.Workload + "/" + r.Mode; got != want[i] {
+			t.Errorf("result %d is %s, want %s", i, got, want[i])
+		}
+		if r.Ops != ops || r.Errors != 0 || r.Empty != 0 {
+			t.Errorf("%s/%s: ops %d errors %d empty %d, want %d, 0, 0 (%q)", r.Workload, r.Mode, r.Ops, r.Errors, r.Empty, ops, r.ErrorSamples)
+		}
+	}
+	if len(rep.Comparison) != 6 {
+		t.Fatalf("%d comparisons, want 6", len(rep.Comparison))
+	}
+	for _, c := range rep.Comparison {
+		if c.RefMicros <= 0 || c.Ratio <= 0 || (c.Mode == modeNone && c.Ratio != 1) {
+			t.Errorf("comparison %+v", c)
+		}
 	}
 }

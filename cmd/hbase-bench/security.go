@@ -2,40 +2,37 @@ package main
 
 import (
 	"fmt"
-	"log/slog"
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/sasl"
 )
 
-// securityOptions turns the security flags into client options: nothing for SIMPLE, else a
-// Kerberos handshaker logged in from the keytab. AES is required when asked for, so a server
-// that does not offer it fails the run instead of silently measuring GSS wrap.
-func securityOptions(sec securityFlags, log *slog.Logger) ([]hbase.Option, error) {
+// securityOptions turns the security flags into the client's security options: nothing for
+// SIMPLE, else Kerberos from the keytab with the asked protection. AES is required when asked
+// for (WithAES(true)), so a server that does not hand out AES keys fails the run instead of
+// silently measuring GSS wrap.
+//
+// The credentials are ours (hbase.WithKerberos), and the caller closes them after the client:
+// closing them stops gokrb5's ticket renewal goroutine.
+func securityOptions(sec securityFlags) ([]hbase.Option, *sasl.Credentials, error) {
 	if !sec.Kerberos {
-		return nil, nil
+		return nil, nil, nil
 	}
 	prot, err := sasl.ParseProtection(sec.Protection)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	creds, err := sasl.KeytabCredentials(sec.Principal, sec.Keytab, sec.KRB5Conf)
 	if err != nil {
-		return nil, fmt.Errorf("kerberos login of %s: %w", sec.Principal, err)
+		return nil, nil, fmt.Errorf("kerberos login of %s: %w", sec.Principal, err)
 	}
-	aes := sasl.AESOff
-	if sec.AES {
-		aes = sasl.AESRequired
+	opts := []hbase.Option{
+		hbase.WithKerberos(creds),
+		hbase.WithProtection(prot),
+		hbase.WithAES(sec.AES),
 	}
-	h, err := sasl.NewHandshaker(sasl.Config{
-		Credentials:      creds,
-		ServicePrincipal: sec.ServerPrincipal, // "" means sasl.DefaultServicePrincipal
-		Protection:       prot,
-		AES:              aes,
-		Logger:           log.With("component", "sasl"),
-	})
-	if err != nil {
-		return nil, err
+	if sec.ServerPrincipal != "" {
+		opts = append(opts, hbase.WithServicePrincipal(sec.ServerPrincipal))
 	}
-	return []hbase.Option{hbase.WithHandshaker(h)}, nil
+	return opts, creds, nil
 }

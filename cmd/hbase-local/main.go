@@ -8,7 +8,8 @@
 // HBASE_SERVER_PRINCIPAL), then reads control commands (see package hbasetest: status,
 // regions, split, kill-rs 0, ...) from stdin and prints one answer line per command. It stops
 // the cluster on Ctrl-C, SIGTERM or the stop command; with -exit-on-eof also when stdin ends.
-// With -smoke it runs the Java smoke test against the new cluster and exits.
+// With -smoke it runs the Java smoke test against the new cluster and exits; -build-only only
+// builds the launcher.
 package main
 
 import (
@@ -49,6 +50,7 @@ func run() int {
 	envFile := flag.String("env", "", "also write the KEY=VALUE lines to this file")
 	exitOnEOF := flag.Bool("exit-on-eof", false, "stop when stdin ends")
 	verbose := flag.Bool("v", false, "log progress to stderr")
+	buildOnly := flag.Bool("build-only", false, "only build the launcher (Maven), then exit")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "hbase-local: unexpected arguments %q\n", flag.Args())
@@ -61,6 +63,15 @@ func run() int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *buildOnly {
+		bctx, cancel := context.WithTimeout(ctx, *timeout)
+		defer cancel()
+		if err := hbasetest.BuildLauncher(bctx, o.HBaseVersion, o.Logger); err != nil {
+			fmt.Fprintln(os.Stderr, "hbase-local:", err)
+			return 1
+		}
+		return 0
+	}
 	began := time.Now()
 	fmt.Fprintf(os.Stderr, "hbase-local: starting HBase %s (%d region servers, secure=%v)...\n", o.HBaseVersion, max(o.RegionServers, 1), o.Secure)
 	c, err := hbasetest.Start(ctx, o)

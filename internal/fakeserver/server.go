@@ -39,8 +39,9 @@ func (r *Request) Unmarshal(m proto.Message) error { return proto.Unmarshal(r.Pa
 // Done is closed when the request's connection or the server is closed.
 func (r *Request) Done() <-chan struct{} { return r.ctx.Done() }
 
-// Response is what the server does with a request. The zero value answers with an empty
-// response message... of no type: set Msg (or Exception) for a meaningful answer.
+// Response is what the server does with a request. The zero value answers at once with an
+// empty response message (valid for any response type without required fields); set Msg,
+// Cells or Exception for a real answer and the other fields for faults.
 type Response struct {
 	Msg       proto.Message         // the response message
 	Cells     []byte                // a cellblock to send after it

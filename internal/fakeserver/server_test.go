@@ -159,3 +159,26 @@ func TestBadPreambleIsDropped(t *testing.T) {
 		t.Fatal("server answered a bad preamble")
 	}
 }
+
+func TestMethods(t *testing.T) {
+	srv, err := Start(Options{Handler: Methods(map[string]Handler{
+		"IsMasterRunning": func(*Request) Response {
+			return Response{Msg: &pb.IsMasterRunningResponse{IsMasterRunning: proto.Bool(true)}}
+		},
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	nc, br := rawClient(t, srv.Addr())
+	writeRequest(t, nc, 7, "IsMasterRunning", &pb.IsMasterRunningRequest{}, nil)
+	h, msg, _ := readResponse(t, br)
+	var resp pb.IsMasterRunningResponse
+	if h.GetCallId() != 7 || proto.Unmarshal(msg, &resp) != nil || !resp.GetIsMasterRunning() {
+		t.Fatalf("IsMasterRunning: %v %v", h, &resp)
+	}
+	writeRequest(t, nc, 8, "Nope", &pb.IsMasterRunningRequest{}, nil)
+	if h, _, _ := readResponse(t, br); h.GetCallId() != 8 || !h.GetException().GetDoNotRetry() {
+		t.Fatalf("unknown method: %v", h)
+	}
+}

@@ -67,11 +67,15 @@ final class ClusterConf {
     return c;
   }
 
-  /** The launcher's own client: short retries so a bad command fails fast. */
+  /**
+   * The launcher's own client. A short pause because admin calls poll their procedures with
+   * pause times a backoff factor (a 5 s procedure is seen done after 8 s with the default
+   * 100 ms); bounded retries so a bad command fails fast.
+   */
   static Configuration client(Configuration cluster) {
     Configuration c = new Configuration(cluster);
-    c.setInt("hbase.client.retries.number", 10);
-    c.setInt("hbase.client.pause", 100);
+    c.setInt("hbase.client.retries.number", 15);
+    c.setInt("hbase.client.pause", 20);
     c.setInt("hbase.client.operation.timeout", 60_000);
     c.setInt("hbase.rpc.timeout", 30_000);
     c.setInt("hbase.client.meta.operation.timeout", 30_000);

@@ -1,0 +1,45 @@
+package sasl_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/go-hbase/hbase/region"
+	"github.com/go-hbase/hbase/sasl"
+)
+
+// A region server connection authenticated with Kerberos from a keytab, encrypted with AES
+// (privacy). The root package's WithKerberosKeytab does the same for every connection.
+func ExampleNewHandshaker() {
+	creds, err := sasl.KeytabCredentials("client@EXAMPLE.COM", "/etc/security/client.keytab", "/etc/krb5.conf")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer creds.Close()
+	h, err := sasl.NewHandshaker(sasl.Config{
+		Credentials:      creds,
+		ServicePrincipal: "hbase/_HOST",
+		Protection:       sasl.Privacy, // and AES, required by default
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := region.Dial(ctx, "rs1.example.com:16020", region.Config{Service: "ClientService", Handshaker: h})
+	if err != nil {
+		// errors.Is(err, sasl.ErrDowngrade), sasl.ErrBadCredentials, ... tell the causes apart.
+		fmt.Println(err)
+		return
+	}
+	defer conn.Close()
+}
+
+func ExampleParseProtection() {
+	p, err := sasl.ParseProtection("auth-conf")
+	fmt.Println(p, p.QoP(), err)
+	// Output: privacy auth-conf <nil>
+}

@@ -1,0 +1,186 @@
+package hbase
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hrpc"
+)
+
+// These tests run every data operation through the root client over Kerberos connections,
+// one real secure cluster per server setting, started one after another (never beside another
+// cluster of this process: the shared plain cluster is not used here). They need
+// GOHBASE_SECURE_CLUSTER=1, e.g.
+//
+//	GOHBASE_SECURE_CLUSTER=1 go test -run TestSecureIntegration -v .
+func TestSecureIntegration(t *testing.T) {
+	if testing.Short() || os.Getenv("GOHBASE_SECURE_CLUSTER") != "1" {
+		t.Skip("real secure cluster test: set GOHBASE_SECURE_CLUSTER=1")
+	}
+	for _, c := range []struct {
+		name    string
+		cluster hbasetest.Options
+		clients map[string][]Option
+	}{
+		{"privacy-aes", hbasetest.Options{Secure: true, Protection: "privacy", AES: true}, map[string][]Option{
+			"aes": {WithProtection(ProtectionPrivacy)},
+			"gss": {WithProtection(ProtectionPrivacy), WithAES(false)},
+		}},
+		{"integrity", hbasetest.Options{Secure: true, Protection: "integrity"}, map[string][]Option{
+			"integrity": {WithProtection(ProtectionIntegrity)},
+		}},
+		{"authentication", hbasetest.Options{Secure: true, Protection: "authentication"}, map[string][]Option{
+			"authentication": {WithProtection(ProtectionAuthentication)},
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cl := hbasetest.StartT(t, c.cluster)
+			defer cl.Stop()
+			for name, opts := range c.clients {
+				t.Run(name, func(t *testing.T) {
+					opts = append([]Option{
+						WithZNodeParent(cl.ZNodeParent),
+						WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
+					}, opts...)
+					client, err := NewClient(cl.ZKQuorum, opts...)
+					if err != nil {
+						t.Fatalf("NewClient: %v", err)
+					}
+					defer client.Close()
+					defer closeSecurity(client)
+					secureDataOps(t, cl, client, "sec_"+c.name+"_"+name)
+				})
+			}
+		})
+	}
+}
+
+// closeSecurity stops the ticket renewal of credentials an option created.
+// TODO(lead): Client.Close should do this (see the security report).
+func closeSecurity(c *Client) {
+	if s, ok := c.opts.handshaker.(io.Closer); ok {
+		s.Close()
+	}
+}
+
+func secureDataOps(t *testing.T, cl *hbasetest.Cluster, c *Client, table string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(cl.CreateTable(ctx, table, []string{"f"}, [][]byte{[]byte("m")}))
+	tb, f := []byte(table), []byte("f")
+
+	// Put by us (values below and above one 64 KiB wrap), read by Java and by us.
+	for i, size := range []int{1, 1000, 300 << 10} {
+		row := []byte(fmt.Sprintf("row%d", i))
+		val := bytes.Repeat([]byte{byte('A' + i)}, size)
+		put, err := hrpc.NewPut(tb, row, hrpc.Value(f, []byte("q"), val))
+		must(err)
+		_, err = c.Put(ctx, put)
+		must(err)
+		cells, err := cl.Get(ctx, table, row)
+		must(err)
+		if len(cells) != 1 || !bytes.Equal(cells[0].Value, val) {
+			t.Fatalf("Java read %d cells for %s", len(cells), row)
+		}
+		get, err := hrpc.NewGet(tb, row)
+		must(err)
+		res, err := c.Get(ctx, get)
+		must(err)
+		if len(res.Cells) != 1 || !bytes.Equal(res.Cells[0].Value, val) {
+			t.Fatalf("Get %s: %d cells", row, len(res.Cells))
+		}
+	}
+	// Put by Java, read by us.
+	must(cl.Put(ctx, table, []byte("zjava"), f, []byte("q"), []byte("from java")))
+	get, err := hrpc.NewGet(tb, []byte("zjava"))
+	must(err)
+	res, err := c.Get(ctx, get)
+	must(err)
+	if len(res.Cells) != 1 || string(res.Cells[0].Value) != "from java" {
+		t.Fatalf("Get of Java's row: %+v", res.Cells)
+	}
+
+	// Append, Increment (checked by Java too), CheckAndMutate, MutateRow, Delete.
+	app, err := hrpc.NewAppend(tb, []byte("row0"), hrpc.Value(f, []byte("q"), []byte("+")))
+	must(err)
+	_, err = c.Append(ctx, app)
+	must(err)
+	inc, err := hrpc.NewIncrement(tb, []byte("counter"), hrpc.Amount(f, []byte("n"), 5))
+	must(err)
+	_, err = c.Increment(ctx, inc)
+	must(err)
+	n, err := cl.Increment(ctx, table, []byte("counter"), f, []byte("n"), 1)
+	must(err)
+	if n != 6 {
+		t.Fatalf("counter = %d, want 6", n)
+	}
+	put, err := hrpc.NewPut(tb, []byte("cam"), hrpc.Value(f, []byte("q"), []byte("v2")))
+	must(err)
+	cam, err := hrpc.NewCheckAndMutate(hrpc.IfValue(f, []byte("q"), hrpc.Equal, nil), put)
+	must(err)
+	ok, err := c.CheckAndMutate(ctx, cam)
+	must(err)
+	if !ok {
+		t.Fatal("CheckAndMutate on a missing column did not apply")
+	}
+	p1, err := hrpc.NewPut(tb, []byte("rm"), hrpc.Value(f, []byte("a"), []byte("1")))
+	must(err)
+	p2, err := hrpc.NewPut(tb, []byte("rm"), hrpc.Value(f, []byte("b"), []byte("2")))
+	must(err)
+	rm, err := hrpc.NewRowMutations(p1, p2)
+	must(err)
+	must(c.MutateRow(ctx, rm))
+	del, err := hrpc.NewDelete(tb, []byte("row1"))
+	must(err)
+	_, err = c.Delete(ctx, del)
+	must(err)
+	if cells, err := cl.Get(ctx, table, []byte("row1")); err != nil || len(cells) != 0 {
+		t.Fatalf("Java still sees deleted row1: %v %v", cells, err)
+	}
+
+	// Batch across both regions.
+	var calls []hrpc.Batchable
+	for _, r := range []string{"a1", "n1", "z1"} {
+		p, err := hrpc.NewPut(tb, []byte(r), hrpc.Value(f, []byte("q"), []byte(r)))
+		must(err)
+		calls = append(calls, p)
+	}
+	for i, br := range c.SendBatch(ctx, calls) {
+		if br.Err != nil {
+			t.Fatalf("batch %d: %v", i, br.Err)
+		}
+	}
+
+	// Scan everything and compare with Java's scan.
+	scan, err := hrpc.NewScan(tb)
+	must(err)
+	sc := c.Scan(ctx, scan)
+	defer sc.Close()
+	var ours int
+	for {
+		r, err := sc.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		must(err)
+		ours += len(r.Cells)
+	}
+	theirs, err := cl.Scan(ctx, table)
+	must(err)
+	if ours != len(theirs) || ours == 0 {
+		t.Fatalf("scan: we saw %d cells, Java %d", ours, len(theirs))
+	}
+}
