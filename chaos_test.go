@@ -12,6 +12,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -262,9 +263,14 @@ func (w *chaosWorkload) pause() {
 	}
 }
 
-// callContext returns a context with a deadline 2 to 5 s away, as a caller would set one.
+// callContext returns a context with a deadline 2 to 5 s away, as a caller would set one;
+// one call in eight gets 50 to 500 ms instead, so that deadlines also end calls in the middle
+// of their retries when no fault is going on.
 func callContext(rng *rand.Rand) (context.Context, context.CancelFunc, time.Time) {
 	d := 2*time.Second + time.Duration(rng.Int64N(int64(3*time.Second)))
+	if rng.IntN(8) == 0 {
+		d = 50*time.Millisecond + time.Duration(rng.Int64N(int64(450*time.Millisecond)))
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	deadline, _ := ctx.Deadline()
 	return ctx, cancel, deadline
@@ -508,6 +514,8 @@ type schedProbe struct {
 	hist   *hdrhistogram.Histogram
 	worst  []string // oversleeps of more than 50 ms, with when they ended
 	stalls []stall  // oversleeps of more than 5 ms
+	// maxGoroutines is the most goroutines seen: a client that leaks while it runs shows here.
+	maxGoroutines int
 }
 
 // stall is the stretch [from, to) by which one probe sleep overslept.
@@ -527,6 +535,7 @@ func startSchedProbe(stop <-chan struct{}) *schedProbe {
 			time.Sleep(5 * time.Millisecond)
 			over := time.Since(t0) - 5*time.Millisecond
 			_ = p.hist.RecordValue(int64(over / time.Microsecond))
+			p.maxGoroutines = max(p.maxGoroutines, runtime.NumGoroutine())
 			if over > 5*time.Millisecond {
 				end := t0.Add(5*time.Millisecond + over)
 				p.stalls = append(p.stalls, stall{from: end.Add(-over), to: end})
@@ -560,8 +569,8 @@ func (p *schedProbe) stalledBetween(from, to time.Time) time.Duration {
 func (p *schedProbe) summary() string {
 	<-p.done
 	us := func(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
-	return fmt.Sprintf("oversleep p99 %v p99.9 %v max %v; over 50ms: %v", us(p.hist.ValueAtQuantile(99)),
-		us(p.hist.ValueAtQuantile(99.9)), us(p.hist.Max()), p.worst)
+	return fmt.Sprintf("oversleep p99 %v p99.9 %v max %v; at most %d goroutines; over 50ms: %v", us(p.hist.ValueAtQuantile(99)),
+		us(p.hist.ValueAtQuantile(99.9)), us(p.hist.Max()), p.maxGoroutines, p.worst)
 }
 
 // errorKind names an error for the counts: the sentinel it wraps, else its text up to the

@@ -80,8 +80,10 @@ func (c *Client) Scan(ctx context.Context, s *hrpc.Scan) *Scanner {
 	return sc
 }
 
-// Next returns the next row, or io.EOF after the last one (and after Close). An error other
-// than io.EOF ends the scan.
+// Next returns the next row, or io.EOF after the last one and after Close (a Next that Close
+// or the Scan's context interrupts returns context.Canceled). An error of the Next's own ctx
+// leaves the scan usable: the next Next reopens it after the last row returned. Any other
+// error ends the scan.
 func (s *Scanner) Next(ctx context.Context) (*hrpc.Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

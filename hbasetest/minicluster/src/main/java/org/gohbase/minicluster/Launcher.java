@@ -100,12 +100,11 @@ public final class Launcher {
     serveControl(control);
   }
 
-  /** Fails before the cluster is up: the reason goes to stdout and stderr, then exit 1. */
+  /** Fails before the cluster is up: the reason goes to stdout, then exit 1. */
   private void fail(String line) {
     synchronized (stdout) {
       stdout.println(line);
     }
-    System.err.println(line);
     System.exit(1);
   }
 
