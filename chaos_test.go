@@ -1,3 +1,5 @@
+//go:build unix
+
 package hbase_test
 
 import (
@@ -17,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -97,8 +100,9 @@ func TestChaos(t *testing.T) {
 	// The scheduling probe tells a client that ignores its context apart from a process that
 	// got no CPU (the mini cluster's JVM shares the machine's cores).
 	probe := startSchedProbe(w.stop)
+	cpuStart := processCPU()
 
-	faults := chaosFaults(cl, table)
+	faults := chaosFaults(t, cl, table)
 	time.Sleep(3 * time.Second) // a calm start: the cache warms up before the first fault
 	for _, f := range faults {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -115,8 +119,13 @@ func TestChaos(t *testing.T) {
 	close(w.stop)
 	workers.Wait()
 	workload := time.Since(w.start)
+	cpu := processCPU() - cpuStart
+	t.Logf("the test process used %v of CPU in %v (%.2f cores)", cpu.Round(time.Second), workload.Round(time.Second), cpu.Seconds()/workload.Seconds())
 
 	w.stats.report(t, workload)
+	for _, st := range w.stacks {
+		t.Logf("late call caught by the watchdog: %s", st)
+	}
 	t.Logf("scheduling probe (5ms sleeps): %s", probe.summary())
 	t.Logf("client log messages during the test: %s", logs.summary())
 	acked := w.ackedRows()
@@ -161,15 +170,15 @@ type chaosFault struct {
 
 // chaosFaults lists the faults in order: two rounds, about a minute each. Only one region
 // server is down at a time, and every killed server is started again.
-func chaosFaults(cl *hbasetest.Cluster, table string) []chaosFault {
+func chaosFaults(t *testing.T, cl *hbasetest.Cluster, table string) []chaosFault {
 	start := func(i int) func(context.Context) error {
 		return func(ctx context.Context) error { _, err := cl.StartRS(ctx, i); return err }
 	}
 	split := func(key string) func(context.Context) error {
-		return func(ctx context.Context) error { _, _, err := cl.Split(ctx, table, []byte(key)); return err }
+		return regionChange(t, cl, table, func(ctx context.Context) error { _, _, err := cl.Split(ctx, table, []byte(key)); return err })
 	}
 	merge := func(a, b string) func(context.Context) error {
-		return func(ctx context.Context) error { return mergeAt(ctx, cl, table, a, b) }
+		return regionChange(t, cl, table, func(ctx context.Context) error { return mergeAt(ctx, cl, table, a, b) })
 	}
 	// metaServer is the index of the region server holding hbase:meta when the fault runs.
 	var metaServer int
@@ -213,6 +222,34 @@ func chaosFaults(cl *hbasetest.Cluster, table string) []chaosFault {
 	}
 }
 
+// regionChange runs a split or merge, trying again after a flush when HBase refuses it for a
+// reason that passes: a region recovered from a killed server keeps its recovered edits, and
+// daughters their reference files, for a moment after they open.
+func regionChange(t *testing.T, cl *hbasetest.Cluster, table string, change func(context.Context) error) func(context.Context) error {
+	return func(ctx context.Context) error {
+		var err error
+		for try := 0; try < 4; try++ {
+			if err = change(ctx); err == nil {
+				return nil
+			}
+			var ce *hbasetest.CommandError
+			if !errors.As(err, &ce) {
+				return err
+			}
+			t.Logf("HBase refused the split/merge, flushing and trying again: %v", ce)
+			if err := cl.Flush(ctx, table); err != nil {
+				return err
+			}
+			select {
+			case <-ctx.Done():
+				return err
+			case <-time.After(3 * time.Second):
+			}
+		}
+		return err
+	}
+}
+
 // mergeAt merges the two regions of table that start at startA and startB.
 func mergeAt(ctx context.Context, cl *hbasetest.Cluster, table, startA, startB string) error {
 	regions, err := cl.Regions(ctx, table)
@@ -245,6 +282,48 @@ type chaosWorkload struct {
 	acked      sync.Map // row (string) -> value (string) of every acknowledged Put
 	stats      chaosStats
 	violations atomic.Int64
+
+	stacksMu sync.Mutex
+	stacks   []string // where late calls were, caught by watch
+}
+
+// watch arms a watchdog for one call of the goroutine gid: if the call has not returned
+// chaosMaxLate/2 after its deadline, the goroutine's stack goes into the report, to show
+// where a late call waits. The returned func disarms it.
+func (w *chaosWorkload) watch(ctx context.Context, gid, op string, deadline time.Time) func() {
+	var done atomic.Bool
+	tm := time.AfterFunc(time.Until(deadline)+chaosMaxLate/2, func() {
+		if done.Load() {
+			return
+		}
+		w.stacksMu.Lock()
+		defer w.stacksMu.Unlock()
+		if len(w.stacks) >= 6 {
+			return
+		}
+		buf := make([]byte, 4<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		for g := range strings.SplitSeq(string(buf), "\n\n") {
+			if strings.HasPrefix(g, gid+" [") {
+				// ctx.Err() still nil here means the runtime had not yet run the context's own
+				// timer: the process, not the client, was behind.
+				w.stacks = append(w.stacks, fmt.Sprintf("%s still running %v after its deadline (at %.2fs; its ctx.Err() = %v):\n%s",
+					op, time.Since(deadline).Round(time.Millisecond), time.Since(w.start).Seconds(), ctx.Err(), g))
+			}
+		}
+	})
+	return func() {
+		done.Store(true)
+		tm.Stop()
+	}
+}
+
+// goroutineID returns "goroutine N", the header of the calling goroutine in stack dumps.
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	head, _, _ := strings.Cut(string(buf), " [")
+	return head
 }
 
 func (w *chaosWorkload) stopped() bool {
@@ -278,6 +357,7 @@ func callContext(rng *rand.Rand) (context.Context, context.CancelFunc, time.Time
 
 func (w *chaosWorkload) writer(id int) {
 	rng := rand.New(rand.NewPCG(uint64(id), uint64(time.Now().UnixNano())))
+	gid := goroutineID()
 	var mine []string // this worker's acknowledged rows
 	for seq := 0; !w.stopped(); seq++ {
 		row := fmt.Sprintf("%02x/w%02d/%07d", rng.IntN(256), id, seq)
@@ -289,7 +369,9 @@ func (w *chaosWorkload) writer(id int) {
 		}
 		ctx, cancel, deadline := callContext(rng)
 		began := time.Now()
+		unwatch := w.watch(ctx, gid, "Put", deadline)
 		_, err = w.client.Put(ctx, put)
+		unwatch()
 		cancel()
 		w.stats.record("Put", began, deadline, err, w.start)
 		if err == nil {
@@ -307,7 +389,9 @@ func (w *chaosWorkload) writer(id int) {
 			}
 			ctx, cancel, deadline := callContext(rng)
 			began := time.Now()
+			unwatch := w.watch(ctx, gid, "Get", deadline)
 			res, err := w.client.Get(ctx, get)
+			unwatch()
 			cancel()
 			w.stats.record("Get", began, deadline, err, w.start)
 			if err == nil {
@@ -324,6 +408,7 @@ func (w *chaosWorkload) writer(id int) {
 // acknowledged row must carry its value.
 func (w *chaosWorkload) reader(id int) {
 	rng := rand.New(rand.NewPCG(uint64(100+id), uint64(time.Now().UnixNano())))
+	gid := goroutineID()
 	for !w.stopped() {
 		start := fmt.Sprintf("%02x", rng.IntN(256))
 		scan, err := hrpc.NewScan(w.table, hrpc.StartRow([]byte(start)), hrpc.Limit(200), hrpc.NumberOfRows(50))
@@ -336,7 +421,9 @@ func (w *chaosWorkload) reader(id int) {
 		var prev []byte
 		for {
 			began := time.Now()
+			unwatch := w.watch(ctx, gid, "Scan.Next", deadline)
 			res, err := sc.Next(ctx)
+			unwatch()
 			if err == io.EOF {
 				w.stats.record("Scan.Next", began, deadline, nil, w.start)
 				break
@@ -518,8 +605,21 @@ type schedProbe struct {
 	maxGoroutines int
 }
 
-// stall is the stretch [from, to) by which one probe sleep overslept.
-type stall struct{ from, to time.Time }
+// stall is the stretch [from, to) by which one probe sleep overslept, and the CPU time the
+// process used during that sleep: near zero means the machine gave it no CPU, near two cores
+// means the process itself was busy (a spinning client would show that way).
+type stall struct {
+	from, to time.Time
+	cpu      time.Duration
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 func startSchedProbe(stop <-chan struct{}) *schedProbe {
 	p := &schedProbe{start: time.Now(), done: make(chan struct{}), hist: hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 3)}
@@ -531,27 +631,34 @@ func startSchedProbe(stop <-chan struct{}) *schedProbe {
 				return
 			default:
 			}
-			t0 := time.Now()
+			t0, cpu0 := time.Now(), processCPU()
 			time.Sleep(5 * time.Millisecond)
 			over := time.Since(t0) - 5*time.Millisecond
 			_ = p.hist.RecordValue(int64(over / time.Microsecond))
 			p.maxGoroutines = max(p.maxGoroutines, runtime.NumGoroutine())
 			if over > 5*time.Millisecond {
 				end := t0.Add(5*time.Millisecond + over)
-				p.stalls = append(p.stalls, stall{from: end.Add(-over), to: end})
+				p.stalls = append(p.stalls, stall{from: end.Add(-over), to: end, cpu: processCPU() - cpu0})
 			}
 			if over > 50*time.Millisecond {
-				p.worst = append(p.worst, fmt.Sprintf("%v at %.2fs", over.Round(time.Millisecond), time.Since(p.start).Seconds()))
+				st := p.stalls[len(p.stalls)-1]
+				p.worst = append(p.worst, fmt.Sprintf("%v at %.2fs (cpu %.0f%%)", over.Round(time.Millisecond),
+					time.Since(p.start).Seconds(), 100*float64(st.cpu)/float64(st.to.Sub(t0))))
 			}
 		}
 	}()
 	return p
 }
 
-// stalledBetween is how long the probe was overslept within [from, to). Call after summary.
+// stalledBetween is how long the probe overslept within [from, to) while the process itself
+// used less than half a core: time the machine did not run it, as opposed to time it spent
+// busy (which excuses nothing). Call after summary.
 func (p *schedProbe) stalledBetween(from, to time.Time) time.Duration {
 	var d time.Duration
 	for _, st := range p.stalls {
+		if slept := st.to.Sub(st.from) + 5*time.Millisecond; st.cpu > slept/2 {
+			continue
+		}
 		lo, hi := st.from, st.to
 		if lo.Before(from) {
 			lo = from

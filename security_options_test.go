@@ -3,6 +3,7 @@ package hbase
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -66,4 +67,20 @@ func TestSecurityOptionsNeedKerberos(t *testing.T) {
 	if !errors.Is(err, errNoKerberos) {
 		t.Fatalf("got %v, want errNoKerberos", err)
 	}
+}
+
+// A client that authenticates with Kerberos from a keytab and encrypts every connection with
+// AES (privacy); it refuses any server that would downgrade that.
+func ExampleWithKerberosKeytab() {
+	client, err := NewClient("zk1.example.com:2181,zk2.example.com:2181",
+		WithKerberosKeytab("app@EXAMPLE.COM", "/etc/security/app.keytab", "/etc/krb5.conf"),
+		WithServicePrincipal("hbase/_HOST"),
+		WithProtection(ProtectionPrivacy),
+		WithAES(true),
+	)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer client.Close()
 }

@@ -76,6 +76,29 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		return nil, err
 	}
 	built := time.Now()
+	var c *Cluster
+	for attempt := 1; ; attempt++ {
+		c, err = launch(ctx, opts, l)
+		var se *StartError
+		// A port chosen free may be taken (by another cluster's outgoing connection, say)
+		// before the JVM binds it: choose again, unless the caller fixed the ports.
+		if err != nil && attempt < 3 && !fixedPorts(opts) && errors.As(err, &se) && (strings.Contains(se.LogTail, "is in use") || strings.Contains(se.LogTail, "Address already in use")) {
+			opts.Logger.Info("hbasetest: a chosen port was taken; retrying", "attempt", attempt)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
+	}
+	c.log.Info("hbasetest: cluster ready", "zk", c.ZKQuorum, "regionservers", opts.RegionServers,
+		"secure", opts.Secure, "build", built.Sub(began).Round(time.Millisecond),
+		"start", time.Since(built).Round(time.Millisecond))
+	return c, nil
+}
+
+// launch starts one JVM on freshly chosen ports and waits for it to be ready.
+func launch(ctx context.Context, opts Options, l *launcher) (*Cluster, error) {
 	ports, err := choosePorts(opts)
 	if err != nil {
 		return nil, err
@@ -107,6 +130,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 			c.Stop()
 			return nil, &StartError{Err: err, LogTail: tail}
 		}
+		return c, nil
 	case <-c.exited:
 		tail := c.failureTail()
 		c.Stop()
@@ -116,10 +140,10 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		c.Stop()
 		return nil, &StartError{Err: fmt.Errorf("not ready: %w", ctx.Err()), LogTail: tail}
 	}
-	c.log.Info("hbasetest: cluster ready", "zk", c.ZKQuorum, "regionservers", opts.RegionServers,
-		"secure", opts.Secure, "build", built.Sub(began).Round(time.Millisecond),
-		"start", time.Since(built).Round(time.Millisecond))
-	return c, nil
+}
+
+func fixedPorts(o Options) bool {
+	return o.ZKPort != 0 || o.MasterPort != 0 || o.ControlPort != 0 || len(o.RegionServerPorts) > 0
 }
 
 func validate(o Options) error {

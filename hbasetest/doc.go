@@ -14,13 +14,14 @@
 //	var cluster *hbasetest.Cluster
 //
 //	func TestMain(m *testing.M) {
-//		c, err := hbasetest.Start(context.Background(), hbasetest.Options{RegionServers: 3})
+//		var err error
+//		cluster, err = hbasetest.Start(context.Background(), hbasetest.Options{RegionServers: 3})
 //		if err != nil {
 //			fmt.Fprintln(os.Stderr, err)
 //			os.Exit(1)
 //		}
 //		code := m.Run()
-//		c.Stop()
+//		cluster.Stop()
 //		os.Exit(code)
 //	}
 //
@@ -56,11 +57,17 @@
 //	move-all <index>                moves every region of that server to the other live servers
 //	move-meta [index]               moves hbase:meta (to another server when no index is given)
 //	balance                         OK <true|false>  (the balancer is otherwise off)
-//	kill-rs|stop-rs <index>         abort or stop a region server; waits until the master has reassigned its regions when another server is live
+//	kill-rs|stop-rs <index>         abort (crash) or cleanly stop a region server; when another
+//	                                server is live, waits until the master has reopened its regions there
 //	start-rs|restart-rs <index>     OK <host:port> <startcode>  (same port, new start code)
 //	kill-master                     aborts the master
 //	start-master                    OK <host:port> <startcode>
 //	stop                            stops the cluster and removes its directory
+//
+// Admin commands wait for their effect (a split's daughters open, a moved region open on its
+// target, ...) for up to two minutes. Data commands (put, get, scan, increment, delete) use the
+// standard Java client, as the client principal in secure mode, so they double as
+// interoperability checks.
 //
 // Region server indexes are stable slots: index i always uses the i-th region server port,
 // also after a restart.

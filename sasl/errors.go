@@ -3,6 +3,7 @@ package sasl
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 var (
@@ -54,4 +55,26 @@ type ServerError struct {
 
 func (e *ServerError) Error() string {
 	return fmt.Sprintf("sasl: server error %s: %s", e.Class, e.Message)
+}
+
+// Is lets errors.Is match a server's SASL failure to the Kerberos sentinels: Java's GSS
+// acceptor reports Kerberos errors as a SaslException whose message names the Kerberos error.
+func (e *ServerError) Is(target error) bool {
+	var keys []string
+	switch target {
+	case ErrClockSkew:
+		keys = []string{"Clock skew too great", "(37)"}
+	case ErrTicketExpired:
+		keys = []string{"Ticket expired", "(32)"}
+	case ErrBadCredentials:
+		keys = []string{"Integrity check on decrypted field failed", "(31)", "Message stream modified", "(41)"}
+	case ErrPrincipalUnknown:
+		keys = []string{"not found in Kerberos database", "(7)"}
+	}
+	for _, k := range keys {
+		if strings.Contains(e.Message, k) {
+			return true
+		}
+	}
+	return false
 }

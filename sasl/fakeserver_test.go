@@ -71,6 +71,7 @@ type fakeServer struct {
 	subkey          bool // put an acceptor subkey in the AP-REP
 	badAPRep        bool // AP-REP encrypted with a wrong key
 	apRepSeq        int64
+	krbError        int32 // answer the AP-REQ with this KRB-ERROR code instead of an AP-REP
 	// after, when set, runs on the connection once the handshake is done (before it closes).
 	after func(conn net.Conn, l serverLayer) error
 
@@ -210,6 +211,16 @@ func (s *fakeServer) serve(conn net.Conn) error {
 	apReq, err := s.parseAPReq(conn, first)
 	if err != nil {
 		return err
+	}
+	if s.krbError != 0 {
+		ke := messages.NewKRBError(types.NewPrincipalName(nametype.KRB_NT_SRV_INST, "hbase/localhost"), "EXAMPLE.COM", s.krbError, "fake")
+		b, err := ke.Marshal()
+		if err != nil {
+			return err
+		}
+		oid, _ := asn1.Marshal(gssapi.OIDKRB5.OID())
+		tok := append(append(oid, tokIDKRBError...), b...)
+		return writeSuccess(conn, asn1tools.AddASNAppTag(tok, 0))
 	}
 	if err := apReq.DecryptAuthenticator(s.kdc.key); err != nil {
 		return fmt.Errorf("fake: authenticator: %w", err)

@@ -242,11 +242,14 @@ func TestHandshakeBoundedByContext(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer ln.Close()
+	quit, exited := make(chan struct{}), make(chan struct{})
+	defer func() { close(quit); <-exited }()
 	go func() {
+		defer close(exited)
 		c, err := ln.Accept()
 		if err == nil {
 			defer c.Close()
-			time.Sleep(3 * time.Second)
+			<-quit
 		}
 	}()
 	h, err := NewHandshaker(Config{})
@@ -334,4 +337,25 @@ func secretsStayOutOfLogs(t *testing.T, aes AESMode) {
 			require.NotContains(t, out, enc)
 		}
 	}
+}
+
+// A server rejecting the AP-REQ with a KRB-ERROR: each code its own error.
+func TestServerKerberosErrors(t *testing.T) {
+	for code, want := range map[int32]error{
+		37: ErrClockSkew,      // KRB_AP_ERR_SKEW
+		32: ErrTicketExpired,  // KRB_AP_ERR_TKT_EXPIRED
+		31: ErrBadCredentials, // KRB_AP_ERR_BAD_INTEGRITY
+		41: ErrBadCredentials, // KRB_AP_ERR_MODIFIED
+		60: ErrKerberos,       // KRB_ERR_GENERIC
+	} {
+		r := runHandshake(t, &fakeServer{offer: offerAll, krbError: code}, Config{}, 5*time.Second, false)
+		require.ErrorIs(t, r.err, want, "code %d", code)
+	}
+}
+
+func TestServerErrorMapsKerberosCauses(t *testing.T) {
+	err := error(&ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed [Caused by GSSException: Failure unspecified at GSS-API level (Mechanism level: Clock skew too great (37))]"})
+	require.ErrorIs(t, err, ErrClockSkew)
+	require.NotErrorIs(t, err, ErrTicketExpired)
+	require.NotErrorIs(t, &ServerError{Message: "Authentication is required"}, ErrBadCredentials)
 }

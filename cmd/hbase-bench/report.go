@@ -93,7 +93,13 @@ func writeTable(w io.Writer, r *report) error {
 		}
 	}
 	if len(r.Comparison) > 0 {
-		fmt.Fprintf(w, "\nlatency at p75 and CPU per op against %q (same cluster, same run):\n", modeNone)
+		where := "same cluster, same run, modes interleaved"
+		if len(r.Settings.Clusters) > 1 {
+			// The reference ran on a cluster of its own: JVM and machine drift between the
+			// clusters is in the ratios too.
+			where = fmt.Sprintf("same run, but on %d clusters one after the other: %s", len(r.Settings.Clusters), strings.Join(r.Settings.Clusters, "; "))
+		}
+		fmt.Fprintf(w, "\nlatency at p75 and CPU per op against %q (%s):\n", modeNone, where)
 		ct := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(ct, "workload\tmode\tp75 µs\treference µs\tp75 ratio\tCPU ratio\t")
 		for _, c := range r.Comparison {

@@ -76,8 +76,16 @@ func TestCompareSecurityTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
+	var two strings.Builder
+	if err := writeTable(&two, &report{Settings: settings{Clusters: []string{"a", "b"}}, Results: results, Comparison: cmp}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(two.String(), "on 2 clusters one after the other: a; b") {
+		t.Errorf("two-cluster comparison does not say so:\n%s", two.String())
+	}
 	for _, s := range []string{
 		"mode",
+		"(same cluster, same run, modes interleaved)",
 		"target privacy+AES within 10% of no encryption at p75, randread: 1.05, met",
 		"target privacy+AES within 10% of no encryption at p75, randwrite: 1.20, NOT met",
 	} {
