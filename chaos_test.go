@@ -33,8 +33,11 @@ import (
 
 // The chaos test: a concurrent workload keeps running while region servers are killed and
 // restarted, regions are moved, split and merged, and hbase:meta moves. Afterwards every
-// acknowledged Put must be readable (by Get and by a full Scan), no call may have returned
-// more than chaosMaxLate after its context's deadline, and Close must leave no goroutine.
+// acknowledged Put must be readable (by Get, by a full Scan and by HBase's Java client), no
+// call may have returned more than chaosMaxLate after its context's deadline, and Close must
+// leave no goroutine. The machine is shared with the cluster's JVM (and, here, with other
+// clusters): lateness during which a probe goroutine shows the process got no CPU is reported
+// but excused; a late call's stack is logged to show where it waited.
 // CHAOS_LOG=1 sends the client's debug log to stderr.
 const (
 	chaosWriters = 16 // Put, then Get of one of the worker's own acknowledged rows
@@ -123,9 +126,11 @@ func TestChaos(t *testing.T) {
 	t.Logf("the test process used %v of CPU in %v (%.2f cores)", cpu.Round(time.Second), workload.Round(time.Second), cpu.Seconds()/workload.Seconds())
 
 	w.stats.report(t, workload)
+	w.stacksMu.Lock()
 	for _, st := range w.stacks {
 		t.Logf("late call caught by the watchdog: %s", st)
 	}
+	w.stacksMu.Unlock()
 	t.Logf("scheduling probe (5ms sleeps): %s", probe.summary())
 	t.Logf("client log messages during the test: %s", logs.summary())
 	acked := w.ackedRows()

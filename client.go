@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 
 	"github.com/go-hbase/hbase/hrpc"
@@ -45,16 +44,10 @@ type Client struct {
 // on bad arguments.
 func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 	o := defaultOptions()
-	for _, opt := range opts {
-		if opt == nil {
-			return nil, errors.New("hbase: nil Option")
-		}
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
-	}
-	if o.locateMeta == nil && strings.TrimSpace(zkQuorum) == "" {
-		return nil, errors.New("hbase: empty ZooKeeper quorum")
+	if err := o.apply(zkQuorum, opts); err != nil {
+		// Options may have logged in already (WithKerberosKeytab); stop their ticket renewal.
+		o.closeHandshaker()
+		return nil, err
 	}
 	c := &Client{
 		opts:    o,
@@ -99,6 +92,7 @@ func (c *Client) Close() error {
 		if c.zk != nil {
 			c.closeErr = c.zk.Close()
 		}
+		c.opts.closeHandshaker()
 	})
 	return c.closeErr
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/go-hbase/hbase/region"
@@ -136,6 +138,9 @@ func WithScannerLeaseRenewal(d time.Duration) Option {
 // server connection. The default is SIMPLE authentication.
 func WithHandshaker(h region.Handshaker) Option {
 	return func(o *options) error {
+		if _, ok := o.handshaker.(*security); ok {
+			return errors.New("hbase: WithHandshaker cannot be combined with the Kerberos security options")
+		}
 		o.handshaker = h
 		return nil
 	}
@@ -159,5 +164,29 @@ func withMetaLocator(fn func(ctx context.Context) (string, error)) Option {
 	return func(o *options) error {
 		o.locateMeta = fn
 		return nil
+	}
+}
+
+// apply runs opts over o in order and checks the result.
+func (o *options) apply(zkQuorum string, opts []Option) error {
+	for _, opt := range opts {
+		if opt == nil {
+			return errors.New("hbase: nil Option")
+		}
+		if err := opt(o); err != nil {
+			return err
+		}
+	}
+	if o.locateMeta == nil && strings.TrimSpace(zkQuorum) == "" {
+		return errors.New("hbase: empty ZooKeeper quorum")
+	}
+	return nil
+}
+
+// closeHandshaker releases what the security options own (credentials and their ticket
+// renewal goroutine); a handshaker passed with WithHandshaker that is an io.Closer is closed too.
+func (o *options) closeHandshaker() {
+	if c, ok := o.handshaker.(io.Closer); ok {
+		c.Close()
 	}
 }

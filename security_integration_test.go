@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
+	"go.uber.org/goleak"
 )
 
 // These tests run every data operation through the root client over Kerberos connections,
@@ -49,24 +50,19 @@ func TestSecureIntegration(t *testing.T) {
 						WithZNodeParent(cl.ZNodeParent),
 						WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
 					}, opts...)
+					ignore := goleak.IgnoreCurrent()
 					client, err := NewClient(cl.ZKQuorum, opts...)
 					if err != nil {
 						t.Fatalf("NewClient: %v", err)
 					}
 					defer client.Close()
-					defer closeSecurity(client)
 					secureDataOps(t, cl, client, "sec_"+c.name+"_"+name)
+					// Close must also stop the ticket renewal of the keytab login the option made.
+					client.Close()
+					goleak.VerifyNone(t, ignore)
 				})
 			}
 		})
-	}
-}
-
-// closeSecurity stops the ticket renewal of credentials an option created.
-// TODO(lead): Client.Close should do this (see the security report).
-func closeSecurity(c *Client) {
-	if s, ok := c.opts.handshaker.(io.Closer); ok {
-		s.Close()
 	}
 }
 
