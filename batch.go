@@ -229,7 +229,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 	rd := hrpc.NewCellReader(cells)
 	for k, rar := range resp.GetRegionActionResult() {
 		if ex := rar.GetException(); ex != nil {
-			fail(k, remoteError(ex, sb.conn.Addr()))
+			fail(k, remoteError(ex))
 			continue
 		}
 		done := make(map[int]bool, len(sent[k]))
@@ -243,7 +243,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 			}
 			done[i] = true
 			if ex := roe.GetException(); ex != nil {
-				err := remoteError(ex, sb.conn.Addr())
+				err := remoteError(ex)
 				last[i] = err
 				switch classify(err) {
 				case giveUp:

@@ -415,11 +415,11 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 		// typed so that errors.Is works and the retry loop can act on it.
 		for _, rar := range mr.GetRegionActionResult() {
 			if ex := rar.GetException(); ex != nil {
-				return nil, nil, remoteError(ex, conn.Addr())
+				return nil, nil, remoteError(ex)
 			}
 			for _, roe := range rar.GetResultOrException() {
 				if ex := roe.GetException(); ex != nil {
-					return nil, nil, remoteError(ex, conn.Addr())
+					return nil, nil, remoteError(ex)
 				}
 			}
 		}
@@ -428,6 +428,6 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 }
 
 // remoteError turns an exception carried in a MultiResponse into a typed error.
-func remoteError(ex *pb.NameBytesPair, addr string) error {
+func remoteError(ex *pb.NameBytesPair) error {
 	return region.NewRemoteError(ex.GetName(), string(ex.GetValue()), false)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/go-hbase/hbase/region"
 )
 
 // Errors returned when a request is built with bad input. They are wrapped with details, so test
@@ -39,6 +41,12 @@ func (e *ActionError) Error() string {
 		msg = msg[:i]
 	}
 	return fmt.Sprintf("hrpc: server exception %s: %s", e.Class, msg)
+}
+
+// Unwrap classifies the exception the way the region package classifies RPC exceptions, so
+// errors.Is(err, region.ErrRegionUnavailable) and the like work on action errors too.
+func (e *ActionError) Unwrap() error {
+	return region.NewRemoteError(e.Class, e.Message, false)
 }
 
 func invalid(format string, args ...any) error {
