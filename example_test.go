@@ -12,10 +12,12 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 )
 
-// The examples need a running cluster, so they are compiled but not run.
+// The examples run against the test suite's mini cluster: hbase.SharedCluster (a test-only
+// helper) gives its ZooKeeper quorum, which a program would read from its configuration.
 
 func Example() {
-	client, err := hbase.NewClient("zk1:2181,zk2:2181")
+	zkQuorum, znode := hbase.SharedCluster() // e.g. "zk1:2181,zk2:2181", "/hbase"
+	client, err := hbase.NewClient(zkQuorum, hbase.WithZNodeParent(znode))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -45,16 +47,30 @@ func Example() {
 	for _, c := range res.Cells {
 		fmt.Printf("%s:%s = %s\n", c.Family, c.Qualifier, c.Value)
 	}
+	// Output: info:email = alice@example.com
 }
 
 func ExampleClient_Scan() {
-	client, err := hbase.NewClient("localhost:2181")
+	zkQuorum, znode := hbase.SharedCluster()
+	client, err := hbase.NewClient(zkQuorum, hbase.WithZNodeParent(znode))
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer client.Close()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 
+	for _, day := range []string{"2026-10-31", "2026-11-01", "2026-11-15", "2026-12-01"} {
+		put, err := hrpc.NewPut([]byte("events"), []byte(day), hrpc.Value([]byte("e"), []byte("n"), []byte("1")))
+		if err != nil {
+			log.Fatal(err)
+		}
+		if _, err := client.Put(ctx, put); err != nil {
+			log.Fatal(err)
+		}
+	}
+	// November's events, newest first; the table is split at 2026-11-10, so the scan crosses
+	// a region boundary.
 	scan, err := hrpc.NewScan([]byte("events"), hrpc.Prefix([]byte("2026-11-")), hrpc.Reversed(), hrpc.Limit(100))
 	if err != nil {
 		log.Fatal(err)
@@ -71,10 +87,14 @@ func ExampleClient_Scan() {
 		}
 		fmt.Printf("%s\n", row.Cells[0].Row)
 	}
+	// Output:
+	// 2026-11-15
+	// 2026-11-01
 }
 
 func ExampleClient_SendBatch() {
-	client, err := hbase.NewClient("localhost:2181")
+	zkQuorum, znode := hbase.SharedCluster()
+	client, err := hbase.NewClient(zkQuorum, hbase.WithZNodeParent(znode))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -82,25 +102,41 @@ func ExampleClient_SendBatch() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	var calls []hrpc.Batchable
-	for _, user := range []string{"alice", "bob", "carol"} {
+	users := []string{"alice", "bob", "carol"}
+	var puts []hrpc.Batchable
+	for _, user := range users {
+		p, err := hrpc.NewPut([]byte("users"), []byte(user),
+			hrpc.Value([]byte("info"), []byte("email"), []byte(user+"@example.com")))
+		if err != nil {
+			log.Fatal(err)
+		}
+		puts = append(puts, p)
+	}
+	// One MultiRequest per region server, sent in parallel; results come back in call order.
+	for i, r := range client.SendBatch(ctx, puts) {
+		if r.Err != nil {
+			log.Fatalf("put %s: %v", users[i], r.Err)
+		}
+	}
+
+	var gets []hrpc.Batchable
+	for _, user := range append(users, "zed") {
 		g, err := hrpc.NewGet([]byte("users"), []byte(user))
 		if err != nil {
 			log.Fatal(err)
 		}
-		calls = append(calls, g)
+		gets = append(gets, g)
 	}
-	inc, err := hrpc.NewIncrement([]byte("stats"), []byte("lookups"), hrpc.Amount([]byte("c"), []byte("n"), 3))
-	if err != nil {
-		log.Fatal(err)
-	}
-	calls = append(calls, inc)
-	// One MultiRequest per region server, sent in parallel; results come back in call order.
-	for i, r := range client.SendBatch(ctx, calls) {
+	for i, r := range client.SendBatch(ctx, gets) {
 		if r.Err != nil {
-			fmt.Printf("call %d failed: %v\n", i, r.Err)
+			fmt.Printf("get %d failed: %v\n", i, r.Err)
 			continue
 		}
-		fmt.Printf("call %d: %d cells\n", i, len(r.Result.Cells))
+		fmt.Printf("get %d: %d cells\n", i, len(r.Result.Cells))
 	}
+	// Output:
+	// get 0: 1 cells
+	// get 1: 1 cells
+	// get 2: 1 cells
+	// get 3: 0 cells
 }

@@ -1,6 +1,7 @@
 // Package benchmarks holds the end-to-end encryption benchmarks: Get and Put latency
 // (p50/p75/p95) and client CPU per operation against a real secure mini cluster, with no
-// encryption (Kerberos, QoP auth), privacy with sealed GSS Wrap, and privacy with AES.
+// encryption (Kerberos, QoP auth), privacy with sealed GSS Wrap, and privacy with AES. The
+// three modes run against one cluster that offers both QoPs, interleaved round by round.
 //
 // The per-frame costs of the security layers (CryptoAES beside AES-CTR and HMAC-MD5 alone,
 // and beside GSS Wrap) are BenchmarkSecurityLayers in package sasl.

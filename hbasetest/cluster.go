@@ -32,7 +32,7 @@ type Cluster struct {
 	ClientPrincipal string // e.g. "client@EXAMPLE.COM"
 	Keytab          string // keytab of ClientPrincipal
 	ServerPrincipal string // "hbase/localhost@EXAMPLE.COM"
-	Protection      string // hbase.rpc.protection
+	Protection      string // hbase.rpc.protection: one name or a comma list (Options.Protection)
 	AES             bool   // hbase.rpc.crypto.encryption.aes.enabled
 
 	opts     Options
@@ -65,7 +65,7 @@ func StartT(t testing.TB, opts Options) *Cluster {
 // call Stop.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	opts = opts.withDefaults()
-	if err := validate(opts); err != nil {
+	if err := validate(&opts); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
@@ -146,12 +146,13 @@ func fixedPorts(o Options) bool {
 	return o.ZKPort != 0 || o.MasterPort != 0 || o.ControlPort != 0 || len(o.RegionServerPorts) > 0
 }
 
-func validate(o Options) error {
-	switch o.Protection {
-	case ProtectionAuthentication, ProtectionIntegrity, ProtectionPrivacy:
-	default:
-		return fmt.Errorf("hbasetest: protection %q is not authentication, integrity or privacy", o.Protection)
+// validate checks o and puts its protection list in canonical form.
+func validate(o *Options) error {
+	prot, err := normalizeProtection(o.Protection)
+	if err != nil {
+		return err
 	}
+	o.Protection = prot
 	if o.RegionServerPorts != nil && len(o.RegionServerPorts) != o.RegionServers {
 		return fmt.Errorf("hbasetest: %d region server ports for %d region servers", len(o.RegionServerPorts), o.RegionServers)
 	}

@@ -75,4 +75,10 @@
 // In secure mode the cluster uses Kerberos (realm EXAMPLE.COM, server principal
 // hbase/localhost@EXAMPLE.COM); Cluster holds the krb5.conf path, the client principal and its
 // keytab. Every host name the cluster advertises is "localhost" on 127.0.0.1.
+//
+// Options.Protection may list several protections ("authentication,integrity,privacy"), as
+// hbase.rpc.protection may: the servers then offer every listed QoP in the SASL exchange and
+// each client picks one, so one cluster serves clients of every listed protection (the
+// encryption benchmarks compare modes on one cluster this way). The launcher's own Java
+// clients ask for the strongest listed.
 package hbasetest

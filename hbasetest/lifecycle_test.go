@@ -113,6 +113,7 @@ func TestPortInUse(t *testing.T) {
 func TestBadOptions(t *testing.T) {
 	for _, o := range []Options{
 		{Secure: true, Protection: "none"},
+		{Secure: true, Protection: "privacy,none"},
 		{RegionServers: 2, RegionServerPorts: []int{1234}},
 		{HBaseVersion: "../../etc"},
 	} {

@@ -1,7 +1,10 @@
 package hbasetest
 
 import (
+	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -24,7 +27,10 @@ type Options struct {
 	// Secure turns on Kerberos with an embedded KDC.
 	Secure bool
 	// Protection is hbase.rpc.protection in secure mode: "authentication", "integrity" or
-	// "privacy"; empty means "privacy".
+	// "privacy", or a comma list of them such as "authentication,integrity,privacy"; empty
+	// means "privacy". With a list the servers offer every listed QoP in the SASL exchange
+	// and each client picks one, so one cluster serves clients of every listed protection.
+	// The launcher's own Java clients (data commands, JavaSmoke) use the strongest listed.
 	Protection string
 	// AES sets hbase.rpc.crypto.encryption.aes.enabled (it only matters with privacy).
 	AES bool
@@ -69,4 +75,27 @@ func (o Options) withDefaults() Options {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	return o
+}
+
+// normalizeProtection checks a protection list and returns it in canonical form: names in
+// lower case, no spaces, in the caller's order. HBase itself would also take the SASL names
+// (auth, auth-int, auth-conf) but rejects spaces; we take only HBase's names, and tolerate
+// spaces and case, so that a typo fails here with a clear message instead of in the JVM.
+func normalizeProtection(s string) (string, error) {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		name := strings.ToLower(strings.TrimSpace(p))
+		switch name {
+		case ProtectionAuthentication, ProtectionIntegrity, ProtectionPrivacy:
+		case "":
+			return "", fmt.Errorf("hbasetest: protection %q has an empty entry; want authentication, integrity or privacy, or a comma list of them", s)
+		default:
+			return "", fmt.Errorf("hbasetest: protection %q: %q is not authentication, integrity or privacy", s, strings.TrimSpace(p))
+		}
+		if slices.Contains(out, name) {
+			return "", fmt.Errorf("hbasetest: protection %q lists %s twice", s, name)
+		}
+		out = append(out, name)
+	}
+	return strings.Join(out, ","), nil
 }

@@ -21,10 +21,12 @@ type clusterPlan struct {
 }
 
 // planClusters decides which local clusters a run needs. Without -compare-security it is
-// one. With it, ideally also one whose hbase.rpc.protection lists every QoP, so that the
-// three modes interleave against the very same servers; when the harness only takes a
-// single protection (multiQoP false), one cluster per protection, one after the other (GSS
-// wrap and AES share the privacy cluster: AES is the client's choice there).
+// one. With it, also one: its hbase.rpc.protection lists every QoP the modes ask for
+// ("authentication,privacy", AES on), so the three modes interleave against the very same
+// servers and each client picks its own QoP. multiQoP false plans one cluster per
+// protection, one after the other (GSS wrap and AES sharing the privacy cluster: AES is the
+// client's choice there); it is only the fallback for a harness that refuses a list, which
+// hbasetest no longer does.
 func planClusters(c *config, multiQoP bool) []clusterPlan {
 	modes := modesFor(c)
 	if !c.CompareSecurity {

@@ -70,10 +70,14 @@ final class ClusterConf {
   /**
    * The launcher's own client. A short pause because admin calls poll their procedures with
    * pause times a backoff factor (a 5 s procedure is seen done after 8 s with the default
-   * 100 ms); bounded retries so a bad command fails fast.
+   * 100 ms); bounded retries so a bad command fails fast. In secure mode it asks for the
+   * strongest QoP the servers offer.
    */
-  static Configuration client(Configuration cluster) {
+  static Configuration client(Configuration cluster, LauncherArgs a) {
     Configuration c = new Configuration(cluster);
+    if (a.secure) {
+      c.set("hbase.rpc.protection", LauncherArgs.strongestProtection(a.protection));
+    }
     c.setInt("hbase.client.retries.number", 15);
     c.setInt("hbase.client.pause", 20);
     c.setInt("hbase.client.operation.timeout", 60_000);

@@ -2,6 +2,7 @@ package org.gohbase.minicluster;
 
 import java.io.File;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Command-line options of the launcher. */
@@ -12,8 +13,15 @@ final class LauncherArgs {
   int controlPort;
   List<Integer> rsPorts = new ArrayList<>();
   boolean secure;
+  /**
+   * hbase.rpc.protection of the servers: one QoP name or a comma list; with a list the servers
+   * offer every listed QoP and each client picks one.
+   */
   String protection = "privacy";
   boolean aes;
+
+  /** QoP names from weakest to strongest. */
+  private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
 
   static LauncherArgs parse(String[] args) {
     LauncherArgs a = new LauncherArgs();
@@ -52,10 +60,7 @@ final class LauncherArgs {
           }
           break;
         case "--protection":
-          if (!v.equals("authentication") && !v.equals("integrity") && !v.equals("privacy")) {
-            throw new IllegalArgumentException("--protection must be authentication, integrity or privacy, not " + v);
-          }
-          a.protection = v;
+          a.protection = String.join(",", parseProtection(v));
           break;
         default:
           throw new IllegalArgumentException("unknown option " + k);
@@ -68,6 +73,41 @@ final class LauncherArgs {
       throw new IllegalArgumentException("--zk-port, --master-port, --control-port and --rs-ports are required");
     }
     return a;
+  }
+
+  /**
+   * The names of a protection list, in order. Each must be authentication, integrity or privacy,
+   * once; the Go side sends them in that canonical form.
+   */
+  static List<String> parseProtection(String v) {
+    List<String> out = new ArrayList<>();
+    for (String p : v.split(",", -1)) {
+      if (!QOPS.contains(p)) {
+        throw new IllegalArgumentException(
+          "--protection takes authentication, integrity or privacy, or a comma list of them; "
+            + "\"" + p + "\" in \"" + v + "\" is none of them");
+      }
+      if (out.contains(p)) {
+        throw new IllegalArgumentException("--protection lists " + p + " twice: " + v);
+      }
+      out.add(p);
+    }
+    return out;
+  }
+
+  /**
+   * The strongest QoP of a protection list: what the launcher's own Java clients ask for. A
+   * Java client given the list itself would pick the first listed QoP the server offers, and
+   * the launcher's data commands are meant to exercise the strongest protection on offer.
+   */
+  static String strongestProtection(String v) {
+    String best = null;
+    for (String p : parseProtection(v)) {
+      if (best == null || QOPS.indexOf(p) > QOPS.indexOf(best)) {
+        best = p;
+      }
+    }
+    return best;
   }
 
   private static int port(String k, String v) {

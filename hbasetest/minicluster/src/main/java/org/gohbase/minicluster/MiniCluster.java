@@ -74,7 +74,7 @@ final class MiniCluster {
       }
       lastStartCode[i] = rs.getServerName().getStartcode();
     }
-    clientConf = ClusterConf.client(util.getConfiguration());
+    clientConf = ClusterConf.client(util.getConfiguration(), a);
     adminConn = ConnectionFactory.createConnection(clientConf);
     if (a.secure) {
       UserGroupInformation ugi = UserGroupInformation.loginUserFromKeytabAndReturnUGI(

@@ -28,7 +28,7 @@ import org.apache.hadoop.security.UserGroupInformation;
  * <pre>
  * SmokeTest --zk 127.0.0.1:2181 [--znode /hbase]
  *           [--krb5 krb5.conf --principal client@EXAMPLE.COM --keytab client.keytab
- *            --server-principal hbase/localhost@EXAMPLE.COM --protection privacy [--aes]]
+ *            --server-principal hbase/localhost@EXAMPLE.COM --protection privacy|list [--aes]]
  * </pre>
  */
 public final class SmokeTest {
@@ -76,7 +76,8 @@ public final class SmokeTest {
       conf.set("hbase.security.authentication", "kerberos");
       conf.set("hbase.master.kerberos.principal", server);
       conf.set("hbase.regionserver.kerberos.principal", server);
-      conf.set("hbase.rpc.protection", arg(argv, "--protection", "privacy"));
+      // A list (the cluster's own setting) means: ask for the strongest QoP it offers.
+      conf.set("hbase.rpc.protection", LauncherArgs.strongestProtection(arg(argv, "--protection", "privacy")));
       conf.setBoolean("hbase.rpc.crypto.encryption.aes.enabled", Arrays.asList(argv).contains("--aes"));
       UserGroupInformation.setConfiguration(conf);
       UserGroupInformation.loginUserFromKeytab(principal, arg(argv, "--keytab", null));
