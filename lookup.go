@@ -71,9 +71,11 @@ func (c *Client) locateInMeta(ctx context.Context, table, row []byte, before boo
 			IncludeStopRow: proto.Bool(true),
 			Reversed:       proto.Bool(true),
 			Caching:        proto.Uint32(metaRowsPerLookup),
-			Small:          proto.Bool(true),
+			// Positional reads, as the Java client's meta lookups do: one short scan.
+			ReadType: pb.Scan_PREAD.Enum(),
 		},
 		NumberOfRows: proto.Uint32(metaRowsPerLookup),
+		LimitOfRows:  proto.Uint32(metaRowsPerLookup),
 		CloseScanner: proto.Bool(true),
 	}
 	resp := &pb.ScanResponse{}
