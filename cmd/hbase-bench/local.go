@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -20,42 +19,23 @@ type clusterPlan struct {
 	Modes      []mode
 }
 
-// planClusters decides which local clusters a run needs. Without -compare-security it is
-// one. With it, also one: its hbase.rpc.protection lists every QoP the modes ask for
-// ("authentication,privacy", AES on), so the three modes interleave against the very same
-// servers and each client picks its own QoP. multiQoP false plans one cluster per
-// protection, one after the other (GSS wrap and AES sharing the privacy cluster: AES is the
-// client's choice there); it is only the fallback for a harness that refuses a list, which
-// hbasetest no longer does.
-func planClusters(c *config, multiQoP bool) []clusterPlan {
+// planClusters decides which local clusters a run needs: one. With -compare-security its
+// hbase.rpc.protection lists every QoP the modes ask for ("authentication,privacy", AES on), so
+// the three modes interleave against the very same servers and each client picks its own QoP.
+func planClusters(c *config) []clusterPlan {
 	modes := modesFor(c)
 	if !c.CompareSecurity {
 		s := c.Security
 		return []clusterPlan{{Secure: s.Kerberos, Protection: s.Protection, AES: s.AES, Modes: modes}}
 	}
-	var plans []clusterPlan
-	if multiQoP {
-		var prots []string
-		for _, m := range modes {
-			if !slices.Contains(prots, m.Security.Protection) {
-				prots = append(prots, m.Security.Protection)
-			}
-		}
-		return []clusterPlan{{Secure: true, Protection: strings.Join(prots, ","), AES: true, Modes: modes}}
-	}
+	var prots []string
 	for _, m := range modes {
-		i := slices.IndexFunc(plans, func(p clusterPlan) bool { return p.Protection == m.Security.Protection })
-		if i < 0 {
-			plans = append(plans, clusterPlan{Secure: true, Protection: m.Security.Protection, AES: true})
-			i = len(plans) - 1
+		if !slices.Contains(prots, m.Security.Protection) {
+			prots = append(prots, m.Security.Protection)
 		}
-		plans[i].Modes = append(plans[i].Modes, m)
 	}
-	return plans
+	return []clusterPlan{{Secure: true, Protection: strings.Join(prots, ","), AES: true, Modes: modes}}
 }
-
-// errSingleQoP says the harness rejected a comma list of protections.
-var errSingleQoP = errors.New("the local cluster takes a single protection")
 
 // localCluster is a running hbasetest cluster with the benchmark table created.
 type localCluster struct {
@@ -77,10 +57,6 @@ func startLocal(ctx context.Context, c *config, plan clusterPlan, log *slog.Logg
 	began := time.Now()
 	hc, err := hbasetest.Start(ctx, opts)
 	if err != nil {
-		var se *hbasetest.StartError
-		if strings.Contains(plan.Protection, ",") && !errors.As(err, &se) && strings.Contains(err.Error(), "protection") {
-			return nil, fmt.Errorf("%w: %v", errSingleQoP, err)
-		}
 		return nil, fmt.Errorf("start local cluster: %w", err)
 	}
 	lc := &localCluster{hc}

@@ -13,26 +13,16 @@ func TestPlanClusters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one := planClusters(c, true)
+	one := planClusters(c)
 	if len(one) != 1 || one[0].Protection != "authentication,privacy" || !one[0].AES || !one[0].Secure || len(one[0].Modes) != 3 {
 		t.Errorf("multi-QoP plan %+v, want one secure AES cluster offering authentication,privacy to 3 modes", one)
-	}
-	two := planClusters(c, false)
-	if len(two) != 2 {
-		t.Fatalf("single-QoP plan has %d clusters, want 2", len(two))
-	}
-	if two[0].Protection != "authentication" || len(two[0].Modes) != 1 || two[0].Modes[0].Name != modeNone {
-		t.Errorf("first cluster %+v, want authentication for %s", two[0], modeNone)
-	}
-	if two[1].Protection != "privacy" || !two[1].AES || len(two[1].Modes) != 2 {
-		t.Errorf("second cluster %+v, want privacy with AES for GSS and AES modes", two[1])
 	}
 
 	c, err = parseConfig([]string{"-local", "-kerberos", "-protection", "integrity"}, env(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := planClusters(c, true)
+	p := planClusters(c)
 	if len(p) != 1 || !p[0].Secure || p[0].Protection != "integrity" || len(p[0].Modes) != 1 || p[0].Modes[0].Name != "" {
 		t.Errorf("plain secure plan %+v", p)
 	}

@@ -76,12 +76,7 @@ func execute(ctx context.Context, c *config, log *slog.Logger) (*report, error) 
 	if !c.Local {
 		return benchmark(ctx, c, modesFor(c), open, log)
 	}
-	rep, err := runLocal(ctx, c, planClusters(c, true), open, log)
-	if errors.Is(err, errSingleQoP) {
-		log.Info("the local cluster cannot offer several protections at once; running one cluster per protection", "err", err)
-		rep, err = runLocal(ctx, c, planClusters(c, false), open, log)
-	}
-	return rep, err
+	return runLocal(ctx, c, planClusters(c), open, log)
 }
 
 // runLocal runs the benchmark against each planned cluster in turn, never two at once.
