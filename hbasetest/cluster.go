@@ -156,6 +156,9 @@ func validate(o *Options) error {
 	if o.RegionServerPorts != nil && len(o.RegionServerPorts) != o.RegionServers {
 		return fmt.Errorf("hbasetest: %d region server ports for %d region servers", len(o.RegionServerPorts), o.RegionServers)
 	}
+	if o.TicketLifetime < 0 || (o.TicketLifetime > 0 && !o.Secure) {
+		return fmt.Errorf("hbasetest: ticket lifetime %v needs Secure and a positive duration", o.TicketLifetime)
+	}
 	if strings.ContainsAny(o.HBaseVersion, " /\\") {
 		return fmt.Errorf("hbasetest: bad HBase version %q", o.HBaseVersion)
 	}
@@ -243,6 +246,9 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 		args = append(args, "--secure", "--protection", c.opts.Protection)
 		if c.opts.AES {
 			args = append(args, "--aes")
+		}
+		if c.opts.TicketLifetime > 0 {
+			args = append(args, "--ticket-lifetime", strconv.FormatInt(ticketLifetimeSeconds(c.opts.TicketLifetime), 10))
 		}
 	}
 	cmd := exec.Command(c.launcher.java, args...)

@@ -34,6 +34,13 @@ type Options struct {
 	Protection string
 	// AES sets hbase.rpc.crypto.encryption.aes.enabled (it only matters with privacy).
 	AES bool
+	// TicketLifetime, in secure mode, caps the lifetime of the Kerberos tickets the KDC issues
+	// once the cluster is ready (rounded up to whole seconds); 0 keeps MiniKdc's default of a
+	// day. The servers' own tickets, obtained during startup, keep the default, so a short
+	// lifetime (tens of seconds) tests a client's ticket renewal without the servers' relogin.
+	// The KDC (Kerby 1.0.1) caps only requests that name no end time, so Cluster.KRB5Conf then
+	// is a copy with ticket_lifetime set: clients must use it to get the short tickets.
+	TicketLifetime time.Duration
 	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion.
 	HBaseVersion string
 
@@ -98,4 +105,9 @@ func normalizeProtection(s string) (string, error) {
 		out = append(out, name)
 	}
 	return strings.Join(out, ","), nil
+}
+
+// ticketLifetimeSeconds rounds d up to whole seconds, the KDC's unit.
+func ticketLifetimeSeconds(d time.Duration) int64 {
+	return int64((d + time.Second - 1) / time.Second)
 }

@@ -19,10 +19,14 @@ import (
 // Renewal: with a keytab or a password, gokrb5 renews the TGT (or logs in again) at 5/6 of
 // its lifetime, and an expired service ticket is fetched again on the next connection, so a
 // long-lived client keeps working. Credentials from a credential cache cannot log in again:
-// once the cached TGT expires, new connections fail with ErrTicketExpired.
+// once the cached TGT expires, new connections fail with ErrTicketExpired. TicketStats
+// reports the logins and renewals (the root package's TestSecureTicketRenewal checks both
+// ways against a real KDC issuing 30 s tickets).
 type Credentials struct {
 	cl        *krbclient.Client
 	principal string
+	// events counts gokrb5's logins and renewals (TicketStats).
+	events *ticketEvents
 
 	// loggedIn is guarded by tickets.
 	loggedIn bool
@@ -43,7 +47,9 @@ func KeytabCredentials(principal, keytabPath, krb5ConfPath string) (*Credentials
 		return nil, fmt.Errorf("%w: reading keytab %s: %v", ErrBadCredentials, keytabPath, err)
 	}
 	user, realm := splitPrincipal(principal, cfg)
-	return &Credentials{cl: krbclient.NewWithKeytab(user, realm, kt, cfg, krbclient.DisablePAFXFAST(true)), principal: user + "@" + realm}, nil
+	ev := &ticketEvents{}
+	cl := krbclient.NewWithKeytab(user, realm, kt, cfg, krbclient.DisablePAFXFAST(true), krbclient.Logger(ev.logger()))
+	return &Credentials{cl: cl, principal: user + "@" + realm, events: ev}, nil
 }
 
 // PasswordCredentials logs principal in with a password. The password is kept only inside
@@ -54,7 +60,9 @@ func PasswordCredentials(principal, password, krb5ConfPath string) (*Credentials
 		return nil, err
 	}
 	user, realm := splitPrincipal(principal, cfg)
-	return &Credentials{cl: krbclient.NewWithPassword(user, realm, password, cfg, krbclient.DisablePAFXFAST(true)), principal: user + "@" + realm}, nil
+	ev := &ticketEvents{}
+	cl := krbclient.NewWithPassword(user, realm, password, cfg, krbclient.DisablePAFXFAST(true), krbclient.Logger(ev.logger()))
+	return &Credentials{cl: cl, principal: user + "@" + realm, events: ev}, nil
 }
 
 // CCacheCredentials uses an existing MIT credential cache file (as written by kinit).

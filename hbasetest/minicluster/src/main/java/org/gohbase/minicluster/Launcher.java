@@ -79,6 +79,15 @@ public final class Launcher {
       fail("ERR cluster did not start: " + oneLine(e));
       return;
     }
+    if (args.secure && args.ticketLifetimeSeconds > 0) {
+      try {
+        cluster.kdc.setMaxTicketLifetime(args.ticketLifetimeSeconds);
+      } catch (Throwable e) {
+        LOG.error("cannot set the KDC's ticket lifetime", e);
+        fail("ERR cannot set the KDC's ticket lifetime: " + oneLine(e));
+        return;
+      }
+    }
     long ms = (System.nanoTime() - t0) / 1_000_000;
     LOG.info("cluster ready in {} ms", ms);
     StringBuilder ready = new StringBuilder("READY");

@@ -19,6 +19,11 @@ final class LauncherArgs {
    */
   String protection = "privacy";
   boolean aes;
+  /**
+   * Maximum lifetime, in seconds, of the tickets the KDC issues once the cluster is ready; 0
+   * keeps MiniKdc's default (a day).
+   */
+  long ticketLifetimeSeconds;
 
   /** QoP names from weakest to strongest. */
   private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
@@ -58,6 +63,9 @@ final class LauncherArgs {
           for (String p : v.split(",")) {
             a.rsPorts.add(port(k, p));
           }
+          break;
+        case "--ticket-lifetime":
+          a.ticketLifetimeSeconds = ticketLifetime(k, v);
           break;
         case "--protection":
           a.protection = String.join(",", parseProtection(v));
@@ -108,6 +116,18 @@ final class LauncherArgs {
       }
     }
     return best;
+  }
+
+  private static long ticketLifetime(String k, String v) {
+    try {
+      long s = Long.parseLong(v.trim());
+      if (s <= 0) {
+        throw new IllegalArgumentException(k + ": want a positive number of seconds: " + v);
+      }
+      return s;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(k + ": not a number of seconds: " + v);
+    }
   }
 
   private static int port(String k, String v) {
