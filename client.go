@@ -155,6 +155,7 @@ func (c *Client) reestablish(r *regionInfo) {
 			return
 		}
 		c.log.Debug("hbase: re-establishing region failed", "region", string(r.name), "err", err)
+		r.setFailure(err)
 		if b.sleep(c.lifetime) != nil {
 			break
 		}
@@ -290,7 +291,7 @@ func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, err
 		select {
 		case <-avail:
 		case <-ctx.Done():
-			return nil, nil, context.Cause(ctx)
+			return nil, nil, ctxErr(ctx, c.meta.failure())
 		case <-c.lifetime.Done():
 			return nil, nil, ErrClosed
 		}
@@ -333,7 +334,7 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 		select {
 		case <-avail:
 		case <-ctx.Done():
-			return nil, nil, context.Cause(ctx)
+			return nil, nil, ctxErr(ctx, r.failure())
 		case <-c.lifetime.Done():
 			return nil, nil, ErrClosed
 		}
@@ -366,6 +367,9 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 			return nil, nil, ErrClosed
 		}
 		if ctx.Err() != nil {
+			if _, ok := errors.AsType[*RetryError](err); ok {
+				return nil, nil, err // it already says what the wait for the region was about
+			}
 			return nil, nil, ctxErr(ctx, last)
 		}
 		last = err

@@ -27,6 +27,9 @@ type regionInfo struct {
 	// gone is set once the region has been replaced in (or removed from) the cache: waiters
 	// woken on it must look the key up again.
 	gone bool
+	// lastErr is why the latest attempt to re-establish the region failed, so that a caller
+	// whose context ends while waiting learns what it was waiting for (a KDC down, say).
+	lastErr error
 }
 
 func (r *regionInfo) String() string {
@@ -70,7 +73,7 @@ func (r *regionInfo) markUnavailable(conn *region.Client) bool {
 func (r *regionInfo) setAvailable(addr string, conn *region.Client) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.addr, r.conn = addr, conn
+	r.addr, r.conn, r.lastErr = addr, conn, nil
 	if r.avail != nil {
 		close(r.avail)
 		r.avail = nil
@@ -88,4 +91,18 @@ func (r *regionInfo) retire() {
 		close(r.avail)
 		r.avail = nil
 	}
+}
+
+// setFailure records why re-establishing the region failed.
+func (r *regionInfo) setFailure(err error) {
+	r.mu.Lock()
+	r.lastErr = err
+	r.mu.Unlock()
+}
+
+// failure is why the latest attempt to re-establish the region failed, or nil.
+func (r *regionInfo) failure() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lastErr
 }

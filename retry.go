@@ -83,6 +83,11 @@ func classify(err error) retryAction {
 // last, when set, is what it was retrying and goes into the message.
 func ctxErr(ctx context.Context, last error) error {
 	err := context.Cause(ctx)
+	if re, ok := errors.AsType[*RetryError](last); ok {
+		// An inner wait (a region lookup with its own deadline) already gave up: what it
+		// was waiting for is the useful part.
+		last = re.Last
+	}
 	if last == nil || errors.Is(last, err) {
 		return err
 	}

@@ -307,3 +307,19 @@ func TestSlowLookupIsRetriedWithinCallerContext(t *testing.T) {
 		t.Fatalf("%d hbase:meta scans, want a retry after the slow one", n)
 	}
 }
+
+// A region wait that gave up on its own deadline hands its RetryError up; the caller's error
+// must still name what was being waited for, not only that a context ended.
+func TestCtxErrKeepsTheInnerCause(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cause := errors.New("KDC unreachable")
+	inner := &RetryError{Err: context.DeadlineExceeded, Last: cause}
+	err := ctxErr(ctx, inner)
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, cause) {
+		t.Fatalf("ctxErr = %v, want both context.Canceled and the inner cause", err)
+	}
+	if err := ctxErr(ctx, context.Canceled); err != context.Canceled {
+		t.Fatalf("ctxErr of the context's own error = %v, want it unwrapped", err)
+	}
+}
