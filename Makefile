@@ -21,6 +21,8 @@ launcher:
 # Every unit test and every integration test against real clusters.
 test: launcher
 	$(GO) test $(TESTFLAGS) ./...
+	# Allocation counts through sync.Pool are only exact without -race (it drops pooled items).
+	$(GO) test -count=1 -run 'NotAllocate' ./cipher ./region
 
 # The Java smoke test (standard HBase client, plain and Kerberos), then the benchmark.
 bench: smoke

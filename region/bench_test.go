@@ -80,7 +80,9 @@ func BenchmarkGetLean(b *testing.B) {
 }
 
 // startLeanServer answers every request with the same GetResponse (one cell) and its call id.
-func startLeanServer(b *testing.B) string {
+func startLeanServer(b *testing.B) string { return startLeanServerWith(b, serveLean) }
+
+func startLeanServerWith(b *testing.B, serve func(net.Conn, []byte)) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
@@ -103,7 +105,7 @@ func startLeanServer(b *testing.B) string {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				serveLean(nc, respMsg)
+				serve(nc, respMsg)
 			}()
 		}
 	}()
@@ -122,10 +124,17 @@ func startLeanServer(b *testing.B) string {
 func serveLean(nc net.Conn, respMsg []byte) {
 	br := bufio.NewReaderSize(nc, 64<<10)
 	bw := bufio.NewWriterSize(nc, 64<<10)
-	var hdr [10]byte
-	if _, err := io.ReadFull(br, hdr[:6]); err != nil {
+	var hdr [6]byte
+	if _, err := io.ReadFull(br, hdr[:]); err != nil {
 		return
 	}
+	serveLeanFrames(br, bw, respMsg, true)
+}
+
+// serveLeanFrames reads request frames from br (first the connection header, if withHeader)
+// and answers each with respMsg, flushing when no more requests are buffered.
+func serveLeanFrames(br *bufio.Reader, bw *bufio.Writer, respMsg []byte, withHeader bool) {
+	var hdr [10]byte
 	frame := make([]byte, 0, 4096)
 	readFrame := func() bool {
 		if _, err := io.ReadFull(br, hdr[:4]); err != nil {
@@ -139,7 +148,7 @@ func serveLean(nc net.Conn, respMsg []byte) {
 		_, err := io.ReadFull(br, frame)
 		return err == nil
 	}
-	if !readFrame() { // connection header
+	if withHeader && !readFrame() { // connection header
 		return
 	}
 	out := make([]byte, 0, 256)

@@ -16,6 +16,7 @@ type call struct {
 	done chan struct{} // capacity 1: the completer never blocks
 
 	enc []byte // the encoded request frame (reused)
+	mac []byte // the MACs of enc's tokens with a SplitLayer (reused)
 	buf []byte // the response body (reused unless handed out as cells)
 
 	// Set by the completer before signalling done.
@@ -93,7 +94,7 @@ func (c *Client) call(ctx context.Context, priority uint32, method string, req p
 	c.mu.Unlock()
 
 	c.stats.calls.Add(1)
-	c.w.enqueue(c, cl.enc)
+	c.w.enqueue(c, cl)
 
 	select {
 	case <-cl.done:

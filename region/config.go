@@ -81,6 +81,20 @@ type Layer interface {
 	Unwrap(dst, token []byte) ([]byte, error) // appends the plaintext to dst
 }
 
+// SplitLayer is a Layer whose Wrap splits in two, so that the writer keeps only the
+// stream-ordered part under its lock and each caller computes its own token's MAC in parallel
+// with the others (CryptoAES). With a SplitLayer each call's frame is wrapped on its own instead
+// of together with the calls it is written with.
+type SplitLayer interface {
+	Layer
+	// WrapOrdered appends the token for plain with its MAC field (the bytes right after the
+	// ciphertext of plain) not yet complete; seq names the token for Seal. Tokens are sent in
+	// the order of their WrapOrdered calls.
+	WrapOrdered(dst, plain []byte) (token []byte, seq uint32)
+	// Seal appends the bytes to XOR into token seq's MAC field. Any goroutine, any order.
+	Seal(dst []byte, seq uint32, plain []byte) []byte
+}
+
 func (c Config) withDefaults() Config {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

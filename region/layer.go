@@ -15,6 +15,7 @@ type layerReader struct {
 	maxToken int
 
 	token []byte // reused
+	lb    [4]byte // a field, not a local: passed to io.ReadFull a local escapes, once per token
 	plain []byte // unwrapped bytes not yet read (reused)
 	off   int
 }
@@ -31,19 +32,15 @@ func (l *layerReader) Read(p []byte) (int, error) {
 }
 
 func (l *layerReader) fill() error {
-	var lb [4]byte
-	if _, err := io.ReadFull(l.src, lb[:]); err != nil {
+	if _, err := io.ReadFull(l.src, l.lb[:]); err != nil {
 		return err // io.EOF between tokens is a clean end of stream
 	}
-	n := binary.BigEndian.Uint32(lb[:])
+	n := binary.BigEndian.Uint32(l.lb[:])
 	if int64(n) > int64(l.maxToken) {
 		return fmt.Errorf("%w: security layer token of %d bytes (limit %d)", ErrFrameTooLarge, n, l.maxToken)
 	}
-	if cap(l.token) < int(n) {
-		l.token = make([]byte, n)
-	}
-	l.token = l.token[:n]
-	if _, err := io.ReadFull(l.src, l.token); err != nil {
+	var err error
+	if l.token, err = readGrowing(l.src, l.token, int(n)); err != nil {
 		return unexpected(err)
 	}
 	plain, err := l.layer.Unwrap(l.plain[:0], l.token)

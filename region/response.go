@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -184,13 +185,11 @@ func (r *frameReader) next(claim func(id uint32, remote bool) ([]byte, bool), re
 			return unexpected(err)
 		}
 	} else {
-		if cap(r.scratch) < int(hdrLen) {
-			r.scratch = make([]byte, hdrLen)
-		}
-		hdrBytes = r.scratch[:hdrLen]
-		if _, err := io.ReadFull(r.br, hdrBytes); err != nil {
+		r.scratch, err = readGrowing(r.br, r.scratch, int(hdrLen))
+		if err != nil {
 			return unexpected(err)
 		}
+		hdrBytes = r.scratch
 	}
 	var h responseHeader
 	err = parseResponseHeader(hdrBytes, &h)
@@ -215,12 +214,9 @@ func (r *frameReader) next(claim func(id uint32, remote bool) ([]byte, bool), re
 		return discard(r.br, remaining)
 	}
 	resp.known = true
-	if cap(buf) < remaining {
-		buf = make([]byte, remaining)
-	}
-	buf = buf[:remaining]
+	buf, err = readGrowing(r.br, buf, remaining)
 	resp.body = buf
-	if _, err := io.ReadFull(r.br, buf); err != nil {
+	if err != nil {
 		return unexpected(err)
 	}
 	return splitBody(buf, &h, resp)
@@ -268,4 +264,33 @@ func unexpected(err error) error {
 		return io.ErrUnexpectedEOF
 	}
 	return err
+}
+
+// growStep is how much readGrowing allocates ahead of the bytes that have arrived.
+const growStep = 1 << 20
+
+// readGrowing reads exactly n bytes into buf's storage (reused when large enough). Beyond
+// growStep the buffer grows as the bytes arrive, so a length prefix that lies (up to the frame
+// limit) costs memory only for what the peer really sends.
+func readGrowing(r io.Reader, buf []byte, n int) ([]byte, error) {
+	if cap(buf) >= n || n <= growStep {
+		if cap(buf) < n {
+			buf = make([]byte, n)
+		}
+		buf = buf[:n]
+		_, err := io.ReadFull(r, buf)
+		return buf, err
+	}
+	buf = buf[:0]
+	for len(buf) < n {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(n-len(buf), max(cap(buf), growStep)))
+		}
+		m, err := io.ReadFull(r, buf[len(buf):min(n, cap(buf))])
+		buf = buf[:len(buf)+m]
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }

@@ -23,6 +23,7 @@ import (
 type writer struct {
 	conn         net.Conn
 	layer        Layer
+	split        SplitLayer // layer, when callers can seal their own tokens (writer_split.go)
 	maxWrap      int
 	writeTimeout time.Duration
 
@@ -30,6 +31,16 @@ type writer struct {
 	pending []byte // frames waiting for the next write
 	spare   []byte // the buffer of the previous write, reused for pending
 	writing bool   // a goroutine is draining pending
+	// With a SplitLayer (writer_split.go) pending is one buffer: pending[:off] is written or
+	// being written, base is the stream offset of pending[0], and seals has one record per
+	// caller whose tokens are in pending[off:], in stream order, telling whether the caller
+	// has sealed them yet. Only the sealed front is written.
+	off   int
+	base  int64
+	seals []sealRecord
+	taken int64 // records dropped from the front of seals so far (a caller's id - taken is its index)
+	// gen changes whenever pending is discarded, so that a late caller does not seal into it.
+	gen uint64
 
 	// Only touched by the current writer.
 	wrapped []byte // layered output: be32 len | token, ... (reused)
@@ -42,11 +53,17 @@ const (
 
 func (w *writer) init(conn net.Conn, layer Layer, cfg Config) {
 	w.conn, w.layer, w.maxWrap, w.writeTimeout = conn, layer, cfg.MaxWrapSize, cfg.WriteTimeout
+	w.split, _ = layer.(SplitLayer)
 }
 
-// enqueue queues frame (copied) and writes it unless another goroutine is writing. Write errors
-// kill the connection; the calls learn about it from fail.
-func (w *writer) enqueue(c *Client, frame []byte) {
+// enqueue queues cl's request frame (copied) and writes it unless another goroutine is writing.
+// Write errors kill the connection; the calls learn about it from fail.
+func (w *writer) enqueue(c *Client, cl *call) {
+	if w.split != nil {
+		w.enqueueSplit(c, cl)
+		return
+	}
+	frame := cl.enc
 	w.mu.Lock()
 	if c.dead.Load() {
 		w.mu.Unlock()
@@ -77,19 +94,30 @@ func (w *writer) drain(c *Client, caller bool, rest []byte) {
 			}
 		}
 		w.mu.Lock()
-		if len(w.pending) == 0 || c.dead.Load() {
-			w.pending = w.pending[:0]
-			w.writing = false
+		if c.dead.Load() {
+			w.discardPending()
 			w.mu.Unlock()
 			return
 		}
-		if caller && round == maxWriterRounds {
+		if caller && round == maxWriterRounds && len(w.pending) > w.off {
 			w.mu.Unlock()
 			w.handOff(c, nil)
 			return
 		}
-		out := w.pending
-		w.pending = w.spare[:0]
+		var out []byte
+		if w.split != nil {
+			out = w.takeSealed()
+		} else if len(w.pending) > 0 {
+			out = w.pending
+			w.pending = w.spare[:0]
+		}
+		if len(out) == 0 {
+			// Nothing pending, or only tokens still being sealed: whoever seals the first of
+			// them writes.
+			w.writing = false
+			w.mu.Unlock()
+			return
+		}
 		w.mu.Unlock()
 
 		buf, err := w.frame(out)
@@ -126,8 +154,7 @@ func (w *writer) handOff(c *Client, rest []byte) {
 	c.mu.Unlock()
 	if !alive {
 		w.mu.Lock()
-		w.pending = w.pending[:0]
-		w.writing = false
+		w.discardPending()
 		w.mu.Unlock()
 		return
 	}
@@ -140,8 +167,12 @@ func (w *writer) handOff(c *Client, rest []byte) {
 	}()
 }
 
-// recycle keeps a written pending buffer for reuse.
+// recycle keeps a written pending buffer for reuse (with a SplitLayer, takeSealed reuses
+// pending itself).
 func (w *writer) recycle(out []byte) {
+	if w.split != nil {
+		return
+	}
 	w.mu.Lock()
 	if cap(out) <= maxPooledBuffer {
 		w.spare = out[:0]
@@ -154,16 +185,24 @@ func (w *writer) recycle(out []byte) {
 // stop ends the writer after a failed write and kills the connection.
 func (w *writer) stop(c *Client, err error) {
 	w.mu.Lock()
-	w.pending = w.pending[:0]
-	w.writing = false
+	w.discardPending()
 	w.mu.Unlock()
 	c.fail(c.connFailed(fmt.Errorf("write: %w", err)))
 }
 
-// frame returns the bytes to write for plaintext p: p itself, or the layer's tokens, each
-// be32 length | Wrap(chunk) (in w.wrapped, reused).
+// discardPending drops what was not written and ends the writer's turn. w.mu must be held.
+func (w *writer) discardPending() {
+	w.pending = w.pending[:0]
+	w.writing = false
+	w.off, w.base, w.seals = 0, 0, w.seals[:0]
+	w.gen++
+}
+
+// frame returns the bytes to write for p: p itself (plaintext, or split tokens already sealed
+// by their callers), or the layer's tokens, each be32 length | Wrap(chunk) (in w.wrapped,
+// reused).
 func (w *writer) frame(p []byte) ([]byte, error) {
-	if w.layer == nil {
+	if w.layer == nil || w.split != nil {
 		return p, nil
 	}
 	out := w.wrapped[:0]

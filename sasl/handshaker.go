@@ -355,6 +355,10 @@ func writeWrappedHeader(conn net.Conn, l region.Layer, hdr *pb.ConnectionHeader)
 
 // readAESReply reads the sealed ConnectionHeaderResponse. It returns nil, nil when AES is only
 // preferred and nothing arrived within AESWait.
+// CryptoAES must stay a SplitLayer, or its MACs would move back onto the connection's
+// single writer.
+var _ region.SplitLayer = (*cipher.CryptoAES)(nil)
+
 func (h *Handshaker) readAESReply(ctx context.Context, conn net.Conn, gss *gssLayer) (region.Layer, error) {
 	// A server that does AES answers as soon as it has read the header, so a short wait is
 	// enough to tell; it keeps a missing reply from eating the whole dial budget.

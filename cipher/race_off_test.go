@@ -1,0 +1,5 @@
+//go:build !race
+
+package cipher
+
+const raceEnabled = false
