@@ -14,9 +14,9 @@ type layerReader struct {
 	layer    Layer
 	maxToken int
 
-	token []byte // reused
+	token []byte  // reused
 	lb    [4]byte // a field, not a local: passed to io.ReadFull a local escapes, once per token
-	plain []byte // unwrapped bytes not yet read (reused)
+	plain []byte  // unwrapped bytes not yet read (reused)
 	off   int
 }
 
