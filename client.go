@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/pb"
@@ -264,7 +265,7 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 	}
 	if err != nil && ctx.Err() != nil && c.lifetime.Err() == nil {
 		// Our own attempt timed out, not the callers' contexts: they may retry.
-		err = fmt.Errorf("%w after %v: %v", errLookupTimeout, c.opts.lookupTimeout, err)
+		err = lookupTimeoutError(c.opts.lookupTimeout, err)
 	}
 	cancel()
 	if err != nil {
@@ -275,6 +276,22 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 	c.flightsMu.Unlock()
 	f.r, f.err = r, err
 	close(f.done)
+}
+
+// lookupTimeoutError says that a region lookup ran out of its own timeout. What the lookup was
+// waiting for (for example a connection whose Kerberos handshake fails with
+// sasl.ErrTicketExpired) stays in the error chain, so that a caller whose context ends while
+// it retries can tell why. The lookup's own context error does not: the caller's retry loop
+// would take it for its own context ending and give up.
+func lookupTimeoutError(timeout time.Duration, err error) error {
+	cause := err
+	if re, ok := errors.AsType[*RetryError](err); ok {
+		cause = re.Last
+	}
+	if errors.Is(cause, context.DeadlineExceeded) || errors.Is(cause, context.Canceled) {
+		return fmt.Errorf("%w after %v: %v", errLookupTimeout, timeout, err)
+	}
+	return fmt.Errorf("%w after %v: %w", errLookupTimeout, timeout, cause)
 }
 
 // findMeta returns the hbase:meta region and its connection, waiting while it is located.

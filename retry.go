@@ -61,13 +61,17 @@ func classify(err error) retryAction {
 		return giveUp
 	case errors.Is(err, ErrClosed):
 		return giveUp
+	case errors.Is(err, errLookupTimeout):
+		// Before the server's errors: a timed-out lookup keeps what it waited for in its
+		// chain (lookupTimeoutError), but is retried like any failed lookup.
+		return pauseAndRelocate
 	case errors.Is(err, region.ErrDoNotRetry), errors.Is(err, region.ErrScannerExpired):
 		return giveUp
 	case errors.Is(err, region.ErrRegionUnavailable), errors.Is(err, region.ErrConnection),
 		errors.Is(err, region.ErrClosed): // a connection closed under us: the client checks its own state first
 		return relocate
 	case errors.Is(err, region.ErrServerStopping), errors.Is(err, errRegionNotAssigned),
-		errors.Is(err, errRegionHole), errors.Is(err, errLookupTimeout):
+		errors.Is(err, errRegionHole):
 		return pauseAndRelocate
 	case errors.Is(err, region.ErrRetryable):
 		return pause

@@ -3,6 +3,7 @@ package hbase
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,6 +11,8 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/region"
+	"github.com/go-hbase/hbase/sasl"
 	"go.uber.org/goleak"
 )
 
@@ -321,5 +324,35 @@ func TestCtxErrKeepsTheInnerCause(t *testing.T) {
 	}
 	if err := ctxErr(ctx, context.Canceled); err != context.Canceled {
 		t.Fatalf("ctxErr of the context's own error = %v, want it unwrapped", err)
+	}
+}
+
+// A region lookup that timed out keeps what it was waiting for in the chain (a Kerberos
+// failure of the connection, say), but not its own context's end, which the caller's retry
+// loop would take for its own.
+func TestLookupTimeoutErrorKeepsCause(t *testing.T) {
+	cause := fmt.Errorf("region: dial h:1: region: handshake: %w", sasl.ErrTicketExpired)
+	for _, inner := range []error{cause, &RetryError{Err: context.DeadlineExceeded, Last: cause}} {
+		err := lookupTimeoutError(time.Second, inner)
+		if !errors.Is(err, errLookupTimeout) || !errors.Is(err, sasl.ErrTicketExpired) {
+			t.Errorf("lookupTimeoutError(%v) = %v: lost errLookupTimeout or the cause", inner, err)
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("lookupTimeoutError(%v) = %v: carries the lookup's own context error", inner, err)
+		}
+		if classify(err) != pauseAndRelocate {
+			t.Errorf("classify(%v) = %v, want pauseAndRelocate", err, classify(err))
+		}
+	}
+	// Whatever the lookup waited for, it is retried as a failed lookup.
+	for _, cause := range []error{region.ErrConnection, region.ErrDoNotRetry, region.ErrRegionUnavailable} {
+		if err := lookupTimeoutError(time.Second, cause); classify(err) != pauseAndRelocate {
+			t.Errorf("classify(%v) = %v, want pauseAndRelocate", err, classify(err))
+		}
+	}
+	// A cause that is itself a context's end stays text only.
+	err := lookupTimeoutError(time.Second, &RetryError{Err: context.DeadlineExceeded, Last: context.DeadlineExceeded})
+	if errors.Is(err, context.DeadlineExceeded) || classify(err) != pauseAndRelocate {
+		t.Errorf("lookupTimeoutError(deadline) = %v (classify %v)", err, classify(err))
 	}
 }

@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/sasl"
 	"go.uber.org/goleak"
 )
 
@@ -62,8 +65,85 @@ func TestSecureIntegration(t *testing.T) {
 					goleak.VerifyNone(t, ignore)
 				})
 			}
+			if c.name == "privacy-aes" {
+				secureCCache(t, cl)
+			}
 		})
 	}
+}
+
+// secureCCache runs WithKerberosCCache against the real KDC: a credential cache written by
+// the launcher's kinit serves every data operation, and one whose TGT has ended fails the
+// client's calls with sasl.ErrTicketExpired, within their context, saying to kinit again.
+func secureCCache(t *testing.T, cl *hbasetest.Cluster) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	// The short ticket is made first, so that its lifetime passes while the long one is used.
+	const shortLife = 10 * time.Second
+	short := filepath.Join(dir, "krb5cc_short")
+	st, err := cl.Kinit(ctx, short, hbasetest.KinitOptions{Lifetime: shortLife, NotRenewable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.End.After(time.Now().Add(shortLife + 2*time.Second)) {
+		t.Fatalf("kinit asked for a %v TGT and got one until %v", shortLife, st.End)
+	}
+	long := filepath.Join(dir, "krb5cc_long")
+	if _, err := cl.Kinit(ctx, long, hbasetest.KinitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	newClient := func(t *testing.T, ccache string) *Client {
+		t.Helper()
+		c, err := NewClient(cl.ZKQuorum, WithZNodeParent(cl.ZNodeParent),
+			WithKerberosCCache(ccache, cl.KRB5Conf), WithProtection(ProtectionPrivacy))
+		if err != nil {
+			t.Fatalf("NewClient: %v", err)
+		}
+		return c
+	}
+	t.Run("ccache", func(t *testing.T) {
+		ignore := goleak.IgnoreCurrent()
+		c := newClient(t, long)
+		defer c.Close()
+		secureDataOps(t, cl, c, "sec_ccache")
+		c.Close()
+		goleak.VerifyNone(t, ignore)
+	})
+	t.Run("ccache-expired", func(t *testing.T) {
+		select {
+		case <-time.After(time.Until(st.End.Add(time.Second))):
+		case <-ctx.Done():
+			t.Fatal(ctx.Err())
+		}
+		c := newClient(t, short)
+		defer c.Close()
+		const bound = 15 * time.Second
+		opCtx, opCancel := context.WithTimeout(ctx, bound)
+		defer opCancel()
+		get, err := hrpc.NewGet([]byte("sec_ccache"), []byte("row0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		began := time.Now()
+		_, err = c.Get(opCtx, get)
+		took := time.Since(began)
+		t.Logf("Get with an expired credential cache (after %v): %v", took.Round(time.Millisecond), err)
+		if !errors.Is(err, sasl.ErrTicketExpired) {
+			t.Fatalf("Get = %v, want sasl.ErrTicketExpired", err)
+		}
+		for _, other := range []error{sasl.ErrKDCUnreachable, sasl.ErrPrincipalUnknown, sasl.ErrBadCredentials, sasl.ErrClockSkew, sasl.ErrKerberos} {
+			if errors.Is(err, other) {
+				t.Errorf("Get = %v, which is also %v", err, other)
+			}
+		}
+		if !strings.Contains(err.Error(), "run kinit again") {
+			t.Errorf("the error does not say what to do: %v", err)
+		}
+		if took > bound+2*time.Second {
+			t.Errorf("Get took %v, beyond its %v context", took, bound)
+		}
+	})
 }
 
 func secureDataOps(t *testing.T, cl *hbasetest.Cluster, c *Client, table string) {

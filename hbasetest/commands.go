@@ -2,9 +2,12 @@ package hbasetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // do sends one command built from words and returns the words of the OK answer.
@@ -260,4 +263,109 @@ func (c *Cluster) serverCommand(ctx context.Context, index int, words ...string)
 		return Server{}, fmt.Errorf("hbasetest: %s: bad start code %q", words[0], w[1])
 	}
 	return Server{Index: index, Addr: w[0], StartCode: code, Live: true}, nil
+}
+
+// DefaultKDCClockSkew is the allowable clock skew of the secure cluster's KDC until
+// SetKDCClockSkew changes it (Kerby's default, the same as MIT's).
+const DefaultKDCClockSkew = 300 * time.Second
+
+// KinitOptions shapes the TGT Kinit obtains.
+type KinitOptions struct {
+	// Lifetime of the TGT, rounded up to whole seconds; 0 means Options.TicketLifetime when
+	// set, else a day. The KDC grants any lifetime of at least a few seconds as asked.
+	Lifetime time.Duration
+	// RenewFor is how long past its start the TGT may be renewed, rounded up to whole
+	// seconds; 0 means the KDC's default (two days). Ignored when NotRenewable is set.
+	RenewFor time.Duration
+	// NotRenewable asks for a TGT that cannot be renewed (its renew-till is its start), so a
+	// client holding it can only use it until it ends.
+	NotRenewable bool
+}
+
+// Ticket describes a TGT that Kinit wrote.
+type Ticket struct {
+	Principal string    // the client principal, "user@REALM"
+	End       time.Time // when the TGT expires
+	RenewTill time.Time // until when it may be renewed (zero or at most its start: never)
+}
+
+// Kinit logs the cluster's client principal in from its keytab at the cluster's KDC, over
+// the network like any client, and writes the TGT to the MIT credential cache file (format
+// version 4, as kinit writes it) at ccachePath, replacing it. It needs a secure cluster; a
+// relative path is made absolute first, as the launcher need not share the caller's working
+// directory. It lets tests use credential-cache clients against the real KDC, with tickets
+// as short as they need (a few seconds at least) without a cluster restart.
+func (c *Cluster) Kinit(ctx context.Context, ccachePath string, o KinitOptions) (Ticket, error) {
+	if o.Lifetime < 0 || o.RenewFor < 0 {
+		return Ticket{}, fmt.Errorf("hbasetest: kinit: negative lifetime %v or renewal %v", o.Lifetime, o.RenewFor)
+	}
+	path, err := filepath.Abs(ccachePath)
+	if err != nil {
+		return Ticket{}, fmt.Errorf("hbasetest: kinit: %w", err)
+	}
+	renew := "-1" // Kerby's default
+	switch {
+	case o.NotRenewable:
+		renew = "0"
+	case o.RenewFor > 0:
+		renew = strconv.FormatInt(ticketLifetimeSeconds(o.RenewFor), 10)
+	}
+	w, err := c.do(ctx, "kinit", encodeBytes([]byte(path)), strconv.FormatInt(ticketLifetimeSeconds(o.Lifetime), 10), renew)
+	if err != nil {
+		return Ticket{}, err
+	}
+	if len(w) != 3 {
+		return Ticket{}, fmt.Errorf("hbasetest: kinit: unexpected answer %q", strings.Join(w, " "))
+	}
+	end, err1 := strconv.ParseInt(w[1], 10, 64)
+	renewTill, err2 := strconv.ParseInt(w[2], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return Ticket{}, fmt.Errorf("hbasetest: kinit: unexpected answer %q: %w", strings.Join(w, " "), err)
+	}
+	t := Ticket{Principal: w[0], End: time.UnixMilli(end)}
+	if renewTill > 0 {
+		t.RenewTill = time.UnixMilli(renewTill)
+	}
+	return t, nil
+}
+
+// SetKDCClockSkew sets how far a client's clock may be from the KDC's (whole seconds) and
+// returns the previous setting. The KDC applies it from its next request on. A negative skew
+// makes the KDC reject every client timestamp: a TGS request (a service ticket, or a TGT
+// renewal) gets KRB_AP_ERR_SKEW, as from a client whose clock is off. Kerby answers an
+// AS request's pre-authentication timestamp outside the skew with KDC_ERR_PREAUTH_FAILED, not
+// KRB_AP_ERR_SKEW, so a password or keytab login then fails as if the key were wrong.
+//
+// The cluster's own servers use the same KDC: while the skew is negative, any new service
+// ticket they need fails too. Keep such a window short and restore DefaultKDCClockSkew (for
+// example in t.Cleanup) before other tests use the cluster.
+func (c *Cluster) SetKDCClockSkew(ctx context.Context, skew time.Duration) (time.Duration, error) {
+	if skew%time.Second != 0 {
+		return 0, fmt.Errorf("hbasetest: kdc-clockskew: %v is not whole seconds", skew)
+	}
+	w, err := c.do(ctx, "kdc-clockskew", strconv.FormatInt(int64(skew/time.Second), 10))
+	if err != nil {
+		return 0, err
+	}
+	return parseSeconds("kdc-clockskew", w)
+}
+
+// KDCClockSkew returns the KDC's allowable clock skew.
+func (c *Cluster) KDCClockSkew(ctx context.Context) (time.Duration, error) {
+	w, err := c.do(ctx, "kdc-clockskew")
+	if err != nil {
+		return 0, err
+	}
+	return parseSeconds("kdc-clockskew", w)
+}
+
+func parseSeconds(cmd string, w []string) (time.Duration, error) {
+	if len(w) != 1 {
+		return 0, fmt.Errorf("hbasetest: %s: unexpected answer %q", cmd, strings.Join(w, " "))
+	}
+	s, err := strconv.ParseInt(w[0], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("hbasetest: %s: unexpected answer %q", cmd, w[0])
+	}
+	return time.Duration(s) * time.Second, nil
 }

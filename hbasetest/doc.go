@@ -62,6 +62,13 @@
 //	start-rs|restart-rs <index>     OK <host:port> <startcode>  (same port, new start code)
 //	kill-master                     aborts the master
 //	start-master                    OK <host:port> <startcode>
+//	kinit <ccache> <life> <renew>   OK <principal> <end ms> <renew-till ms>   (secure only) a TGT for
+//	                                the client principal from its keytab, written to the MIT
+//	                                credential cache file <ccache> (hex of an absolute path);
+//	                                <life> seconds, 0: the ticket lifetime option, else a day;
+//	                                <renew> seconds, 0: not renewable, -1: Kerby's default
+//	kdc-clockskew [seconds|default] OK <previous seconds>  (secure only) sets the KDC's allowable
+//	                                clock skew (default 300; negative rejects every client time)
 //	stop                            stops the cluster and removes its directory
 //
 // Admin commands wait for their effect (a split's daughters open, a moved region open on its

@@ -19,7 +19,8 @@ import (
 // Renewal: with a keytab or a password, gokrb5 renews the TGT (or logs in again) at 5/6 of
 // its lifetime, and an expired service ticket is fetched again on the next connection, so a
 // long-lived client keeps working. Credentials from a credential cache cannot log in again:
-// once the cached TGT expires, new connections fail with ErrTicketExpired. TicketStats
+// once the cached TGT expires, a connection that needs a new service ticket fails with
+// ErrTicketExpired (sasl's TestRealCluster shows both ways against a real KDC). TicketStats
 // reports the logins and renewals (the root package's TestSecureTicketRenewal checks both
 // ways against a real KDC issuing 30 s tickets).
 type Credentials struct {
@@ -27,6 +28,9 @@ type Credentials struct {
 	principal string
 	// events counts gokrb5's logins and renewals (TicketStats).
 	events *ticketEvents
+	// ccache is the credential cache file of CCacheCredentials, empty otherwise: such
+	// credentials cannot log in again, so an expired ticket needs the user's kinit.
+	ccache string
 
 	// loggedIn is guarded by tickets.
 	loggedIn bool
@@ -65,7 +69,8 @@ func PasswordCredentials(principal, password, krb5ConfPath string) (*Credentials
 	return &Credentials{cl: cl, principal: user + "@" + realm, events: ev}, nil
 }
 
-// CCacheCredentials uses an existing MIT credential cache file (as written by kinit).
+// CCacheCredentials uses an existing MIT credential cache file (as written by kinit). The file
+// is read once, here: after its TGT has expired, run kinit again and make new credentials.
 func CCacheCredentials(ccachePath, krb5ConfPath string) (*Credentials, error) {
 	cfg, err := loadKrb5Conf(krb5ConfPath)
 	if err != nil {
@@ -79,7 +84,17 @@ func CCacheCredentials(ccachePath, krb5ConfPath string) (*Credentials, error) {
 	if err != nil {
 		return nil, classifyKrbError(fmt.Errorf("credential cache %s: %w", ccachePath, err))
 	}
-	return &Credentials{cl: cl, principal: cc.GetClientPrincipalName().PrincipalNameString() + "@" + cc.GetClientRealm()}, nil
+	return &Credentials{cl: cl, principal: cc.GetClientPrincipalName().PrincipalNameString() + "@" + cc.GetClientRealm(), ccache: ccachePath}, nil
+}
+
+// ccacheExpired adds what to do to an ErrTicketExpired of credential-cache credentials: gokrb5
+// cannot log in again without a password or keytab, and the cache file is read only once.
+func (c *Credentials) ccacheExpired(err error) error {
+	if c.ccache == "" || !errors.Is(err, ErrTicketExpired) {
+		return err
+	}
+	return fmt.Errorf("%w (the TGT from credential cache %s has expired and cannot be renewed: run kinit again for %s, then create a new client, which reads the cache anew)",
+		err, c.ccache, c.principal)
 }
 
 // Principal returns the client principal ("user@REALM").
@@ -133,13 +148,13 @@ func (c *Credentials) serviceTicketSync(spn string) (serviceTicket, error) {
 	if !c.loggedIn {
 		// A failed login is tried again on the next connection (the KDC may be back).
 		if err := c.cl.AffirmLogin(); err != nil {
-			return serviceTicket{}, classifyKrbError(fmt.Errorf("login as %s: %w", c.principal, err))
+			return serviceTicket{}, c.ccacheExpired(classifyKrbError(fmt.Errorf("login as %s: %w", c.principal, err)))
 		}
 		c.loggedIn = true
 	}
 	tkt, key, err := c.cl.GetServiceTicket(spn)
 	if err != nil {
-		return serviceTicket{}, classifyKrbError(fmt.Errorf("service ticket for %s: %w", spn, err))
+		return serviceTicket{}, c.ccacheExpired(classifyKrbError(fmt.Errorf("service ticket for %s: %w", spn, err)))
 	}
 	return serviceTicket{
 		ticket:     tkt,
@@ -178,6 +193,11 @@ func classifyKrbError(err error) error {
 	}
 	if errors.Is(err, kind) {
 		return err
+	}
+	if kind == ErrBadCredentials && has("PREAUTH_FAILED") {
+		// Apache Kerby (Hadoop's MiniKdc) answers a pre-authentication timestamp outside its
+		// clock skew with PREAUTH_FAILED too, where an MIT KDC says KRB_AP_ERR_SKEW.
+		return fmt.Errorf("%w: %w (the KDC refused the pre-authentication: a wrong password or keytab, or, with some KDCs, a client clock too far from the KDC's)", kind, err)
 	}
 	return fmt.Errorf("%w: %w", kind, err)
 }

@@ -53,28 +53,62 @@ type ServerError struct {
 	Message string
 }
 
+// gssInitiateFailed is all HBase (2.6) tells a client whose AP-REQ its GSS acceptor rejected:
+// the Kerberos reason goes only to the server's log.
+const gssInitiateFailed = "GSS initiate failed"
+
+// gssRejectedHint explains a bare gssInitiateFailed, which on its own does not tell an
+// operator where to look.
+const gssRejectedHint = "the server rejected the client's Kerberos AP-REQ (for example clock skew between client " +
+	"and server, an expired or unknown service ticket, or a key mismatch between the KDC and the server's keytab); " +
+	"the exact reason is in the region server's log"
+
 func (e *ServerError) Error() string {
+	if e.gssRejected() {
+		return fmt.Sprintf("sasl: server error %s: %s: %s", e.Class, e.Message, gssRejectedHint)
+	}
 	return fmt.Sprintf("sasl: server error %s: %s", e.Class, e.Message)
 }
 
-// Is lets errors.Is match a server's SASL failure to the Kerberos sentinels: Java's GSS
-// acceptor reports Kerberos errors as a SaslException whose message names the Kerberos error.
+// gssRejected reports a GSS acceptor failure whose message names no Kerberos cause that one of
+// the specific sentinels matches.
+func (e *ServerError) gssRejected() bool {
+	return strings.HasSuffix(e.Class, "SaslException") && strings.HasPrefix(e.Message, gssInitiateFailed) &&
+		e.kerberosCause() == nil
+}
+
+// Is lets errors.Is match a server's SASL failure to the Kerberos sentinels. Java's GSS
+// acceptor may report the Kerberos error in the SaslException's message; HBase 2.6 sends only
+// "GSS initiate failed", which is ErrKerberos: a Kerberos failure whose cause the client
+// cannot see. The sentinels stay distinct: a message naming a cause matches that cause's
+// sentinel, not ErrKerberos.
 func (e *ServerError) Is(target error) bool {
-	var keys []string
-	switch target {
-	case ErrClockSkew:
-		keys = []string{"Clock skew too great", "(37)"}
-	case ErrTicketExpired:
-		keys = []string{"Ticket expired", "(32)"}
-	case ErrBadCredentials:
-		keys = []string{"Integrity check on decrypted field failed", "(31)", "Message stream modified", "(41)"}
-	case ErrPrincipalUnknown:
-		keys = []string{"not found in Kerberos database", "(7)"}
+	if cause := e.kerberosCause(); cause != nil {
+		return target == cause
 	}
-	for _, k := range keys {
-		if strings.Contains(e.Message, k) {
-			return true
+	return target == ErrKerberos && e.gssRejected()
+}
+
+// kerberosCause returns the specific sentinel the message names, or nil.
+func (e *ServerError) kerberosCause() error {
+	for _, c := range serverCauses {
+		for _, k := range c.keys {
+			if strings.Contains(e.Message, k) {
+				return c.err
+			}
 		}
 	}
-	return false
+	return nil
+}
+
+// serverCauses are the texts (and error numbers) of Java's Kerberos exceptions, in the order
+// they are tried.
+var serverCauses = []struct {
+	err  error
+	keys []string
+}{
+	{ErrClockSkew, []string{"Clock skew too great", "(37)"}},
+	{ErrTicketExpired, []string{"Ticket expired", "(32)"}},
+	{ErrBadCredentials, []string{"Integrity check on decrypted field failed", "(31)", "Message stream modified", "(41)"}},
+	{ErrPrincipalUnknown, []string{"not found in Kerberos database", "(7)"}},
 }

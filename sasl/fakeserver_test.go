@@ -63,9 +63,11 @@ func (f *fakeKDC) serviceTicket(_ context.Context, spn string) (serviceTicket, e
 type fakeServer struct {
 	kdc *fakeKDC
 
-	offer           byte // security-layer bits offered
-	switchToSimple  bool
-	saslError       bool
+	offer          byte // security-layer bits offered
+	switchToSimple bool
+	saslError      bool
+	// saslErrorAs, when set with saslError, is the exception sent instead of the default.
+	saslErrorAs     *ServerError
 	aes             bool // answer a header asking for AES
 	negotiateCipher bool // answer -89 with keys
 	subkey          bool // put an acceptor subkey in the AP-REP
@@ -194,8 +196,12 @@ func (s *fakeServer) serve(conn net.Conn) error {
 	}
 	if s.saslError {
 		b := binary.BigEndian.AppendUint32(nil, statusError)
-		b = appendString(b, "org.apache.hadoop.security.AccessControlException")
-		b = appendString(b, "Authentication is required")
+		class, msg := "org.apache.hadoop.security.AccessControlException", "Authentication is required"
+		if s.saslErrorAs != nil {
+			class, msg = s.saslErrorAs.Class, s.saslErrorAs.Message
+		}
+		b = appendString(b, class)
+		b = appendString(b, msg)
 		conn.Write(b)
 		return nil
 	}

@@ -279,4 +279,5 @@ func runKerberosErrorCases(t *testing.T, cl *hbasetest.Cluster) {
 		_, err = region.Dial(ctx, addr, region.Config{Service: "ClientService", Handshaker: h})
 		require.ErrorIs(t, err, ErrPrincipalUnknown)
 	})
+	runCCacheAndSkewCases(t, cl, regions[0])
 }

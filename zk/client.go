@@ -55,7 +55,8 @@ func WithSessionTimeout(d time.Duration) Option { return func(c *Client) { c.ses
 func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.logger = l } }
 
 // New returns a Client for the comma separated quorum ("host1:2181,host2:2181"; the port
-// defaults to 2181). It does not connect: the session is opened by the first lookup, and a
+// defaults to 2181), optionally followed by a chroot ("host1:2181,host2:2181/apps" reads
+// /apps/hbase/...). It does not connect: the session is opened by the first lookup, and a
 // quorum that cannot work is reported there.
 func New(quorum string, opts ...Option) *Client {
 	c := &Client{parent: "/hbase", sessionTimeout: DefaultSessionTimeout}
@@ -65,7 +66,13 @@ func New(quorum string, opts ...Option) *Client {
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
-	for s := range strings.SplitSeq(quorum, ",") {
+	// ZooKeeper's connect string may end in a chroot ("h1:2181,h2:2181/apps"): every path,
+	// including the parent, is then under it.
+	hosts, chroot, _ := strings.Cut(quorum, "/")
+	if chroot = strings.Trim(chroot, "/"); chroot != "" {
+		c.parent = chroot + "/" + strings.Trim(c.parent, "/")
+	}
+	for s := range strings.SplitSeq(hosts, ",") {
 		if s = strings.TrimSpace(s); s != "" {
 			c.servers = append(c.servers, s)
 		}

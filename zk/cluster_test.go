@@ -119,6 +119,13 @@ func TestLocateMetaAndMasterOnRealCluster(t *testing.T) {
 	if _, err := other.LocateMeta(ctx); !errors.Is(err, ErrNoNode) {
 		t.Errorf("LocateMeta under a missing parent: %v; want ErrNoNode", err)
 	}
+
+	// The same parent reached through a chroot in the connect string.
+	chrooted := New(hc.ZKQuorum+hc.ZNodeParent, WithZNodeParent("/"))
+	defer chrooted.Close()
+	if got, err := chrooted.LocateMeta(ctx); err != nil || got != meta {
+		t.Errorf("LocateMeta through chroot %q = %q, %v; want %q", hc.ZNodeParent, got, err, meta)
+	}
 }
 
 func TestLocateMetaFollowsMoveMeta(t *testing.T) {

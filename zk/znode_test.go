@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -151,6 +152,20 @@ func TestWriteFuzzSeeds(t *testing.T) {
 		body := "go test fuzz v1\n[]byte(" + strconv.Quote(string(data)) + ")\n"
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+func TestQuorumChroot(t *testing.T) {
+	for _, tc := range []struct{ quorum, parent, wantParent string }{
+		{"h1:2181,h2:2181", "/hbase", "/hbase"},
+		{"h1:2181,h2:2181/apps", "/hbase", "/apps/hbase"},
+		{"h1:2181/apps/x/", "hbase-unsecure", "/apps/x/hbase-unsecure"},
+		{"h1:2181/hbase", "/", "/hbase"},
+	} {
+		c := New(tc.quorum, WithZNodeParent(tc.parent))
+		if c.parent != tc.wantParent || len(c.servers) == 0 || strings.Contains(strings.Join(c.servers, ","), "/") {
+			t.Errorf("New(%q, parent %q): parent %q, servers %q; want parent %q", tc.quorum, tc.parent, c.parent, c.servers, tc.wantParent)
 		}
 	}
 }

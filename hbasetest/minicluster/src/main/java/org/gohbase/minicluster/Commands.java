@@ -182,6 +182,12 @@ final class Commands {
         synchronized (topology) {
           return startMaster();
         }
+      case "kinit":
+        args(w, 4, 4);
+        return kinit(Hex.decode(w[1]), parseLong(w[2]), parseLong(w[3]));
+      case "kdc-clockskew":
+        args(w, 1, 2);
+        return kdcClockSkew(w.length > 1 ? w[1] : null);
       case "stop":
         args(w, 1, 1);
         stopper.run();
@@ -658,6 +664,55 @@ final class Commands {
     }
     settle(m, WAIT_MS);
     return Boolean.toString(ran);
+  }
+
+  // ---- the KDC
+
+  private Kdc needKdc(String cmd) throws UsageException {
+    if (mc.kdc == null) {
+      throw new UsageException(cmd + ": not a secure cluster (no KDC)");
+    }
+    return mc.kdc;
+  }
+
+  /**
+   * kinit CCACHE LIFETIME RENEWABLE: a TGT for the client principal from its keytab, written
+   * to the credential cache file CCACHE (hex of the path). Answers the principal and the TGT's
+   * end and renew-till times in Unix milliseconds. See Kdc.kinit for the numbers.
+   */
+  private String kinit(byte[] path, long lifetimeSeconds, long renewableSeconds) throws Exception {
+    Kdc k = needKdc("kinit");
+    if (path.length == 0) {
+      throw new UsageException("kinit: empty credential cache path");
+    }
+    if (lifetimeSeconds < 0 || lifetimeSeconds > Integer.MAX_VALUE || renewableSeconds > Integer.MAX_VALUE) {
+      throw new UsageException("kinit: lifetime " + lifetimeSeconds + " or renewable lifetime "
+        + renewableSeconds + " out of range");
+    }
+    java.io.File f = new java.io.File(new String(path, java.nio.charset.StandardCharsets.UTF_8));
+    if (!f.isAbsolute()) {
+      throw new UsageException("kinit: credential cache path must be absolute");
+    }
+    Kdc.Kinit r = k.kinit(f, lifetimeSeconds, renewableSeconds);
+    LOG.info("kinit: TGT for {} until {} (renewable until {}) in {}", r.principal,
+      java.time.Instant.ofEpochMilli(r.endMillis), java.time.Instant.ofEpochMilli(r.renewTillMillis), f);
+    return r.principal + " " + r.endMillis + " " + r.renewTillMillis;
+  }
+
+  /**
+   * kdc-clockskew [SECONDS|default]: sets the KDC's allowable clock skew (negative: every
+   * client timestamp is outside it) and answers the previous value; without an argument only
+   * answers the current one.
+   */
+  private String kdcClockSkew(String arg) throws Exception {
+    Kdc k = needKdc("kdc-clockskew");
+    long previous = k.clockSkew();
+    if (arg != null) {
+      long seconds = arg.equals("default") ? Kdc.DEFAULT_CLOCK_SKEW_SECONDS : parseLong(arg);
+      k.setClockSkew(seconds);
+      LOG.info("kdc-clockskew: the KDC's allowable clock skew is now {} s (was {} s)", seconds, previous);
+    }
+    return Long.toString(previous);
   }
 
   // ---- servers

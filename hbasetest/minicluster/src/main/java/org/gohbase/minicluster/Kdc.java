@@ -3,6 +3,15 @@ package org.gohbase.minicluster;
 import java.io.File;
 import java.util.Properties;
 import org.apache.hadoop.minikdc.MiniKdc;
+import org.apache.kerby.KOptions;
+import org.apache.kerby.kerberos.kerb.client.KrbClient;
+import org.apache.kerby.kerberos.kerb.client.KrbConfig;
+import org.apache.kerby.kerberos.kerb.client.KrbOption;
+import org.apache.kerby.kerberos.kerb.server.KdcConfigKey;
+import org.apache.kerby.kerberos.kerb.server.SimpleKdcServer;
+import org.apache.kerby.kerberos.kerb.type.KerberosTime;
+import org.apache.kerby.kerberos.kerb.type.kdc.EncKdcRepPart;
+import org.apache.kerby.kerberos.kerb.type.ticket.TgtTicket;
 
 /** The embedded KDC of a secure cluster and the principals it issues. */
 final class Kdc {
@@ -58,12 +67,8 @@ final class Kdc {
    * krb5conf() then returns. The JVM's own Kerberos keeps MiniKdc's file.
    */
   void setMaxTicketLifetime(long seconds) throws Exception {
-    java.lang.reflect.Field f = MiniKdc.class.getDeclaredField("simpleKdc");
-    f.setAccessible(true);
-    org.apache.kerby.kerberos.kerb.server.SimpleKdcServer server =
-      (org.apache.kerby.kerberos.kerb.server.SimpleKdcServer) f.get(kdc);
-    server.getKdcConfig().setLong(
-      org.apache.kerby.kerberos.kerb.server.KdcConfigKey.MAXIMUM_TICKET_LIFETIME, seconds);
+    server().getKdcConfig().setLong(KdcConfigKey.MAXIMUM_TICKET_LIFETIME, seconds);
+    ticketLifetimeSeconds = seconds;
     String conf = new String(
       java.nio.file.Files.readAllBytes(kdc.getKrb5conf().toPath()), java.nio.charset.StandardCharsets.UTF_8);
     String marker = "[libdefaults]";
@@ -80,6 +85,91 @@ final class Kdc {
 
   /** The krb5.conf for clients when setMaxTicketLifetime wrote one. */
   private File clientKrb5conf;
+
+  /** The lifetime set by setMaxTicketLifetime, in seconds; 0 when none was set. */
+  private volatile long ticketLifetimeSeconds;
+
+  /** Kerby's allowable clock skew when MiniKdc starts it (KdcConfigKey's default). */
+  static final long DEFAULT_CLOCK_SKEW_SECONDS = 300;
+
+  /**
+   * The Kerby server inside MiniKdc. MiniKdc keeps it in a private field and offers no getter,
+   * and its KdcConfig is what the KDC reads on each request.
+   */
+  private SimpleKdcServer server() throws ReflectiveOperationException {
+    java.lang.reflect.Field f = MiniKdc.class.getDeclaredField("simpleKdc");
+    f.setAccessible(true);
+    return (SimpleKdcServer) f.get(kdc);
+  }
+
+  /**
+   * Sets the KDC's allowable clock skew. Kerby reads it from its KdcConfig on each request (the
+   * PA-ENC-TIMESTAMP check of an AS-REQ and the authenticator check of a TGS-REQ), so it takes
+   * effect on the next request. A negative value rejects every client timestamp: Kerby tests
+   * |client time - KDC time| < skew. It answers a TGS-REQ with KRB_AP_ERR_SKEW (37) then, but
+   * an AS-REQ with KDC_ERR_PREAUTH_FAILED (24): Kerby 1.0.1 reports a pre-authentication
+   * timestamp outside the skew as failed pre-authentication, not as skew.
+   */
+  void setClockSkew(long seconds) throws ReflectiveOperationException {
+    server().getKdcConfig().setLong(KdcConfigKey.ALLOWABLE_CLOCKSKEW, seconds);
+  }
+
+  /** The KDC's allowable clock skew in seconds, as it reads it per request. */
+  long clockSkew() throws ReflectiveOperationException {
+    return server().getKdcConfig().getAllowableClockSkew();
+  }
+
+  /** What kinit obtained: the TGT's end and renew-till times, in Unix milliseconds. */
+  static final class Kinit {
+    final String principal;
+    final long endMillis;
+    final long renewTillMillis;
+
+    Kinit(String principal, long endMillis, long renewTillMillis) {
+      this.principal = principal;
+      this.endMillis = endMillis;
+      this.renewTillMillis = renewTillMillis;
+    }
+  }
+
+  /**
+   * Logs the client principal in from its keytab with Kerby's client (an AS exchange with this
+   * KDC over TCP, like any client) and writes the TGT to ccache as an MIT credential cache
+   * (format version 4, what kinit writes and gokrb5 reads), replacing the file.
+   *
+   * lifetimeSeconds 0 asks for the cluster's ticket lifetime (setMaxTicketLifetime) when set,
+   * else a day: Kerby's client always names an end time, which Kerby's KDC then grants as asked
+   * (it caps only requests without one), so the lifetime must be asked for here.
+   * renewableSeconds below 0 keeps Kerby's default renewable lifetime; 0 asks for a renew-till
+   * of now, so the ticket cannot be renewed (Kerby's client always sets RENEWABLE-OK).
+   */
+  Kinit kinit(File ccache, long lifetimeSeconds, long renewableSeconds) throws Exception {
+    long life = lifetimeSeconds > 0 ? lifetimeSeconds
+      : ticketLifetimeSeconds > 0 ? ticketLifetimeSeconds : 24 * 3600;
+    KrbClient client = new KrbClient(new KrbConfig());
+    client.setKdcRealm(kdc.getRealm());
+    client.setKdcHost(kdc.getHost());
+    client.setKdcTcpPort(kdc.getPort());
+    client.setAllowTcp(true);
+    client.setAllowUdp(false);
+    client.init();
+    KOptions o = new KOptions();
+    o.add(KrbOption.CLIENT_PRINCIPAL, clientPrincipal());
+    o.add(KrbOption.USE_KEYTAB, true);
+    o.add(KrbOption.KEYTAB_FILE, clientKeytab);
+    o.add(KrbOption.LIFE_TIME, (int) life);
+    if (renewableSeconds >= 0) {
+      o.add(KrbOption.RENEWABLE_TIME, (int) renewableSeconds);
+    }
+    TgtTicket tgt = client.requestTgt(o);
+    if (ccache.exists() && !ccache.delete()) {
+      throw new IllegalStateException("cannot replace " + ccache);
+    }
+    client.storeTicket(tgt, ccache);
+    EncKdcRepPart part = tgt.getEncKdcRepPart();
+    KerberosTime renew = part.getRenewTill();
+    return new Kinit(clientPrincipal(), part.getEndTime().getTime(), renew == null ? 0 : renew.getTime());
+  }
 
   void stop() {
     kdc.stop();
