@@ -66,6 +66,9 @@ func parseWrapHeader(tok []byte) (wrapHeader, error) {
 type wrapKey struct {
 	key types.EncryptionKey
 	et  etype.EType
+	// fast has the derived keys of the two seal usages for enctypes 17 and 18 (rfc3962.go);
+	// other enctypes, and other usages, go through gokrb5. Read-only after newWrapKey.
+	fast map[uint32]*rfc3962Usage
 }
 
 func newWrapKey(k types.EncryptionKey) (wrapKey, error) {
@@ -78,7 +81,18 @@ func newWrapKey(k types.EncryptionKey) (wrapKey, error) {
 	if err != nil {
 		return wrapKey{}, fmt.Errorf("%w: enctype %d: %v", ErrKerberos, k.KeyType, err)
 	}
-	return wrapKey{key: k, et: et}, nil
+	wk := wrapKey{key: k, et: et}
+	if k.KeyType == 17 || k.KeyType == 18 {
+		wk.fast = map[uint32]*rfc3962Usage{}
+		for _, usage := range []uint32{usageAcceptorSeal, usageInitiatorSeal} {
+			u, err := newRFC3962Usage(et, k.KeyValue, usage)
+			if err != nil {
+				return wrapKey{}, err
+			}
+			wk.fast[usage] = u
+		}
+	}
+	return wk, nil
 }
 
 func (k wrapKey) checksumLen() int { return k.et.GetHMACBitLength() / 8 }
@@ -86,6 +100,19 @@ func (k wrapKey) checksumLen() int { return k.et.GetHMACBitLength() / 8 }
 // appendWrap appends a Wrap token for payload: sealed (encrypted) or integrity-only. We send
 // RRC 0 and, for sealed tokens, EC 0 (the AES enctypes need no padding), as Java does.
 func (k wrapKey) appendWrap(dst []byte, h wrapHeader, sealed bool, usage uint32, payload []byte) ([]byte, error) {
+	if u := k.fast[usage]; u != nil {
+		var hdr [wrapHeaderLen]byte
+		if sealed {
+			h.flags |= flagSealed
+			dst = h.appendTo(dst, 0, 0)
+			return u.seal(dst, payload, h.appendTo(hdr[:0], 0, 0))
+		}
+		h.flags &^= flagSealed
+		sum := u.checksum(payload, h.appendTo(hdr[:0], 0, 0))
+		dst = h.appendTo(dst, uint16(len(sum)), 0)
+		dst = append(dst, payload...)
+		return append(dst, sum...), nil
+	}
 	if sealed {
 		h.flags |= flagSealed
 		pt := make([]byte, 0, len(payload)+wrapHeaderLen)
@@ -131,8 +158,12 @@ func (k wrapKey) openWrap(dst, tok []byte, usage uint32) (out []byte, h wrapHead
 		if min := k.et.GetConfounderByteSize() + k.checksumLen() + wrapHeaderLen; len(body) < min {
 			return dst, h, fmt.Errorf("%w: sealed body of %d bytes, need at least %d", ErrBadToken, len(body), min)
 		}
-		pt, err := k.et.DecryptMessage(k.key.KeyValue, body, usage)
-		if err != nil {
+		var pt []byte
+		if u := k.fast[usage]; u != nil {
+			if pt, err = u.open(body); err != nil {
+				return dst, h, err
+			}
+		} else if pt, err = k.et.DecryptMessage(k.key.KeyValue, body, usage); err != nil {
 			return dst, h, fmt.Errorf("%w: sealed token does not decrypt", ErrIntegrity)
 		}
 		if len(pt) < int(h.ec)+wrapHeaderLen {
@@ -153,6 +184,13 @@ func (k wrapKey) openWrap(dst, tok []byte, usage uint32) (out []byte, h wrapHead
 		return dst, h, fmt.Errorf("%w: integrity token body of %d bytes is shorter than its checksum", ErrBadToken, len(body))
 	}
 	payload, got := body[:len(body)-n], body[len(body)-n:]
+	if u := k.fast[usage]; u != nil {
+		var hdr [wrapHeaderLen]byte
+		if !hmac.Equal(got, u.checksum(payload, h.appendTo(hdr[:0], 0, 0))) {
+			return dst, h, fmt.Errorf("%w: checksum mismatch", ErrIntegrity)
+		}
+		return append(dst, payload...), h, nil
+	}
 	sumIn := make([]byte, 0, len(payload)+wrapHeaderLen)
 	sumIn = append(sumIn, payload...)
 	sumIn = h.appendTo(sumIn, 0, 0)
