@@ -66,9 +66,20 @@ func parseWrapHeader(tok []byte) (wrapHeader, error) {
 type wrapKey struct {
 	key types.EncryptionKey
 	et  etype.EType
-	// fast has the derived keys of the two seal usages for enctypes 17 and 18 (rfc3962.go);
-	// other enctypes, and other usages, go through gokrb5. Read-only after newWrapKey.
-	fast map[uint32]*rfc3962Usage
+	// acceptorSeal and initiatorSeal hold the derived keys of the two seal usages for
+	// enctypes 17 and 18 (rfc3962.go); other enctypes go through gokrb5.
+	acceptorSeal, initiatorSeal *rfc3962Usage
+}
+
+// fast returns the cached-key state for usage, or nil to use gokrb5.
+func (k wrapKey) fast(usage uint32) *rfc3962Usage {
+	switch usage {
+	case usageAcceptorSeal:
+		return k.acceptorSeal
+	case usageInitiatorSeal:
+		return k.initiatorSeal
+	}
+	return nil
 }
 
 func newWrapKey(k types.EncryptionKey) (wrapKey, error) {
@@ -83,13 +94,11 @@ func newWrapKey(k types.EncryptionKey) (wrapKey, error) {
 	}
 	wk := wrapKey{key: k, et: et}
 	if k.KeyType == 17 || k.KeyType == 18 {
-		wk.fast = map[uint32]*rfc3962Usage{}
-		for _, usage := range []uint32{usageAcceptorSeal, usageInitiatorSeal} {
-			u, err := newRFC3962Usage(et, k.KeyValue, usage)
-			if err != nil {
-				return wrapKey{}, err
-			}
-			wk.fast[usage] = u
+		if wk.acceptorSeal, err = newRFC3962Usage(et, k.KeyValue, usageAcceptorSeal); err != nil {
+			return wrapKey{}, err
+		}
+		if wk.initiatorSeal, err = newRFC3962Usage(et, k.KeyValue, usageInitiatorSeal); err != nil {
+			return wrapKey{}, err
 		}
 	}
 	return wk, nil
@@ -100,7 +109,7 @@ func (k wrapKey) checksumLen() int { return k.et.GetHMACBitLength() / 8 }
 // appendWrap appends a Wrap token for payload: sealed (encrypted) or integrity-only. We send
 // RRC 0 and, for sealed tokens, EC 0 (the AES enctypes need no padding), as Java does.
 func (k wrapKey) appendWrap(dst []byte, h wrapHeader, sealed bool, usage uint32, payload []byte) ([]byte, error) {
-	if u := k.fast[usage]; u != nil {
+	if u := k.fast(usage); u != nil {
 		var hdr [wrapHeaderLen]byte
 		if sealed {
 			h.flags |= flagSealed
@@ -159,7 +168,7 @@ func (k wrapKey) openWrap(dst, tok []byte, usage uint32) (out []byte, h wrapHead
 			return dst, h, fmt.Errorf("%w: sealed body of %d bytes, need at least %d", ErrBadToken, len(body), min)
 		}
 		var pt []byte
-		if u := k.fast[usage]; u != nil {
+		if u := k.fast(usage); u != nil {
 			if pt, err = u.open(body); err != nil {
 				return dst, h, err
 			}
@@ -184,7 +193,7 @@ func (k wrapKey) openWrap(dst, tok []byte, usage uint32) (out []byte, h wrapHead
 		return dst, h, fmt.Errorf("%w: integrity token body of %d bytes is shorter than its checksum", ErrBadToken, len(body))
 	}
 	payload, got := body[:len(body)-n], body[len(body)-n:]
-	if u := k.fast[usage]; u != nil {
+	if u := k.fast(usage); u != nil {
 		var hdr [wrapHeaderLen]byte
 		if !hmac.Equal(got, u.checksum(payload, h.appendTo(hdr[:0], 0, 0))) {
 			return dst, h, fmt.Errorf("%w: checksum mismatch", ErrIntegrity)
