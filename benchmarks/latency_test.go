@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,9 +31,15 @@ type mode struct {
 type measurement struct {
 	mode, op      string
 	p50, p75, p95 time.Duration
-	cpuPerOp      time.Duration
+	quarterP75    [quarters]time.Duration // p75 of each quarter of the rounds, in order
+	cpuPerOp      time.Duration           // this process (the client)
+	serverPerOp   time.Duration           // the cluster's JVM
 	ops           int
 }
+
+// quarters splits the rounds into four spans whose ratios are printed apart: how far the
+// figure moves within one run is the noise any single figure carries.
+const quarters = 4
 
 // encryptionModes are the three settings compared. Apart from protection and AES the clients
 // are configured alike.
@@ -42,28 +49,27 @@ var encryptionModes = []mode{
 	{"privacy, AES", []hbase.Option{hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(true)}, "auth-conf " + cipher.Transformation},
 }
 
-// TestEncryptionLatency measures sequential Get and Put latency and client CPU per operation.
-// All three modes run against one secure cluster whose servers offer both QoPs
-// (hbase.rpc.protection "authentication,privacy", AES enabled): each client picks its own.
-// The modes are interleaved round by round, the order rotating each round, so that drift of
-// this shared machine and of the JVM hits all modes alike. Each client's handshakes are
-// checked to have negotiated the layer its mode names.
+// TestEncryptionLatency measures sequential Get and Put latency, and the CPU per operation of
+// the client and of the cluster's JVM. All three modes run against one secure cluster whose
+// servers offer both QoPs (hbase.rpc.protection "authentication,privacy", AES enabled): each
+// client picks its own. The modes take turns in blocks of GOHBASE_BENCH_BLOCK operations (200
+// by default), the order rotating each round, so that drift of this shared machine and of the
+// JVM (garbage collection, memstore flushes, JIT) hits all modes alike. Each client's
+// handshakes are checked to have negotiated the layer its mode names.
 func TestEncryptionLatency(t *testing.T) {
 	if os.Getenv("GOHBASE_BENCH") != "1" {
 		t.Skip("benchmark against real clusters: set GOHBASE_BENCH=1")
 	}
-	ops := 3000
-	if s := os.Getenv("GOHBASE_BENCH_OPS"); s != "" {
-		ops, _ = strconv.Atoi(s)
-	}
-	repeat := 1
-	if s := os.Getenv("GOHBASE_BENCH_REPEAT"); s != "" {
-		repeat, _ = strconv.Atoi(s)
+	ops := envInt(t, "GOHBASE_BENCH_OPS", 3000)
+	repeat := envInt(t, "GOHBASE_BENCH_REPEAT", 1)
+	block := envInt(t, "GOHBASE_BENCH_BLOCK", 200)
+	if ops < quarters*block {
+		t.Fatalf("GOHBASE_BENCH_OPS %d: want at least %d (%d blocks of GOHBASE_BENCH_BLOCK %d)", ops, quarters*block, quarters, block)
 	}
 	st := newStats()
 	for range repeat {
 		measureCluster(t, st, hbasetest.Options{Secure: true, Protection: "authentication,privacy", AES: true, FullJIT: true},
-			encryptionModes, ops)
+			encryptionModes, ops, block)
 	}
 	results := st.results()
 	ref := map[string]measurement{} // op -> the "none" row
@@ -72,13 +78,31 @@ func TestEncryptionLatency(t *testing.T) {
 			ref[m.op] = m
 		}
 	}
-	fmt.Printf("\n| mode | op | p50 | p75 | p95 | client CPU/op | p75 / none | CPU / none | ops |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("\n| mode | op | p50 | p75 | p95 | client CPU/op | server CPU/op | p75 / none | p75 / none by quarter | client CPU / none | server CPU / none | ops |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, m := range results {
 		r := ref[m.op]
-		fmt.Printf("| %s | %s | %v | %v | %v | %v | %.2f | %.2f | %d |\n", m.mode, m.op,
+		var q []string
+		for i := range quarters {
+			q = append(q, fmt.Sprintf("%.2f", ratio(m.quarterP75[i], r.quarterP75[i])))
+		}
+		fmt.Printf("| %s | %s | %v | %v | %v | %v | %v | %.2f | %s | %.2f | %.2f | %d |\n", m.mode, m.op,
 			m.p50.Round(time.Microsecond), m.p75.Round(time.Microsecond), m.p95.Round(time.Microsecond),
-			m.cpuPerOp.Round(100*time.Nanosecond), ratio(m.p75, r.p75), ratio(m.cpuPerOp, r.cpuPerOp), m.ops)
+			m.cpuPerOp.Round(100*time.Nanosecond), m.serverPerOp.Round(100*time.Nanosecond),
+			ratio(m.p75, r.p75), strings.Join(q, " "), ratio(m.cpuPerOp, r.cpuPerOp),
+			ratio(m.serverPerOp, r.serverPerOp), m.ops)
 	}
+}
+
+func envInt(t *testing.T, name string, def int) int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		t.Fatalf("%s=%q: want a positive integer", name, s)
+	}
+	return n
 }
 
 func ratio(a, b time.Duration) float64 {
@@ -90,9 +114,11 @@ func ratio(a, b time.Duration) float64 {
 
 // acc accumulates one mode and operation over every cluster it ran on.
 type acc struct {
-	h   *hdrhistogram.Histogram
-	cpu time.Duration
-	n   int
+	h      *hdrhistogram.Histogram
+	q      [quarters]*hdrhistogram.Histogram
+	cpu    time.Duration
+	server time.Duration
+	n      int
 }
 
 type stats struct {
@@ -102,11 +128,16 @@ type stats struct {
 
 func newStats() *stats { return &stats{m: map[string]*acc{}} }
 
+func newHistogram() *hdrhistogram.Histogram { return hdrhistogram.New(1, int64(10*time.Second), 3) }
+
 func (s *stats) get(mode, op string) *acc {
 	k := mode + "\x00" + op
 	a, ok := s.m[k]
 	if !ok {
-		a = &acc{h: hdrhistogram.New(1, int64(10*time.Second), 3)}
+		a = &acc{h: newHistogram()}
+		for i := range a.q {
+			a.q[i] = newHistogram()
+		}
 		s.m[k] = a
 		s.order = append(s.order, k)
 	}
@@ -118,16 +149,21 @@ func (s *stats) results() []measurement {
 	for _, k := range s.order {
 		a := s.m[k]
 		mode, op, _ := strings.Cut(k, "\x00")
-		out = append(out, measurement{
+		m := measurement{
 			mode: mode, op: op, ops: a.n,
 			p50: time.Duration(a.h.ValueAtQuantile(50)), p75: time.Duration(a.h.ValueAtQuantile(75)),
-			p95: time.Duration(a.h.ValueAtQuantile(95)), cpuPerOp: a.cpu / time.Duration(max(a.n, 1)),
-		})
+			p95:      time.Duration(a.h.ValueAtQuantile(95)),
+			cpuPerOp: a.cpu / time.Duration(max(a.n, 1)), serverPerOp: a.server / time.Duration(max(a.n, 1)),
+		}
+		for i, h := range a.q {
+			m.quarterP75[i] = time.Duration(h.ValueAtQuantile(75))
+		}
+		out = append(out, m)
 	}
 	return out
 }
 
-func measureCluster(t *testing.T, st *stats, opts hbasetest.Options, modes []mode, ops int) {
+func measureCluster(t *testing.T, st *stats, opts hbasetest.Options, modes []mode, ops, block int) {
 	cl := hbasetest.StartT(t, opts)
 	defer cl.Stop()
 	ctx := context.Background()
@@ -152,13 +188,11 @@ func measureCluster(t *testing.T, st *stats, opts hbasetest.Options, modes []mod
 		clients[i] = c
 	}
 	value := bytes.Repeat([]byte("v"), 1024)
-	const rounds = 10
-	warm := ops / 10
-	per := ops / rounds
+	rounds := ops / block
 	for round := -1; round < rounds; round++ {
-		n := per
+		n := block
 		if round < 0 {
-			n = warm // warm-up round: JIT, connections, region cache; not recorded
+			n = max(ops/10, block) // warm-up round: JIT, connections, region cache; not recorded
 		}
 		if round == 0 {
 			// Every client has connected (meta and the table's region) in the warm-up.
@@ -174,9 +208,14 @@ func measureCluster(t *testing.T, st *stats, opts hbasetest.Options, modes []mod
 			c := clients[i]
 			for _, op := range []string{"Get", "Put"} {
 				a := st.get(modes[i].name, op)
-				cpu0 := cpuTime()
+				q := a.q[max(round, 0)*quarters/rounds]
+				cpu0, server0 := cpuTime(), serverTime(t, cl)
+				// The label tells the modes apart in a -cpuprofile (go tool pprof -tagfocus
+				// block=mode2-Get); goroutines a client starts in its first block, its
+				// connections' readers, carry it too.
+				pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("block", fmt.Sprintf("mode%d-%s", i, op))))
 				for j := range n {
-					row := []byte(fmt.Sprintf("row%05d", j%500))
+					row := []byte(fmt.Sprintf("row%05d", (max(round, 0)*block+j)%500))
 					start := time.Now()
 					var err error
 					if op == "Put" {
@@ -196,15 +235,27 @@ func measureCluster(t *testing.T, st *stats, opts hbasetest.Options, modes []mod
 					}
 					if round >= 0 {
 						a.h.RecordValue(d.Nanoseconds())
+						q.RecordValue(d.Nanoseconds())
 					}
 				}
 				if round >= 0 {
 					a.cpu += cpuTime() - cpu0
+					a.server += serverTime(t, cl) - server0
 					a.n += n
 				}
 			}
 		}
 	}
+}
+
+// serverTime is the CPU time of the cluster's JVM: its region server, master, ZooKeeper and
+// KDC, of which the region server serving the requests is nearly all while a block runs.
+func serverTime(t *testing.T, cl *hbasetest.Cluster) time.Duration {
+	d, err := cl.CPUTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // cpuTime is this process's user+system CPU time (the JVM is another process).

@@ -34,6 +34,26 @@ func TestPlainOneRegionServer(t *testing.T) {
 		}
 	})
 
+	t.Run("cpu time", func(t *testing.T) {
+		before, err := c.CPUTime()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 50 {
+			if _, err := c.Status(ctx); err != nil {
+				t.Fatal(i, err)
+			}
+		}
+		after, err := c.CPUTime()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A started cluster has run for seconds; 50 commands cost the JVM some CPU.
+		if before < 100*time.Millisecond || after <= before {
+			t.Fatalf("JVM CPU time %v, then %v after 50 commands", before, after)
+		}
+	})
+
 	t.Run("binary data", func(t *testing.T) {
 		if err := c.CreateTable(ctx, "bin", []string{"f"}, nil); err != nil {
 			t.Fatal(err)

@@ -95,6 +95,7 @@ func benchmark(ctx context.Context, c *config, modes []mode, open openFunc, log 
 				m := modes[mi]
 				spec := specFor(c, w, m.Name, round)
 				spec.Seq = seqs[wi]
+				spec.ServerCPU = c.serverCPU
 				// Collect the previous run's garbage now, so that no mode pays for another's
 				// (GSS wrap allocates ten times what the others do).
 				runtime.GC()

@@ -43,6 +43,10 @@ type config struct {
 
 	JSON    bool
 	Verbose bool
+
+	// serverCPU, when set (-local), reads the CPU time the cluster's JVM has used, so that
+	// each run also reports the server's CPU per operation.
+	serverCPU func() (time.Duration, error)
 }
 
 // securityFlags are the Kerberos settings, passed through to the client's security options.
@@ -97,7 +101,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how long each workload runs (with -ops and no -duration: no time limit)")
 	fs.Int64Var(&c.Ops, "ops", 0, "operations per workload (0: run for -duration); the first limit reached ends a workload")
 	fs.DurationVar(&c.OpTimeout, "op-timeout", 10*time.Second, "deadline of each request")
-	fs.IntVar(&c.Rounds, "rounds", 0, "split each workload into this many interleaved rounds and merge them (0: 1, or 3 with -compare-security)")
+	fs.IntVar(&c.Rounds, "rounds", 0, "split each workload into this many interleaved rounds and merge them (0: 1, or 20 with -compare-security)")
 	fs.DurationVar(&c.Warmup, "warmup", 0, "run each workload (in each mode) this long unmeasured before measuring it (default 0, or 3s with -compare-security)")
 	load := fs.String("load", "auto", "write every row once before the workloads, unmeasured: true, false, or auto (with -local when a read or scan workload runs)")
 	fs.Uint64Var(&c.Seed, "seed", 0, "random seed for keys (0: from the clock)")
@@ -147,7 +151,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	if c.Rounds == 0 {
 		c.Rounds = 1
 		if c.CompareSecurity {
-			c.Rounds = 3
+			c.Rounds = 20
 		}
 	}
 	if err := c.validate(set); err != nil {

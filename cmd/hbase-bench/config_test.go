@@ -63,8 +63,8 @@ func TestParseConfigCompareSecurity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Rounds != 3 || !c.Load || len(c.Workloads) != 2 || c.Warmup != defaultCompareWarmup {
-		t.Errorf("rounds %d load %v workloads %v warm-up %v; want 3, true, [randread randwrite], %v", c.Rounds, c.Load, c.Workloads, c.Warmup, defaultCompareWarmup)
+	if c.Rounds != 20 || !c.Load || len(c.Workloads) != 2 || c.Warmup != defaultCompareWarmup {
+		t.Errorf("rounds %d load %v workloads %v warm-up %v; want 20, true, [randread randwrite], %v", c.Rounds, c.Load, c.Workloads, c.Warmup, defaultCompareWarmup)
 	}
 	modes := modesFor(c)
 	if len(modes) != 3 {

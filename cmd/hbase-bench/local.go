@@ -79,6 +79,7 @@ func startLocal(ctx context.Context, c *config, plan clusterPlan, log *slog.Logg
 func (lc *localCluster) withCredentials(c *config, modes []mode) (*config, []mode) {
 	cc := *c
 	cc.ZKQuorum, cc.ZNodeParent = lc.ZKQuorum, lc.ZNodeParent
+	cc.serverCPU = lc.CPUTime
 	out := slices.Clone(modes)
 	for i := range out {
 		s := &out[i].Security

@@ -46,6 +46,8 @@ type comparison struct {
 	RefMicros int64   `json:"reference_p75_us"`
 	Ratio     float64 `json:"p75_ratio"`
 	CPURatio  float64 `json:"cpu_ratio"`
+	// ServerCPURatio is the server's CPU per op against the reference's (-local only).
+	ServerCPURatio float64 `json:"server_cpu_ratio,omitempty"`
 }
 
 // totalErrors sums failed operations over every result.
@@ -67,22 +69,30 @@ func writeJSON(w io.Writer, r *report) error {
 // per workload that had errors.
 func writeTable(w io.Writer, r *report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	withMode := false
+	withMode, withServer := false, false
 	for _, x := range r.Results {
 		withMode = withMode || x.Mode != ""
+		withServer = withServer || x.serverKnown
 	}
 	head := "workload\tops\tops/s\tp50 µs\tp75 µs\tp95 µs\tp99 µs\tmax µs\tCPU µs/op\tallocs/op\terrors\tempty\t"
 	if withMode {
 		head = "mode\t" + head
+	}
+	if withServer {
+		head += "server CPU µs/op\t"
 	}
 	fmt.Fprintln(tw, head)
 	for _, x := range r.Results {
 		if withMode {
 			fmt.Fprintf(tw, "%s\t", x.Mode)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\t%d\t\n",
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%d\t%d\t",
 			x.Workload, x.Ops, x.OpsPerSec, x.P50Micros, x.P75Micros, x.P95Micros, x.P99Micros,
 			x.MaxMicros, x.CPUMicrosOp, x.AllocsPerOp, x.Errors, x.Empty)
+		if withServer {
+			fmt.Fprintf(tw, "%.1f\t", x.ServerCPUMicrosOp)
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -101,9 +111,17 @@ func writeTable(w io.Writer, r *report) error {
 		}
 		fmt.Fprintf(w, "\nlatency at p75 and CPU per op against %q (%s):\n", modeNone, where)
 		ct := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(ct, "workload\tmode\tp75 µs\treference µs\tp75 ratio\tCPU ratio\t")
+		head := "workload\tmode\tp75 µs\treference µs\tp75 ratio\tCPU ratio\t"
+		if withServer {
+			head += "server CPU ratio\t"
+		}
+		fmt.Fprintln(ct, head)
 		for _, c := range r.Comparison {
-			fmt.Fprintf(ct, "%s\t%s\t%d\t%d\t%.2f\t%.2f\t\n", c.Workload, c.Mode, c.P75Micros, c.RefMicros, c.Ratio, c.CPURatio)
+			fmt.Fprintf(ct, "%s\t%s\t%d\t%d\t%.2f\t%.2f\t", c.Workload, c.Mode, c.P75Micros, c.RefMicros, c.Ratio, c.CPURatio)
+			if withServer {
+				fmt.Fprintf(ct, "%.2f\t", c.ServerCPURatio)
+			}
+			fmt.Fprintln(ct)
 		}
 		if err := ct.Flush(); err != nil {
 			return err
@@ -154,6 +172,9 @@ func compare(results []*result) []comparison {
 		}
 		if base.CPUMicrosOp > 0 {
 			c.CPURatio = x.CPUMicrosOp / base.CPUMicrosOp
+		}
+		if base.ServerCPUMicrosOp > 0 && x.serverKnown {
+			c.ServerCPURatio = x.ServerCPUMicrosOp / base.ServerCPUMicrosOp
 		}
 		out = append(out, c)
 	}

@@ -95,6 +95,42 @@ func TestCompareSecurityTable(t *testing.T) {
 	}
 }
 
+// TestServerCPUColumns: with the server's CPU known (-local), the table and the comparison
+// get a column for it; without, neither has one (TestWriteTable).
+func TestServerCPUColumns(t *testing.T) {
+	none := fakeResult(randRead, modeNone, 200*time.Microsecond, 4*time.Millisecond)
+	aes := fakeResult(randRead, modeAES, 210*time.Microsecond, 5*time.Millisecond)
+	none.server, none.serverKnown = 20*time.Millisecond, true
+	aes.server, aes.serverKnown = 25*time.Millisecond, true
+	none.finish()
+	aes.finish()
+	cmp := compare([]*result{none, aes})
+	if got := cmp[1].ServerCPURatio; got != 1.25 {
+		t.Errorf("server CPU ratio %v, want 1.25", got)
+	}
+	var b strings.Builder
+	if err := writeTable(&b, &report{Results: []*result{none, aes}, Comparison: cmp}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if !strings.HasSuffix(strings.TrimSpace(lines[0]), "server CPU µs/op") {
+		t.Errorf("header %q does not end in the server column", lines[0])
+	}
+	if f := strings.Fields(lines[2]); f[len(f)-1] != "250.0" {
+		t.Errorf("row %q: server CPU per op is not 25ms/100 = 250.0", lines[2])
+	}
+	if !strings.Contains(b.String(), "server CPU ratio") || !strings.Contains(b.String(), "1.25") {
+		t.Errorf("comparison lacks the server CPU ratio:\n%s", b.String())
+	}
+	var plain strings.Builder
+	if err := writeTable(&plain, &report{Results: []*result{fakeResult(randRead, "", time.Millisecond, time.Millisecond)}}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "server") {
+		t.Errorf("a table without server readings has a server column:\n%s", plain.String())
+	}
+}
+
 func TestWriteJSON(t *testing.T) {
 	rep := &report{
 		Settings: settings{Table: "t", Rows: 10, Workloads: []string{"randread"}},

@@ -28,6 +28,8 @@ type runSpec struct {
 	Seed        uint64
 	// Seq is the next row of seqwrite, shared by its workers and by its rounds.
 	Seq *atomic.Uint64
+	// ServerCPU, when set, reads the server's CPU time before and after the run.
+	ServerCPU func() (time.Duration, error)
 }
 
 // errInterrupted is returned when the caller's context ended before the run did.
@@ -80,6 +82,7 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	var wg sync.WaitGroup
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
+	server0, serverErr := readServerCPU(spec.ServerCPU)
 	cpu0, cpuErr := processCPU()
 	start := time.Now()
 	if spec.Duration > 0 {
@@ -92,12 +95,16 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	wg.Wait()
 	elapsed := time.Since(start)
 	cpu1, cpuErr1 := processCPU()
+	server1, serverErr1 := readServerCPU(spec.ServerCPU)
 	runtime.ReadMemStats(&ms1)
 
 	r := newResult(spec.Kind, spec.Mode)
 	r.elapsed = elapsed
 	if cpuErr == nil && cpuErr1 == nil {
 		r.cpu = cpu1 - cpu0
+	}
+	if serverErr == nil && serverErr1 == nil && spec.ServerCPU != nil {
+		r.server, r.serverKnown = server1-server0, true
 	}
 	r.mallocs = ms1.Mallocs - ms0.Mallocs
 	r.bytes = ms1.TotalAlloc - ms0.TotalAlloc
@@ -169,4 +176,12 @@ func (w *worker) run(ctx context.Context, st store, spec *runSpec, stop *atomic.
 		w.ops++
 		recordLatency(w.hist, lat)
 	}
+}
+
+// readServerCPU reads the server's CPU time through read, when there is one.
+func readServerCPU(read func() (time.Duration, error)) (time.Duration, error) {
+	if read == nil {
+		return 0, errors.New("no server CPU reading")
+	}
+	return read()
 }

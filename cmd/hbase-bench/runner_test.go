@@ -165,3 +165,38 @@ func TestScanCountsRows(t *testing.T) {
 		t.Errorf("200 scans of 10 rows read %d rows (ops %d)", r.Rows, r.Ops)
 	}
 }
+
+// TestRunWorkloadServerCPU: the server's CPU is read around the run and divided by its
+// operations; merging rounds adds it up, and a round without a reading drops the figure.
+func TestRunWorkloadServerCPU(t *testing.T) {
+	var clock atomic.Int64
+	spec := testSpec(randWrite)
+	spec.Ops = 100
+	spec.ServerCPU = func() (time.Duration, error) {
+		return time.Duration(clock.Add(int64(5 * time.Millisecond))), nil // 5ms per reading
+	}
+	r, err := runWorkload(t.Context(), newMemStore(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.serverKnown || r.ServerCPUMicrosOp != 50 {
+		t.Fatalf("server CPU %vµs/op (known %v), want 5ms over 100 ops = 50", r.ServerCPUMicrosOp, r.serverKnown)
+	}
+	other, err := runWorkload(t.Context(), newMemStore(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.merge(other)
+	if r.ServerCPUMicrosOp != 50 || r.Ops != 200 {
+		t.Errorf("merged: server CPU %vµs/op over %d ops, want 50 over 200", r.ServerCPUMicrosOp, r.Ops)
+	}
+	spec.ServerCPU = func() (time.Duration, error) { return 0, errors.New("no /proc") }
+	blind, err := runWorkload(t.Context(), newMemStore(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.merge(blind)
+	if r.serverKnown || r.ServerCPUMicrosOp != 0 {
+		t.Errorf("a round without a reading left %vµs/op (known %v)", r.ServerCPUMicrosOp, r.serverKnown)
+	}
+}

@@ -45,25 +45,32 @@ type result struct {
 	Empty  int64 `json:"empty"`  // Gets that found no cell, scans that found no row
 	Rows   int64 `json:"rows"`   // rows read by scans
 
-	ElapsedSec   float64  `json:"elapsed_sec"`
-	OpsPerSec    float64  `json:"ops_per_sec"`
-	P50Micros    int64    `json:"p50_us"`
-	P75Micros    int64    `json:"p75_us"`
-	P95Micros    int64    `json:"p95_us"`
-	P99Micros    int64    `json:"p99_us"`
-	MaxMicros    int64    `json:"max_us"`
-	MeanMicros   float64  `json:"mean_us"`
-	CPUMicrosOp  float64  `json:"cpu_us_per_op"`
-	AllocsPerOp  float64  `json:"allocs_per_op"`
-	BytesPerOp   float64  `json:"bytes_per_op"`
-	ErrorSamples []string `json:"error_samples,omitempty"`
+	ElapsedSec  float64 `json:"elapsed_sec"`
+	OpsPerSec   float64 `json:"ops_per_sec"`
+	P50Micros   int64   `json:"p50_us"`
+	P75Micros   int64   `json:"p75_us"`
+	P95Micros   int64   `json:"p95_us"`
+	P99Micros   int64   `json:"p99_us"`
+	MaxMicros   int64   `json:"max_us"`
+	MeanMicros  float64 `json:"mean_us"`
+	CPUMicrosOp float64 `json:"cpu_us_per_op"`
+	// ServerCPUMicrosOp is the CPU the cluster's JVM used per operation (-local only): its
+	// region servers, master, ZooKeeper and KDC, of which the serving region server is nearly
+	// all during a run.
+	ServerCPUMicrosOp float64  `json:"server_cpu_us_per_op,omitempty"`
+	AllocsPerOp       float64  `json:"allocs_per_op"`
+	BytesPerOp        float64  `json:"bytes_per_op"`
+	ErrorSamples      []string `json:"error_samples,omitempty"`
 
 	// Raw sums behind the derived figures, kept so rounds can merge.
 	elapsed time.Duration
 	cpu     time.Duration
-	mallocs uint64
-	bytes   uint64
-	hist    *hdrhistogram.Histogram // latency of successful operations, µs
+	server  time.Duration
+	// serverKnown: every merged run read the server's CPU time.
+	serverKnown bool
+	mallocs     uint64
+	bytes       uint64
+	hist        *hdrhistogram.Histogram // latency of successful operations, µs
 }
 
 func newResult(w workloadKind, mode string) *result {
@@ -78,6 +85,8 @@ func (r *result) merge(other *result) {
 	r.Rows += other.Rows
 	r.elapsed += other.elapsed
 	r.cpu += other.cpu
+	r.server += other.server
+	r.serverKnown = r.serverKnown && other.serverKnown
 	r.mallocs += other.mallocs
 	r.bytes += other.bytes
 	r.hist.Merge(other.hist)
@@ -102,13 +111,16 @@ func (r *result) addErrorSample(msg string) {
 // finish computes the derived figures from the raw sums.
 func (r *result) finish() {
 	r.ElapsedSec = r.elapsed.Seconds()
-	r.OpsPerSec, r.CPUMicrosOp, r.AllocsPerOp, r.BytesPerOp = 0, 0, 0, 0
+	r.OpsPerSec, r.CPUMicrosOp, r.ServerCPUMicrosOp, r.AllocsPerOp, r.BytesPerOp = 0, 0, 0, 0, 0
 	if r.elapsed > 0 {
 		r.OpsPerSec = float64(r.Ops) / r.elapsed.Seconds()
 	}
 	// Failed operations cost CPU and allocations too, so they count in the divisor.
 	if n := r.Ops + r.Errors; n > 0 {
 		r.CPUMicrosOp = float64(r.cpu.Microseconds()) / float64(n)
+		if r.serverKnown {
+			r.ServerCPUMicrosOp = float64(r.server.Microseconds()) / float64(n)
+		}
 		r.AllocsPerOp = float64(r.mallocs) / float64(n)
 		r.BytesPerOp = float64(r.bytes) / float64(n)
 	}

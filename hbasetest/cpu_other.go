@@ -1,0 +1,13 @@
+//go:build !linux
+
+package hbasetest
+
+import (
+	"errors"
+	"time"
+)
+
+// CPUTime is the CPU time the cluster's JVM has used so far. It is only implemented on Linux.
+func (c *Cluster) CPUTime() (time.Duration, error) {
+	return 0, errors.New("hbasetest: JVM CPU time is only implemented on linux")
+}
