@@ -1,12 +1,10 @@
 package benchmarks
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,7 +16,6 @@ import (
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/cipher"
 	"github.com/go-hbase/hbase/hbasetest"
-	"github.com/go-hbase/hbase/hrpc"
 )
 
 // mode is one client setting measured, and the layer its handshakes must negotiate.
@@ -60,27 +57,39 @@ func TestEncryptionLatency(t *testing.T) {
 	if os.Getenv("GOHBASE_BENCH") != "1" {
 		t.Skip("benchmark against real clusters: set GOHBASE_BENCH=1")
 	}
-	ops := envInt(t, "GOHBASE_BENCH_OPS", 3000)
-	repeat := envInt(t, "GOHBASE_BENCH_REPEAT", 1)
-	block := envInt(t, "GOHBASE_BENCH_BLOCK", 200)
-	if ops < quarters*block {
-		t.Fatalf("GOHBASE_BENCH_OPS %d: want at least %d (%d blocks of GOHBASE_BENCH_BLOCK %d)", ops, quarters*block, quarters, block)
-	}
+	ops, repeat, block := benchSize(t)
 	st := newStats()
 	for range repeat {
 		measureCluster(t, st, hbasetest.Options{Secure: true, Protection: "authentication,privacy", AES: true, FullJIT: true},
 			encryptionModes, ops, block)
 	}
-	results := st.results()
-	ref := map[string]measurement{} // op -> the "none" row
+	printResults(st.results(), encryptionModes[0].name, "none", "mode")
+}
+
+// benchSize reads the run's size: operations per side and operation (GOHBASE_BENCH_OPS),
+// clusters in a row (GOHBASE_BENCH_REPEAT) and the length of a turn (GOHBASE_BENCH_BLOCK).
+func benchSize(t *testing.T) (ops, repeat, block int) {
+	ops = envInt(t, "GOHBASE_BENCH_OPS", 3000)
+	repeat = envInt(t, "GOHBASE_BENCH_REPEAT", 1)
+	block = envInt(t, "GOHBASE_BENCH_BLOCK", 200)
+	if ops < quarters*block {
+		t.Fatalf("GOHBASE_BENCH_OPS %d: want at least %d (%d blocks of GOHBASE_BENCH_BLOCK %d)", ops, quarters*block, quarters, block)
+	}
+	return ops, repeat, block
+}
+
+// printResults prints results as a Markdown table, each row related to the row of the same
+// operation whose side is named ref (shown as refLabel); column names the sides.
+func printResults(results []measurement, ref, refLabel, column string) {
+	refs := map[string]measurement{} // op -> the reference row
 	for _, m := range results {
-		if m.mode == encryptionModes[0].name {
-			ref[m.op] = m
+		if m.mode == ref {
+			refs[m.op] = m
 		}
 	}
-	fmt.Printf("\n| mode | op | p50 | p75 | p95 | client CPU/op | server CPU/op | p75 / none | p75 / none by quarter | client CPU / none | server CPU / none | ops |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("\n| %s | op | p50 | p75 | p95 | client CPU/op | server CPU/op | p75 / %[2]s | p75 / %[2]s by quarter | client CPU / %[2]s | server CPU / %[2]s | ops |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", column, refLabel)
 	for _, m := range results {
-		r := ref[m.op]
+		r := refs[m.op]
 		var q []string
 		for i := range quarters {
 			q = append(q, fmt.Sprintf("%.2f", ratio(m.quarterP75[i], r.quarterP75[i])))
@@ -187,75 +196,18 @@ func measureCluster(t *testing.T, st *stats, opts hbasetest.Options, modes []mod
 		defer c.Close()
 		clients[i] = c
 	}
-	value := bytes.Repeat([]byte("v"), 1024)
-	rounds := ops / block
-	for round := -1; round < rounds; round++ {
-		n := block
-		if round < 0 {
-			n = max(ops/10, block) // warm-up round: JIT, connections, region cache; not recorded
-		}
-		if round == 0 {
-			// Every client has connected (meta and the table's region) in the warm-up.
-			for i, m := range modes {
-				if got := logs[i].layers(); len(got) != 1 || got[0] != m.want {
-					t.Fatalf("%s: handshakes negotiated %q, want only %q", m.name, got, m.want)
-				}
+	sides := make([]side, len(modes))
+	for i, m := range modes {
+		sides[i] = goSide(m.name, clients[i], table)
+	}
+	interleave(t, st, cl, sides, ops, block, max(ops/10, block), func() {
+		// Every client has connected (meta and the table's region) in the warm-up.
+		for i, m := range modes {
+			if got := logs[i].layers(); len(got) != 1 || got[0] != m.want {
+				t.Fatalf("%s: handshakes negotiated %q, want only %q", m.name, got, m.want)
 			}
 		}
-		for k := range clients {
-			// Rotate which mode goes first, so that none always follows the same one.
-			i := (k + max(round, 0)) % len(clients)
-			c := clients[i]
-			for _, op := range []string{"Get", "Put"} {
-				a := st.get(modes[i].name, op)
-				q := a.q[max(round, 0)*quarters/rounds]
-				cpu0, server0 := cpuTime(), serverTime(t, cl)
-				// The label tells the modes apart in a -cpuprofile (go tool pprof -tagfocus
-				// block=mode2-Get); goroutines a client starts in its first block, its
-				// connections' readers, carry it too.
-				pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("block", fmt.Sprintf("mode%d-%s", i, op))))
-				for j := range n {
-					row := []byte(fmt.Sprintf("row%05d", (max(round, 0)*block+j)%500))
-					start := time.Now()
-					var err error
-					if op == "Put" {
-						var p *hrpc.Mutation
-						if p, err = hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), value)); err == nil {
-							_, err = c.Put(ctx, p)
-						}
-					} else {
-						var g *hrpc.Get
-						if g, err = hrpc.NewGet([]byte(table), row); err == nil {
-							_, err = c.Get(ctx, g)
-						}
-					}
-					d := time.Since(start)
-					if err != nil {
-						t.Fatalf("%s %s: %v", modes[i].name, op, err)
-					}
-					if round >= 0 {
-						a.h.RecordValue(d.Nanoseconds())
-						q.RecordValue(d.Nanoseconds())
-					}
-				}
-				if round >= 0 {
-					a.cpu += cpuTime() - cpu0
-					a.server += serverTime(t, cl) - server0
-					a.n += n
-				}
-			}
-		}
-	}
-}
-
-// serverTime is the CPU time of the cluster's JVM: its region server, master, ZooKeeper and
-// KDC, of which the region server serving the requests is nearly all while a block runs.
-func serverTime(t *testing.T, cl *hbasetest.Cluster) time.Duration {
-	d, err := cl.CPUTime()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	})
 }
 
 // cpuTime is this process's user+system CPU time (the JVM is another process).

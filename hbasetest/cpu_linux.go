@@ -14,11 +14,14 @@ import (
 // coarse for the few hundred milliseconds a benchmark round lasts). Threads that have exited
 // no longer count, so only a difference over a span in which the JVM keeps its threads (the
 // RPC handlers and event loops of a running cluster) is meaningful.
-func (c *Cluster) CPUTime() (time.Duration, error) {
-	dir := fmt.Sprintf("/proc/%d/task", c.Pid())
+func (c *Cluster) CPUTime() (time.Duration, error) { return processCPUTime(c.Pid()) }
+
+// processCPUTime sums the on-CPU time of the live threads of process pid.
+func processCPUTime(pid int) (time.Duration, error) {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
 	tasks, err := os.ReadDir(dir)
 	if err != nil {
-		return 0, fmt.Errorf("hbasetest: JVM CPU time: %w", err)
+		return 0, fmt.Errorf("hbasetest: CPU time of process %d: %w", pid, err)
 	}
 	var total time.Duration
 	for _, t := range tasks {
@@ -29,7 +32,7 @@ func (c *Cluster) CPUTime() (time.Duration, error) {
 		first, _, _ := strings.Cut(string(b), " ")
 		ns, err := strconv.ParseInt(first, 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("hbasetest: JVM CPU time: %s: %q: %w", t.Name(), b, err)
+			return 0, fmt.Errorf("hbasetest: CPU time of process %d: thread %s: %q: %w", pid, t.Name(), b, err)
 		}
 		total += time.Duration(ns)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -51,6 +52,55 @@ func TestPlainOneRegionServer(t *testing.T) {
 		// A started cluster has run for seconds; 50 commands cost the JVM some CPU.
 		if before < 100*time.Millisecond || after <= before {
 			t.Fatalf("JVM CPU time %v, then %v after 50 commands", before, after)
+		}
+	})
+
+	t.Run("java client", func(t *testing.T) {
+		if err := c.CreateTable(ctx, "jc", []string{"f"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		j, err := c.StartJavaClient(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer j.Close()
+		puts, err := j.Puts(ctx, "jc", 498, 5, 10) // rows 498, 499, then 0, 1, 2
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range []string{"row00498", "row00499", "row00000", "row00002"} {
+			cells, err := c.Get(ctx, "jc", []byte(row))
+			if err != nil || len(cells) != 1 || string(cells[0].Value) != "vvvvvvvvvv" || string(cells[0].Qualifier) != "q" {
+				t.Fatalf("%s after the Java client's Puts: %+v, %v", row, cells, err)
+			}
+		}
+		gets, err := j.Gets(ctx, "jc", 0, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(puts) != 5 || len(gets) != 3 || puts[0] <= 0 || gets[2] <= 0 {
+			t.Fatalf("latencies: puts %v gets %v", puts, gets)
+		}
+		if cpu, err := j.CPUTime(); err != nil || cpu < 100*time.Millisecond {
+			t.Fatalf("Java client CPU time %v, %v: a JVM that connected has used more", cpu, err)
+		}
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := j.Gets(cancelled, "jc", 0, 1); !errors.Is(err, context.Canceled) {
+			t.Fatalf("Gets with a cancelled context: %v", err)
+		}
+		// Its answer is still coming: the client stays failed rather than mistake it for
+		// the next answer.
+		if _, err := j.Gets(ctx, "jc", 0, 2); !errors.Is(err, context.Canceled) {
+			t.Fatalf("Gets after a cancelled one: %v, want the first failure again", err)
+		}
+		other, err := c.StartJavaClient(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		if _, err := other.Gets(ctx, "no_such_table", 0, 1); err == nil || !strings.Contains(err.Error(), "TableNotFound") {
+			t.Fatalf("Gets on a missing table: %v, want the Java client's TableNotFoundException", err)
 		}
 	})
 

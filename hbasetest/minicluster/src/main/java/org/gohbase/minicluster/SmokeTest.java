@@ -1,9 +1,5 @@
 package org.gohbase.minicluster;
 
-import java.security.PrivilegedExceptionAction;
-import java.util.Arrays;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -18,7 +14,6 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * A stand-alone client that proves a running cluster works with the standard HBase client:
@@ -46,48 +41,13 @@ public final class SmokeTest {
     }
   }
 
-  private static String arg(String[] argv, String name, String def) {
-    for (int i = 0; i + 1 < argv.length; i++) {
-      if (argv[i].equals(name)) {
-        return argv[i + 1];
-      }
-    }
-    return def;
-  }
-
   private static String run(String[] argv) throws Exception {
-    String zk = arg(argv, "--zk", null);
-    if (zk == null) {
-      throw new IllegalArgumentException("--zk is required");
-    }
-    int colon = zk.lastIndexOf(':');
-    Configuration conf = HBaseConfiguration.create();
-    conf.set("hbase.zookeeper.quorum", zk.substring(0, colon));
-    conf.set("hbase.zookeeper.property.clientPort", zk.substring(colon + 1));
-    conf.set("zookeeper.znode.parent", arg(argv, "--znode", "/hbase"));
-    conf.setInt("hbase.client.retries.number", 10);
-    conf.setInt("hbase.client.operation.timeout", 60_000);
-    String principal = arg(argv, "--principal", null);
-    boolean secure = principal != null;
-    if (secure) {
-      System.setProperty("java.security.krb5.conf", arg(argv, "--krb5", null));
-      String server = arg(argv, "--server-principal", "hbase/localhost@EXAMPLE.COM");
-      conf.set("hadoop.security.authentication", "kerberos");
-      conf.set("hbase.security.authentication", "kerberos");
-      conf.set("hbase.master.kerberos.principal", server);
-      conf.set("hbase.regionserver.kerberos.principal", server);
-      // A list (the cluster's own setting) means: ask for the strongest QoP it offers.
-      conf.set("hbase.rpc.protection", LauncherArgs.strongestProtection(arg(argv, "--protection", "privacy")));
-      conf.setBoolean("hbase.rpc.crypto.encryption.aes.enabled", Arrays.asList(argv).contains("--aes"));
-      UserGroupInformation.setConfiguration(conf);
-      UserGroupInformation.loginUserFromKeytab(principal, arg(argv, "--keytab", null));
-    }
-    PrivilegedExceptionAction<String> body = () -> {
-      try (Connection conn = ConnectionFactory.createConnection(conf)) {
+    ClientArgs args = new ClientArgs(argv);
+    return args.run(() -> {
+      try (Connection conn = ConnectionFactory.createConnection(args.conf)) {
         return exercise(conn);
       }
-    };
-    return secure ? UserGroupInformation.getLoginUser().doAs(body) : body.run();
+    });
   }
 
   private static void check(boolean ok, String what) {

@@ -1,0 +1,66 @@
+package benchmarks
+
+import (
+	"os"
+	"testing"
+
+	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hbasetest"
+)
+
+// TestJavaClientLatency measures go-hbase beside the standard HBase Java client (2.6.1, the
+// cluster's own version, in a JVM of its own: hbasetest.JavaClient) in the same run: sequential
+// Gets and Puts of 1 KB values, the two clients taking turns in blocks of GOHBASE_BENCH_BLOCK
+// operations against the same cluster, once on a plain cluster and once on a secure one with
+// privacy and AES. Client CPU is each client's own process; the reference is the Java client.
+func TestJavaClientLatency(t *testing.T) {
+	if os.Getenv("GOHBASE_BENCH") != "1" {
+		t.Skip("benchmark against real clusters: set GOHBASE_BENCH=1")
+	}
+	ops, repeat, block := benchSize(t)
+	for _, setup := range []struct {
+		name   string
+		opts   hbasetest.Options
+		goOpts func(cl *hbasetest.Cluster) []hbase.Option
+	}{
+		{"plain (SIMPLE)", hbasetest.Options{FullJIT: true}, func(*hbasetest.Cluster) []hbase.Option { return nil }},
+		{"Kerberos, privacy with AES", hbasetest.Options{Secure: true, Protection: "privacy", AES: true, FullJIT: true},
+			func(cl *hbasetest.Cluster) []hbase.Option {
+				return []hbase.Option{
+					hbase.WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
+					hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(true),
+				}
+			}},
+	} {
+		st := newStats()
+		for range repeat {
+			compareWithJava(t, st, setup.opts, setup.goOpts, ops, block)
+		}
+		t.Logf("%s:", setup.name)
+		printResults(st.results(), "Java client", "Java", "client, "+setup.name)
+	}
+}
+
+func compareWithJava(t *testing.T, st *stats, opts hbasetest.Options, goOpts func(*hbasetest.Cluster) []hbase.Option, ops, block int) {
+	cl := hbasetest.StartT(t, opts)
+	defer cl.Stop()
+	ctx := t.Context()
+	const table = "bench"
+	if err := cl.CreateTable(ctx, table, []string{"f"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := hbase.NewClient(cl.ZKQuorum, append([]hbase.Option{hbase.WithZNodeParent(cl.ZNodeParent)}, goOpts(cl)...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	j, err := cl.StartJavaClient(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	// The Java client's JIT compiles its hot paths with C2 only after thousands of calls
+	// (HotSpot's Tier4 thresholds are 5,000 to 15,000), hence a warm-up far longer than the Go
+	// side needs.
+	interleave(t, st, cl, []side{goSide("go-hbase", c, table), javaSide(j, table)}, ops, block, max(ops/10, 10000), nil)
+}
