@@ -3,8 +3,11 @@ package benchmarks
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"runtime/pprof"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,12 +19,12 @@ import (
 // valueLen is the size of every value written, by every client measured.
 const valueLen = 1024
 
-// side is one client measured: it runs a block of n sequential Gets or Puts on rows
-// "row%05d" of (start+i) mod 500 and returns their latencies, and it reads the CPU time of the
-// process it runs in.
+// side is one client measured: it runs a block of n Gets or Puts on rows "row%05d" of
+// (start+i) mod 500 from conc callers (operation i on caller i mod conc) and returns their
+// latencies in operation order, and it reads the CPU time of the process it runs in.
 type side struct {
 	name string
-	run  func(ctx context.Context, op string, start, n int) ([]time.Duration, error)
+	run  func(ctx context.Context, op string, start, n, conc int) ([]time.Duration, error)
 	cpu  func() (time.Duration, error)
 }
 
@@ -29,33 +32,46 @@ type side struct {
 func goSide(name string, c *hbase.Client, table string) side {
 	value := bytes.Repeat([]byte("v"), valueLen)
 	var lat []time.Duration
+	one := func(ctx context.Context, op string, row []byte) (time.Duration, error) {
+		t0 := time.Now()
+		var err error
+		if op == "Put" {
+			var p *hrpc.Mutation
+			if p, err = hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), value)); err == nil {
+				_, err = c.Put(ctx, p)
+			}
+		} else {
+			var g *hrpc.Get
+			if g, err = hrpc.NewGet([]byte(table), row); err == nil {
+				_, err = c.Get(ctx, g)
+			}
+		}
+		return time.Since(t0), err
+	}
 	return side{
 		name: name,
 		cpu:  func() (time.Duration, error) { return cpuTime(), nil },
-		run: func(ctx context.Context, op string, start, n int) ([]time.Duration, error) {
-			lat = lat[:0]
-			for i := range n {
-				row := []byte(fmt.Sprintf("row%05d", (start+i)%500))
-				t0 := time.Now()
-				var err error
-				if op == "Put" {
-					var p *hrpc.Mutation
-					if p, err = hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), value)); err == nil {
-						_, err = c.Put(ctx, p)
+		run: func(ctx context.Context, op string, start, n, conc int) ([]time.Duration, error) {
+			lat = slices.Grow(lat[:0], n)[:n]
+			errs := make([]error, conc)
+			var wg sync.WaitGroup
+			for k := range conc {
+				caller := func() {
+					for i := k; i < n; i += conc {
+						row := []byte(fmt.Sprintf("row%05d", (start+i)%500))
+						if lat[i], errs[k] = one(ctx, op, row); errs[k] != nil {
+							return
+						}
 					}
+				}
+				if conc == 1 {
+					caller() // no goroutine hand-off in the sequential case
 				} else {
-					var g *hrpc.Get
-					if g, err = hrpc.NewGet([]byte(table), row); err == nil {
-						_, err = c.Get(ctx, g)
-					}
+					wg.Go(caller)
 				}
-				d := time.Since(t0)
-				if err != nil {
-					return nil, err
-				}
-				lat = append(lat, d)
 			}
-			return lat, nil
+			wg.Wait()
+			return lat, errors.Join(errs...)
 		},
 	}
 }
@@ -65,23 +81,23 @@ func javaSide(j *hbasetest.JavaClient, table string) side {
 	return side{
 		name: "Java client",
 		cpu:  j.CPUTime,
-		run: func(ctx context.Context, op string, start, n int) ([]time.Duration, error) {
+		run: func(ctx context.Context, op string, start, n, conc int) ([]time.Duration, error) {
 			if op == "Put" {
-				return j.Puts(ctx, table, start, n, valueLen)
+				return j.Puts(ctx, table, start, n, conc, valueLen)
 			}
-			return j.Gets(ctx, table, start, n)
+			return j.Gets(ctx, table, start, n, conc)
 		},
 	}
 }
 
-// interleave measures every side's Gets and Puts against cl. After an unrecorded warm-up
+// interleave measures every side's Gets and Puts, issued by conc callers, against cl. After an unrecorded warm-up
 // round of warmup operations per side and operation (JIT, connections, region caches; then
 // afterWarmup runs), the sides take turns in
 // blocks of block operations, the order rotating each round, so that drift of this shared
 // machine and of the cluster's JVM (garbage collection, memstore flushes, JIT) hits every side
 // alike. Each block's latencies, its side's CPU and the cluster JVM's CPU (none when cl is
 // nil) go into st.
-func interleave(t *testing.T, st *stats, cl *hbasetest.Cluster, sides []side, ops, block, warmup int, afterWarmup func()) {
+func interleave(t *testing.T, st *stats, cl *hbasetest.Cluster, sides []side, ops, block, warmup, conc int, afterWarmup func()) {
 	ctx := t.Context()
 	rounds := ops / block
 	for round := -1; round < rounds; round++ {
@@ -102,7 +118,9 @@ func interleave(t *testing.T, st *stats, cl *hbasetest.Cluster, sides []side, op
 				// block=side2-Get); goroutines a client starts in its first block, its
 				// connections' readers, carry it too.
 				pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("block", fmt.Sprintf("side%d-%s", i, op))))
-				lat, err := sd.run(ctx, op, max(round, 0)*block, n)
+				began := time.Now()
+				lat, err := sd.run(ctx, op, max(round, 0)*block, n, conc)
+				wall := time.Since(began)
 				pprof.SetGoroutineLabels(ctx)
 				if err != nil {
 					t.Fatalf("%s %s: %v", sd.name, op, err)
@@ -119,6 +137,7 @@ func interleave(t *testing.T, st *stats, cl *hbasetest.Cluster, sides []side, op
 				a.cpu += sideCPU(t, sd) - cpu0
 				a.server += clusterCPU(t, cl) - server0
 				a.n += n
+				a.wall += wall
 			}
 		}
 	}
@@ -154,7 +173,7 @@ func TestInterleave(t *testing.T) {
 		return side{
 			name: name,
 			cpu:  func() (time.Duration, error) { return cpu, nil },
-			run: func(_ context.Context, op string, start, n int) ([]time.Duration, error) {
+			run: func(_ context.Context, op string, start, n, _ int) ([]time.Duration, error) {
 				order = append(order, fmt.Sprintf("%s/%s/%d/%d", name, op, start, n))
 				cpu += time.Duration(n) * time.Microsecond
 				out := make([]time.Duration, n)
@@ -167,7 +186,7 @@ func TestInterleave(t *testing.T) {
 	}
 	st := newStats()
 	warmedUp := false
-	interleave(t, st, nil, []side{fake("a", time.Millisecond), fake("b", 2*time.Millisecond)}, 80, 10, 30, func() { warmedUp = true })
+	interleave(t, st, nil, []side{fake("a", time.Millisecond), fake("b", 2*time.Millisecond)}, 80, 10, 30, 1, func() { warmedUp = true })
 	if !warmedUp {
 		t.Fatal("afterWarmup did not run")
 	}

@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -9,15 +10,17 @@ import (
 )
 
 // TestJavaClientLatency measures go-hbase beside the standard HBase Java client (2.6.1, the
-// cluster's own version, in a JVM of its own: hbasetest.JavaClient) in the same run: sequential
-// Gets and Puts of 1 KB values, the two clients taking turns in blocks of GOHBASE_BENCH_BLOCK
-// operations against the same cluster, once on a plain cluster and once on a secure one with
-// privacy and AES. Client CPU is each client's own process; the reference is the Java client.
+// cluster's own version, in a JVM of its own: hbasetest.JavaClient) in the same run: Gets and
+// Puts of 1 KB values from one caller and from 16, the two clients taking turns in blocks of
+// GOHBASE_BENCH_BLOCK operations against the same cluster, once on a plain cluster and once on
+// a secure one with privacy and AES. Client CPU is each client's own process; the reference is
+// the Java client.
 func TestJavaClientLatency(t *testing.T) {
 	if os.Getenv("GOHBASE_BENCH") != "1" {
 		t.Skip("benchmark against real clusters: set GOHBASE_BENCH=1")
 	}
 	ops, repeat, block := benchSize(t)
+	concs := []int{1, 16}
 	for _, setup := range []struct {
 		name   string
 		opts   hbasetest.Options
@@ -32,16 +35,22 @@ func TestJavaClientLatency(t *testing.T) {
 				}
 			}},
 	} {
-		st := newStats()
-		for range repeat {
-			compareWithJava(t, st, setup.opts, setup.goOpts, ops, block)
+		sts := make([]*stats, len(concs))
+		for i := range sts {
+			sts[i] = newStats()
 		}
-		t.Logf("%s:", setup.name)
-		printResults(st.results(), "Java client", "Java", "client, "+setup.name)
+		for range repeat {
+			compareWithJava(t, sts, concs, setup.opts, setup.goOpts, ops, block)
+		}
+		for i, conc := range concs {
+			printResults(sts[i].results(), "Java client", "Java", fmt.Sprintf("%s, callers: %d", setup.name, conc))
+		}
 	}
 }
 
-func compareWithJava(t *testing.T, st *stats, opts hbasetest.Options, goOpts func(*hbasetest.Cluster) []hbase.Option, ops, block int) {
+// compareWithJava measures both clients on one cluster, for each number of concurrent callers
+// in concs (threads for the Java client, goroutines for go-hbase) into the stats beside it.
+func compareWithJava(t *testing.T, sts []*stats, concs []int, opts hbasetest.Options, goOpts func(*hbasetest.Cluster) []hbase.Option, ops, block int) {
 	cl := hbasetest.StartT(t, opts)
 	defer cl.Stop()
 	ctx := t.Context()
@@ -62,5 +71,11 @@ func compareWithJava(t *testing.T, st *stats, opts hbasetest.Options, goOpts fun
 	// The Java client's JIT compiles its hot paths with C2 only after thousands of calls
 	// (HotSpot's Tier4 thresholds are 5,000 to 15,000), hence a warm-up far longer than the Go
 	// side needs.
-	interleave(t, st, cl, []side{goSide("go-hbase", c, table), javaSide(j, table)}, ops, block, max(ops/10, 10000), nil)
+	sides := []side{goSide("go-hbase", c, table), javaSide(j, table)}
+	for i, conc := range concs {
+		// Longer turns with more callers, so that the start and end of a turn, where fewer
+		// than conc calls are in flight, weigh as little as with one caller.
+		blk := min(block*max(1, conc/2), ops/quarters)
+		interleave(t, sts[i], cl, sides, ops, blk, max(ops/10, 10000), conc, nil)
+	}
 }

@@ -29,8 +29,9 @@ type measurement struct {
 	mode, op      string
 	p50, p75, p95 time.Duration
 	quarterP75    [quarters]time.Duration // p75 of each quarter of the rounds, in order
-	cpuPerOp      time.Duration           // this process (the client)
-	serverPerOp   time.Duration           // the cluster's JVM
+	opsPerSec     float64
+	cpuPerOp      time.Duration // this process (the client)
+	serverPerOp   time.Duration // the cluster's JVM
 	ops           int
 }
 
@@ -87,17 +88,17 @@ func printResults(results []measurement, ref, refLabel, column string) {
 			refs[m.op] = m
 		}
 	}
-	fmt.Printf("\n| %s | op | p50 | p75 | p95 | client CPU/op | server CPU/op | p75 / %[2]s | p75 / %[2]s by quarter | client CPU / %[2]s | server CPU / %[2]s | ops |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", column, refLabel)
+	fmt.Printf("\n| %s | op | ops/s | p50 | p75 | p95 | client CPU/op | server CPU/op | ops/s / %[2]s | p75 / %[2]s | p75 / %[2]s by quarter | client CPU / %[2]s | server CPU / %[2]s | ops |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", column, refLabel)
 	for _, m := range results {
 		r := refs[m.op]
 		var q []string
 		for i := range quarters {
 			q = append(q, fmt.Sprintf("%.2f", ratio(m.quarterP75[i], r.quarterP75[i])))
 		}
-		fmt.Printf("| %s | %s | %v | %v | %v | %v | %v | %.2f | %s | %.2f | %.2f | %d |\n", m.mode, m.op,
+		fmt.Printf("| %s | %s | %.0f | %v | %v | %v | %v | %v | %.2f | %.2f | %s | %.2f | %.2f | %d |\n", m.mode, m.op, m.opsPerSec,
 			m.p50.Round(time.Microsecond), m.p75.Round(time.Microsecond), m.p95.Round(time.Microsecond),
 			m.cpuPerOp.Round(100*time.Nanosecond), m.serverPerOp.Round(100*time.Nanosecond),
-			ratio(m.p75, r.p75), strings.Join(q, " "), ratio(m.cpuPerOp, r.cpuPerOp),
+			m.opsPerSec/r.opsPerSec, ratio(m.p75, r.p75), strings.Join(q, " "), ratio(m.cpuPerOp, r.cpuPerOp),
 			ratio(m.serverPerOp, r.serverPerOp), m.ops)
 	}
 }
@@ -127,6 +128,7 @@ type acc struct {
 	q      [quarters]*hdrhistogram.Histogram
 	cpu    time.Duration
 	server time.Duration
+	wall   time.Duration // the blocks' wall time, for throughput
 	n      int
 }
 
@@ -163,6 +165,7 @@ func (s *stats) results() []measurement {
 			p50: time.Duration(a.h.ValueAtQuantile(50)), p75: time.Duration(a.h.ValueAtQuantile(75)),
 			p95:      time.Duration(a.h.ValueAtQuantile(95)),
 			cpuPerOp: a.cpu / time.Duration(max(a.n, 1)), serverPerOp: a.server / time.Duration(max(a.n, 1)),
+			opsPerSec: float64(a.n) / a.wall.Seconds(),
 		}
 		for i, h := range a.q {
 			m.quarterP75[i] = time.Duration(h.ValueAtQuantile(75))
@@ -200,7 +203,7 @@ func measureCluster(t *testing.T, st *stats, opts hbasetest.Options, modes []mod
 	for i, m := range modes {
 		sides[i] = goSide(m.name, clients[i], table)
 	}
-	interleave(t, st, cl, sides, ops, block, max(ops/10, block), func() {
+	interleave(t, st, cl, sides, ops, block, max(ops/10, block), 1, func() {
 		// Every client has connected (meta and the table's region) in the warm-up.
 		for i, m := range modes {
 			if got := logs[i].layers(); len(got) != 1 || got[0] != m.want {

@@ -16,7 +16,8 @@ import (
 // JavaClient is the standard HBase Java client in a JVM of its own, run by the launcher's
 // ClientBench: a reference to measure go-hbase against, in the same run and on the same
 // cluster. It connects like JavaSmoke does (keytab login and the cluster's strongest
-// protection in secure mode) and runs blocks of sequential Gets or Puts on request. Rows are
+// protection in secure mode) and runs blocks of Gets or Puts on request, from one thread or
+// from several. Rows are
 // "row%05d" of (start+i) mod 500 and cells f:q, so a Go loop can do exactly the same work.
 // A JavaClient is not safe for concurrent use. After an error it answers every call with that
 // error: an answer still on its way would otherwise be taken for the next one.
@@ -65,16 +66,16 @@ func (c *Cluster) StartJavaClient(ctx context.Context) (*JavaClient, error) {
 	return j, nil
 }
 
-// Gets runs n sequential Gets of rows start.. on table and returns each one's latency as the
-// Java client measured it (System.nanoTime around Table.get).
-func (j *JavaClient) Gets(ctx context.Context, table string, start, n int) ([]time.Duration, error) {
-	return j.block(ctx, fmt.Sprintf("get %s %d %d", table, start, n), n)
+// Gets runs n Gets of rows start.. on table, shared by threads threads (operation i on thread
+// i mod threads, each thread's in order), and returns each one's latency as the Java client
+// measured it (System.nanoTime around Table.get), in operation order.
+func (j *JavaClient) Gets(ctx context.Context, table string, start, n, threads int) ([]time.Duration, error) {
+	return j.block(ctx, fmt.Sprintf("get %s %d %d %d", table, start, n, threads), n)
 }
 
-// Puts runs n sequential Puts of a valueLen-byte value ('v' repeated) into f:q of rows start..
-// on table and returns each one's latency.
-func (j *JavaClient) Puts(ctx context.Context, table string, start, n, valueLen int) ([]time.Duration, error) {
-	return j.block(ctx, fmt.Sprintf("put %s %d %d %d", table, start, n, valueLen), n)
+// Puts is Gets for Puts of a valueLen-byte value ('v' repeated) into f:q.
+func (j *JavaClient) Puts(ctx context.Context, table string, start, n, threads, valueLen int) ([]time.Duration, error) {
+	return j.block(ctx, fmt.Sprintf("put %s %d %d %d %d", table, start, n, threads, valueLen), n)
 }
 
 // CPUTime is the CPU time the client's JVM has used so far (see Cluster.CPUTime).

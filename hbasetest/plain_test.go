@@ -64,7 +64,7 @@ func TestPlainOneRegionServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer j.Close()
-		puts, err := j.Puts(ctx, "jc", 498, 5, 10) // rows 498, 499, then 0, 1, 2
+		puts, err := j.Puts(ctx, "jc", 498, 5, 1, 10) // rows 498, 499, then 0, 1, 2
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,24 +74,39 @@ func TestPlainOneRegionServer(t *testing.T) {
 				t.Fatalf("%s after the Java client's Puts: %+v, %v", row, cells, err)
 			}
 		}
-		gets, err := j.Gets(ctx, "jc", 0, 3)
+		gets, err := j.Gets(ctx, "jc", 0, 3, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(puts) != 5 || len(gets) != 3 || puts[0] <= 0 || gets[2] <= 0 {
 			t.Fatalf("latencies: puts %v gets %v", puts, gets)
 		}
+		// Four threads share 30 Puts (rows 100-129), every operation timed.
+		par, err := j.Puts(ctx, "jc", 100, 30, 4, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, d := range par {
+			if d <= 0 {
+				t.Fatalf("parallel Put %d has latency %v", i, d)
+			}
+		}
+		for _, row := range []string{"row00100", "row00113", "row00129"} {
+			if cells, err := c.Get(ctx, "jc", []byte(row)); err != nil || len(cells) != 1 || string(cells[0].Value) != "vvv" {
+				t.Fatalf("%s after the parallel Puts: %+v, %v", row, cells, err)
+			}
+		}
 		if cpu, err := j.CPUTime(); err != nil || cpu < 100*time.Millisecond {
 			t.Fatalf("Java client CPU time %v, %v: a JVM that connected has used more", cpu, err)
 		}
 		cancelled, cancel := context.WithCancel(ctx)
 		cancel()
-		if _, err := j.Gets(cancelled, "jc", 0, 1); !errors.Is(err, context.Canceled) {
+		if _, err := j.Gets(cancelled, "jc", 0, 1, 1); !errors.Is(err, context.Canceled) {
 			t.Fatalf("Gets with a cancelled context: %v", err)
 		}
 		// Its answer is still coming: the client stays failed rather than mistake it for
 		// the next answer.
-		if _, err := j.Gets(ctx, "jc", 0, 2); !errors.Is(err, context.Canceled) {
+		if _, err := j.Gets(ctx, "jc", 0, 2, 1); !errors.Is(err, context.Canceled) {
 			t.Fatalf("Gets after a cancelled one: %v, want the first failure again", err)
 		}
 		other, err := c.StartJavaClient(ctx)
@@ -99,7 +114,7 @@ func TestPlainOneRegionServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer other.Close()
-		if _, err := other.Gets(ctx, "no_such_table", 0, 1); err == nil || !strings.Contains(err.Error(), "TableNotFound") {
+		if _, err := other.Gets(ctx, "no_such_table", 0, 1, 1); err == nil || !strings.Contains(err.Error(), "TableNotFound") {
 			t.Fatalf("Gets on a missing table: %v, want the Java client's TableNotFoundException", err)
 		}
 	})

@@ -4,6 +4,13 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -19,10 +26,14 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Takes ClientArgs' command line, prints "READY" once connected, then answers each line:
  *
  * <pre>
- * get TABLE START N             -> OK nanos nanos ...   (one latency per Get, in order)
- * put TABLE START N VALUELEN    -> OK nanos nanos ...
- * anything that fails           -> ERR reason
+ * get TABLE START N THREADS            -> OK nanos nanos ...   (one latency per Get, in order)
+ * put TABLE START N THREADS VALUELEN   -> OK nanos nanos ...
+ * anything that fails                  -> ERR reason
  * </pre>
+ *
+ * With THREADS above 1, that many threads of a pool kept for the next block share the N
+ * operations, thread k taking operations k, k+THREADS, ..., each with a Table of its own
+ * (Table instances are not thread-safe).
  *
  * It exits when stdin ends.
  */
@@ -45,39 +56,35 @@ public final class ClientBench {
 
   private static void serve(Connection conn, PrintStream out) throws Exception {
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    byte[] f = Bytes.toBytes("f");
-    byte[] q = Bytes.toBytes("q");
+    Map<Integer, ExecutorService> pools = new HashMap<>();
     for (String line; (line = in.readLine()) != null; ) {
       try {
         String[] w = line.trim().split(" ");
-        if (w.length < 4) {
-          throw new IllegalArgumentException("want: get|put TABLE START N [VALUELEN], got " + line);
+        boolean put = w[0].equals("put");
+        if (!(put || w[0].equals("get")) || w.length != (put ? 6 : 5)) {
+          throw new IllegalArgumentException("want: get TABLE START N THREADS | put TABLE START N THREADS VALUELEN, got " + line);
         }
+        TableName table = TableName.valueOf(w[1]);
         int start = Integer.parseInt(w[2]);
         int n = Integer.parseInt(w[3]);
+        int threads = Integer.parseInt(w[4]);
+        byte[] value = new byte[put ? Integer.parseInt(w[5]) : 0];
+        java.util.Arrays.fill(value, (byte) 'v');
         long[] nanos = new long[n];
-        try (Table t = conn.getTable(TableName.valueOf(w[1]))) {
-          switch (w[0]) {
-            case "get":
-              for (int i = 0; i < n; i++) {
-                byte[] row = row(start + i);
-                long t0 = System.nanoTime();
-                t.get(new Get(row));
-                nanos[i] = System.nanoTime() - t0;
-              }
-              break;
-            case "put":
-              byte[] value = new byte[Integer.parseInt(w[4])];
-              java.util.Arrays.fill(value, (byte) 'v');
-              for (int i = 0; i < n; i++) {
-                byte[] row = row(start + i);
-                long t0 = System.nanoTime();
-                t.put(new Put(row).addColumn(f, q, value));
-                nanos[i] = System.nanoTime() - t0;
-              }
-              break;
-            default:
-              throw new IllegalArgumentException("unknown command " + w[0]);
+        if (threads <= 1) {
+          run(conn, table, put, value, start, 0, 1, nanos);
+        } else {
+          ExecutorService pool = pools.computeIfAbsent(threads, Executors::newFixedThreadPool);
+          List<Future<Void>> parts = new ArrayList<>();
+          for (int k = 0; k < threads; k++) {
+            int first = k;
+            parts.add(pool.submit(() -> {
+              run(conn, table, put, value, start, first, threads, nanos);
+              return null;
+            }));
+          }
+          for (Future<Void> f : parts) {
+            f.get();
           }
         }
         StringBuilder sb = new StringBuilder(8 + n * 7).append("OK");
@@ -89,6 +96,25 @@ public final class ClientBench {
         out.println("ERR " + Launcher.oneLine(e));
       }
       out.flush();
+    }
+  }
+
+  /** Runs operations first, first+step, ... of a block, writing their latencies into nanos. */
+  private static void run(Connection conn, TableName table, boolean put, byte[] value, int start,
+      int first, int step, long[] nanos) throws Exception {
+    byte[] f = Bytes.toBytes("f");
+    byte[] q = Bytes.toBytes("q");
+    try (Table t = conn.getTable(table)) {
+      for (int i = first; i < nanos.length; i += step) {
+        byte[] row = row(start + i);
+        long t0 = System.nanoTime();
+        if (put) {
+          t.put(new Put(row).addColumn(f, q, value));
+        } else {
+          t.get(new Get(row));
+        }
+        nanos[i] = System.nanoTime() - t0;
+      }
     }
   }
 
