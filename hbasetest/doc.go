@@ -88,4 +88,9 @@
 // each client picks one, so one cluster serves clients of every listed protection (the
 // encryption benchmarks compare modes on one cluster this way). The launcher's own Java
 // clients ask for the strongest listed.
+//
+// Two stand-alone Java clients run in JVMs of their own: JavaSmoke exercises every data
+// operation once, and StartJavaClient keeps a Java client connected that runs timed blocks of
+// Gets and Puts on request, the reference that package benchmarks measures go-hbase against.
+// Cluster.CPUTime and JavaClient.CPUTime read the CPU time of the JVMs (Linux only).
 package hbasetest

@@ -59,3 +59,28 @@ func ExampleCluster_Command() {
 	ans, err := c.Command(context.Background(), "regions hbase:meta")
 	fmt.Println(ans, err)
 }
+
+// The standard Java client as a reference: time 100 of its Gets from 4 threads, and the CPU
+// its JVM used, beside whatever Go client the benchmark measures on the same cluster.
+func ExampleCluster_StartJavaClient() {
+	ctx := context.Background()
+	c, err := hbasetest.Start(ctx, hbasetest.Options{FullJIT: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Stop()
+	if err := c.CreateTable(ctx, "t", []string{"f"}, nil); err != nil {
+		log.Fatal(err)
+	}
+	j, err := c.StartJavaClient(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer j.Close()
+	latencies, err := j.Gets(ctx, "t", 0, 100, 4)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cpu, err := j.CPUTime()
+	fmt.Println(latencies[0], cpu, err)
+}
