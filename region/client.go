@@ -51,6 +51,9 @@ func Dial(ctx context.Context, addr string, cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("region: dial %s: %w", addr, err)
 	}
+	if !cfg.netConnIO {
+		conn = fastConn(conn)
+	}
 	layer, err := handshake(ctx, conn, host, cfg)
 	if err != nil {
 		conn.Close()

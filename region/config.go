@@ -40,6 +40,10 @@ type Config struct {
 	Dialer interface {
 		DialContext(ctx context.Context, network, addr string) (net.Conn, error)
 	}
+
+	// netConnIO keeps net.Conn's own reads and writes instead of rawConn's: the reference
+	// TestRawIOAgainstRealHBase measures rawConn against.
+	netConnIO bool
 }
 
 // Default limits.
