@@ -149,3 +149,32 @@ func TestRawConnClosedAndReset(t *testing.T) {
 		t.Fatalf("write to a reset peer: %v (%T), want a *net.OpError", err, err)
 	}
 }
+
+// TestRawConnDoesNotAllocate: a round trip through rawConn allocates nothing (a closure per
+// call would, through the RawConn interface).
+func TestRawConnDoesNotAllocate(t *testing.T) {
+	c, s := tcpPair(t)
+	go func() {
+		buf := make([]byte, 100)
+		for {
+			if _, err := io.ReadFull(s, buf); err != nil {
+				return
+			}
+			if _, err := s.Write(buf); err != nil {
+				return
+			}
+		}
+	}()
+	buf := make([]byte, 100)
+	allocs := testing.AllocsPerRun(200, func() {
+		if _, err := c.Write(buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(c, buf); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per round trip, want 0", allocs)
+	}
+}
