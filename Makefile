@@ -22,7 +22,7 @@ launcher:
 # again without -race, which drops sync.Pool items on purpose.
 test: launcher
 	$(GO) test $(TESTFLAGS) ./...
-	$(GO) test -count=1 -run 'NotAllocate' ./cipher ./region
+	$(GO) test -count=1 -run 'NotAllocate|RawConn' ./cipher ./region
 
 # The Java smoke test (standard HBase client, plain and Kerberos), then the benchmark.
 bench: smoke

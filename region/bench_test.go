@@ -244,15 +244,7 @@ func BenchmarkLoopbackPingPong(b *testing.B) {
 					return
 				}
 				defer nc.Close()
-				buf := make([]byte, 100)
-				for {
-					if _, err := io.ReadFull(nc, buf); err != nil {
-						return
-					}
-					if _, err := nc.Write(buf); err != nil {
-						return
-					}
-				}
+				echoChunks(nc, 100)
 			}()
 			nc, err := net.Dial("tcp", ln.Addr().String())
 			if err != nil {

@@ -1,3 +1,5 @@
+//go:build linux && !race
+
 package region
 
 import (
@@ -22,6 +24,10 @@ import (
 //
 // Unlike net.Conn, a rawConn takes one Read at a time and one Write at a time (a Read and a
 // Write may overlap): a region connection has a single reader and a single writer.
+//
+// Race-detector builds keep net.Conn (rawconn_other.go): its reads and writes tell the race
+// detector that a write happens before the read of the same bytes, which tests with an
+// in-process server rely on, and raw system calls cannot tell it so.
 type rawConn struct {
 	net.Conn
 	rc syscall.RawConn

@@ -1,0 +1,5 @@
+//go:build !race
+
+package region
+
+const raceEnabled = false
