@@ -203,15 +203,15 @@ func TestInterleave(t *testing.T) {
 	}
 	for _, m := range st.results() {
 		lat := time.Millisecond
-		if m.mode == "b" {
+		if m.side == "b" {
 			lat *= 2
 		}
 		if m.ops != 80 || m.p75 < lat*99/100 || m.p75 > lat*101/100 || m.cpuPerOp != time.Microsecond || m.serverPerOp != 0 {
-			t.Errorf("%s %s: %d ops, p75 %v, CPU %v/op, server %v/op", m.mode, m.op, m.ops, m.p75, m.cpuPerOp, m.serverPerOp)
+			t.Errorf("%s %s: %d ops, p75 %v, CPU %v/op, server %v/op", m.side, m.op, m.ops, m.p75, m.cpuPerOp, m.serverPerOp)
 		}
 		for i, q := range m.quarterP75 {
 			if q < lat*99/100 || q > lat*101/100 {
-				t.Errorf("%s %s: quarter %d p75 %v (no samples?)", m.mode, m.op, i, q)
+				t.Errorf("%s %s: quarter %d p75 %v (no samples?)", m.side, m.op, i, q)
 			}
 		}
 	}

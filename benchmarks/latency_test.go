@@ -1,7 +1,6 @@
 package benchmarks
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -26,7 +25,7 @@ type mode struct {
 }
 
 type measurement struct {
-	mode, op      string
+	side, op      string // the side (client or mode) measured and its operation
 	p50, p75, p95 time.Duration
 	quarterP75    [quarters]time.Duration // p75 of each quarter of the rounds, in order
 	opsPerSec     float64
@@ -84,7 +83,7 @@ func benchSize(t *testing.T) (ops, repeat, block int) {
 func printResults(results []measurement, ref, refLabel, column string) {
 	refs := map[string]measurement{} // op -> the reference row
 	for _, m := range results {
-		if m.mode == ref {
+		if m.side == ref {
 			refs[m.op] = m
 		}
 	}
@@ -95,7 +94,7 @@ func printResults(results []measurement, ref, refLabel, column string) {
 		for i := range quarters {
 			q = append(q, fmt.Sprintf("%.2f", ratio(m.quarterP75[i], r.quarterP75[i])))
 		}
-		fmt.Printf("| %s | %s | %.0f | %v | %v | %v | %v | %v | %.2f | %.2f | %s | %.2f | %.2f | %d |\n", m.mode, m.op, m.opsPerSec,
+		fmt.Printf("| %s | %s | %.0f | %v | %v | %v | %v | %v | %.2f | %.2f | %s | %.2f | %.2f | %d |\n", m.side, m.op, m.opsPerSec,
 			m.p50.Round(time.Microsecond), m.p75.Round(time.Microsecond), m.p95.Round(time.Microsecond),
 			m.cpuPerOp.Round(100*time.Nanosecond), m.serverPerOp.Round(100*time.Nanosecond),
 			m.opsPerSec/r.opsPerSec, ratio(m.p75, r.p75), strings.Join(q, " "), ratio(m.cpuPerOp, r.cpuPerOp),
@@ -122,7 +121,7 @@ func ratio(a, b time.Duration) float64 {
 	return float64(a) / float64(b)
 }
 
-// acc accumulates one mode and operation over every cluster it ran on.
+// acc accumulates one side and operation over every cluster it ran on.
 type acc struct {
 	h      *hdrhistogram.Histogram
 	q      [quarters]*hdrhistogram.Histogram
@@ -133,7 +132,7 @@ type acc struct {
 }
 
 type stats struct {
-	order []string // mode\x00op in first-seen order
+	order []string // side\x00op in first-seen order
 	m     map[string]*acc
 }
 
@@ -141,8 +140,8 @@ func newStats() *stats { return &stats{m: map[string]*acc{}} }
 
 func newHistogram() *hdrhistogram.Histogram { return hdrhistogram.New(1, int64(10*time.Second), 3) }
 
-func (s *stats) get(mode, op string) *acc {
-	k := mode + "\x00" + op
+func (s *stats) get(side, op string) *acc {
+	k := side + "\x00" + op
 	a, ok := s.m[k]
 	if !ok {
 		a = &acc{h: newHistogram()}
@@ -159,9 +158,9 @@ func (s *stats) results() []measurement {
 	var out []measurement
 	for _, k := range s.order {
 		a := s.m[k]
-		mode, op, _ := strings.Cut(k, "\x00")
+		side, op, _ := strings.Cut(k, "\x00")
 		m := measurement{
-			mode: mode, op: op, ops: a.n,
+			side: side, op: op, ops: a.n,
 			p50: time.Duration(a.h.ValueAtQuantile(50)), p75: time.Duration(a.h.ValueAtQuantile(75)),
 			p95:      time.Duration(a.h.ValueAtQuantile(95)),
 			cpuPerOp: a.cpu / time.Duration(max(a.n, 1)), serverPerOp: a.server / time.Duration(max(a.n, 1)),
@@ -178,7 +177,7 @@ func (s *stats) results() []measurement {
 func measureCluster(t *testing.T, st *stats, opts hbasetest.Options, modes []mode, ops, block int) {
 	cl := hbasetest.StartT(t, opts)
 	defer cl.Stop()
-	ctx := context.Background()
+	ctx := t.Context()
 	table := "bench"
 	if err := cl.CreateTable(ctx, table, []string{"f"}, nil); err != nil {
 		t.Fatal(err)

@@ -82,7 +82,7 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	var wg sync.WaitGroup
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
-	server0, serverErr := readServerCPU(spec.ServerCPU)
+	server0, serverOK := spec.serverCPU()
 	cpu0, cpuErr := processCPU()
 	start := time.Now()
 	if spec.Duration > 0 {
@@ -95,7 +95,7 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	wg.Wait()
 	elapsed := time.Since(start)
 	cpu1, cpuErr1 := processCPU()
-	server1, serverErr1 := readServerCPU(spec.ServerCPU)
+	server1, serverOK1 := spec.serverCPU()
 	runtime.ReadMemStats(&ms1)
 
 	r := newResult(spec.Kind, spec.Mode)
@@ -103,7 +103,7 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	if cpuErr == nil && cpuErr1 == nil {
 		r.cpu = cpu1 - cpu0
 	}
-	if serverErr == nil && serverErr1 == nil && spec.ServerCPU != nil {
+	if serverOK && serverOK1 {
 		r.server, r.serverKnown = server1-server0, true
 	}
 	r.mallocs = ms1.Mallocs - ms0.Mallocs
@@ -178,10 +178,11 @@ func (w *worker) run(ctx context.Context, st store, spec *runSpec, stop *atomic.
 	}
 }
 
-// readServerCPU reads the server's CPU time through read, when there is one.
-func readServerCPU(read func() (time.Duration, error)) (time.Duration, error) {
-	if read == nil {
-		return 0, errors.New("no server CPU reading")
+// serverCPU reads the server's CPU time; false when there is no reading.
+func (s *runSpec) serverCPU() (time.Duration, bool) {
+	if s.ServerCPU == nil {
+		return 0, false
 	}
-	return read()
+	d, err := s.ServerCPU()
+	return d, err == nil
 }
