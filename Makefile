@@ -10,19 +10,34 @@ BENCHFLAGS  ?= -local -workload randwrite,randread,seqwrite,scan -duration 20s
 # Run the secure-cluster integration tests too (they are opt-in for plain `go test ./...`).
 export GOHBASE_SECURE_CLUSTER = 1
 
-.PHONY: all test bench smoke check proto launcher
+.PHONY: all unit test stress bench smoke check proto launcher
 
 all: check test
+
+# Unit tests only: -short skips every test and example that needs a mini cluster, so no JVM
+# starts (under a minute on 2 cores).
+unit:
+	$(GO) test -short -count=1 ./...
 
 # Builds the HBase mini cluster launcher (Maven; cached, offline after the first time).
 launcher:
 	$(GO) run ./cmd/hbase-local -build-only -v
 
 # Every unit test and every integration test against real clusters; then the allocation tests
-# again without -race, which drops sync.Pool items on purpose.
+# again without -race, which drops sync.Pool items on purpose; then the root and region
+# packages' tests again without -race: race builds keep net.Conn (region/rawconn_other.go), so
+# only this run covers the raw socket I/O users run (the examples, which start a cluster each,
+# ran in the first).
 test: launcher
-	$(GO) test $(TESTFLAGS) ./...
+	GOHBASE_STRESS_CALLS=20000 $(GO) test $(TESTFLAGS) ./...
 	$(GO) test -count=1 -run 'NotAllocate|RawConn' ./cipher ./region
+	$(GO) test -count=1 -p 1 -timeout 30m -skip '^Example' . ./region
+
+# The long response-integrity stress test (issue 9): 10 million calls against a real cluster,
+# production build, a region move or split every 10 s. STRESS_CALLS sets the count.
+STRESS_CALLS ?= 10000000
+stress: launcher
+	GOHBASE_STRESS_CALLS=$(STRESS_CALLS) GOHBASE_STRESS_FAULT_EVERY=10s $(GO) test -count=1 -run TestStressResponseIntegrity -timeout 4h -v .
 
 # The Java smoke test (standard HBase client, plain and Kerberos), then the benchmark.
 bench: smoke
@@ -37,6 +52,7 @@ check:
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) mod tidy -diff
 
 proto:
 	$(GO) generate ./pb

@@ -2,9 +2,13 @@ package hbase
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
+	"google.golang.org/protobuf/proto"
+
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/pb"
 	"github.com/go-hbase/hbase/region"
@@ -36,7 +40,7 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 	}
 	if c.isClosed() {
 		for _, i := range pending {
-			results[i].Err = ErrClosed
+			results[i].Err = opError(opName(calls[i]), calls[i], ErrClosed)
 		}
 		return results
 	}
@@ -75,6 +79,11 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 			results[i].Err = ErrClosed
 		default:
 			results[i].Err = ctxErr(ctx, last[i])
+		}
+	}
+	for i := range results {
+		if err := results[i].Err; err != nil && calls[i] != nil {
+			results[i].Err = opError(opName(calls[i]), calls[i], err)
 		}
 	}
 	return results
@@ -160,34 +169,28 @@ func (c *Client) groupBatch(ctx context.Context, calls []hrpc.Batchable, pending
 // returns the calls to retry and whether a backoff is due before retrying them.
 func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Batchable,
 	results []BatchResult, last []error) (retry []int, needPause bool) {
-	req := &pb.MultiRequest{RegionAction: make([]*pb.RegionAction, 0, len(sb.regions))}
-	var cellblock []byte
+	var multi hrpc.Multi
 	sent := make([][]int, 0, len(sb.regions))
 	for _, r := range sb.regions {
-		ra := &pb.RegionAction{
-			Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: r.name},
-		}
+		multi.Region(r.name)
 		var idx []int
 		for _, i := range sb.actions[r] {
-			a, grown, err := calls[i].Action(uint32(i), cellblock)
-			if err != nil {
+			if err := multi.Add(calls[i], uint32(i)); err != nil {
 				results[i].Err = err
 				continue
 			}
-			cellblock = grown
-			ra.Action = append(ra.Action, a)
 			idx = append(idx, i)
 		}
 		if len(idx) > 0 {
-			req.RegionAction = append(req.RegionAction, ra)
 			sent = append(sent, idx)
 		}
 	}
+	req, cellblock := multi.Request()
 	if len(sent) == 0 {
 		return nil, false
 	}
 	resp := &pb.MultiResponse{}
-	cells, err := sb.conn.Call(ctx, "Multi", req, cellblock, resp)
+	cells, err := sb.conn.CallChecked(ctx, region.NormalPriority, "Multi", req, cellblock, resp, multiCheck(calls))
 	// failAll files err for every call of region k (all regions when k < 0).
 	fail := func(k int, err error) {
 		regions := sent
@@ -195,10 +198,13 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 			regions = sent[k : k+1]
 		}
 		act := classify(err)
+		corrupt := errors.Is(err, hberr.ErrCorruptResponse)
 		for _, idx := range regions {
 			for _, i := range idx {
 				last[i] = err
-				if act == giveUp && ctx.Err() == nil && !c.isClosed() {
+				if corrupt && !safeToResend(calls[i]) {
+					results[i].Err = indeterminate(err)
+				} else if act == giveUp && ctx.Err() == nil && !c.isClosed() {
 					results[i].Err = err
 				} else {
 					retry = append(retry, i)
@@ -229,7 +235,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 	rd := hrpc.NewCellReader(cells)
 	for k, rar := range resp.GetRegionActionResult() {
 		if ex := rar.GetException(); ex != nil {
-			fail(k, remoteError(ex))
+			fail(k, hrpc.ActionException(ex))
 			continue
 		}
 		done := make(map[int]bool, len(sent[k]))
@@ -243,7 +249,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 			}
 			done[i] = true
 			if ex := roe.GetException(); ex != nil {
-				err := remoteError(ex)
+				err := hrpc.ActionException(ex)
 				last[i] = err
 				switch classify(err) {
 				case giveUp:
@@ -295,4 +301,36 @@ func contains(s []int, v int) bool {
 		}
 	}
 	return false
+}
+
+// multiCheck checks a MultiResponse against the actions of its request before it is decoded
+// (region.Checker): each action's result holds cells of that action's row only, as many as
+// announced, and the cellblock holds nothing else.
+type multiCheck []hrpc.Batchable
+
+func (calls multiCheck) CheckResponse(resp proto.Message, cells []byte) error {
+	mr, ok := resp.(*pb.MultiResponse)
+	if !ok {
+		return fmt.Errorf("%w: %T for a MultiRequest", hrpc.ErrBadResponse, resp)
+	}
+	var rd hrpc.CellReader
+	rd.Reset(cells)
+	for _, rar := range mr.GetRegionActionResult() {
+		for _, roe := range rar.GetResultOrException() {
+			if roe.Result == nil {
+				continue
+			}
+			i := int(roe.GetIndex())
+			if roe.Index == nil || i >= len(calls) {
+				return fmt.Errorf("%w: result for unknown action %d", hrpc.ErrBadResponse, roe.GetIndex())
+			}
+			if err := hrpc.CheckResult(roe.Result, &rd, calls[i].Key()); err != nil {
+				return fmt.Errorf("action %d: %w", i, err)
+			}
+		}
+	}
+	if n := rd.Remaining(); n > 0 {
+		return fmt.Errorf("%w: %d cellblock bytes after the cells the results announce", hrpc.ErrBadResponse, n)
+	}
+	return nil
 }

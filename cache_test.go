@@ -195,7 +195,7 @@ func BenchmarkClientGetFake(b *testing.B) {
 	}
 	defer srv.Close()
 	fc.srv = srv
-	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return cellResult() }
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
 	c, err := NewClient("", withMetaLocator(func(context.Context) (string, error) { return srv.Addr(), nil }))
 	if err != nil {
 		b.Fatal(err)

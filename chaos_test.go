@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"maps"
 	"math"
@@ -19,7 +18,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -29,6 +27,7 @@ import (
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/cputime"
 )
 
 // The chaos test: a concurrent workload keeps running while region servers are killed and
@@ -423,21 +422,18 @@ func (w *chaosWorkload) reader(id int) {
 			return
 		}
 		ctx, cancel, deadline := callContext(rng)
-		sc := w.client.Scan(ctx, scan)
+		sc := w.client.NewScanner(ctx, scan)
 		var prev []byte
 		for {
 			began := time.Now()
 			unwatch := w.watch(ctx, gid, "Scan.Next", deadline)
-			res, err := sc.Next(ctx)
+			more := sc.Next()
 			unwatch()
-			if err == io.EOF {
-				w.stats.record("Scan.Next", began, deadline, nil, w.start)
+			w.stats.record("Scan.Next", began, deadline, sc.Err(), w.start)
+			if !more {
 				break
 			}
-			w.stats.record("Scan.Next", began, deadline, err, w.start)
-			if err != nil {
-				break
-			}
+			res := sc.Result()
 			if len(res.Cells) == 0 {
 				w.violation("Scan from %s returned a row without cells", start)
 				continue
@@ -629,12 +625,11 @@ type stall struct {
 	cpu      time.Duration
 }
 
+// processCPU is this process's CPU time; 0 where it cannot be read, which only makes the
+// probe's report less telling.
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := cputime.Self()
+	return d
 }
 
 func startSchedProbe(stop <-chan struct{}) *schedProbe {
@@ -796,16 +791,10 @@ func verifyByScan(t *testing.T, client *hbase.Client, table []byte, acked map[st
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	sc := client.Scan(ctx, scan)
-	defer sc.Close()
 	seen := make(map[string]string, len(acked))
 	var prev []byte
 	disorder := 0
-	for {
-		res, err := sc.Next(ctx)
-		if err == io.EOF {
-			break
-		}
+	for res, err := range client.Scan(ctx, scan) {
 		if err != nil {
 			t.Errorf("full Scan failed after %d rows: %v", len(seen), err)
 			return

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/pb"
 	"github.com/go-hbase/hbase/region"
@@ -60,8 +61,14 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 	c.pool.conns = make(map[string]*poolEntry)
 	c.lifetime, c.stop = context.WithCancel(context.Background())
 	if o.locateMeta == nil {
-		c.zk = zk.New(zkQuorum, zk.WithZNodeParent(o.zkParent), zk.WithLogger(o.logger),
+		zc, err := zk.New(zkQuorum, zk.WithZNodeParent(o.zkParent), zk.WithLogger(o.logger),
 			zk.WithSessionTimeout(o.zkSessionTimeout))
+		if err != nil {
+			c.stop()
+			o.closeHandshaker()
+			return nil, fmt.Errorf("hbase: %w", err)
+		}
+		c.zk = zc
 	}
 	return c, nil
 }
@@ -145,10 +152,10 @@ func (c *Client) reestablish(r *regionInfo) {
 			err = c.establishRegion(ctx, r)
 		}
 		cancel()
-		if err == nil {
+		if err == nil || c.failFast(r, err) {
 			return
 		}
-		if r != c.meta && (errors.Is(err, region.ErrDoNotRetry) || errors.Is(err, ErrTableNotFound)) {
+		if r != c.meta && (errors.Is(err, hberr.ErrDoNotRetry) || errors.Is(err, ErrTableNotFound)) {
 			// The table is gone or disabled: drop the region so callers look it up themselves
 			// and get the error.
 			c.log.Debug("hbase: dropping region", "region", string(r.name), "err", err)
@@ -173,7 +180,7 @@ func (c *Client) establishMeta(ctx context.Context) error {
 		addr, err = c.zk.LocateMeta(ctx)
 	}
 	if err != nil {
-		return fmt.Errorf("hbase: locating hbase:meta: %w", err)
+		return configError(fmt.Errorf("hbase: locating hbase:meta: %w", err))
 	}
 	conn, err := c.conn(ctx, addr)
 	if err != nil {
@@ -296,17 +303,22 @@ func lookupTimeoutError(timeout time.Duration, err error) error {
 
 // findMeta returns the hbase:meta region and its connection, waiting while it is located.
 func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, error) {
+	waited := false
 	for {
 		conn, avail, _ := c.meta.state()
 		if conn != nil {
 			return c.meta, conn, nil
 		}
 		if avail == nil {
+			if err := c.meta.failure(); waited && errors.Is(err, ErrConfiguration) {
+				return nil, nil, err // the lookup this call waited for failed for good (failFast)
+			}
 			c.markUnavailable(c.meta, nil)
 			continue
 		}
 		select {
 		case <-avail:
+			waited = true
 		case <-ctx.Done():
 			return nil, nil, ctxErr(ctx, c.meta.failure())
 		case <-c.lifetime.Done():
@@ -390,6 +402,9 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 			return nil, nil, ctxErr(ctx, last)
 		}
 		last = err
+		if errors.Is(err, hberr.ErrCorruptResponse) && !safeToResend(call) {
+			return nil, nil, indeterminate(err)
+		}
 		switch classify(err) {
 		case giveUp:
 			return nil, nil, err
@@ -427,7 +442,7 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 		return nil, nil, err
 	}
 	resp := call.NewResponse()
-	cells, err := conn.Call(ctx, call.Method(), req, reqCells, resp)
+	cells, err := conn.CallChecked(ctx, region.NormalPriority, call.Method(), req, reqCells, resp, call)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -436,19 +451,14 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 		// typed so that errors.Is works and the retry loop can act on it.
 		for _, rar := range mr.GetRegionActionResult() {
 			if ex := rar.GetException(); ex != nil {
-				return nil, nil, remoteError(ex)
+				return nil, nil, hrpc.ActionException(ex)
 			}
 			for _, roe := range rar.GetResultOrException() {
 				if ex := roe.GetException(); ex != nil {
-					return nil, nil, remoteError(ex)
+					return nil, nil, hrpc.ActionException(ex)
 				}
 			}
 		}
 	}
 	return resp, cells, nil
-}
-
-// remoteError turns an exception carried in a MultiResponse into a typed error.
-func remoteError(ex *pb.NameBytesPair) error {
-	return region.NewRemoteError(ex.GetName(), string(ex.GetValue()), false)
 }

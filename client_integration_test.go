@@ -16,7 +16,7 @@ var (
 	qualQ = []byte("q")
 )
 
-func mustPut(t testing.TB, table string, row, value []byte) *hrpc.Mutation {
+func mustPut(t testing.TB, table string, row, value []byte) *hrpc.Put {
 	t.Helper()
 	p, err := hrpc.NewPut([]byte(table), row, hrpc.Value(famF, qualQ, value))
 	if err != nil {
@@ -25,7 +25,7 @@ func mustPut(t testing.TB, table string, row, value []byte) *hrpc.Mutation {
 	return p
 }
 
-func mustGet(t testing.TB, table string, row []byte, opts ...hrpc.Option) *hrpc.Get {
+func mustGet(t testing.TB, table string, row []byte, opts ...hrpc.GetOption) *hrpc.Get {
 	t.Helper()
 	g, err := hrpc.NewGet([]byte(table), row, opts...)
 	if err != nil {
@@ -206,9 +206,9 @@ func TestIntegrationCloseLeavesNoGoroutine(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sc := c.Scan(ctx, mustScanOf(t, table, hrpc.NumberOfRows(3)))
-	if _, err := sc.Next(ctx); err != nil {
-		t.Fatal(err)
+	sc := c.NewScanner(ctx, mustScanOf(t, table, hrpc.NumberOfRows(3)))
+	if !sc.Next() {
+		t.Fatal(sc.Err())
 	}
 	// Close the client with the scanner still open: no goroutine may survive.
 	if err := c.Close(); err != nil {
@@ -220,7 +220,7 @@ func TestIntegrationCloseLeavesNoGoroutine(t *testing.T) {
 	sc.Close()
 }
 
-func mustScanOf(t testing.TB, table string, opts ...hrpc.Option) *hrpc.Scan {
+func mustScanOf(t testing.TB, table string, opts ...hrpc.ScanOption) *hrpc.Scan {
 	t.Helper()
 	s, err := hrpc.NewScan([]byte(table), opts...)
 	if err != nil {

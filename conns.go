@@ -65,7 +65,7 @@ func isDead(conn *region.Client) bool {
 // region it served out of service at once.
 func (c *Client) dial(addr string, e *poolEntry) {
 	ctx, cancel := context.WithTimeout(c.lifetime, c.opts.lookupTimeout)
-	conn, err := region.Dial(ctx, addr, c.connConfig())
+	conn, err := region.Dial(ctx, addr, c.connOptions()...)
 	cancel()
 	if err == nil && c.lifetime.Err() != nil {
 		conn.Close()
@@ -96,17 +96,15 @@ func (c *Client) dial(addr string, e *poolEntry) {
 	}
 }
 
-func (c *Client) connConfig() region.Config {
-	cfg := region.Config{
-		Service:    "ClientService",
-		User:       c.opts.user,
-		Handshaker: c.opts.handshaker,
-		Logger:     c.log,
+// connOptions are the options of every region server connection: the client's, then those
+// given with WithConnOptions.
+func (c *Client) connOptions() []region.Option {
+	opts := []region.Option{region.WithService("ClientService"), region.WithUser(c.opts.user),
+		region.WithLogger(c.log)}
+	if c.opts.handshaker != nil {
+		opts = append(opts, region.WithHandshaker(c.opts.handshaker))
 	}
-	for _, fn := range c.opts.connConfig {
-		fn(&cfg)
-	}
-	return cfg
+	return append(opts, c.opts.connOptions...)
 }
 
 // serverFailed takes every region served through conn out of service at once; each gets one

@@ -14,11 +14,18 @@
 // jitter for transient errors, an immediate re-lookup for moved regions, no retry at all for
 // errors the server marks as final.
 //
-// Requests are built and validated by package hrpc before anything is sent:
+// Requests are built and validated by package hrpc before anything is sent; each operation
+// has its own type, and options are typed by the request they apply to:
 //
 //	get, err := hrpc.NewGet(table, row, hrpc.Families(fam))
 //	res, err := client.Get(ctx, get)
 //
-// Errors are typed: test them with errors.Is against ErrTableNotFound, ErrNoSuchFamily,
-// ErrDoNotRetry, ErrClosed ... and use errors.As to read a *region.RemoteError.
+// Scans are iterators bounded by one context (NewScanner gives the explicit Next form):
+//
+//	for row, err := range client.Scan(ctx, scan) { ... }
+//
+// Every error is an *OpError that prints as the operation ("hbase: Get "users"/"alice": table
+// not found"). Decide with IsRetryable, IsNotFound and IsTimeout, test the sentinels
+// (ErrTableNotFound, ErrNoSuchFamily, ErrDoNotRetry, ErrClosed ...) with errors.Is, and read a
+// server exception with errors.As into a *RemoteError.
 package hbase

@@ -2,52 +2,104 @@ package hbase
 
 import (
 	"errors"
+	"fmt"
 
-	"github.com/go-hbase/hbase/region"
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
 )
 
-// Errors returned by the client. The server's exceptions arrive as *region.RemoteError values
-// that wrap one or more of these sentinels, so test them with errors.Is and read the details
-// with errors.As.
+// Errors returned by the client. Every call returns an *OpError that names the operation, its
+// table and row, and wraps the cause: one of these sentinels, a server exception
+// (*RemoteError, which wraps the sentinels its Java class maps to) or the context's error.
+// Test them with errors.Is, read the details with errors.As, or decide with IsRetryable,
+// IsNotFound and IsTimeout. They live in package hberr, shared by every layer.
 var (
 	// ErrClosed is returned by every call on a closed Client.
-	ErrClosed = errors.New("hbase: client closed")
+	ErrClosed = hberr.ErrClosed
 	// ErrConnection: a connection to a region server broke. The client retries on its own; it
 	// surfaces only inside a context error's cause or a batch result that ran out of time.
-	ErrConnection = region.ErrConnection
+	ErrConnection = hberr.ErrConnection
 	// ErrRegionUnavailable: the region was not served where the cache said (moved, splitting,
 	// opening). The client looks the region up again at once.
-	ErrRegionUnavailable = region.ErrRegionUnavailable
+	ErrRegionUnavailable = hberr.ErrRegionUnavailable
 	// ErrServerStopping: the region server is stopping, aborted or not yet running.
-	ErrServerStopping = region.ErrServerStopping
+	ErrServerStopping = hberr.ErrServerStopping
 	// ErrRetryable: a transient server condition, retried after a backoff.
-	ErrRetryable = region.ErrRetryable
+	ErrRetryable = hberr.ErrRetryable
 	// ErrDoNotRetry: the server rejected the request for good (DoNotRetryIOException family).
-	ErrDoNotRetry = region.ErrDoNotRetry
+	ErrDoNotRetry = hberr.ErrDoNotRetry
 	// ErrTableNotFound: the table does not exist (found by the client in hbase:meta or thrown
 	// by the server).
-	ErrTableNotFound = region.ErrTableNotFound
+	ErrTableNotFound = hberr.ErrTableNotFound
 	// ErrNoSuchFamily: a column family named by the request does not exist.
-	ErrNoSuchFamily = region.ErrNoSuchFamily
+	ErrNoSuchFamily = hberr.ErrNoSuchFamily
+	// ErrNamespaceNotFound: the table's namespace does not exist.
+	ErrNamespaceNotFound = hberr.ErrNamespaceNotFound
 	// ErrTableDisabled: the table is disabled.
-	ErrTableDisabled = region.ErrTableDisabled
+	ErrTableDisabled = hberr.ErrTableDisabled
 	// ErrScannerExpired: a server-side scanner expired or was reset; the Scanner reopens it
 	// from the last row it returned, so callers see it only when that is impossible.
-	ErrScannerExpired = region.ErrScannerExpired
+	ErrScannerExpired = hberr.ErrScannerExpired
+	// ErrCorruptResponse: a response failed its integrity checks (cells of a row other than
+	// the one asked for, a cell count that disagrees with the response, bytes that do not
+	// decode). It is never returned as data: the connection was reset, the response logged at
+	// error level with its bytes and dropped. Reads and Puts and Deletes are sent again; a
+	// write that must not be applied twice reports ErrIndeterminate instead.
+	ErrCorruptResponse = hberr.ErrCorruptResponse
+	// ErrIndeterminate is returned when an Append, Increment, CheckAndMutate or MutateRow got
+	// a corrupt response: the server may or may not have applied it, and sending it again
+	// could apply it twice or misreport a condition. The error also wraps ErrCorruptResponse
+	// and what was wrong with the response. Read the row to find out.
+	ErrIndeterminate = hberr.ErrIndeterminate
 )
+
+// indeterminate reports a corrupt response to a write that is not safe to send again.
+func indeterminate(err error) error {
+	return fmt.Errorf("%w: %w", ErrIndeterminate, err)
+}
+
+// safeToResend says whether call may be sent again after its response was lost or corrupt:
+// reads, and Puts and Deletes (applying them twice leaves the same data). An Append or
+// Increment carries a nonce, but the server's answer to a repeated nonce is the row as it is
+// then, not the first result, so they are not resent either.
+func safeToResend(call hrpc.Call) bool {
+	switch call.(type) {
+	case *hrpc.Get, *hrpc.Put, *hrpc.Delete:
+		return true
+	}
+	return false
+}
+
+// RemoteError is an exception thrown by a server, classified by its Java class.
+type RemoteError = hberr.RemoteError
+
+// OpError is the error of every call: operation, table, row and cause.
+type OpError = hberr.OpError
+
+// IsRetryable reports whether sending the same request again later may succeed and is safe
+// (a transient cause; see hberr.IsRetryable for the exact rules).
+func IsRetryable(err error) bool { return hberr.IsRetryable(err) }
+
+// IsNotFound reports whether the table, column family or namespace a request names does not
+// exist. A missing row is not an error.
+func IsNotFound(err error) bool { return hberr.IsNotFound(err) }
+
+// IsTimeout reports whether err is a timeout: the call's deadline, a network timeout or the
+// server's call timeout.
+func IsTimeout(err error) bool { return hberr.IsTimeout(err) }
 
 // errRegionNotAssigned: hbase:meta has the region but no server for it yet (it is being
 // assigned or moved). Retried with backoff.
-var errRegionNotAssigned = errors.New("hbase: region not assigned to a server yet")
+var errRegionNotAssigned = errors.New("region not assigned to a server yet")
 
 // errRegionHole: hbase:meta has no region for the key at the moment (a split or merge is
 // being recorded). Retried with backoff.
-var errRegionHole = errors.New("hbase: no region in hbase:meta holds the key yet")
+var errRegionHole = errors.New("no region in hbase:meta holds the key yet")
 
 // errLookupTimeout: one region lookup attempt ran out of the region lookup timeout (the
 // cluster is slow or hbase:meta is moving). Retried with backoff while the caller's context
 // allows.
-var errLookupTimeout = errors.New("hbase: region lookup timed out")
+var errLookupTimeout = errors.New("region lookup timed out")
 
 // LookupError says which table and row a region lookup was for. It wraps the cause.
 type LookupError struct {
@@ -56,7 +108,7 @@ type LookupError struct {
 }
 
 func (e *LookupError) Error() string {
-	return "hbase: looking up the region of row " + quoteBytes(e.Row) + " in table " +
+	return "looking up the region of row " + quoteBytes(e.Row) + " in table " +
 		quoteBytes(e.Table) + ": " + e.Err.Error()
 }
 

@@ -4,20 +4,31 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log"
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
-// The examples run against the test suite's mini cluster: hbase.SharedCluster (a test-only
-// helper) gives its ZooKeeper quorum, which a program would read from its configuration.
+// The examples run against a local mini cluster of their own (package hbasetest, which needs
+// Java and Maven); a program passes its cluster's ZooKeeper quorum instead. They run in
+// `make test` and are skipped under -short.
 
 func Example() {
-	zkQuorum, znode := hbase.SharedCluster() // e.g. "zk1:2181,zk2:2181", "/hbase"
-	client, err := hbase.NewClient(zkQuorum, hbase.WithZNodeParent(znode))
+	// A local cluster with a table "users"; a program connects to its own cluster instead:
+	// hbase.NewClient("zk1:2181,zk2:2181,zk3:2181").
+	cluster, err := hbasetest.Start(context.Background(), hbasetest.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cluster.Stop()
+	if err := cluster.CreateTable(context.Background(), "users", []string{"info"}, nil); err != nil {
+		log.Fatal(err)
+	}
+
+	client, err := hbase.NewClient(cluster.ZKQuorum, hbase.WithZNodeParent(cluster.ZNodeParent))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -51,8 +62,17 @@ func Example() {
 }
 
 func ExampleClient_Scan() {
-	zkQuorum, znode := hbase.SharedCluster()
-	client, err := hbase.NewClient(zkQuorum, hbase.WithZNodeParent(znode))
+	// A local cluster with a table "events" split at 2026-11-10.
+	cluster, err := hbasetest.Start(context.Background(), hbasetest.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cluster.Stop()
+	if err := cluster.CreateTable(context.Background(), "events", []string{"e"}, [][]byte{[]byte("2026-11-10")}); err != nil {
+		log.Fatal(err)
+	}
+
+	client, err := hbase.NewClient(cluster.ZKQuorum, hbase.WithZNodeParent(cluster.ZNodeParent))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -75,13 +95,8 @@ func ExampleClient_Scan() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	sc := client.Scan(ctx, scan)
-	defer sc.Close() // closes the scanner on the server if the loop stops early
-	for {
-		row, err := sc.Next(ctx)
-		if err == io.EOF {
-			break
-		}
+	// Breaking out of the loop early closes the scanner on the server.
+	for row, err := range client.Scan(ctx, scan) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -93,8 +108,17 @@ func ExampleClient_Scan() {
 }
 
 func ExampleClient_SendBatch() {
-	zkQuorum, znode := hbase.SharedCluster()
-	client, err := hbase.NewClient(zkQuorum, hbase.WithZNodeParent(znode))
+	// A local cluster with a table "users" split at "bob", so that the batch spans two regions.
+	cluster, err := hbasetest.Start(context.Background(), hbasetest.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cluster.Stop()
+	if err := cluster.CreateTable(context.Background(), "users", []string{"info"}, [][]byte{[]byte("bob")}); err != nil {
+		log.Fatal(err)
+	}
+
+	client, err := hbase.NewClient(cluster.ZKQuorum, hbase.WithZNodeParent(cluster.ZNodeParent))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -24,6 +24,11 @@ type fakeCluster struct {
 	gets      atomic.Int64
 	// onGet answers data Gets (not probes); nil answers an empty row.
 	onGet func(n int64, req *pb.GetRequest) fakeserver.Response
+	// onMutate answers Mutates; nil answers an empty result.
+	onMutate func(n int64, req *pb.MutateRequest) fakeserver.Response
+	mutates  atomic.Int64
+	// onMulti, when set, answers Multi n instead of multi.
+	onMulti func(n int64, req *pb.MultiRequest) fakeserver.Response
 	// beforeMeta runs before a meta scan is answered (may block).
 	beforeMeta func(r *fakeserver.Request)
 	// regionFault, when it returns a class name, fails a region action of Multi n with it.
@@ -98,15 +103,29 @@ func (fc *fakeCluster) handle(r *fakeserver.Request) fakeserver.Response {
 		if err := r.Unmarshal(&req); err != nil {
 			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", err.Error())}
 		}
-		return fc.multi(&req)
+		n := fc.multis.Add(1)
+		if fc.onMulti != nil {
+			return fc.onMulti(n, &req)
+		}
+		return fc.multi(n, &req)
+	}
+	if r.Method == "Mutate" {
+		var req pb.MutateRequest
+		if err := r.Unmarshal(&req); err != nil {
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", err.Error())}
+		}
+		n := fc.mutates.Add(1)
+		if fc.onMutate != nil {
+			return fc.onMutate(n, &req)
+		}
+		return fakeserver.Response{Msg: &pb.MutateResponse{}}
 	}
 	return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", "unsupported "+r.Method)}
 }
 
 // multi answers every Get action with one cell whose value is its row, every mutation with an
 // empty result, and region actions chosen by regionFault with a region-level exception.
-func (fc *fakeCluster) multi(req *pb.MultiRequest) fakeserver.Response {
-	n := fc.multis.Add(1)
+func (fc *fakeCluster) multi(n int64, req *pb.MultiRequest) fakeserver.Response {
 	resp := &pb.MultiResponse{}
 	var cells []byte
 	for _, ra := range req.GetRegionAction() {

@@ -22,7 +22,7 @@ func filterTestRows(t *testing.T, c *Client, ctx context.Context, table string) 
 	f, g := []byte("f"), []byte("g")
 	var batch []hrpc.Batchable
 	for i := range 20 {
-		opts := []hrpc.Option{
+		opts := []hrpc.PutOption{
 			hrpc.Value(f, []byte("a"), []byte(fmt.Sprintf("val%02d", i))),
 			hrpc.Value(f, []byte("b"), binary.BigEndian.AppendUint64(nil, uint64(i))),
 			hrpc.Value(f, []byte("bits"), []byte{byte(i)}),
@@ -36,7 +36,7 @@ func filterTestRows(t *testing.T, c *Client, ctx context.Context, table string) 
 		if i%4 == 0 {
 			opts = append(opts, hrpc.Value(f, []byte("e"), nil))
 		}
-		batch = append(batch, opsMust[*hrpc.Mutation](t)(hrpc.NewPut([]byte(table), []byte(fmt.Sprintf("row%02d", i)), opts...)))
+		batch = append(batch, opsMust[*hrpc.Put](t)(hrpc.NewPut([]byte(table), []byte(fmt.Sprintf("row%02d", i)), opts...)))
 	}
 	for i, r := range c.SendBatch(ctx, batch) {
 		if r.Err != nil {
@@ -90,29 +90,29 @@ func TestIntegrationFilters(t *testing.T) {
 	filterTestRows(t, c, ctx, table)
 	f, g := []byte("f"), []byte("g")
 	bin := func(s string) hrpc.Comparator { return hrpc.BinaryComparator{Value: []byte(s)} }
-	scan := func(fl hrpc.Filter, opts ...hrpc.Option) []*hrpc.Result {
+	scan := func(fl hrpc.Filter, opts ...hrpc.ScanOption) []*hrpc.Result {
 		t.Helper()
-		return opsScanAll(t, c, ctx, table, append([]hrpc.Option{hrpc.WithFilter(fl)}, opts...)...)
+		return opsScanAll(t, c, ctx, table, append([]hrpc.ScanOption{hrpc.WithFilter(fl)}, opts...)...)
 	}
 	type check struct {
 		name   string
 		filter hrpc.Filter
-		opts   []hrpc.Option
+		opts   []hrpc.ScanOption
 		rows   string // expected rows, when set
 		cells  string // expected cells, when set
 	}
 	checks := []check{
 		{name: "prefix", filter: hrpc.PrefixFilter{Prefix: []byte("row1")}, rows: rowRange(10, 19, 1)},
-		{name: "column prefix", filter: hrpc.ColumnPrefixFilter{Prefix: []byte("c")}, opts: []hrpc.Option{hrpc.StopRow([]byte("row02"))},
+		{name: "column prefix", filter: hrpc.ColumnPrefixFilter{Prefix: []byte("c")}, opts: []hrpc.ScanOption{hrpc.StopRow([]byte("row02"))},
 			cells: "row00/f:c1 row00/f:c2 row01/f:c1"},
 		{name: "multiple column prefix", filter: hrpc.MultipleColumnPrefixFilter{Prefixes: [][]byte{[]byte("e"), []byte("bi")}},
-			opts: []hrpc.Option{hrpc.StopRow([]byte("row02"))}, cells: "row00/f:bits row00/f:e row01/f:bits"},
+			opts: []hrpc.ScanOption{hrpc.StopRow([]byte("row02"))}, cells: "row00/f:bits row00/f:e row01/f:bits"},
 		{name: "column range", filter: hrpc.ColumnRangeFilter{Min: []byte("b"), MinInclusive: true, Max: []byte("c2")},
-			opts: []hrpc.Option{hrpc.StopRow([]byte("row01"))}, cells: "row00/f:b row00/f:bits row00/f:c1"},
+			opts: []hrpc.ScanOption{hrpc.StopRow([]byte("row01"))}, cells: "row00/f:b row00/f:bits row00/f:c1"},
 		{name: "column pagination", filter: hrpc.ColumnPaginationFilter{Limit: 2, Offset: 1},
-			opts: []hrpc.Option{hrpc.StopRow([]byte("row01"))}, cells: "row00/f:b row00/f:bits"},
+			opts: []hrpc.ScanOption{hrpc.StopRow([]byte("row01"))}, cells: "row00/f:b row00/f:bits"},
 		{name: "qualifier", filter: hrpc.QualifierFilter{Op: hrpc.Equal, Comparator: bin("c2")}, cells: cellList(rowRange(0, 18, 2), "f:c2")},
-		{name: "family", filter: hrpc.FamilyFilter{Op: hrpc.Equal, Comparator: bin("g")}, opts: []hrpc.Option{hrpc.StopRow([]byte("row02"))},
+		{name: "family", filter: hrpc.FamilyFilter{Op: hrpc.Equal, Comparator: bin("g")}, opts: []hrpc.ScanOption{hrpc.StopRow([]byte("row02"))},
 			cells: "row00/g:x row01/g:x"},
 		{name: "value substring", filter: hrpc.ValueFilter{Op: hrpc.Equal, Comparator: hrpc.SubstringComparator{Substr: "AL05"}}, cells: "row05/f:a"},
 		{name: "value regex", filter: hrpc.ValueFilter{Op: hrpc.Equal, Comparator: hrpc.RegexStringComparator{Pattern: "^VAL1[3-5]$", Flags: hrpc.RegexCaseInsensitive}},
@@ -135,9 +135,9 @@ func TestIntegrationFilters(t *testing.T) {
 		{name: "column value", filter: hrpc.ColumnValueFilter{Family: f, Qualifier: []byte("a"), Op: hrpc.LessOrEqual, Comparator: bin("val01")},
 			cells: "row00/f:a row01/f:a"},
 		{name: "row", filter: hrpc.RowFilter{Op: hrpc.GreaterOrEqual, Comparator: bin("row17")}, rows: rowRange(17, 19, 1)},
-		{name: "key only", filter: hrpc.KeyOnlyFilter{}, opts: []hrpc.Option{hrpc.StopRow([]byte("row01")), hrpc.Families(g)}, cells: "row00/g:x"},
-		{name: "first key only", filter: hrpc.FirstKeyOnlyFilter{}, opts: []hrpc.Option{hrpc.StopRow([]byte("row02"))}, cells: "row00/f:a row01/f:a"},
-		{name: "page", filter: hrpc.PageFilter{PageSize: 3}, opts: []hrpc.Option{hrpc.StartRow([]byte("row08"))}, rows: "row08 row09 row10 row11 row12"},
+		{name: "key only", filter: hrpc.KeyOnlyFilter{}, opts: []hrpc.ScanOption{hrpc.StopRow([]byte("row01")), hrpc.Families(g)}, cells: "row00/g:x"},
+		{name: "first key only", filter: hrpc.FirstKeyOnlyFilter{}, opts: []hrpc.ScanOption{hrpc.StopRow([]byte("row02"))}, cells: "row00/f:a row01/f:a"},
+		{name: "page", filter: hrpc.PageFilter{PageSize: 3}, opts: []hrpc.ScanOption{hrpc.StartRow([]byte("row08"))}, rows: "row08 row09 row10 row11 row12"},
 		{name: "inclusive stop", filter: hrpc.InclusiveStopFilter{StopRow: []byte("row03")}, rows: rowRange(0, 3, 1)},
 		{name: "fuzzy row", filter: hrpc.FuzzyRowFilter{Keys: []hrpc.FuzzyKey{{Key: []byte("row?5"), Mask: []byte{0, 0, 0, 1, 0}}}}, rows: "row05 row15"},
 		{name: "multi row range", filter: hrpc.MultiRowRangeFilter{Ranges: []hrpc.RowRange{

@@ -17,7 +17,7 @@ import (
 var (
 	metaTableName  = []byte("hbase:meta")
 	metaRegionName = []byte("hbase:meta,,1")
-	infoFamily     = []byte("info")
+	infoFamily     = hrpc.MetaInfoFamily
 	regionInfoCol  = []byte("regioninfo")
 	serverCol      = []byte("server")
 	pbufMagic      = []byte("PBUF")
@@ -27,31 +27,6 @@ var (
 // few before it in case the first ones are split parents being cleaned up.
 const metaRowsPerLookup = 4
 
-// metaLookupKey returns the hbase:meta row a reversed scan for the region of row starts at.
-// hbase:meta compares rows as (table, start key, region id) split at the first and last comma,
-// so "table,row,99999999999999" sorts after every region of table starting at or before row,
-// "table,row,00000000000000" before the region starting exactly at row, and "table\x00" after
-// every region of table.
-func metaLookupKey(table, row []byte, before bool) []byte {
-	switch {
-	case !before:
-		return regionNameFor(table, row, "99999999999999")
-	case len(row) == 0:
-		return append(bytes.Clone(table), 0)
-	default:
-		return regionNameFor(table, row, "00000000000000")
-	}
-}
-
-func regionNameFor(table, start []byte, id string) []byte {
-	k := make([]byte, 0, len(table)+len(start)+len(id)+2)
-	k = append(k, table...)
-	k = append(k, ',')
-	k = append(k, start...)
-	k = append(k, ',')
-	return append(k, id...)
-}
-
 // locateInMeta reads hbase:meta for the region of table holding row (or, when before is set,
 // the region holding the rows just below row; an empty row then means the table's last
 // region). It does not connect to the region's server.
@@ -60,26 +35,9 @@ func (c *Client) locateInMeta(ctx context.Context, table, row []byte, before boo
 	if err != nil {
 		return nil, err
 	}
-	stop := make([]byte, 0, len(table)+2)
-	stop = append(append(stop, table...), ',', ',')
-	req := &pb.ScanRequest{
-		Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: meta.name},
-		Scan: &pb.Scan{
-			Column:         []*pb.Column{{Family: infoFamily}},
-			StartRow:       metaLookupKey(table, row, before),
-			StopRow:        stop,
-			IncludeStopRow: proto.Bool(true),
-			Reversed:       proto.Bool(true),
-			Caching:        proto.Uint32(metaRowsPerLookup),
-			// Positional reads, as the Java client's meta lookups do: one short scan.
-			ReadType: pb.Scan_PREAD.Enum(),
-		},
-		NumberOfRows: proto.Uint32(metaRowsPerLookup),
-		LimitOfRows:  proto.Uint32(metaRowsPerLookup),
-		CloseScanner: proto.Bool(true),
-	}
+	req := hrpc.MetaLookupRequest(meta.name, table, row, before, metaRowsPerLookup)
 	resp := &pb.ScanResponse{}
-	cells, err := conn.CallPriority(ctx, region.HighPriority, "Scan", req, nil, resp)
+	cells, err := conn.CallChecked(ctx, region.HighPriority, "Scan", req, nil, resp, metaCheck{})
 	if err != nil {
 		if act := classify(err); act == relocate || act == pauseAndRelocate {
 			c.markUnavailable(meta, conn)
@@ -155,6 +113,9 @@ func metaRows(resp *pb.ScanResponse, cellblock []byte) ([]metaRow, error) {
 		mr := metaRow{name: cells[0].Row}
 		for i := range cells {
 			c := &cells[i]
+			if !bytes.Equal(c.Row, mr.name) {
+				return fmt.Errorf("%w: hbase:meta result of row %q holds a cell of row %q", hrpc.ErrForeignCells, mr.name, c.Row)
+			}
 			if !bytes.Equal(c.Family, infoFamily) {
 				continue
 			}
@@ -223,10 +184,7 @@ func probeKey(r *regionInfo) []byte {
 
 // probe checks that conn serves r, with an existence-only Get that reads nothing.
 func (c *Client) probe(ctx context.Context, r *regionInfo, conn *region.Client) error {
-	req := &pb.GetRequest{
-		Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: r.name},
-		Get:    &pb.Get{Row: probeKey(r), ExistenceOnly: proto.Bool(true)},
-	}
+	req := hrpc.ProbeRequest(r.name, probeKey(r))
 	if _, err := conn.Call(ctx, "Get", req, nil, &pb.GetResponse{}); err != nil {
 		return fmt.Errorf("hbase: probing %s: %w", r, err)
 	}
@@ -234,3 +192,16 @@ func (c *Client) probe(ctx context.Context, r *regionInfo, conn *region.Client) 
 }
 
 func quoteBytes(b []byte) string { return strconv.Quote(string(b)) }
+
+// metaCheck checks an hbase:meta scan response by decoding it while the region connection
+// still holds its frame (region.Checker): a corrupt one resets the connection and is logged.
+type metaCheck struct{}
+
+func (metaCheck) CheckResponse(resp proto.Message, cells []byte) error {
+	r, ok := resp.(*pb.ScanResponse)
+	if !ok {
+		return fmt.Errorf("%w: %T for a Scan", hrpc.ErrBadResponse, resp)
+	}
+	_, err := metaRows(r, cells)
+	return err
+}

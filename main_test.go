@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,36 +16,37 @@ import (
 // The package's integration tests share one real 3-region-server mini cluster, started on
 // first use (so unit-test-only runs start no JVM) and stopped by TestMain. Set
 // GOHBASE_SKIP_CLUSTER=1, or run with -short, to skip them.
-var shared struct {
-	once    sync.Once
-	cluster *hbasetest.Cluster
-	err     error
-	tables  atomic.Int64
-}
+var (
+	shared = hbasetest.NewShared(hbasetest.Options{RegionServers: 3})
+	tables atomic.Int64 // numbers the tables createTable makes
+)
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	code := m.Run()
-	if shared.cluster != nil {
-		shared.cluster.Stop()
+	if hbasetest.Skipped() {
+		// The runnable examples start a mini cluster each and cannot skip themselves.
+		skipExamples()
 	}
-	os.Exit(code)
+	os.Exit(shared.Run(m))
+}
+
+// skipExamples adds the runnable examples to -test.skip.
+func skipExamples() {
+	skip := "^Example"
+	if f := flag.Lookup("test.skip"); f != nil && f.Value.String() != "" {
+		skip = f.Value.String() + "|" + skip
+	}
+	if err := flag.Set("test.skip", skip); err != nil {
+		fmt.Fprintln(os.Stderr, "skipping the examples:", err)
+		os.Exit(2)
+	}
 }
 
 // testCluster returns the shared cluster, starting it on first use. It skips the test under
 // -short or GOHBASE_SKIP_CLUSTER=1, and fails it if the cluster cannot start.
 func testCluster(t testing.TB) *hbasetest.Cluster {
 	t.Helper()
-	if testing.Short() || os.Getenv("GOHBASE_SKIP_CLUSTER") == "1" {
-		t.Skip("integration test: needs the HBase mini cluster")
-	}
-	shared.once.Do(func() {
-		shared.cluster, shared.err = hbasetest.Start(context.Background(), hbasetest.Options{RegionServers: 3})
-	})
-	if shared.err != nil {
-		t.Fatalf("starting the mini cluster: %v", shared.err)
-	}
-	return shared.cluster
+	return shared.Cluster(t)
 }
 
 // newTestClient returns a client of the shared cluster, closed when the test ends.
@@ -67,7 +67,7 @@ func newTestClient(t testing.TB, opts ...Option) *Client {
 func createTable(t testing.TB, families []string, splits [][]byte) string {
 	t.Helper()
 	cl := testCluster(t)
-	name := fmt.Sprintf("t%d_%s", shared.tables.Add(1), sanitize(t.Name()))
+	name := fmt.Sprintf("t%d_%s", tables.Add(1), sanitize(t.Name()))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := cl.CreateTable(ctx, name, families, splits); err != nil {

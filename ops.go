@@ -6,11 +6,9 @@ import (
 	"fmt"
 
 	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/pb"
 )
 
-// ErrBadRequest is returned, before anything is sent, for a request that cannot be sent as
-// asked: a nil request, or a mutation passed to the method of another kind (a Delete to Put).
+// ErrBadRequest is returned, before anything is sent, for a nil request.
 var ErrBadRequest = errors.New("hbase: bad request")
 
 // Get reads one row. A missing row gives a Result without cells.
@@ -20,43 +18,57 @@ func (c *Client) Get(ctx context.Context, g *hrpc.Get) (*hrpc.Result, error) {
 	}
 	resp, cells, err := c.send(ctx, g)
 	if err != nil {
-		return nil, err
+		return nil, opError("Get", g, err)
 	}
-	return g.Decode(resp, cells)
-}
-
-// Put writes the cells of a mutation built with hrpc.NewPut.
-func (c *Client) Put(ctx context.Context, m *hrpc.Mutation) (*hrpc.Result, error) {
-	return c.mutate(ctx, m, pb.MutationProto_PUT, "Put")
-}
-
-// Delete applies a mutation built with hrpc.NewDelete.
-func (c *Client) Delete(ctx context.Context, m *hrpc.Mutation) (*hrpc.Result, error) {
-	return c.mutate(ctx, m, pb.MutationProto_DELETE, "Delete")
-}
-
-// Append applies a mutation built with hrpc.NewAppend and returns the new values.
-func (c *Client) Append(ctx context.Context, m *hrpc.Mutation) (*hrpc.Result, error) {
-	return c.mutate(ctx, m, pb.MutationProto_APPEND, "Append")
-}
-
-// Increment applies a mutation built with hrpc.NewIncrement and returns the new values.
-func (c *Client) Increment(ctx context.Context, m *hrpc.Mutation) (*hrpc.Result, error) {
-	return c.mutate(ctx, m, pb.MutationProto_INCREMENT, "Increment")
-}
-
-func (c *Client) mutate(ctx context.Context, m *hrpc.Mutation, want pb.MutationProto_MutationType, op string) (*hrpc.Result, error) {
-	if m == nil {
-		return nil, fmt.Errorf("%w: nil mutation passed to %s", ErrBadRequest, op)
+	res, err := g.Decode(resp, cells)
+	if err != nil {
+		return nil, opError("Get", g, err)
 	}
-	if m.Type() != want {
-		return nil, fmt.Errorf("%w: %s mutation passed to %s", ErrBadRequest, m.Type(), op)
+	return res, nil
+}
+
+// Put writes the cells of p.
+func (c *Client) Put(ctx context.Context, p *hrpc.Put) (*hrpc.Result, error) {
+	if p == nil {
+		return nil, fmt.Errorf("%w: nil Put", ErrBadRequest)
 	}
+	return c.mutate(ctx, p, "Put")
+}
+
+// Delete applies d.
+func (c *Client) Delete(ctx context.Context, d *hrpc.Delete) (*hrpc.Result, error) {
+	if d == nil {
+		return nil, fmt.Errorf("%w: nil Delete", ErrBadRequest)
+	}
+	return c.mutate(ctx, d, "Delete")
+}
+
+// Append applies a and returns the new values.
+func (c *Client) Append(ctx context.Context, a *hrpc.Append) (*hrpc.Result, error) {
+	if a == nil {
+		return nil, fmt.Errorf("%w: nil Append", ErrBadRequest)
+	}
+	return c.mutate(ctx, a, "Append")
+}
+
+// Increment applies inc and returns the new values.
+func (c *Client) Increment(ctx context.Context, inc *hrpc.Increment) (*hrpc.Result, error) {
+	if inc == nil {
+		return nil, fmt.Errorf("%w: nil Increment", ErrBadRequest)
+	}
+	return c.mutate(ctx, inc, "Increment")
+}
+
+func (c *Client) mutate(ctx context.Context, m hrpc.Mutation, op string) (*hrpc.Result, error) {
 	resp, cells, err := c.send(ctx, m)
 	if err != nil {
-		return nil, err
+		return nil, opError(op, m, err)
 	}
-	return m.Decode(resp, cells)
+	res, err := m.Decode(resp, cells)
+	if err != nil {
+		return nil, opError(op, m, err)
+	}
+	return res, nil
 }
 
 // CheckAndMutate applies the mutation(s) of cam if its condition holds, atomically, and
@@ -67,9 +79,13 @@ func (c *Client) CheckAndMutate(ctx context.Context, cam *hrpc.CheckAndMutate) (
 	}
 	resp, cells, err := c.send(ctx, cam)
 	if err != nil {
-		return false, err
+		return false, opError("CheckAndMutate", cam, err)
 	}
-	return cam.Decode(resp, cells)
+	ok, err := cam.Decode(resp, cells)
+	if err != nil {
+		return false, opError("CheckAndMutate", cam, err)
+	}
+	return ok, nil
 }
 
 // MutateRow applies several mutations of one row atomically.
@@ -78,8 +94,37 @@ func (c *Client) MutateRow(ctx context.Context, rm *hrpc.RowMutations) error {
 		return fmt.Errorf("%w: nil RowMutations", ErrBadRequest)
 	}
 	resp, cells, err := c.send(ctx, rm)
-	if err != nil {
-		return err
+	if err == nil {
+		err = rm.Decode(resp, cells)
 	}
-	return rm.Decode(resp, cells)
+	if err != nil {
+		return opError("MutateRow", rm, err)
+	}
+	return nil
+}
+
+// opName is the name a call's errors give its operation.
+func opName(call hrpc.Call) string {
+	switch call.(type) {
+	case *hrpc.Get:
+		return "Get"
+	case *hrpc.Put:
+		return "Put"
+	case *hrpc.Delete:
+		return "Delete"
+	case *hrpc.Append:
+		return "Append"
+	case *hrpc.Increment:
+		return "Increment"
+	case *hrpc.CheckAndMutate:
+		return "CheckAndMutate"
+	case *hrpc.RowMutations:
+		return "MutateRow"
+	}
+	return call.Method()
+}
+
+// opError says which operation, table and row failed: every call's error is one.
+func opError(op string, call hrpc.Call, err error) error {
+	return &OpError{Op: op, Table: call.Table(), Row: call.Key(), Err: err}
 }

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -30,14 +28,17 @@ func createVersionedTable(t *testing.T, versions int, families ...string) string
 	t.Helper()
 	cl := testCluster(t)
 	ctx := testContext(t, 2*time.Minute)
-	name := fmt.Sprintf("v%d_%s", shared.tables.Add(1), sanitize(t.Name()))
-	zc := zk.New(cl.ZKQuorum, zk.WithZNodeParent(cl.ZNodeParent))
+	name := fmt.Sprintf("v%d_%s", tables.Add(1), sanitize(t.Name()))
+	zc, err := zk.New(cl.ZKQuorum, zk.WithZNodeParent(cl.ZNodeParent))
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer zc.Close()
 	addr, err := zc.LocateMaster(ctx)
 	if err != nil {
 		t.Fatalf("locating the master: %v", err)
 	}
-	master, err := region.Dial(ctx, addr, region.Config{Service: "MasterService", User: "go-hbase"})
+	master, err := region.Dial(ctx, addr, region.WithService("MasterService"), region.WithUser("go-hbase"))
 	if err != nil {
 		t.Fatalf("dialling the master: %v", err)
 	}
@@ -99,22 +100,17 @@ func cellsEqualJava(t *testing.T, what string, ours []hrpc.Cell, java []hbasetes
 	}
 }
 
-func opsScanAll(t *testing.T, c *Client, ctx context.Context, table string, opts ...hrpc.Option) []*hrpc.Result {
+func opsScanAll(t *testing.T, c *Client, ctx context.Context, table string, opts ...hrpc.ScanOption) []*hrpc.Result {
 	t.Helper()
 	s := opsMust[*hrpc.Scan](t)(hrpc.NewScan([]byte(table), opts...))
-	sc := c.Scan(ctx, s)
-	defer sc.Close()
 	var out []*hrpc.Result
-	for {
-		r, err := sc.Next(ctx)
+	for r, err := range c.Scan(ctx, s) {
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return out
-			}
 			t.Fatalf("scan: %v", err)
 		}
 		out = append(out, r)
 	}
+	return out
 }
 
 func opsCells(rs []*hrpc.Result) []hrpc.Cell {
@@ -142,7 +138,7 @@ func TestIntegrationOpsBinaryKeysAndEmptyValues(t *testing.T) {
 		rows = append(rows, []byte{byte(b)})
 	}
 	for i, row := range rows {
-		batch = append(batch, opsMust[*hrpc.Mutation](t)(hrpc.NewPut([]byte(table), row,
+		batch = append(batch, opsMust[*hrpc.Put](t)(hrpc.NewPut([]byte(table), row,
 			hrpc.Value(f, all[:i%256+1], row),
 			hrpc.Value(f, []byte{}, []byte{}),
 			hrpc.Value(f, []byte{0xff, 0x00}, all[i%256:]))))
@@ -223,7 +219,7 @@ func TestIntegrationOpsTenMegabyteValue(t *testing.T) {
 	for i := 0; i < len(big); i += 8 {
 		binary.LittleEndian.PutUint64(big[i:], rng.Uint64())
 	}
-	if _, err := c.Put(ctx, opsMust[*hrpc.Mutation](t)(hrpc.NewPut([]byte(table), []byte("big"), hrpc.Value(f, []byte("q"), big)))); err != nil {
+	if _, err := c.Put(ctx, opsMust[*hrpc.Put](t)(hrpc.NewPut([]byte(table), []byte("big"), hrpc.Value(f, []byte("q"), big)))); err != nil {
 		t.Fatalf("put 10 MB: %v", err)
 	}
 	res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet([]byte(table), []byte("big"))))
@@ -251,9 +247,9 @@ func TestIntegrationOpsTenMegabyteValue(t *testing.T) {
 	}
 }
 
-func versionsOf(t *testing.T, c *Client, ctx context.Context, table string, row, fam, qual []byte, opts ...hrpc.Option) []uint64 {
+func versionsOf(t *testing.T, c *Client, ctx context.Context, table string, row, fam, qual []byte, opts ...hrpc.GetOption) []uint64 {
 	t.Helper()
-	opts = append([]hrpc.Option{hrpc.Columns(fam, qual), hrpc.MaxVersions(100)}, opts...)
+	opts = append([]hrpc.GetOption{hrpc.Columns(fam, qual), hrpc.MaxVersions(100)}, opts...)
 	res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet([]byte(table), row, opts...)))
 	if err != nil {
 		t.Fatalf("get versions: %v", err)
@@ -274,19 +270,19 @@ func TestIntegrationOpsVersionsAndDeletes(t *testing.T) {
 	ctx := testContext(t, 2*time.Minute)
 	tb, row, f, g := []byte(table), []byte("row"), []byte("f"), []byte("g")
 	q, q2 := []byte("q"), []byte("q2")
-	put := func(opts ...hrpc.Option) {
+	put := func(opts ...hrpc.PutOption) {
 		t.Helper()
-		if _, err := c.Put(ctx, opsMust[*hrpc.Mutation](t)(hrpc.NewPut(tb, row, opts...))); err != nil {
+		if _, err := c.Put(ctx, opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, opts...))); err != nil {
 			t.Fatalf("put: %v", err)
 		}
 	}
-	del := func(opts ...hrpc.Option) {
+	del := func(opts ...hrpc.DeleteOption) {
 		t.Helper()
-		if _, err := c.Delete(ctx, opsMust[*hrpc.Mutation](t)(hrpc.NewDelete(tb, row, opts...))); err != nil {
+		if _, err := c.Delete(ctx, opsMust[*hrpc.Delete](t)(hrpc.NewDelete(tb, row, opts...))); err != nil {
 			t.Fatalf("delete: %v", err)
 		}
 	}
-	var opts []hrpc.Option
+	var opts []hrpc.PutOption
 	for ts := uint64(1); ts <= 30; ts++ {
 		v := []byte(fmt.Sprintf("v%d", ts))
 		opts = append(opts, hrpc.ValueAt(f, q, ts, v), hrpc.ValueAt(f, q2, ts, v), hrpc.ValueAt(g, q, ts, v))
@@ -351,10 +347,10 @@ func TestIntegrationOpsCheckAndMutate(t *testing.T) {
 	c := newTestClient(t)
 	ctx := testContext(t, time.Minute)
 	tb, row, f, q := []byte(table), []byte("row"), []byte("f"), []byte("q")
-	put := func(v string) *hrpc.Mutation {
-		return opsMust[*hrpc.Mutation](t)(hrpc.NewPut(tb, row, hrpc.Value(f, q, []byte(v))))
+	put := func(v string) *hrpc.Put {
+		return opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, q, []byte(v))))
 	}
-	cam := func(cond hrpc.Condition, m *hrpc.Mutation) bool {
+	cam := func(cond hrpc.Condition, m hrpc.Mutation) bool {
 		t.Helper()
 		ok, err := c.CheckAndMutate(ctx, opsMust[*hrpc.CheckAndMutate](t)(hrpc.NewCheckAndMutate(cond, m)))
 		if err != nil {
@@ -397,7 +393,7 @@ func TestIntegrationOpsCheckAndMutate(t *testing.T) {
 		t.Fatal("IfNotExists in an empty time range did not apply")
 	}
 	// Filter conditions, with a Delete.
-	del := opsMust[*hrpc.Mutation](t)(hrpc.NewDelete(tb, row, hrpc.DeleteColumn(f, q)))
+	del := opsMust[*hrpc.Delete](t)(hrpc.NewDelete(tb, row, hrpc.DeleteColumn(f, q)))
 	vf := func(v string) hrpc.Filter {
 		return hrpc.SingleColumnValueFilter{Family: f, Qualifier: q, Op: hrpc.Equal,
 			Comparator: hrpc.BinaryComparator{Value: []byte(v)}, FilterIfMissing: true}
@@ -412,7 +408,7 @@ func TestIntegrationOpsCheckAndMutate(t *testing.T) {
 	q2 := []byte("q2")
 	rm := opsMust[*hrpc.RowMutations](t)(hrpc.NewRowMutations(
 		put("h"),
-		opsMust[*hrpc.Mutation](t)(hrpc.NewPut(tb, row, hrpc.Value(f, q2, []byte("other")))),
+		opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, q2, []byte("other")))),
 	))
 	ok, err := c.CheckAndMutate(ctx, opsMust[*hrpc.CheckAndMutate](t)(hrpc.NewCheckAndMutateRow(hrpc.IfValue(f, q, hrpc.Equal, []byte("zzz")), rm)))
 	if err != nil || ok || value() != "<none>" {
@@ -435,7 +431,7 @@ func TestIntegrationOpsAppendIncrement(t *testing.T) {
 	tb, row, f := []byte(table), []byte("row"), []byte("f")
 	inc := func(q string, d int64) int64 {
 		t.Helper()
-		res, err := c.Increment(ctx, opsMust[*hrpc.Mutation](t)(hrpc.NewIncrement(tb, row, hrpc.Amount(f, []byte(q), d))))
+		res, err := c.Increment(ctx, opsMust[*hrpc.Increment](t)(hrpc.NewIncrement(tb, row, hrpc.Amount(f, []byte(q), d))))
 		if err != nil {
 			t.Fatalf("increment: %v", err)
 		}
@@ -459,7 +455,7 @@ func TestIntegrationOpsAppendIncrement(t *testing.T) {
 		t.Fatalf("increment after java = %d", v)
 	}
 	// Several counters in one Increment, results in order.
-	res, err := c.Increment(ctx, opsMust[*hrpc.Mutation](t)(hrpc.NewIncrement(tb, row,
+	res, err := c.Increment(ctx, opsMust[*hrpc.Increment](t)(hrpc.NewIncrement(tb, row,
 		hrpc.Amount(f, []byte("b"), 2), hrpc.Amount(f, []byte("a"), 1))))
 	if err != nil || len(res.Cells) != 2 {
 		t.Fatalf("multi increment: %+v %v", res, err)
@@ -467,7 +463,7 @@ func TestIntegrationOpsAppendIncrement(t *testing.T) {
 	// Append creates, then extends; the result holds the new value.
 	app := func(v string) string {
 		t.Helper()
-		res, err := c.Append(ctx, opsMust[*hrpc.Mutation](t)(hrpc.NewAppend(tb, row, hrpc.Value(f, []byte("s"), []byte(v)))))
+		res, err := c.Append(ctx, opsMust[*hrpc.Append](t)(hrpc.NewAppend(tb, row, hrpc.Value(f, []byte("s"), []byte(v)))))
 		if err != nil || len(res.Cells) != 1 {
 			t.Fatalf("append: %+v %v", res, err)
 		}
@@ -489,7 +485,7 @@ func TestIntegrationOpsAppendIncrement(t *testing.T) {
 		}
 	}
 	// Sending one Increment value twice is a retry: the nonce makes the server apply it once.
-	once := opsMust[*hrpc.Mutation](t)(hrpc.NewIncrement(tb, row, hrpc.Amount(f, []byte("once"), 1)))
+	once := opsMust[*hrpc.Increment](t)(hrpc.NewIncrement(tb, row, hrpc.Amount(f, []byte("once"), 1)))
 	for range 2 {
 		if _, err := c.Increment(ctx, once); err != nil {
 			t.Fatal(err)
@@ -505,13 +501,13 @@ func TestIntegrationOpsMutateRowAtomic(t *testing.T) {
 	c := newTestClient(t)
 	ctx := testContext(t, time.Minute)
 	tb, row, f := []byte(table), []byte("row"), []byte("f")
-	if _, err := c.Put(ctx, opsMust[*hrpc.Mutation](t)(hrpc.NewPut(tb, row, hrpc.Value(f, []byte("old"), []byte("x"))))); err != nil {
+	if _, err := c.Put(ctx, opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, []byte("old"), []byte("x"))))); err != nil {
 		t.Fatal(err)
 	}
 	rm := opsMust[*hrpc.RowMutations](t)(hrpc.NewRowMutations(
-		opsMust[*hrpc.Mutation](t)(hrpc.NewPut(tb, row, hrpc.Value(f, []byte("a"), []byte("1")))),
-		opsMust[*hrpc.Mutation](t)(hrpc.NewDelete(tb, row, hrpc.DeleteColumn(f, []byte("old")))),
-		opsMust[*hrpc.Mutation](t)(hrpc.NewIncrement(tb, row, hrpc.Amount(f, []byte("n"), 3))),
+		opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, []byte("a"), []byte("1")))),
+		opsMust[*hrpc.Delete](t)(hrpc.NewDelete(tb, row, hrpc.DeleteColumn(f, []byte("old")))),
+		opsMust[*hrpc.Increment](t)(hrpc.NewIncrement(tb, row, hrpc.Amount(f, []byte("n"), 3))),
 	))
 	if err := c.MutateRow(ctx, rm); err != nil {
 		t.Fatalf("MutateRow: %v", err)
@@ -527,8 +523,8 @@ func TestIntegrationOpsMutateRowAtomic(t *testing.T) {
 	// All or nothing: a mutation of a missing family fails the whole row mutation, so the
 	// valid Put next to it is not applied either.
 	bad := opsMust[*hrpc.RowMutations](t)(hrpc.NewRowMutations(
-		opsMust[*hrpc.Mutation](t)(hrpc.NewPut(tb, row, hrpc.Value(f, []byte("b"), []byte("2")))),
-		opsMust[*hrpc.Mutation](t)(hrpc.NewPut(tb, row, hrpc.Value([]byte("nosuch"), []byte("c"), []byte("3")))),
+		opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, []byte("b"), []byte("2")))),
+		opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value([]byte("nosuch"), []byte("c"), []byte("3")))),
 	))
 	err = c.MutateRow(ctx, bad)
 	if err == nil {
@@ -546,11 +542,11 @@ func TestIntegrationOpsGetSelection(t *testing.T) {
 	c := newTestClient(t)
 	ctx := testContext(t, time.Minute)
 	tb, row, f, g := []byte(table), []byte("row"), []byte("f"), []byte("g")
-	if _, err := c.Put(ctx, opsMust[*hrpc.Mutation](t)(hrpc.NewPut(tb, row,
+	if _, err := c.Put(ctx, opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row,
 		hrpc.Value(f, []byte("a"), []byte("1")), hrpc.Value(f, []byte("b"), []byte("2")), hrpc.Value(g, []byte("c"), []byte("3"))))); err != nil {
 		t.Fatal(err)
 	}
-	get := func(r []byte, opts ...hrpc.Option) *hrpc.Result {
+	get := func(r []byte, opts ...hrpc.GetOption) *hrpc.Result {
 		t.Helper()
 		res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet(tb, r, opts...)))
 		if err != nil {

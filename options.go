@@ -26,9 +26,8 @@ type options struct {
 	lookupTimeout    time.Duration
 	scanLeaseRenew   time.Duration
 	handshaker       region.Handshaker
-	// connConfig, when set, adjusts the region.Config of every connection (security options
-	// use it to set cipher and SASL fields region grows).
-	connConfig []func(*region.Config)
+	// connOptions are added to the options of every region server connection.
+	connOptions []region.Option
 	// locateMeta replaces the ZooKeeper lookup of hbase:meta (tests).
 	locateMeta func(ctx context.Context) (string, error)
 }
@@ -146,15 +145,17 @@ func WithHandshaker(h region.Handshaker) Option {
 	}
 }
 
-// WithConnConfig registers fn to adjust the configuration of every region server connection
-// before it is dialled. It is meant for connection-level settings the other options do not
-// cover.
-func WithConnConfig(fn func(*region.Config)) Option {
+// WithConnOptions adds options to every region server connection (region.WithMaxFrameSize,
+// region.WithDialer...), for connection-level settings the client's own options do not cover.
+// They are checked by NewClient.
+func WithConnOptions(opts ...region.Option) Option {
 	return func(o *options) error {
-		if fn == nil {
-			return errors.New("hbase: connection config function must not be nil")
+		for _, opt := range opts {
+			if opt == nil {
+				return errors.New("hbase: WithConnOptions: nil region.Option")
+			}
 		}
-		o.connConfig = append(o.connConfig, fn)
+		o.connOptions = append(o.connOptions, opts...)
 		return nil
 	}
 }
@@ -179,6 +180,15 @@ func (o *options) apply(zkQuorum string, opts []Option) error {
 	}
 	if o.locateMeta == nil && strings.TrimSpace(zkQuorum) == "" {
 		return errors.New("hbase: empty ZooKeeper quorum")
+	}
+	if err := region.CheckOptions(o.connOptions...); err != nil {
+		return fmt.Errorf("hbase: WithConnOptions: %w", err)
+	}
+	if s, ok := o.handshaker.(*security); ok {
+		// Security options are checked together here, not at the first connection.
+		if err := s.build(o.logger); err != nil {
+			return err
+		}
 	}
 	return nil
 }

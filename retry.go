@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -59,24 +60,25 @@ func classify(err error) retryAction {
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return giveUp
-	case errors.Is(err, ErrClosed):
+	case errors.Is(err, ErrClosed), errors.Is(err, ErrConfiguration):
 		return giveUp
 	case errors.Is(err, errLookupTimeout):
 		// Before the server's errors: a timed-out lookup keeps what it waited for in its
 		// chain (lookupTimeoutError), but is retried like any failed lookup.
 		return pauseAndRelocate
-	case errors.Is(err, region.ErrDoNotRetry), errors.Is(err, region.ErrScannerExpired):
+	case errors.Is(err, hberr.ErrDoNotRetry), errors.Is(err, hberr.ErrScannerExpired):
 		return giveUp
-	case errors.Is(err, region.ErrRegionUnavailable), errors.Is(err, region.ErrConnection),
-		errors.Is(err, region.ErrClosed): // a connection closed under us: the client checks its own state first
+	case errors.Is(err, hberr.ErrRegionUnavailable), errors.Is(err, hberr.ErrConnection),
+		errors.Is(err, region.ErrClosed),         // a connection closed under us: the client checks its own state first
+		errors.Is(err, hberr.ErrCorruptResponse): // the connection was reset; writes unsafe to resend never get here (safeToResend)
 		return relocate
-	case errors.Is(err, region.ErrServerStopping), errors.Is(err, errRegionNotAssigned),
+	case errors.Is(err, hberr.ErrServerStopping), errors.Is(err, errRegionNotAssigned),
 		errors.Is(err, errRegionHole):
 		return pauseAndRelocate
-	case errors.Is(err, region.ErrRetryable):
+	case errors.Is(err, hberr.ErrRetryable):
 		return pause
 	}
-	var re *region.RemoteError
+	var re *hberr.RemoteError
 	if errors.As(err, &re) {
 		return pause
 	}

@@ -8,16 +8,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/pb"
-	"github.com/go-hbase/hbase/region"
 	"github.com/go-hbase/hbase/sasl"
 	"go.uber.org/goleak"
 )
 
-func cellResult() fakeserver.Response {
-	cells := hrpc.AppendCell(nil, &hrpc.Cell{Row: []byte("row"), Family: []byte("f"), Qualifier: []byte("q"),
+// cellResult answers a Get with one cell of the row it asks for.
+func cellResult(req *pb.GetRequest) fakeserver.Response {
+	cells := hrpc.AppendCell(nil, &hrpc.Cell{Row: req.GetGet().GetRow(), Family: []byte("f"), Qualifier: []byte("q"),
 		Type: hrpc.CellTypePut, Value: []byte("v")})
 	n := int32(1)
 	return fakeserver.Response{Msg: &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: &n}}, Cells: cells}
@@ -25,11 +26,11 @@ func cellResult() fakeserver.Response {
 
 func TestRetryRelooksUpMovedRegion(t *testing.T) {
 	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
-	fc.onGet = func(n int64, _ *pb.GetRequest) fakeserver.Response {
+	fc.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response {
 		if n <= 2 {
 			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.NotServingRegionException", "moved")}
 		}
-		return cellResult()
+		return cellResult(req)
 	}
 	c := fc.client(t)
 	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
@@ -50,7 +51,7 @@ func TestRetryRelooksUpMovedRegion(t *testing.T) {
 
 func TestNoRetryForDoNotRetry(t *testing.T) {
 	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
-	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response {
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response {
 		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException", "no family x")}
 	}
 	c := fc.client(t)
@@ -59,6 +60,17 @@ func TestNoRetryForDoNotRetry(t *testing.T) {
 	if !errors.Is(err, ErrNoSuchFamily) || !errors.Is(err, ErrDoNotRetry) {
 		t.Fatalf("err = %v, want ErrNoSuchFamily and ErrDoNotRetry", err)
 	}
+	// The error names the user's operation, and the predicates read it.
+	const want = `hbase: Get "t"/"row": org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: no family x`
+	if err.Error() != want {
+		t.Errorf("err prints %q, want %q", err, want)
+	}
+	if op, ok := errors.AsType[*OpError](err); !ok || op.Op != "Get" {
+		t.Errorf("err is not an *OpError of a Get: %#v", err)
+	}
+	if !IsNotFound(err) || IsRetryable(err) {
+		t.Errorf("IsNotFound = %v, IsRetryable = %v; want true, false", IsNotFound(err), IsRetryable(err))
+	}
 	if n := fc.gets.Load(); n != 1 {
 		t.Errorf("server saw %d Gets, want 1", n)
 	}
@@ -66,11 +78,11 @@ func TestNoRetryForDoNotRetry(t *testing.T) {
 
 func TestRetryableErrorsBackOff(t *testing.T) {
 	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
-	fc.onGet = func(n int64, _ *pb.GetRequest) fakeserver.Response {
+	fc.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response {
 		if n <= 3 {
 			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.CallQueueTooBigException", "busy")}
 		}
-		return cellResult()
+		return cellResult(req)
 	}
 	c := fc.client(t, WithMaxBackoff(20*time.Millisecond))
 	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
@@ -87,7 +99,7 @@ func TestRetryableErrorsBackOff(t *testing.T) {
 
 func TestRetriesBoundedByContext(t *testing.T) {
 	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
-	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response {
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response {
 		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.RegionTooBusyException", "busy")}
 	}
 	c := fc.client(t, WithMaxBackoff(5*time.Millisecond))
@@ -105,13 +117,13 @@ func TestRetriesBoundedByContext(t *testing.T) {
 
 func TestLateResponseIsDropped(t *testing.T) {
 	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
-	fc.onGet = func(n int64, _ *pb.GetRequest) fakeserver.Response {
+	fc.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response {
 		if n == 1 {
-			r := cellResult()
+			r := cellResult(req)
 			r.Delay = 500 * time.Millisecond
 			return r
 		}
-		return cellResult()
+		return cellResult(req)
 	}
 	c := fc.client(t)
 	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
@@ -135,7 +147,7 @@ func TestLateResponseIsDropped(t *testing.T) {
 func TestClosedClient(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
-	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return cellResult() }
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
 	c, err := NewClient("", withMetaLocator(func(context.Context) (string, error) { return fc.srv.Addr(), nil }))
 	if err != nil {
 		t.Fatal(err)
@@ -158,9 +170,14 @@ func TestClosedClient(t *testing.T) {
 	if !errors.Is(res[0].Err, ErrClosed) {
 		t.Fatalf("SendBatch after Close = %v, want ErrClosed", res[0].Err)
 	}
-	sc := c.Scan(testContext(t, 5*time.Second), mustScan(t))
-	if _, err := sc.Next(testContext(t, 5*time.Second)); !errors.Is(err, ErrClosed) {
-		t.Fatalf("Scan after Close = %v, want ErrClosed", err)
+	sc := c.NewScanner(testContext(t, 5*time.Second), mustScan(t))
+	if sc.Next() || !errors.Is(sc.Err(), ErrClosed) {
+		t.Fatalf("Scan after Close = %v, want ErrClosed", sc.Err())
+	}
+	for _, err := range c.Scan(testContext(t, 5*time.Second), mustScan(t)) {
+		if !errors.Is(err, ErrClosed) {
+			t.Fatalf("ranging over a Scan after Close = %v, want ErrClosed", err)
+		}
 	}
 	fc.srv.Close()
 }
@@ -172,9 +189,9 @@ func TestBadInputBeforeAnyRPC(t *testing.T) {
 	if _, err := c.Get(ctx, nil); !errors.Is(err, ErrBadRequest) {
 		t.Errorf("Get(nil) = %v", err)
 	}
-	del, _ := hrpc.NewDelete([]byte("t"), []byte("row"))
-	if _, err := c.Put(ctx, del); !errors.Is(err, ErrBadRequest) {
-		t.Errorf("Put(a Delete) = %v", err)
+	// Put(a Delete) does not compile: each mutation kind has its own type.
+	if _, err := c.Put(ctx, nil); !errors.Is(err, ErrBadRequest) {
+		t.Errorf("Put(nil) = %v", err)
 	}
 	if res := c.SendBatch(ctx, []hrpc.Batchable{nil}); !errors.Is(res[0].Err, ErrBadRequest) {
 		t.Errorf("SendBatch([nil]) = %v", res[0].Err)
@@ -190,7 +207,7 @@ func TestBadInputBeforeAnyRPC(t *testing.T) {
 	}
 }
 
-func mustScan(t *testing.T, opts ...hrpc.Option) *hrpc.Scan {
+func mustScan(t *testing.T, opts ...hrpc.ScanOption) *hrpc.Scan {
 	t.Helper()
 	s, err := hrpc.NewScan([]byte("t"), opts...)
 	if err != nil {
@@ -262,7 +279,7 @@ func TestSendBatchRetriesOnlyFailedRegion(t *testing.T) {
 func TestServerDeathTakesAllItsRegionsOutAtOnce(t *testing.T) {
 	regions := []fakeRegion{{table: "t", start: "", end: "m", id: 1}, {table: "t", start: "m", end: "", id: 2}}
 	fc := newFakeCluster(t, regions...)
-	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return cellResult() }
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
 	c := fc.client(t)
 	ctx := testContext(t, 10*time.Second)
 	for _, row := range []string{"a", "z"} {
@@ -301,7 +318,7 @@ func TestSlowLookupIsRetriedWithinCallerContext(t *testing.T) {
 			}
 		}
 	}
-	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return cellResult() }
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
 	c := fc.client(t, WithRegionLookupTimeout(50*time.Millisecond))
 	if _, err := c.Get(testContext(t, 5*time.Second), mustGetT(t, "t", "row")); err != nil {
 		t.Fatalf("Get after one timed-out lookup = %v, want success", err)
@@ -345,7 +362,7 @@ func TestLookupTimeoutErrorKeepsCause(t *testing.T) {
 		}
 	}
 	// Whatever the lookup waited for, it is retried as a failed lookup.
-	for _, cause := range []error{region.ErrConnection, region.ErrDoNotRetry, region.ErrRegionUnavailable} {
+	for _, cause := range []error{hberr.ErrConnection, hberr.ErrDoNotRetry, hberr.ErrRegionUnavailable} {
 		if err := lookupTimeoutError(time.Second, cause); classify(err) != pauseAndRelocate {
 			t.Errorf("classify(%v) = %v, want pauseAndRelocate", err, classify(err))
 		}

@@ -1,9 +1,7 @@
 package hbase
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"testing"
 	"time"
@@ -43,17 +41,11 @@ func splitKeys(rows, n int) [][]byte {
 func scanAll(t *testing.T, c *Client, s *hrpc.Scan, each func(i int)) []string {
 	t.Helper()
 	ctx := testContext(t, 3*time.Minute)
-	sc := c.Scan(ctx, s)
+	sc := c.NewScanner(ctx, s)
 	defer sc.Close()
 	var got []string
-	for {
-		res, err := sc.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			return got
-		}
-		if err != nil {
-			t.Fatalf("Next after %d rows: %v", len(got), err)
-		}
+	for sc.Next() {
+		res := sc.Result()
 		if len(res.Cells) == 0 {
 			t.Fatalf("row %d without cells", len(got))
 		}
@@ -66,6 +58,10 @@ func scanAll(t *testing.T, c *Client, s *hrpc.Scan, each func(i int)) []string {
 			each(len(got))
 		}
 	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("scan ended after %d rows: %v", len(got), err)
+	}
+	return got
 }
 
 func checkRows(t *testing.T, what string, got, want []string) {
@@ -133,7 +129,7 @@ func TestIntegrationScanWideRowsReassembled(t *testing.T) {
 	ctx := testContext(t, time.Minute)
 	// Three rows of 50 cells of 1 KiB: a 4 KiB max result size makes the server cut them.
 	for _, row := range []string{"a", "n", "z"} {
-		var opts []hrpc.Option
+		var opts []hrpc.PutOption
 		for q := range 50 {
 			opts = append(opts, hrpc.Value(famF, fmt.Appendf(nil, "q%02d", q), make([]byte, 1024)))
 		}
@@ -146,17 +142,12 @@ func TestIntegrationScanWideRowsReassembled(t *testing.T) {
 		}
 	}
 	for _, reversed := range []bool{false, true} {
-		opts := []hrpc.Option{hrpc.MaxResultSize(4096)}
+		opts := []hrpc.ScanOption{hrpc.MaxResultSize(4096)}
 		if reversed {
 			opts = append(opts, hrpc.Reversed())
 		}
-		sc := c.Scan(ctx, mustScanOf(t, table, opts...))
 		var got []string
-		for {
-			res, err := sc.Next(ctx)
-			if errors.Is(err, io.EOF) {
-				break
-			}
+		for res, err := range c.Scan(ctx, mustScanOf(t, table, opts...)) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +156,6 @@ func TestIntegrationScanWideRowsReassembled(t *testing.T) {
 			}
 			got = append(got, string(res.Cells[0].Row))
 		}
-		sc.Close()
 		want := []string{"a", "n", "z"}
 		if reversed {
 			want = reversedOf(want)
@@ -181,7 +171,7 @@ func TestIntegrationScanWhileRegionsSplitAndMove(t *testing.T) {
 	c := newTestClient(t)
 	rows := loadRows(t, c, table, n)
 	for _, reversed := range []bool{false, true} {
-		opts := []hrpc.Option{hrpc.NumberOfRows(20)}
+		opts := []hrpc.ScanOption{hrpc.NumberOfRows(20)}
 		want := rows
 		if reversed {
 			opts = append(opts, hrpc.Reversed())

@@ -5,10 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"iter"
 	"sync"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/pb"
 	"github.com/go-hbase/hbase/region"
@@ -19,15 +20,31 @@ import (
 const scannerCloseTimeout = 5 * time.Second
 
 // Scanner returns the rows of a Scan one at a time, region after region (in reverse order for
-// a reversed scan). It is not safe for concurrent use, except for Close.
+// a reversed scan), in the style of database/sql's Rows:
 //
-// Rows are whole: pieces of a wide row the server sends separately are reassembled (unless
-// the Scan allows partial results or sets a batch size). When a region moves or splits, or the
+//	sc := client.NewScanner(ctx, scan)
+//	defer sc.Close()
+//	for sc.Next() {
+//		row := sc.Result()
+//		...
+//	}
+//	if err := sc.Err(); err != nil {
+//		...
+//	}
+//
+// Client.Scan wraps it as an iterator. A Scanner is not safe for concurrent use, except for
+// Close.
+//
+// Rows are whole: pieces of a wide row the server sends separately are reassembled, unless
+// the Scan allows partial results (pieces are returned as they come) or sets a batch size
+// (a row is returned in results of exactly that many cells, its last one smaller, as the Java
+// client's Scan.setBatch does, however the server cut the row). When a region moves or splits, or the
 // server-side scanner expires, the Scanner reopens the scan just after the last row it
 // returned, so no row is returned twice or skipped.
 type Scanner struct {
 	c        *Client
 	table    []byte
+	start    []byte   // the Scan's start row, for errors
 	spec     *pb.Scan // start_row/include_start_row advance as rows are returned
 	reversed bool
 	whole    bool   // reassemble partial results into whole rows
@@ -49,30 +66,68 @@ type Scanner struct {
 	lastRPC   time.Time
 	renew     *time.Timer
 
+	check   scanCheck
+	batches scanBatches // regroups pieces of rows into full batches (BatchSize)
 	buf     []*hrpc.Result
+	cur     *hrpc.Result // what Result returns
 	partial *hrpc.Result // pieces of a row not complete yet
 	lastRow []byte       // the last row returned
-	done    bool
-	err     error
-	closed  bool
+	// lastCell is the last cell returned when that row may have more (pieces of rows are
+	// passed on as they come: BatchSize or AllowPartialResults): a scan reopened in the
+	// middle of the row starts again at the row, and its cells up to lastCell are dropped.
+	lastCell *hrpc.Cell
+	done     bool
+	err      error
+	closed   bool
 }
 
-// Scan starts scan s. Nothing is sent until the first Next. The server-side scanner is closed
-// when the scan ends, when Close is called, and when ctx ends.
-func (c *Client) Scan(ctx context.Context, s *hrpc.Scan) *Scanner {
+// Scan returns the rows of s as an iterator, for use with range:
+//
+//	for row, err := range client.Scan(ctx, scan) {
+//		if err != nil {
+//			return err // the scan ended with err; it is the last value
+//		}
+//		...
+//	}
+//
+// ctx bounds the whole scan. Breaking out of the loop closes the server-side scanner. Use
+// NewScanner for the explicit Next form.
+func (c *Client) Scan(ctx context.Context, s *hrpc.Scan) iter.Seq2[*hrpc.Result, error] {
+	return func(yield func(*hrpc.Result, error) bool) {
+		sc := c.NewScanner(ctx, s)
+		defer sc.Close()
+		for sc.Next() {
+			if !yield(sc.Result(), nil) {
+				return
+			}
+		}
+		if err := sc.Err(); err != nil {
+			yield(nil, err)
+		}
+	}
+}
+
+// NewScanner starts scan s. Nothing is sent until the first Next. ctx bounds the whole scan:
+// when it ends, Next returns false and Err says why. The server-side scanner is closed when
+// the scan ends, when Close is called, and when ctx ends.
+func (c *Client) NewScanner(ctx context.Context, s *hrpc.Scan) *Scanner {
 	sc := &Scanner{c: c}
 	if s == nil {
 		sc.err, sc.done = fmt.Errorf("%w: nil Scan", ErrBadRequest), true
 		return sc
 	}
 	sc.table = s.Table()
+	sc.start = s.StartRow()
 	sc.spec = s.ScanProto()
 	sc.reversed = s.Reversed()
 	sc.whole = !s.AllowPartialResults() && s.BatchSize() == 0
+	if !s.AllowPartialResults() {
+		sc.batches.size = int(s.BatchSize())
+	}
 	sc.limit, sc.hasLimit = s.Limit(), s.Limit() > 0
 	sc.rows = s.NumberOfRows()
 	if c.isClosed() {
-		sc.err, sc.done = ErrClosed, true
+		sc.fail(ErrClosed)
 		return sc
 	}
 	sc.ctx, sc.cancel = context.WithCancel(ctx)
@@ -80,30 +135,42 @@ func (c *Client) Scan(ctx context.Context, s *hrpc.Scan) *Scanner {
 	return sc
 }
 
-// Next returns the next row, or io.EOF after the last one and after Close (a Next that Close
-// or the Scan's context interrupts returns context.Canceled). An error of the Next's own ctx
-// leaves the scan usable: the next Next reopens it after the last row returned. Any other
-// error ends the scan.
-func (s *Scanner) Next(ctx context.Context) (*hrpc.Result, error) {
+// Next moves to the next row and reports whether there is one. It returns false at the end
+// of the scan, after an error (see Err) and after Close.
+func (s *Scanner) Next() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.cur = nil
 	for {
 		if len(s.buf) > 0 {
-			r := s.buf[0]
+			s.cur = s.buf[0]
 			s.buf[0] = nil
 			s.buf = s.buf[1:]
-			return r, nil
+			return true
 		}
 		if s.done || s.closed {
-			if s.err != nil {
-				return nil, s.err
-			}
-			return nil, io.EOF
+			return false
 		}
-		if err := s.fetch(ctx); err != nil {
-			return nil, err
+		if s.fetch(s.ctx) != nil {
+			return false
 		}
 	}
+}
+
+// Result is the row the last successful Next moved to. Its cells alias the response buffer
+// (see hrpc.Cell).
+func (s *Scanner) Result() *hrpc.Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}
+
+// Err is the error that ended the scan, or nil when it ran to its end or was closed. A Scan
+// whose context ends (or that Close interrupts during Next) ends with the context's error.
+func (s *Scanner) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
 }
 
 // Close stops the scan and closes the server-side scanner. It is safe to call more than once
@@ -137,8 +204,7 @@ func (s *Scanner) closeServerScanner() {
 	s.c.spawn(func() {
 		ctx, cancel := context.WithTimeout(s.c.lifetime, scannerCloseTimeout)
 		defer cancel()
-		req := &pb.ScanRequest{ScannerId: proto.Uint64(id), CloseScanner: proto.Bool(true),
-			NumberOfRows: proto.Uint32(0)}
+		req := hrpc.ScanCloseRequest(id)
 		if _, err := conn.Call(ctx, "Scan", req, nil, &pb.ScanResponse{}); err != nil {
 			s.c.log.Debug("hbase: closing scanner failed", "addr", conn.Addr(), "err", err)
 		}
@@ -147,10 +213,7 @@ func (s *Scanner) closeServerScanner() {
 
 // fetch runs RPCs until it has rows to return or the scan is over.
 func (s *Scanner) fetch(ctx context.Context) error {
-	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stop := context.AfterFunc(s.ctx, cancel)
-	defer stop()
+	rctx := ctx
 	b := s.c.newBackoff()
 	var last error
 	expired, relocations := 0, 0
@@ -172,7 +235,7 @@ func (s *Scanner) fetch(ctx context.Context) error {
 			return s.stopped(ctx, last)
 		}
 		last = err
-		if errors.Is(err, region.ErrScannerExpired) {
+		if errors.Is(err, hberr.ErrScannerExpired) {
 			// The server dropped the scanner (lease expired, reset, out of order): reopen
 			// just after the last row returned.
 			s.closeServerScanner()
@@ -209,20 +272,19 @@ func (s *Scanner) fetch(ctx context.Context) error {
 	return nil
 }
 
-// stopped handles a Next whose context (or the Scan's) ended: the server-side scanner is in
-// an unknown state, so it is closed, and the scan ends if the Scan's context ended.
+// stopped ends a scan whose context ended (or that Close interrupted): the server-side
+// scanner is in an unknown state, so it is closed.
 func (s *Scanner) stopped(ctx context.Context, last error) error {
 	if s.open {
 		s.closeServerScanner()
 		s.partial = nil
 	}
-	if s.ctx.Err() != nil && ctx.Err() == nil {
-		return s.fail(ctxErr(s.ctx, last))
-	}
-	return ctxErr(ctx, last)
+	return s.fail(ctxErr(ctx, last))
 }
 
+// fail ends the scan with err, as an *OpError naming the scan.
 func (s *Scanner) fail(err error) error {
+	err = &OpError{Op: "Scan", Table: s.table, Row: s.start, Err: err}
 	s.err, s.done = err, true
 	if s.renew != nil {
 		s.renew.Stop()
@@ -245,32 +307,19 @@ func (s *Scanner) step(ctx context.Context) error {
 			s.readPoint = 0
 		}
 		s.reg, s.conn = r, conn
+		s.batches.reset() // cells not returned yet come again from the new scanner
 		if s.readPoint != 0 {
 			s.spec.MvccReadPoint = proto.Uint64(s.readPoint)
 		} else {
 			s.spec.MvccReadPoint = nil
 		}
-		req = &pb.ScanRequest{
-			Region:                  &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: r.name},
-			Scan:                    s.spec,
-			NumberOfRows:            proto.Uint32(s.rows),
-			ClientHandlesPartials:   proto.Bool(true),
-			ClientHandlesHeartbeats: proto.Bool(true),
-		}
+		req = hrpc.ScanOpenRequest(r.name, s.spec, s.rows, s.limitLeft())
 	} else {
-		req = &pb.ScanRequest{
-			ScannerId:               proto.Uint64(s.id),
-			NumberOfRows:            proto.Uint32(s.rows),
-			NextCallSeq:             proto.Uint64(s.seq),
-			ClientHandlesPartials:   proto.Bool(true),
-			ClientHandlesHeartbeats: proto.Bool(true),
-		}
-	}
-	if s.hasLimit {
-		req.LimitOfRows = proto.Uint32(s.limit)
+		req = hrpc.ScanNextRequest(s.id, s.seq, s.rows, s.limitLeft())
 	}
 	resp := &pb.ScanResponse{}
-	cells, err := s.conn.Call(ctx, "Scan", req, nil, resp)
+	s.check.reversed = s.reversed
+	_, err := s.conn.CallChecked(ctx, region.NormalPriority, "Scan", req, nil, resp, &s.check)
 	s.lastRPC = time.Now()
 	if err != nil {
 		return err
@@ -286,15 +335,13 @@ func (s *Scanner) step(ctx context.Context) error {
 	} else {
 		s.seq++
 	}
-	results, err := hrpc.ParseScanResponse(resp, cells)
-	if err != nil {
-		// The server moved on; the results are lost: reopen after the last row returned.
-		s.closeServerScanner()
-		return fmt.Errorf("%w: %w", region.ErrScannerExpired, err)
-	}
-	for _, r := range results {
+	for _, r := range s.check.results {
 		s.add(r)
 	}
+	if len(s.check.results) == 0 && !resp.GetHeartbeatMessage() {
+		s.batches.endRow(s.emit) // an empty answer that is not a heartbeat ends a row
+	}
+	s.check.results = nil
 	switch {
 	case resp.MoreResults != nil && !resp.GetMoreResults():
 		s.open = false // the server closed it
@@ -312,6 +359,14 @@ func (s *Scanner) step(ctx context.Context) error {
 	return nil
 }
 
+// limitLeft is how many rows the scan may still return; 0 means no limit.
+func (s *Scanner) limitLeft() uint32 {
+	if !s.hasLimit {
+		return 0
+	}
+	return s.limit
+}
+
 // add files one result of a response: whole rows go to the buffer, pieces of a row are
 // gathered until the row is complete.
 func (s *Scanner) add(r *hrpc.Result) {
@@ -319,7 +374,9 @@ func (s *Scanner) add(r *hrpc.Result) {
 		return
 	}
 	if !s.whole {
-		s.emit(r)
+		if r = s.dropReturned(r); r != nil {
+			s.batches.add(r, s.emit)
+		}
 		return
 	}
 	if s.partial != nil && !bytes.Equal(s.partial.Cells[0].Row, r.Cells[0].Row) {
@@ -344,6 +401,7 @@ func (s *Scanner) add(r *hrpc.Result) {
 }
 
 func (s *Scanner) flushPartial() {
+	s.batches.endRow(s.emit)
 	if p := s.partial; p != nil {
 		s.partial = nil
 		p.Partial = false
@@ -361,18 +419,54 @@ func (s *Scanner) emit(r *hrpc.Result) {
 			return // already returned before a reopen
 		}
 	}
-	if s.hasLimit {
-		if s.limit == 0 {
-			return
-		}
-		s.limit--
+	if !s.withinLimit(r) {
+		return
 	}
 	s.buf = append(s.buf, r)
 	s.lastRow = row
-	if s.whole || !r.Partial {
-		s.spec.StartRow = row
-		s.spec.IncludeStartRow = proto.Bool(false)
+	s.spec.StartRow = row
+	s.spec.IncludeStartRow = proto.Bool(false)
+	s.lastCell = nil
+	if !s.whole && r.Partial {
+		// The server may send more of this row: a reopen starts at the row again.
+		s.spec.IncludeStartRow = proto.Bool(true)
+		last := r.Cells[len(r.Cells)-1]
+		s.lastCell = &last
 	}
+}
+
+// dropReturned drops the cells of r that were returned already: after a reopen in the
+// middle of a row, the server starts the row again. It returns nil when nothing is left.
+func (s *Scanner) dropReturned(r *hrpc.Result) *hrpc.Result {
+	last := s.lastCell
+	if last == nil || !bytes.Equal(r.Cells[0].Row, last.Row) {
+		return r
+	}
+	i := 0
+	for i < len(r.Cells) && !cellAfter(&r.Cells[i], last) {
+		i++
+	}
+	if i == len(r.Cells) {
+		return nil
+	}
+	cp := *r
+	cp.Cells = r.Cells[i:]
+	return &cp
+}
+
+// cellAfter reports whether a sorts after b in a row, in HBase's order: family, qualifier,
+// newest timestamp first, then type (highest first).
+func cellAfter(a, b *hrpc.Cell) bool {
+	if c := bytes.Compare(a.Family, b.Family); c != 0 {
+		return c > 0
+	}
+	if c := bytes.Compare(a.Qualifier, b.Qualifier); c != 0 {
+		return c > 0
+	}
+	if a.Timestamp != b.Timestamp {
+		return a.Timestamp < b.Timestamp
+	}
+	return a.Type < b.Type
 }
 
 // nextRegion moves the scan to the region after the current one (before it when reversed),
@@ -428,8 +522,7 @@ func (s *Scanner) renewLease() {
 	}
 	ctx, cancel := context.WithTimeout(s.c.lifetime, scannerCloseTimeout)
 	defer cancel()
-	req := &pb.ScanRequest{ScannerId: proto.Uint64(s.id), Renew: proto.Bool(true),
-		NextCallSeq: proto.Uint64(s.seq), NumberOfRows: proto.Uint32(0)}
+	req := hrpc.ScanRenewRequest(s.id, s.seq)
 	_, err := s.conn.Call(ctx, "Scan", req, nil, &pb.ScanResponse{})
 	s.lastRPC = time.Now()
 	if err != nil {
@@ -440,4 +533,41 @@ func (s *Scanner) renewLease() {
 	}
 	s.seq++
 	s.renew.Reset(s.c.opts.scanLeaseRenew)
+}
+
+// scanCheck decodes a ScanResponse while the region connection still holds its frame
+// (region.Checker): a response that does not decode, or whose results are not in scan order,
+// resets the connection and is logged with its bytes, and the scan reopens after the last row
+// it returned, so no row is skipped or repeated.
+type scanCheck struct {
+	reversed bool
+	results  []*hrpc.Result // of the last response that passed
+}
+
+func (d *scanCheck) CheckResponse(resp proto.Message, cells []byte) error {
+	d.results = nil
+	r, ok := resp.(*pb.ScanResponse)
+	if !ok {
+		return fmt.Errorf("%w: %T for a Scan", hrpc.ErrBadResponse, resp)
+	}
+	results, err := hrpc.ParseScanResponse(r, cells)
+	if err != nil {
+		return err
+	}
+	var prev []byte
+	for i, res := range results {
+		if len(res.Cells) == 0 {
+			continue
+		}
+		row := res.Cells[0].Row
+		if prev != nil {
+			if c := bytes.Compare(prev, row); (c > 0 && !d.reversed) || (c < 0 && d.reversed) {
+				return fmt.Errorf("%w: scan result %d is row %q, after row %q: out of scan order",
+					hrpc.ErrBadResponse, i, row, prev)
+			}
+		}
+		prev = row
+	}
+	d.results = results
+	return nil
 }

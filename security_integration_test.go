@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +34,7 @@ func TestSecureIntegration(t *testing.T) {
 	}{
 		{"privacy-aes", hbasetest.Options{Secure: true, Protection: "privacy", AES: true}, map[string][]Option{
 			"aes": {WithProtection(ProtectionPrivacy)},
-			"gss": {WithProtection(ProtectionPrivacy), WithAES(false)},
+			"gss": {WithProtection(ProtectionPrivacy), WithAES(AESOff)},
 		}},
 		{"integrity", hbasetest.Options{Secure: true, Protection: "integrity"}, map[string][]Option{
 			"integrity": {WithProtection(ProtectionIntegrity)},
@@ -243,14 +242,8 @@ func secureDataOps(t *testing.T, cl *hbasetest.Cluster, c *Client, table string)
 	// Scan everything and compare with Java's scan.
 	scan, err := hrpc.NewScan(tb)
 	must(err)
-	sc := c.Scan(ctx, scan)
-	defer sc.Close()
 	var ours int
-	for {
-		r, err := sc.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for r, err := range c.Scan(ctx, scan) {
 		must(err)
 		ours += len(r.Cells)
 	}

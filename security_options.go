@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"sync"
 
@@ -26,15 +27,29 @@ const (
 	ProtectionPrivacy = sasl.Privacy
 )
 
-// security collects the security options; it becomes the client's region.Handshaker and
-// builds the sasl.Handshaker once all options are known (on the first connection).
+// AESMode says whether Kerberos connections with privacy switch to HBase's AES transport
+// encryption (WithAES).
+type AESMode = sasl.AESMode
+
+// AES modes.
+const (
+	// AESRequired asks for AES and fails a connection whose server does not hand out AES keys
+	// (the default).
+	AESRequired = sasl.AESRequired
+	// AESPreferred asks for AES but stays on GSS Wrap when the server sends no keys (for
+	// clusters where only some servers enable hbase.rpc.crypto.encryption.aes.enabled).
+	AESPreferred = sasl.AESPreferred
+	// AESOff never asks: every frame stays sealed by GSS Wrap.
+	AESOff = sasl.AESOff
+)
+
+// security collects the security options; it becomes the client's region.Handshaker. NewClient
+// builds the sasl.Handshaker once all options are known (build), so that a bad combination
+// fails there rather than at the first connection.
 type security struct {
-	cfg    sasl.Config
+	cfg    securitySettings
 	owned  bool // credentials were made by an option and are closed with the client
-	opts   *options
-	once   sync.Once
 	hs     *sasl.Handshaker
-	hsErr  error
 	closed sync.Once
 }
 
@@ -43,7 +58,7 @@ var errNoKerberos = errors.New("hbase: security option needs WithKerberos (or Wi
 // securityOf returns the security settings in o, creating them on first use.
 func securityOf(o *options) (*security, error) {
 	if o.handshaker == nil {
-		s := &security{opts: o}
+		s := &security{}
 		o.handshaker = s
 		return s, nil
 	}
@@ -64,21 +79,51 @@ func withSecurity(fn func(s *security) error) Option {
 	}
 }
 
+// securitySettings are the security options given so far; build turns them into sasl options.
+type securitySettings struct {
+	Credentials           *sasl.Credentials
+	ServicePrincipal      string
+	Protection            sasl.Protection // 0: sasl's default (privacy)
+	AES                   sasl.AESMode
+	NegotiateCipher       bool
+	AllowFallbackToSimple bool
+	AllowWeakerProtection bool
+}
+
+// build checks the security options together and makes the sasl.Handshaker (NewClient).
+func (s *security) build(logger *slog.Logger) error {
+	cfg := s.cfg
+	if cfg.Credentials == nil {
+		return errNoKerberos
+	}
+	opts := []sasl.Option{sasl.WithCredentials(cfg.Credentials), sasl.WithLogger(logger), sasl.WithAES(cfg.AES)}
+	if cfg.ServicePrincipal != "" {
+		opts = append(opts, sasl.WithServicePrincipal(cfg.ServicePrincipal))
+	}
+	if cfg.Protection != 0 {
+		opts = append(opts, sasl.WithProtection(cfg.Protection))
+	}
+	if cfg.NegotiateCipher {
+		opts = append(opts, sasl.WithNegotiatedCipher())
+	}
+	if cfg.AllowFallbackToSimple {
+		opts = append(opts, sasl.WithAllowFallbackToSimple())
+	}
+	if cfg.AllowWeakerProtection {
+		opts = append(opts, sasl.WithAllowWeakerProtection())
+	}
+	hs, err := sasl.NewHandshaker(opts...)
+	if err != nil {
+		return fmt.Errorf("hbase: security options: %w", err)
+	}
+	s.hs = hs
+	return nil
+}
+
 // Handshake implements region.Handshaker.
 func (s *security) Handshake(ctx context.Context, conn net.Conn, host string, hdr *pb.ConnectionHeader) (region.Layer, error) {
-	s.once.Do(func() {
-		cfg := s.cfg
-		if cfg.Credentials == nil {
-			s.hsErr = errNoKerberos
-			return
-		}
-		if cfg.Logger == nil && s.opts != nil {
-			cfg.Logger = s.opts.logger
-		}
-		s.hs, s.hsErr = sasl.NewHandshaker(cfg)
-	})
-	if s.hsErr != nil {
-		return nil, s.hsErr
+	if s.hs == nil {
+		return nil, errNoKerberos // not built: NewClient refuses such a client
 	}
 	return s.hs.Handshake(ctx, conn, host, hdr)
 }
@@ -169,25 +214,16 @@ func WithProtection(p Protection) Option {
 	})
 }
 
-// WithAES turns HBase's AES transport encryption under privacy on (the default: required, a
-// server that does not hand out AES keys fails the connection) or off (frames stay sealed by
-// GSS Wrap).
-func WithAES(on bool) Option {
+// WithAES sets whether Kerberos connections with privacy use HBase's AES transport
+// encryption: AESRequired (the default: a server that does not hand out AES keys fails the
+// connection), AESPreferred (fall back to GSS Wrap when it does not) or AESOff (frames stay
+// sealed by GSS Wrap).
+func WithAES(mode AESMode) Option {
 	return withSecurity(func(s *security) error {
-		if on {
-			s.cfg.AES = sasl.AESRequired
-		} else {
-			s.cfg.AES = sasl.AESOff
+		if mode > AESOff {
+			return fmt.Errorf("hbase: WithAES: unknown AES mode %d", mode)
 		}
-		return nil
-	})
-}
-
-// WithAESPreferred asks for AES but stays on GSS Wrap when the server sends no keys (for
-// clusters where only some servers enable hbase.rpc.crypto.encryption.aes.enabled).
-func WithAESPreferred() Option {
-	return withSecurity(func(s *security) error {
-		s.cfg.AES = sasl.AESPreferred
+		s.cfg.AES = mode
 		return nil
 	})
 }

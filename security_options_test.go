@@ -3,7 +3,6 @@ package hbase
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -53,34 +52,18 @@ func TestSecurityOptionsValidate(t *testing.T) {
 	}
 }
 
-// Protection options without Kerberos credentials fail the first connection with an error
-// that says what is missing (rather than silently connecting with SIMPLE).
+// Protection options without Kerberos credentials fail NewClient with an error that says what
+// is missing (rather than silently connecting with SIMPLE, or failing only at the first
+// connection).
 func TestSecurityOptionsNeedKerberos(t *testing.T) {
-	o, err := applyOpts(WithProtection(ProtectionPrivacy), WithAES(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c1, c2 := net.Pipe()
-	defer c1.Close()
-	defer c2.Close()
-	_, err = o.handshaker.Handshake(context.Background(), c1, "h", &pb.ConnectionHeader{})
+	_, err := NewClient("zk:2181", WithProtection(ProtectionPrivacy), WithAES(AESRequired))
 	if !errors.Is(err, errNoKerberos) {
 		t.Fatalf("got %v, want errNoKerberos", err)
 	}
-}
-
-// A client that authenticates with Kerberos from a keytab and encrypts every connection with
-// AES (privacy); it refuses any server that would downgrade that.
-func ExampleWithKerberosKeytab() {
-	client, err := NewClient("zk1.example.com:2181,zk2.example.com:2181",
-		WithKerberosKeytab("app@EXAMPLE.COM", "/etc/security/app.keytab", "/etc/krb5.conf"),
-		WithServicePrincipal("hbase/_HOST"),
-		WithProtection(ProtectionPrivacy),
-		WithAES(true),
-	)
-	if err != nil {
-		fmt.Println(err)
-		return
+	if _, err := NewClient("zk:2181", WithAES(AESMode(7))); err == nil || !strings.Contains(err.Error(), "unknown AES mode") {
+		t.Fatalf("WithAES(7): got %v", err)
 	}
-	defer client.Close()
+	if _, err := NewClient(" , "); err == nil {
+		t.Fatal("NewClient with a quorum of no servers succeeded")
+	}
 }

@@ -168,7 +168,7 @@ func checkKDCDown(ctx context.Context, t *testing.T, c *Client, creds *sasl.Cred
 	dialCtx, dialCancel := context.WithTimeout(ctx, bound)
 	defer dialCancel()
 	began := time.Now()
-	rc, err := region.Dial(dialCtx, addr, region.Config{Service: "ClientService", Handshaker: c.opts.handshaker})
+	rc, err := region.Dial(dialCtx, addr, region.WithService("ClientService"), region.WithHandshaker(c.opts.handshaker))
 	took := time.Since(began)
 	if err == nil {
 		rc.Close()

@@ -14,6 +14,7 @@ import (
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/cputime"
 )
 
 // valueLen is the size of every value written, by every client measured.
@@ -36,7 +37,7 @@ func goSide(name string, c *hbase.Client, table string) side {
 		t0 := time.Now()
 		var err error
 		if op == "Put" {
-			var p *hrpc.Mutation
+			var p *hrpc.Put
 			if p, err = hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), value)); err == nil {
 				_, err = c.Put(ctx, p)
 			}
@@ -50,7 +51,7 @@ func goSide(name string, c *hbase.Client, table string) side {
 	}
 	return side{
 		name: name,
-		cpu:  func() (time.Duration, error) { return cpuTime(), nil },
+		cpu:  cputime.Self, // this process only: the JVM is another process
 		run: func(ctx context.Context, op string, start, n, conc int) ([]time.Duration, error) {
 			lat = slices.Grow(lat[:0], n)[:n]
 			errs := make([]error, conc)

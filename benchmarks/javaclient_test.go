@@ -31,7 +31,7 @@ func TestJavaClientLatency(t *testing.T) {
 			func(cl *hbasetest.Cluster) []hbase.Option {
 				return []hbase.Option{
 					hbase.WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
-					hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(true),
+					hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(hbase.AESRequired),
 				}
 			}},
 	} {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -42,8 +41,8 @@ const quarters = 4
 // are configured alike.
 var encryptionModes = []mode{
 	{"none (auth)", []hbase.Option{hbase.WithProtection(hbase.ProtectionAuthentication)}, "auth -"},
-	{"privacy, GSS wrap", []hbase.Option{hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(false)}, "auth-conf gss-wrap"},
-	{"privacy, AES", []hbase.Option{hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(true)}, "auth-conf " + cipher.Transformation},
+	{"privacy, GSS wrap", []hbase.Option{hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(hbase.AESOff)}, "auth-conf gss-wrap"},
+	{"privacy, AES", []hbase.Option{hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(hbase.AESRequired)}, "auth-conf " + cipher.Transformation},
 }
 
 // TestEncryptionLatency measures sequential Get and Put latency, and the CPU per operation of
@@ -210,13 +209,4 @@ func measureCluster(t *testing.T, st *stats, opts hbasetest.Options, modes []mod
 			}
 		}
 	})
-}
-
-// cpuTime is this process's user+system CPU time (the JVM is another process).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

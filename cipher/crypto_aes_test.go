@@ -7,10 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // javaVectors are frames produced by JCE AES/CTR/NoPadding and HmacMD5 following
@@ -27,9 +26,13 @@ type javaFrame struct{ Plain, Wrapped string }
 func loadVectors(t *testing.T) (Keys, javaVectors) {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/java_vectors.json")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var v javaVectors
-	require.NoError(t, json.Unmarshal(raw, &v))
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
 	return Keys{
 		InKey: unhex(t, v.InKey), InIV: unhex(t, v.InIV),
 		OutKey: unhex(t, v.OutKey), OutIV: unhex(t, v.OutIV),
@@ -39,7 +42,9 @@ func loadVectors(t *testing.T) (Keys, javaVectors) {
 func unhex(t testing.TB, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(s)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return b
 }
 
@@ -56,31 +61,47 @@ func pair(t testing.TB) (client, server *CryptoAES) {
 	t.Helper()
 	k := testKeys()
 	client, err := New(Transformation, k)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	server, err = New("aes/ctr/nopadding", k.Swapped())
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return client, server
 }
 
 func TestWrapMatchesJava(t *testing.T) {
 	k, v := loadVectors(t)
 	c, err := New(Transformation, k)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, f := range v.ClientToServer {
 		got, err := c.Wrap(nil, unhex(t, f.Plain))
-		require.NoError(t, err)
-		require.Equal(t, f.Wrapped, hex.EncodeToString(got), "frame %d", i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hex.EncodeToString(got) != f.Wrapped {
+			t.Fatalf("frame %d: hex.EncodeToString(got) = %q; want %q", i, hex.EncodeToString(got), f.Wrapped)
+		}
 	}
 }
 
 func TestUnwrapJavaFrames(t *testing.T) {
 	k, v := loadVectors(t)
 	c, err := New(Transformation, k)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, f := range v.ServerToClient {
 		got, err := c.Unwrap([]byte("prefix"), unhex(t, f.Wrapped))
-		require.NoError(t, err, "frame %d", i)
-		require.Equal(t, "prefix"+string(unhex(t, f.Plain)), string(got), "frame %d", i)
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if string(got) != "prefix"+string(unhex(t, f.Plain)) {
+			t.Fatalf("frame %d: string(got) = %q; want %q", i, string(got), "prefix"+string(unhex(t, f.Plain)))
+		}
 	}
 }
 
@@ -89,17 +110,31 @@ func TestRoundTripBothWays(t *testing.T) {
 	for i := range 300 {
 		msg := bytes.Repeat([]byte{byte(i)}, i*7%1500)
 		tok, err := client.Wrap(nil, msg)
-		require.NoError(t, err)
-		require.Len(t, tok, len(msg)+Overhead)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tok) != len(msg)+Overhead {
+			t.Fatalf("len(tok) = %d; want %d", len(tok), len(msg)+Overhead)
+		}
 		got, err := server.Unwrap(nil, tok)
-		require.NoError(t, err)
-		require.Equal(t, msg, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, msg) {
+			t.Fatalf("got = %q; want %q", got, msg)
+		}
 
 		tok, err = server.Wrap(nil, msg)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got, err = client.Unwrap(nil, tok)
-		require.NoError(t, err)
-		require.Equal(t, msg, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, msg) {
+			t.Fatalf("got = %q; want %q", got, msg)
+		}
 	}
 }
 
@@ -108,21 +143,33 @@ func TestSequenceWrapsLikeJavaInt(t *testing.T) {
 	client.out.seq, server.in.seq = 1<<32-1, 1<<32-1
 	for range 3 {
 		tok, err := client.Wrap(nil, []byte("x"))
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		_, err = server.Unwrap(nil, tok)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	require.Equal(t, uint32(2), server.in.seq)
+	if server.in.seq != uint32(2) {
+		t.Fatalf("server.in.seq = %v; want %v", server.in.seq, uint32(2))
+	}
 }
 
 // requireDead checks that a failed layer refuses a frame that would otherwise be valid.
 func requireDead(t *testing.T, peer, l *CryptoAES) {
 	t.Helper()
 	tok, err := peer.Wrap(nil, []byte("next"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, err := l.Unwrap(nil, tok)
-	require.ErrorIs(t, err, ErrFailed)
-	require.Empty(t, out)
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("error %v; want %v", err, ErrFailed)
+	}
+	if len(out) != 0 {
+		t.Fatalf("out = %q; want it empty", out)
+	}
 }
 
 func TestTamperedFrameIsRejected(t *testing.T) {
@@ -131,12 +178,18 @@ func TestTamperedFrameIsRejected(t *testing.T) {
 		t.Run(fmt.Sprint(pos), func(t *testing.T) {
 			client, server := pair(t)
 			tok, err := server.Wrap(nil, msg)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			tok[pos] ^= 0x01
 			dst := []byte("kept")
 			out, err := client.Unwrap(dst, tok)
-			require.ErrorIs(t, err, ErrMAC)
-			require.Equal(t, "kept", string(out), "nothing of a bad frame may reach the caller")
+			if !errors.Is(err, ErrMAC) {
+				t.Fatalf("error %v; want %v", err, ErrMAC)
+			}
+			if string(out) != "kept" {
+				t.Fatalf("nothing of a bad frame may reach the caller: string(out) = %q; want %q", string(out), "kept")
+			}
 			requireDead(t, server, client)
 		})
 	}
@@ -145,27 +198,47 @@ func TestTamperedFrameIsRejected(t *testing.T) {
 func TestReplayedFrameIsRejected(t *testing.T) {
 	client, server := pair(t)
 	tok, err := server.Wrap(nil, []byte("once"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, err = client.Unwrap(nil, tok)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, err := client.Unwrap(nil, tok)
-	require.Error(t, err)
-	require.True(t, errors.Is(err, ErrMAC) || errors.Is(err, ErrSequence), "got %v", err)
-	require.Empty(t, out)
+	if err == nil {
+		t.Fatal("err is nil; want an error")
+	}
+	if !(errors.Is(err, ErrMAC) || errors.Is(err, ErrSequence)) {
+		t.Fatalf("got %v", err)
+	}
+	if len(out) != 0 {
+		t.Fatalf("out = %q; want it empty", out)
+	}
 	requireDead(t, server, client)
 }
 
 func TestReorderedFramesAreRejected(t *testing.T) {
 	client, server := pair(t)
 	first, err := server.Wrap(nil, []byte("first"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	second, err := server.Wrap(nil, []byte("second"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, err := client.Unwrap(nil, second)
-	require.Error(t, err)
-	require.Empty(t, out)
+	if err == nil {
+		t.Fatal("err is nil; want an error")
+	}
+	if len(out) != 0 {
+		t.Fatalf("out = %q; want it empty", out)
+	}
 	_, err = client.Unwrap(nil, first)
-	require.ErrorIs(t, err, ErrFailed)
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("error %v; want %v", err, ErrFailed)
+	}
 }
 
 // A peer whose counter is off but whose keystream is in step produces a valid MAC; only the
@@ -174,23 +247,39 @@ func TestUnexpectedSequenceNumberIsRejected(t *testing.T) {
 	client, server := pair(t)
 	server.out.seq = 5
 	tok, err := server.Wrap(nil, []byte("skipped ahead"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, err := client.Unwrap([]byte("k"), tok)
-	require.ErrorIs(t, err, ErrSequence)
-	require.ErrorContains(t, err, "got 5, expected 0")
-	require.Equal(t, "k", string(out))
+	if !errors.Is(err, ErrSequence) {
+		t.Fatalf("error %v; want %v", err, ErrSequence)
+	}
+	if err == nil || !strings.Contains(err.Error(), "got 5, expected 0") {
+		t.Fatalf("error %v; want one containing %q", err, "got 5, expected 0")
+	}
+	if string(out) != "k" {
+		t.Fatalf("string(out) = %q; want %q", string(out), "k")
+	}
 }
 
 func TestTruncatedFrameIsRejected(t *testing.T) {
 	for n := range Overhead + 5 {
 		client, server := pair(t)
 		tok, err := server.Wrap(nil, []byte("hello"))
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		out, err := client.Unwrap(nil, tok[:n])
-		require.Error(t, err, "len %d", n)
-		require.Empty(t, out)
+		if err == nil {
+			t.Fatalf("len %d", n)
+		}
+		if len(out) != 0 {
+			t.Fatalf("out = %q; want it empty", out)
+		}
 		if n < Overhead {
-			require.ErrorIs(t, err, ErrShortFrame)
+			if !errors.Is(err, ErrShortFrame) {
+				t.Fatalf("error %v; want %v", err, ErrShortFrame)
+			}
 		}
 		requireDead(t, server, client)
 	}
@@ -199,45 +288,67 @@ func TestTruncatedFrameIsRejected(t *testing.T) {
 func TestNewRejectsBadParameters(t *testing.T) {
 	k := testKeys()
 	_, err := New("AES/CBC/PKCS5Padding", k)
-	require.ErrorIs(t, err, ErrTransformation)
+	if !errors.Is(err, ErrTransformation) {
+		t.Fatalf("error %v; want %v", err, ErrTransformation)
+	}
 	bad := k
 	bad.OutKey = bad.OutKey[:15]
 	_, err = New(Transformation, bad)
-	require.ErrorIs(t, err, ErrKey)
+	if !errors.Is(err, ErrKey) {
+		t.Fatalf("error %v; want %v", err, ErrKey)
+	}
 	bad = k
 	bad.InIV = make([]byte, 32)
 	_, err = New(Transformation, bad)
-	require.ErrorIs(t, err, ErrKey)
+	if !errors.Is(err, ErrKey) {
+		t.Fatalf("error %v; want %v", err, ErrKey)
+	}
 	bad = k
 	bad.InKey = nil
 	_, err = New(Transformation, bad)
-	require.ErrorIs(t, err, ErrKey)
+	if !errors.Is(err, ErrKey) {
+		t.Fatalf("error %v; want %v", err, ErrKey)
+	}
 }
 
 func TestKeysNeverPrinted(t *testing.T) {
 	k := testKeys()
 	k.OutKey = []byte("SECRETSECRETSECR")
 	for _, s := range []string{fmt.Sprint(k), fmt.Sprintf("%v %+v %#v %s", k, k, k, k)} {
-		require.NotContains(t, s, "SECRET")
-		require.NotContains(t, s, "83 69 67")
+		if strings.Contains(s, "SECRET") {
+			t.Fatalf("s = %q; want it not to contain %q", s, "SECRET")
+		}
+		if strings.Contains(s, "83 69 67") {
+			t.Fatalf("s = %q; want it not to contain %q", s, "83 69 67")
+		}
 	}
 	c, err := New(Transformation, k)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	_ = c
 }
 
 func TestNewCopiesKeys(t *testing.T) {
 	k := testKeys()
 	client, err := New(Transformation, k)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	server, err := New(Transformation, k.Swapped())
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	clear(k.OutKey)
 	clear(k.OutIV)
 	tok, err := client.Wrap(nil, []byte("still works"))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, err = server.Unwrap(nil, tok)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestSteadyStateDoesNotAllocate(t *testing.T) {
@@ -256,7 +367,9 @@ func TestSteadyStateDoesNotAllocate(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	require.Zero(t, allocs)
+	if allocs != 0 {
+		t.Fatalf("allocs = %v; want it zero", allocs)
+	}
 }
 
 // Wrap and Unwrap run at once on one layer, as a connection's writer and reader do.

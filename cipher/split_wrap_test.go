@@ -2,12 +2,11 @@ package cipher
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // sealFrame completes a WrapOrdered frame for plain the way a connection's writer does.
@@ -25,12 +24,20 @@ func TestSplitWrapMatchesWrap(t *testing.T) {
 	for i, n := range []int{0, 1, 15, 16, 17, 128, 1000, 4096, 70000} {
 		msg := bytes.Repeat([]byte{byte(i + 1)}, n)
 		want, err := whole.Wrap(nil, msg)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got, seq := split.WrapOrdered(nil, msg)
-		require.Equal(t, uint32(i), seq)
-		require.NotEqual(t, want, got, "frame %d complete before Seal", i)
+		if seq != uint32(i) {
+			t.Fatalf("seq = %v; want %v", seq, uint32(i))
+		}
+		if bytes.Equal(got, want) {
+			t.Fatalf("frame %d complete before Seal: got = %q; want anything else", i, got)
+		}
 		sealFrame(split, got, seq, msg)
-		require.Equal(t, want, got, "frame %d (%d bytes)", i, n)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("frame %d (%d bytes): got = %q; want %q", i, n, got, want)
+		}
 	}
 }
 
@@ -61,8 +68,12 @@ func TestSplitWrapSealsConcurrently(t *testing.T) {
 	wg.Wait()
 	for i := range n {
 		got, err := server.Unwrap(nil, frames[i])
-		require.NoError(t, err, "frame %d", i)
-		require.Equal(t, msgs[i], got)
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if !bytes.Equal(got, msgs[i]) {
+			t.Fatalf("got = %q; want %q", got, msgs[i])
+		}
 	}
 }
 
@@ -72,7 +83,9 @@ func TestUnsealedFrameIsRejected(t *testing.T) {
 	client, server := pair(t)
 	frame, _ := client.WrapOrdered(nil, []byte("not sealed"))
 	_, err := server.Unwrap(nil, frame)
-	require.ErrorIs(t, err, ErrMAC)
+	if !errors.Is(err, ErrMAC) {
+		t.Fatalf("error %v; want %v", err, ErrMAC)
+	}
 }
 
 func TestSplitWrapDoesNotAllocate(t *testing.T) {
@@ -93,5 +106,7 @@ func TestSplitWrapDoesNotAllocate(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	require.Zero(t, allocs)
+	if allocs != 0 {
+		t.Fatalf("allocs = %v; want it zero", allocs)
+	}
 }

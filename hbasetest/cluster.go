@@ -251,6 +251,9 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 			args = append(args, "--ticket-lifetime", strconv.FormatInt(ticketLifetimeSeconds(c.opts.TicketLifetime), 10))
 		}
 	}
+	if c.opts.PoisonReleasedBuffers {
+		args = append(args, "--poison-released-buffers")
+	}
 	cmd := exec.Command(c.launcher.java, args...)
 	// Own process group: a Ctrl-C aimed at the Go program reaches the JVM only through Stop,
 	// which shuts it down in order.

@@ -9,20 +9,16 @@
 // command of the launcher has a Go method that returns a *CommandError when the launcher
 // answers ERR.
 //
-// A test package usually shares one cluster:
+// A test package usually shares one cluster, started by the first test that needs it (so that
+// a run of unit tests starts no JVM) and stopped after the last:
 //
-//	var cluster *hbasetest.Cluster
+//	var shared = hbasetest.NewShared(hbasetest.Options{RegionServers: 3})
 //
-//	func TestMain(m *testing.M) {
-//		var err error
-//		cluster, err = hbasetest.Start(context.Background(), hbasetest.Options{RegionServers: 3})
-//		if err != nil {
-//			fmt.Fprintln(os.Stderr, err)
-//			os.Exit(1)
-//		}
-//		code := m.Run()
-//		cluster.Stop()
-//		os.Exit(code)
+//	func TestMain(m *testing.M) { os.Exit(shared.Run(m)) }
+//
+//	func TestPut(t *testing.T) {
+//		cluster := shared.Cluster(t) // skipped under -short or GOHBASE_SKIP_CLUSTER=1
+//		...
 //	}
 //
 // A cluster never outlives the process that started it: the launcher stops when its standard
@@ -91,6 +87,7 @@
 //
 // Two stand-alone Java clients run in JVMs of their own: JavaSmoke exercises every data
 // operation once, and StartJavaClient keeps a Java client connected that runs timed blocks of
-// Gets and Puts on request, the reference that package benchmarks measures go-hbase against.
+// Gets and Puts on request, the reference that package benchmarks measures go-hbase against,
+// and describes the Results of a Java scan (JavaClient.ScanShapes) for behaviour to compare.
 // Cluster.CPUTime and JavaClient.CPUTime read the CPU time of the JVMs (Linux only).
 package hbasetest

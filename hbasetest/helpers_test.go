@@ -17,3 +17,12 @@ func (w tWriter) Write(p []byte) (int, error) {
 	w.t.Log(string(p))
 	return len(p), nil
 }
+
+// needsJVM skips a test that starts a cluster (or the launcher) under -short or
+// GOHBASE_SKIP_CLUSTER=1, as Shared.Cluster does.
+func needsJVM(t testing.TB) {
+	t.Helper()
+	if Skipped() {
+		t.Skip("starts an HBase mini cluster (skipped under -short or " + SkipEnv + "=1)")
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-hbase/hbase/internal/cputime"
 )
 
 // JavaClient is the standard HBase Java client in a JVM of its own, run by the launcher's
@@ -79,7 +81,7 @@ func (j *JavaClient) Puts(ctx context.Context, table string, start, n, threads, 
 }
 
 // CPUTime is the CPU time the client's JVM has used so far (see Cluster.CPUTime).
-func (j *JavaClient) CPUTime() (time.Duration, error) { return processCPUTime(j.cmd.Process.Pid) }
+func (j *JavaClient) CPUTime() (time.Duration, error) { return cputime.Process(j.cmd.Process.Pid) }
 
 // Close ends the client: stdin closes, and a JVM that does not exit within 10 s is killed.
 func (j *JavaClient) Close() error {
@@ -106,17 +108,11 @@ func (j *JavaClient) block(ctx context.Context, command string, n int) ([]time.D
 }
 
 func (j *JavaClient) exchange(ctx context.Context, command string, n int) ([]time.Duration, error) {
-	if _, err := io.WriteString(j.stdin, command+"\n"); err != nil {
-		return nil, j.failure(command, "", err)
-	}
-	line, err := j.readLine(ctx)
+	rest, err := j.answer(ctx, command)
 	if err != nil {
-		return nil, j.failure(command, "", err)
+		return nil, err
 	}
-	rest, ok := strings.CutPrefix(line, "OK")
-	if !ok {
-		return nil, j.failure(command, line, nil)
-	}
+	line := "OK" + rest
 	fields := strings.Fields(rest)
 	if len(fields) != n {
 		return nil, j.failure(command, line, fmt.Errorf("%d latencies, want %d", len(fields), n))

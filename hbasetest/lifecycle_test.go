@@ -17,6 +17,7 @@ import (
 )
 
 func TestTwoClustersInParallel(t *testing.T) {
+	needsJVM(t)
 	var wg sync.WaitGroup
 	clusters := make([]*Cluster, 2)
 	errs := make([]error, 2)
@@ -89,6 +90,7 @@ func waitExited(t *testing.T, c *Cluster) {
 }
 
 func TestPortInUse(t *testing.T) {
+	needsJVM(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +129,7 @@ func TestBadOptions(t *testing.T) {
 // TestKilledParentLeavesNoJVM runs a child test binary that starts a cluster, SIGKILLs it and
 // checks that the JVM goes away by itself.
 func TestKilledParentLeavesNoJVM(t *testing.T) {
+	needsJVM(t)
 	if os.Getenv("HBASETEST_CHILD") == "1" {
 		return // the child's work is in TestChildHoldsCluster
 	}
@@ -175,6 +178,7 @@ func TestKilledParentLeavesNoJVM(t *testing.T) {
 
 // TestChildHoldsCluster is the child of TestKilledParentLeavesNoJVM.
 func TestChildHoldsCluster(t *testing.T) {
+	needsJVM(t)
 	if os.Getenv("HBASETEST_CHILD") != "1" {
 		t.Skip("only runs as the child of TestKilledParentLeavesNoJVM")
 	}

@@ -5,6 +5,7 @@ import (
 )
 
 func TestPlainThreeRegionServers(t *testing.T) {
+	needsJVM(t)
 	c := StartT(t, Options{RegionServers: 3, Logger: testLogger(t)})
 	ctx := testContext(t)
 

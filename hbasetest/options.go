@@ -41,6 +41,11 @@ type Options struct {
 	// The KDC (Kerby 1.0.1) caps only requests that name no end time, so Cluster.KRB5Conf then
 	// is a copy with ticket_lifetime set: clients must use it to get the short tickets.
 	TicketLifetime time.Duration
+	// PoisonReleasedBuffers makes the RPC servers overwrite every request buffer with the
+	// bytes "<released>" (repeated) when they release it. A server that reads a request's
+	// bytes after releasing them then sends that poison, every time, instead of another
+	// request's bytes once in a while. Diagnostic: it turns off the servers' buffer pooling.
+	PoisonReleasedBuffers bool
 	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion.
 	HBaseVersion string
 

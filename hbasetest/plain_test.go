@@ -17,6 +17,7 @@ func testContext(t *testing.T) context.Context {
 }
 
 func TestPlainOneRegionServer(t *testing.T) {
+	needsJVM(t)
 	c := StartT(t, Options{Logger: testLogger(t)})
 	ctx := testContext(t)
 

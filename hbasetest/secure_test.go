@@ -19,6 +19,7 @@ import (
 )
 
 func TestSecurePrivacyAES(t *testing.T) {
+	needsJVM(t)
 	c := StartT(t, Options{Secure: true, Protection: ProtectionPrivacy, AES: true, Logger: testLogger(t)})
 	ctx := testContext(t)
 
@@ -83,6 +84,7 @@ func TestSecurePrivacyAES(t *testing.T) {
 // reads. Client and server must agree on the layer for a single call to succeed, so the
 // round trips check the server's side of the negotiation too.
 func TestSecureSeveralProtections(t *testing.T) {
+	needsJVM(t)
 	c := StartT(t, Options{Secure: true, Protection: "authentication, integrity,Privacy", AES: true, Logger: testLogger(t)})
 	ctx := testContext(t)
 	if c.Protection != "authentication,integrity,privacy" {
@@ -100,25 +102,23 @@ func TestSecureSeveralProtections(t *testing.T) {
 
 	for _, tc := range []struct {
 		name  string
-		cfg   sasl.Config
+		cfg   []sasl.Option
 		layer string
 	}{
-		{"authentication", sasl.Config{Protection: sasl.Authentication}, "none"},
-		{"integrity", sasl.Config{Protection: sasl.Integrity}, "gss auth-int"},
-		{"privacy-gss", sasl.Config{Protection: sasl.Privacy, AES: sasl.AESOff}, "gss auth-conf"},
-		{"privacy-aes", sasl.Config{Protection: sasl.Privacy, AES: sasl.AESRequired}, "aes"},
+		{"authentication", []sasl.Option{sasl.WithProtection(sasl.Authentication)}, "none"},
+		{"integrity", []sasl.Option{sasl.WithProtection(sasl.Integrity)}, "gss auth-int"},
+		{"privacy-gss", []sasl.Option{sasl.WithProtection(sasl.Privacy), sasl.WithAES(sasl.AESOff)}, "gss auth-conf"},
+		{"privacy-aes", []sasl.Option{sasl.WithProtection(sasl.Privacy), sasl.WithAES(sasl.AESRequired)}, "aes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := tc.cfg
-			cfg.Credentials = creds
-			h, err := sasl.NewHandshaker(cfg)
+			h, err := sasl.NewHandshaker(append(tc.cfg[:len(tc.cfg):len(tc.cfg)], sasl.WithCredentials(creds))...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			probe := &layerProbe{h: h}
 			dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			defer cancel()
-			rc, err := region.Dial(dctx, rg.Addr, region.Config{Service: "ClientService", Handshaker: probe})
+			rc, err := region.Dial(dctx, rg.Addr, region.WithService("ClientService"), region.WithHandshaker(probe))
 			if err != nil {
 				t.Fatalf("dial with %s: %v", tc.name, err)
 			}

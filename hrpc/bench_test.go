@@ -73,6 +73,23 @@ func BenchmarkDecodeGetResult(b *testing.B) {
 	}
 }
 
+// BenchmarkCheckGetResponse is the integrity check a Get's response passes before it is
+// decoded (check.go), on the response of BenchmarkDecodeGetResult: its cost on top of the
+// decode.
+func BenchmarkCheckGetResponse(b *testing.B) {
+	cells := testCells(10)
+	block := encodeCells(cells)
+	get, _ := NewGet([]byte("table"), cells[0].Row)
+	resp := &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(10))}}
+	b.SetBytes(int64(len(block)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := get.CheckResponse(resp, block); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkDecodeScanResponse(b *testing.B) {
 	const rows = 100
 	var block []byte

@@ -24,6 +24,10 @@ type Call interface {
 	Marshal(regionName, cellblock []byte) (proto.Message, []byte, error)
 	// NewResponse returns an empty response message of the type Marshal's request expects.
 	NewResponse() proto.Message
+	// CheckResponse checks a response against the request before it is decoded (see
+	// check.go): cells of the requested row only, as many as announced. The region
+	// connection resets itself when it fails (region.Checker).
+	CheckResponse(resp proto.Message, cells []byte) error
 }
 
 // Batchable calls go into a MultiRequest (Get, Put, Delete, Append, Increment).
@@ -62,13 +66,16 @@ type Result struct {
 	Cells   []Cell // in HBase order (family, qualifier, newest timestamp first)
 	Exists  *bool  // set for exists-only Gets
 	Stale   bool   // the result came from a secondary replica and may be stale
-	Partial bool   // part of a row; the scanner reassembles partial rows
+	Partial bool   // part of a row that may have more cells to come (BatchSize, AllowPartialResults)
 }
 
 // The request types the client sends as they are.
 var (
 	_ Batchable = (*Get)(nil)
-	_ Batchable = (*Mutation)(nil)
+	_ Mutation  = (*Put)(nil)
+	_ Mutation  = (*Delete)(nil)
+	_ Mutation  = (*Append)(nil)
+	_ Mutation  = (*Increment)(nil)
 	_ Call      = (*RowMutations)(nil)
 	_ Call      = (*CheckAndMutate)(nil)
 )

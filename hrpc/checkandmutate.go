@@ -86,20 +86,21 @@ func (c *Condition) proto(row []byte) (*pb.Condition, error) {
 type CheckAndMutate struct {
 	table, row []byte
 	condition  *pb.Condition
-	mutation   *Mutation
+	mutation   Mutation
 	rows       *RowMutations
 }
 
 // NewCheckAndMutate applies m if cond holds on m's row.
-func NewCheckAndMutate(cond Condition, m *Mutation) (*CheckAndMutate, error) {
-	if m == nil {
+func NewCheckAndMutate(cond Condition, m Mutation) (*CheckAndMutate, error) {
+	if isNil(m) {
 		return nil, invalid("CheckAndMutate without a mutation")
 	}
-	pc, err := cond.proto(m.row)
+	b := m.base()
+	pc, err := cond.proto(b.row)
 	if err != nil {
 		return nil, err
 	}
-	return &CheckAndMutate{table: m.table, row: m.row, condition: pc, mutation: m}, nil
+	return &CheckAndMutate{table: b.table, row: b.row, condition: pc, mutation: m}, nil
 }
 
 // NewCheckAndMutateRow applies all of rm atomically if cond holds on rm's row.

@@ -3,9 +3,9 @@ package hrpc
 import (
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/go-hbase/hbase/region"
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/pb"
 )
 
 // Errors returned when a request is built with bad input. They are wrapped with details, so test
@@ -14,9 +14,6 @@ var (
 	ErrEmptyTable = errors.New("hrpc: empty table name")
 	ErrNilRow     = errors.New("hrpc: nil or empty row")
 	ErrNoCells    = errors.New("hrpc: mutation without cells")
-	// ErrNotApplicable is returned when an option is given to a request type it does not apply
-	// to, e.g. MaxVersions on a Put.
-	ErrNotApplicable = errors.New("hrpc: option does not apply to this request")
 	// ErrInvalidOption is returned for an option with a bad argument (negative limit, nil
 	// family, empty filter list, oversized row...).
 	ErrInvalidOption = errors.New("hrpc: invalid option")
@@ -27,26 +24,11 @@ var (
 	ErrBadResponse = errors.New("hrpc: bad response")
 )
 
-// ActionError is an exception the server reported for one action or one region action of a
-// MultiRequest (RegionActionResult.exception or ResultOrException.exception). Class is the Java
-// exception class name and Message its text (usually the stack trace).
-type ActionError struct {
-	Class   string
-	Message string
-}
-
-func (e *ActionError) Error() string {
-	msg := e.Message
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
-	}
-	return fmt.Sprintf("hrpc: server exception %s: %s", e.Class, msg)
-}
-
-// Unwrap classifies the exception the way the region package classifies RPC exceptions, so
-// errors.Is(err, region.ErrRegionUnavailable) and the like work on action errors too.
-func (e *ActionError) Unwrap() error {
-	return region.NewRemoteError(e.Class, e.Message, false)
+// ActionException turns an exception the server reported for one action or one region action
+// of a MultiRequest (RegionActionResult.exception or ResultOrException.exception: name = Java
+// class, value = stack trace) into the same *hberr.RemoteError an RPC's exception gives.
+func ActionException(ex *pb.NameBytesPair) *hberr.RemoteError {
+	return hberr.NewRemoteError(ex.GetName(), string(ex.GetValue()), false)
 }
 
 func invalid(format string, args ...any) error {

@@ -38,13 +38,14 @@ func ExampleNewPut() {
 		fmt.Printf("%s/%s:%s@%d=%s\n", c.Row, c.Family, c.Qualifier, c.Timestamp, c.Value)
 	}
 
-	// An option that does not fit the request type is an error.
-	_, err = hrpc.NewPut([]byte("users"), []byte("row-1"), hrpc.MaxVersions(2))
+	// An option that does not fit the request type does not compile
+	// (hrpc.NewPut(table, row, hrpc.MaxVersions(2))); a bad argument is an error.
+	_, err = hrpc.NewPut([]byte("users"), []byte("row-1"), hrpc.Value(nil, []byte("q"), nil))
 	fmt.Println(err)
 	// Output:
 	// row-1/info:name@1700000000000=Ada
 	// row-1/info:email@1700000000000=ada@example.com
-	// hrpc: option does not apply to this request: MaxVersions on a Put
+	// hrpc: invalid option: empty column family
 }
 
 func ExampleNewScan() {

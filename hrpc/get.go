@@ -21,14 +21,14 @@ type Get struct {
 
 // NewGet builds a Get of row. Options: Families, Columns, TimeRange, MaxVersions, WithFilter,
 // ExistsOnly, NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Attribute.
-func NewGet(table, row []byte, opts ...Option) (*Get, error) {
+func NewGet(table, row []byte, opts ...GetOption) (*Get, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
 	}
 	if err := checkRow(row); err != nil {
 		return nil, err
 	}
-	o := options{kind: kindGet}
+	var o options
 	if err := applyOptions(&o, opts); err != nil {
 		return nil, err
 	}
@@ -49,14 +49,11 @@ func NewGet(table, row []byte, opts ...Option) (*Get, error) {
 
 // ExistsOnly makes a Get return only whether the row (with the requested columns and filter)
 // exists: Result.Exists is set and Result.Cells is empty.
-func ExistsOnly() Option {
-	return func(o *options) error {
-		if err := o.allow("ExistsOnly", kindGet); err != nil {
-			return err
-		}
+func ExistsOnly() GetOption {
+	return getOnly(func(o *options) error {
 		o.existsOnly = true
 		return nil
-	}
+	})
 }
 
 // Table is the table the Get reads.

@@ -1,6 +1,7 @@
 package hrpc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
@@ -25,13 +26,10 @@ const (
 // mutation's Timestamp option (or the server clock); it is never sent.
 const unsetTimestamp = math.MaxUint64
 
-// Mutation is a Put, Delete, Append or Increment of one row. Cells are sent in the order the
-// options gave them. A Mutation is immutable once built and safe for concurrent use.
-//
-// An Append or Increment carries a nonce drawn when it is built, so that the server applies it
-// once even when the client retries it. Sending the same Append or Increment value twice is
-// therefore a retry, not a second operation: build a new one for each operation.
-type Mutation struct {
+// mutation is what a Put, Delete, Append and Increment share: one row's cells and metadata.
+// Cells are sent in the order the options gave them. It is immutable once built and safe for
+// concurrent use.
+type mutation struct {
 	table, row []byte
 	mtype      pb.MutationProto_MutationType
 	cells      []Cell
@@ -42,44 +40,91 @@ type Mutation struct {
 	attributes []*pb.NameBytesPair
 }
 
+// Mutation is a Put, Delete, Append or Increment: what RowMutations groups and
+// CheckAndMutate applies. Only the types of this package implement it.
+type Mutation interface {
+	Batchable
+	// Cells are the mutation's cells in the order they were given. Do not modify them.
+	Cells() []Cell
+	// Type is the mutation type: PUT, DELETE, APPEND or INCREMENT.
+	Type() pb.MutationProto_MutationType
+	// Decode turns the MutateResponse into a Result.
+	Decode(resp proto.Message, cellblock []byte) (*Result, error)
+	base() *mutation
+}
+
+// Put writes cells to one row. Build it with NewPut; it is immutable and safe for concurrent
+// use.
+type Put struct{ mutation }
+
+// Delete deletes cells, columns, families or a whole row. Build it with NewDelete.
+type Delete struct{ mutation }
+
+// Append appends to the values of columns of one row and returns the new values. Build it
+// with NewAppend. It carries a nonce drawn when it is built, so that the server applies it once
+// even when the client retries it: sending the same Append twice is a retry, not a second
+// operation. Build a new one for each operation.
+type Append struct{ mutation }
+
+// Increment adds to the 8-byte counters of columns of one row and returns the new values.
+// Build it with NewIncrement. Like an Append it carries a nonce: build a new one for each
+// operation.
+type Increment struct{ mutation }
+
 // NewPut builds a Put of the cells given with Value or ValueAt.
-func NewPut(table, row []byte, opts ...Option) (*Mutation, error) {
-	return newMutation(kindPut, pb.MutationProto_PUT, table, row, opts)
+func NewPut(table, row []byte, opts ...PutOption) (*Put, error) {
+	m, err := newMutation(pb.MutationProto_PUT, table, row, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Put{m}, nil
 }
 
 // NewDelete builds a Delete. Without DeleteColumn, DeleteFamily... options it deletes the whole
 // row (every version up to Timestamp, when given).
-func NewDelete(table, row []byte, opts ...Option) (*Mutation, error) {
-	return newMutation(kindDelete, pb.MutationProto_DELETE, table, row, opts)
+func NewDelete(table, row []byte, opts ...DeleteOption) (*Delete, error) {
+	m, err := newMutation(pb.MutationProto_DELETE, table, row, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Delete{m}, nil
 }
 
 // NewAppend builds an Append: each Value is appended to the column's current value. The result
 // holds the new values.
-func NewAppend(table, row []byte, opts ...Option) (*Mutation, error) {
-	return newMutation(kindAppend, pb.MutationProto_APPEND, table, row, opts)
+func NewAppend(table, row []byte, opts ...AppendOption) (*Append, error) {
+	m, err := newMutation(pb.MutationProto_APPEND, table, row, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Append{m}, nil
 }
 
 // NewIncrement builds an Increment of the columns given with Amount. The result holds the new
 // values as 8-byte big-endian integers.
-func NewIncrement(table, row []byte, opts ...Option) (*Mutation, error) {
-	return newMutation(kindIncrement, pb.MutationProto_INCREMENT, table, row, opts)
+func NewIncrement(table, row []byte, opts ...IncrementOption) (*Increment, error) {
+	m, err := newMutation(pb.MutationProto_INCREMENT, table, row, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Increment{m}, nil
 }
 
-func newMutation(k kind, t pb.MutationProto_MutationType, table, row []byte, opts []Option) (*Mutation, error) {
+func newMutation[O any](t pb.MutationProto_MutationType, table, row []byte, opts []O) (mutation, error) {
 	if err := checkTable(table); err != nil {
-		return nil, err
+		return mutation{}, err
 	}
 	if err := checkRow(row); err != nil {
-		return nil, err
+		return mutation{}, err
 	}
-	o := options{kind: k, timestamp: LatestTimestamp}
+	o := options{timestamp: LatestTimestamp}
 	if err := applyOptions(&o, opts); err != nil {
-		return nil, err
+		return mutation{}, err
 	}
-	if len(o.cells) == 0 && k != kindDelete {
-		return nil, ErrNoCells
+	if len(o.cells) == 0 && t != pb.MutationProto_DELETE {
+		return mutation{}, ErrNoCells
 	}
-	m := &Mutation{
+	m := mutation{
 		table:      table,
 		row:        row,
 		mtype:      t,
@@ -96,10 +141,10 @@ func newMutation(k kind, t pb.MutationProto_MutationType, table, row []byte, opt
 			c.Timestamp = o.timestamp
 		}
 		if err := checkCell(c); err != nil {
-			return nil, err
+			return mutation{}, err
 		}
 	}
-	if k&kindDelta != 0 {
+	if t == pb.MutationProto_APPEND || t == pb.MutationProto_INCREMENT {
 		m.nonce = newNonce()
 	}
 	return m, nil
@@ -114,10 +159,7 @@ func newNonce() uint64 {
 	}
 }
 
-func (o *options) addCell(name string, kinds kind, family, qualifier []byte, ts uint64, t CellType, value []byte) error {
-	if err := o.allow(name, kinds); err != nil {
-		return err
-	}
+func (o *options) addCell(name string, family, qualifier []byte, ts uint64, t CellType, value []byte) error {
 	if err := checkFamily(family); err != nil {
 		return err
 	}
@@ -130,111 +172,107 @@ func (o *options) addCell(name string, kinds kind, family, qualifier []byte, ts 
 
 // Value adds a cell to a Put, or a value to append to a column for an Append. The value may be
 // empty.
-func Value(family, qualifier, value []byte) Option {
-	return func(o *options) error {
-		return o.addCell("Value", kindPut|kindAppend, family, qualifier, unsetTimestamp, CellTypePut, value)
-	}
+func Value(family, qualifier, value []byte) ValueOption {
+	return ValueOption(func(o *options) error {
+		return o.addCell("Value", family, qualifier, unsetTimestamp, CellTypePut, value)
+	})
 }
 
 // ValueAt adds a cell with its own timestamp to a Put.
-func ValueAt(family, qualifier []byte, timestamp uint64, value []byte) Option {
-	return func(o *options) error {
-		return o.addCell("ValueAt", kindPut, family, qualifier, timestamp, CellTypePut, value)
-	}
+func ValueAt(family, qualifier []byte, timestamp uint64, value []byte) PutOption {
+	return putOnly(func(o *options) error {
+		return o.addCell("ValueAt", family, qualifier, timestamp, CellTypePut, value)
+	})
 }
 
 // Amount adds delta to a column in an Increment.
-func Amount(family, qualifier []byte, delta int64) Option {
-	return func(o *options) error {
+func Amount(family, qualifier []byte, delta int64) IncrementOption {
+	return incrementOnly(func(o *options) error {
 		v := binary.BigEndian.AppendUint64(make([]byte, 0, 8), uint64(delta))
-		return o.addCell("Amount", kindIncrement, family, qualifier, unsetTimestamp, CellTypePut, v)
-	}
+		return o.addCell("Amount", family, qualifier, unsetTimestamp, CellTypePut, v)
+	})
 }
 
 // DeleteColumn deletes every version of a column (up to the Delete's Timestamp, when given).
-func DeleteColumn(family, qualifier []byte) Option {
-	return func(o *options) error {
-		return o.addCell("DeleteColumn", kindDelete, family, qualifier, unsetTimestamp, CellTypeDeleteColumn, nil)
-	}
+func DeleteColumn(family, qualifier []byte) DeleteOption {
+	return deleteOnly(func(o *options) error {
+		return o.addCell("DeleteColumn", family, qualifier, unsetTimestamp, CellTypeDeleteColumn, nil)
+	})
 }
 
 // DeleteColumnVersion deletes the version of a column with exactly this timestamp.
-func DeleteColumnVersion(family, qualifier []byte, timestamp uint64) Option {
-	return func(o *options) error {
-		return o.addCell("DeleteColumnVersion", kindDelete, family, qualifier, timestamp, CellTypeDelete, nil)
-	}
+func DeleteColumnVersion(family, qualifier []byte, timestamp uint64) DeleteOption {
+	return deleteOnly(func(o *options) error {
+		return o.addCell("DeleteColumnVersion", family, qualifier, timestamp, CellTypeDelete, nil)
+	})
 }
 
 // DeleteLatestVersion deletes the newest version of a column (or, with the Delete's Timestamp,
 // the version with that timestamp).
-func DeleteLatestVersion(family, qualifier []byte) Option {
-	return func(o *options) error {
-		return o.addCell("DeleteLatestVersion", kindDelete, family, qualifier, unsetTimestamp, CellTypeDelete, nil)
-	}
+func DeleteLatestVersion(family, qualifier []byte) DeleteOption {
+	return deleteOnly(func(o *options) error {
+		return o.addCell("DeleteLatestVersion", family, qualifier, unsetTimestamp, CellTypeDelete, nil)
+	})
 }
 
 // DeleteFamily deletes every version of every column of a family (up to the Delete's
 // Timestamp, when given).
-func DeleteFamily(family []byte) Option {
-	return func(o *options) error {
-		return o.addCell("DeleteFamily", kindDelete, family, nil, unsetTimestamp, CellTypeDeleteFamily, nil)
-	}
+func DeleteFamily(family []byte) DeleteOption {
+	return deleteOnly(func(o *options) error {
+		return o.addCell("DeleteFamily", family, nil, unsetTimestamp, CellTypeDeleteFamily, nil)
+	})
 }
 
 // DeleteFamilyVersion deletes the versions of every column of a family with exactly this
 // timestamp.
-func DeleteFamilyVersion(family []byte, timestamp uint64) Option {
-	return func(o *options) error {
-		return o.addCell("DeleteFamilyVersion", kindDelete, family, nil, timestamp, CellTypeDeleteFamilyVersion, nil)
-	}
+func DeleteFamilyVersion(family []byte, timestamp uint64) DeleteOption {
+	return deleteOnly(func(o *options) error {
+		return o.addCell("DeleteFamilyVersion", family, nil, timestamp, CellTypeDeleteFamilyVersion, nil)
+	})
 }
 
 // Timestamp sets the timestamp of a mutation: the default for its cells (instead of the
 // server's clock) and, for a Delete, the newest version deleted.
-func Timestamp(ts uint64) Option {
-	return func(o *options) error {
-		if err := o.allow("Timestamp", kindMutation); err != nil {
-			return err
-		}
+func Timestamp(ts uint64) MutationOption {
+	return MutationOption(func(o *options) error {
 		if ts > LatestTimestamp {
 			return invalid("Timestamp(%d) beyond the largest timestamp %d", ts, LatestTimestamp)
 		}
 		o.timestamp = ts
 		return nil
-	}
+	})
 }
 
 // WithDurability sets how the server writes a mutation to its write-ahead log.
-func WithDurability(d Durability) Option {
-	return func(o *options) error {
-		if err := o.allow("WithDurability", kindMutation); err != nil {
-			return err
-		}
+func WithDurability(d Durability) MutationOption {
+	return MutationOption(func(o *options) error {
 		if d < UseDefault || d > FsyncWAL {
 			return invalid("unknown durability %d", d)
 		}
 		o.durability = d
 		return nil
-	}
+	})
 }
 
 // Table is the table the mutation is for.
-func (m *Mutation) Table() []byte { return m.table }
+func (m *mutation) Table() []byte { return m.table }
 
 // Key is the row the mutation changes.
-func (m *Mutation) Key() []byte { return m.row }
+func (m *mutation) Key() []byte { return m.row }
 
 // Method is "Mutate".
-func (m *Mutation) Method() string { return "Mutate" }
+func (m *mutation) Method() string { return "Mutate" }
 
 // Cells are the mutation's cells in the order they were given. Do not modify them.
-func (m *Mutation) Cells() []Cell { return m.cells }
+func (m *mutation) Cells() []Cell { return m.cells }
 
 // Type is the mutation type: PUT, DELETE, APPEND or INCREMENT.
-func (m *Mutation) Type() pb.MutationProto_MutationType { return m.mtype }
+func (m *mutation) Type() pb.MutationProto_MutationType { return m.mtype }
+
+func (m *mutation) base() *mutation { return m }
 
 // Nonce is the Append's or Increment's nonce (0 for Put and Delete).
-func (m *Mutation) Nonce() uint64 { return m.nonce }
+func (m *mutation) Nonce() uint64 { return m.nonce }
 
 // mutationAlloc holds a MutationProto with every field it points to, so that encoding a
 // mutation costs one allocation instead of one per optional field.
@@ -247,9 +285,9 @@ type mutationAlloc struct {
 	nonce      uint64
 }
 
-// fill sets a.mut to m's metadata (no cells: they travel in the cellblock) and appends the
-// cells to cellblock.
-func (m *Mutation) fill(a *mutationAlloc, cellblock []byte) []byte {
+// fill sets a.mut to m's metadata and appends the cells of a Put or Delete to cellblock. An
+// Append's or Increment's cells go in the message instead (see deltaColumns).
+func (m *mutation) fill(a *mutationAlloc, cellblock []byte) []byte {
 	a.mtype = m.mtype
 	a.timestamp = m.timestamp
 	a.mut.Row = m.row
@@ -259,20 +297,53 @@ func (m *Mutation) fill(a *mutationAlloc, cellblock []byte) []byte {
 		a.durability = pb.MutationProto_Durability(m.durability)
 		a.mut.Durability = &a.durability
 	}
-	if len(m.cells) > 0 {
-		a.count = int32(len(m.cells))
-		a.mut.AssociatedCellCount = &a.count
-	}
 	if m.nonce != 0 {
 		a.nonce = m.nonce
 		a.mut.Nonce = &a.nonce
 	}
 	a.mut.TimeRange = m.timeRange
 	a.mut.Attribute = m.attributes
+	if m.nonce != 0 {
+		a.mut.ColumnValue = m.deltaColumns()
+		return cellblock
+	}
+	if len(m.cells) > 0 {
+		a.count = int32(len(m.cells))
+		a.mut.AssociatedCellCount = &a.count
+	}
 	for i := range m.cells {
 		cellblock = AppendCell(cellblock, &m.cells[i])
 	}
 	return cellblock
+}
+
+// deltaColumns returns the cells of an Append or Increment as the message's column values,
+// one per run of cells of the same family, in the order given.
+//
+// Not in a cellblock, because of a server bug (HBase 2.4 to 2.6 at least; issue 9 and
+// region/server_release_test.go): for a column with no value yet, the server's result cell is
+// the request's own cell, and the server encodes the result only after it has released the
+// request's buffer. From a cellblock, that cell lives in the buffer, so the result carries
+// whatever the buffer holds by then, now and then another request's bytes. Values in the
+// message are copied out of the buffer when the server decodes it, so the result is intact.
+// Java's client sends a single Append or Increment this way too.
+func (m *mutation) deltaColumns() []*pb.MutationProto_ColumnValue {
+	var cols []*pb.MutationProto_ColumnValue
+	qvs := make([]pb.MutationProto_ColumnValue_QualifierValue, len(m.cells))
+	for i := range m.cells {
+		c := &m.cells[i]
+		if len(cols) == 0 || !bytes.Equal(cols[len(cols)-1].Family, c.Family) {
+			cols = append(cols, &pb.MutationProto_ColumnValue{Family: c.Family})
+		}
+		qv := &qvs[i]
+		qv.Qualifier, qv.Value = c.Qualifier, c.Value
+		if c.Timestamp != LatestTimestamp {
+			qv.Timestamp = &c.Timestamp
+		}
+		col := cols[len(cols)-1]
+		col.QualifierValue = append(col.QualifierValue, qv)
+	}
+	return cols
 }
 
 type mutateAlloc struct {
@@ -283,7 +354,7 @@ type mutateAlloc struct {
 }
 
 // Marshal builds the MutateRequest for regionName and appends the cells to cellblock.
-func (m *Mutation) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
+func (m *mutation) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
 	a := new(mutateAlloc)
 	a.regionType = pb.RegionSpecifier_REGION_NAME
 	a.region.Type = &a.regionType
@@ -295,7 +366,7 @@ func (m *Mutation) Marshal(regionName, cellblock []byte) (proto.Message, []byte,
 }
 
 // NewResponse returns an empty MutateResponse.
-func (m *Mutation) NewResponse() proto.Message { return new(pb.MutateResponse) }
+func (m *mutation) NewResponse() proto.Message { return new(pb.MutateResponse) }
 
 type actionAlloc struct {
 	action pb.Action
@@ -305,7 +376,7 @@ type actionAlloc struct {
 
 // Action builds the mutation as action index of a MultiRequest and appends its cells to
 // cellblock.
-func (m *Mutation) Action(index uint32, cellblock []byte) (*pb.Action, []byte, error) {
+func (m *mutation) Action(index uint32, cellblock []byte) (*pb.Action, []byte, error) {
 	a := new(actionAlloc)
 	a.index = index
 	a.action.Index = &a.index
@@ -316,7 +387,7 @@ func (m *Mutation) Action(index uint32, cellblock []byte) (*pb.Action, []byte, e
 
 // Decode turns a MutateResponse and its cellblock into a Result. Put and Delete return an
 // empty Result; Append and Increment return the new values.
-func (m *Mutation) Decode(resp proto.Message, cellblock []byte) (*Result, error) {
+func (m *mutation) Decode(resp proto.Message, cellblock []byte) (*Result, error) {
 	r, ok := resp.(*pb.MutateResponse)
 	if !ok {
 		return nil, badResponse("%T for a %s", resp, m.mtype)

@@ -2,48 +2,130 @@ package hrpc
 
 import (
 	"bytes"
-	"fmt"
 
 	"github.com/go-hbase/hbase/pb"
 )
 
-// Option configures a request when it is built. Every option checks its arguments and whether
-// it applies to the request type; NewGet, NewPut, NewScan... return the first error.
-type Option func(o *options) error
-
-// kind is the request type an options value is collected for; options use it to refuse being
-// applied to the wrong request.
-type kind uint8
-
-const (
-	kindGet kind = 1 << iota
-	kindScan
-	kindPut
-	kindDelete
-	kindAppend
-	kindIncrement
-
-	kindRead     = kindGet | kindScan
-	kindMutation = kindPut | kindDelete | kindAppend | kindIncrement
-	kindDelta    = kindAppend | kindIncrement
+// Options are typed by the request they configure, as grpc's call options are: NewGet takes
+// GetOptions, NewScan ScanOptions, NewPut PutOptions and so on. An option that applies to
+// several kinds of request (Families to Gets and Scans, Timestamp to every mutation) returns a
+// type that implements each of their interfaces, so passing an option to a request it does not
+// apply to (MaxVersions to a Put) does not compile. Arguments are still checked when the
+// request is built, and the constructor returns the first bad one.
+//
+// The option types are functions; the interfaces only mark which requests each applies to,
+// and the constructors call the function itself (funcOf), not an interface method, so that
+// an option value built in the call to the constructor stays on the stack.
+type (
+	// GetOption configures a Get.
+	GetOption interface{ getOption() }
+	// ScanOption configures a Scan.
+	ScanOption interface{ scanOption() }
+	// PutOption configures a Put.
+	PutOption interface{ putOption() }
+	// DeleteOption configures a Delete.
+	DeleteOption interface{ deleteOption() }
+	// AppendOption configures an Append.
+	AppendOption interface{ appendOption() }
+	// IncrementOption configures an Increment.
+	IncrementOption interface{ incrementOption() }
 )
 
-func (k kind) String() string {
-	switch k {
-	case kindGet:
-		return "Get"
-	case kindScan:
-		return "Scan"
-	case kindPut:
-		return "Put"
-	case kindDelete:
-		return "Delete"
-	case kindAppend:
-		return "Append"
-	case kindIncrement:
-		return "Increment"
+// optionFunc is what every option does to the options being collected.
+type optionFunc func(o *options) error
+
+// ReadOption applies to Gets and Scans.
+type ReadOption func(*options) error
+
+func (ReadOption) getOption()  {}
+func (ReadOption) scanOption() {}
+
+// TimeRangeOption applies to Gets, Scans, Appends and Increments.
+type TimeRangeOption func(*options) error
+
+func (TimeRangeOption) getOption()       {}
+func (TimeRangeOption) scanOption()      {}
+func (TimeRangeOption) appendOption()    {}
+func (TimeRangeOption) incrementOption() {}
+
+// MutationOption applies to Puts, Deletes, Appends and Increments.
+type MutationOption func(*options) error
+
+func (MutationOption) putOption()       {}
+func (MutationOption) deleteOption()    {}
+func (MutationOption) appendOption()    {}
+func (MutationOption) incrementOption() {}
+
+// ValueOption applies to Puts and Appends.
+type ValueOption func(*options) error
+
+func (ValueOption) putOption()    {}
+func (ValueOption) appendOption() {}
+
+// RequestOption applies to every request.
+type RequestOption func(*options) error
+
+func (RequestOption) getOption()       {}
+func (RequestOption) scanOption()      {}
+func (RequestOption) putOption()       {}
+func (RequestOption) deleteOption()    {}
+func (RequestOption) appendOption()    {}
+func (RequestOption) incrementOption() {}
+
+// Options of one kind of request only.
+type (
+	getOnly       func(*options) error
+	scanOnly      func(*options) error
+	putOnly       func(*options) error
+	deleteOnly    func(*options) error
+	incrementOnly func(*options) error
+)
+
+func (getOnly) getOption()             {}
+func (scanOnly) scanOption()           {}
+func (putOnly) putOption()             {}
+func (deleteOnly) deleteOption()       {}
+func (incrementOnly) incrementOption() {}
+
+// funcOf returns what an option does, nil for a nil option.
+func funcOf(opt any) optionFunc {
+	switch f := opt.(type) {
+	case ReadOption:
+		return optionFunc(f)
+	case TimeRangeOption:
+		return optionFunc(f)
+	case MutationOption:
+		return optionFunc(f)
+	case ValueOption:
+		return optionFunc(f)
+	case RequestOption:
+		return optionFunc(f)
+	case getOnly:
+		return optionFunc(f)
+	case scanOnly:
+		return optionFunc(f)
+	case putOnly:
+		return optionFunc(f)
+	case deleteOnly:
+		return optionFunc(f)
+	case incrementOnly:
+		return optionFunc(f)
 	}
-	return fmt.Sprintf("kind(%d)", uint8(k))
+	return nil
+}
+
+// applyOptions applies opts in order and returns the first error.
+func applyOptions[O any](o *options, opts []O) error {
+	for _, opt := range opts {
+		f := funcOf(any(opt))
+		if f == nil {
+			return invalid("nil option")
+		}
+		if err := f(o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // column is one family of a Get or Scan with the qualifiers asked for; no qualifiers means the
@@ -60,8 +142,6 @@ type attribute struct {
 
 // options collects every option; each request copies out the fields that apply to it.
 type options struct {
-	kind kind
-
 	// Get and Scan
 	columns     []column
 	filter      *pb.Filter
@@ -96,25 +176,6 @@ type options struct {
 	attributes []attribute
 }
 
-func (o *options) allow(name string, kinds kind) error {
-	if o.kind&kinds == 0 {
-		return fmt.Errorf("%w: %s on a %s", ErrNotApplicable, name, o.kind)
-	}
-	return nil
-}
-
-func applyOptions(o *options, opts []Option) error {
-	for _, opt := range opts {
-		if opt == nil {
-			return invalid("nil option")
-		}
-		if err := opt(o); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // addColumn merges family (and qualifiers) into o.columns, keeping the user's order. As in the
 // Java client, asking for columns of a family narrows an earlier request for the whole family.
 func (o *options) addColumn(family []byte, qualifiers [][]byte, wholeFamily bool) {
@@ -138,11 +199,8 @@ func (o *options) addColumn(family []byte, qualifiers [][]byte, wholeFamily bool
 }
 
 // Families restricts a Get or Scan to whole column families.
-func Families(families ...[]byte) Option {
-	return func(o *options) error {
-		if err := o.allow("Families", kindRead); err != nil {
-			return err
-		}
+func Families(families ...[]byte) ReadOption {
+	return ReadOption(func(o *options) error {
 		if len(families) == 0 {
 			return invalid("Families without a family")
 		}
@@ -153,15 +211,12 @@ func Families(families ...[]byte) Option {
 			o.addColumn(f, nil, true)
 		}
 		return nil
-	}
+	})
 }
 
 // Columns restricts a Get or Scan to the given qualifiers of family.
-func Columns(family []byte, qualifiers ...[]byte) Option {
-	return func(o *options) error {
-		if err := o.allow("Columns", kindRead); err != nil {
-			return err
-		}
+func Columns(family []byte, qualifiers ...[]byte) ReadOption {
+	return ReadOption(func(o *options) error {
 		if err := checkFamily(family); err != nil {
 			return err
 		}
@@ -175,16 +230,13 @@ func Columns(family []byte, qualifiers ...[]byte) Option {
 		}
 		o.addColumn(family, qualifiers, false)
 		return nil
-	}
+	})
 }
 
 // TimeRange restricts a Get or Scan to cells with from <= timestamp < to. On an Increment or
 // Append it restricts which existing cell the delta is applied to.
-func TimeRange(from, to uint64) Option {
-	return func(o *options) error {
-		if err := o.allow("TimeRange", kindRead|kindDelta); err != nil {
-			return err
-		}
+func TimeRange(from, to uint64) TimeRangeOption {
+	return TimeRangeOption(func(o *options) error {
 		if from > LatestTimestamp || to > LatestTimestamp {
 			return invalid("TimeRange(%d, %d) beyond the largest timestamp %d", from, to, LatestTimestamp)
 		}
@@ -193,29 +245,23 @@ func TimeRange(from, to uint64) Option {
 		}
 		o.timeRange = &pb.TimeRange{From: &from, To: &to}
 		return nil
-	}
+	})
 }
 
 // MaxVersions is how many versions of each column a Get or Scan returns (default 1).
-func MaxVersions(n int) Option {
-	return func(o *options) error {
-		if err := o.allow("MaxVersions", kindRead); err != nil {
-			return err
-		}
+func MaxVersions(n int) ReadOption {
+	return ReadOption(func(o *options) error {
 		if n < 1 || n > 1<<31-1 {
 			return invalid("MaxVersions(%d): must be at least 1", n)
 		}
 		o.maxVersions = uint32(n)
 		return nil
-	}
+	})
 }
 
 // WithFilter applies a server-side filter to a Get or Scan. Combine several with NewFilterList.
-func WithFilter(f Filter) Option {
-	return func(o *options) error {
-		if err := o.allow("WithFilter", kindRead); err != nil {
-			return err
-		}
+func WithFilter(f Filter) ReadOption {
+	return ReadOption(func(o *options) error {
 		if f == nil {
 			return invalid("nil filter")
 		}
@@ -225,58 +271,49 @@ func WithFilter(f Filter) Option {
 		}
 		o.filter = p
 		return nil
-	}
+	})
 }
 
 // NoBlockCache tells the server not to keep the blocks this Get or Scan reads in its block
 // cache (for one-off full scans).
-func NoBlockCache() Option {
-	return func(o *options) error {
-		if err := o.allow("NoBlockCache", kindRead); err != nil {
-			return err
-		}
+func NoBlockCache() ReadOption {
+	return ReadOption(func(o *options) error {
 		o.noCache = true
 		return nil
-	}
+	})
 }
 
 // MaxResultsPerColumnFamily caps the cells returned per row and column family.
-func MaxResultsPerColumnFamily(n int) Option {
-	return func(o *options) error {
-		if err := o.allow("MaxResultsPerColumnFamily", kindRead); err != nil {
-			return err
-		}
+func MaxResultsPerColumnFamily(n int) ReadOption {
+	return ReadOption(func(o *options) error {
 		if n < 1 || n > 1<<31-1 {
 			return invalid("MaxResultsPerColumnFamily(%d): must be at least 1", n)
 		}
 		o.storeLimit = uint32(n)
 		return nil
-	}
+	})
 }
 
 // ResultOffsetPerColumnFamily skips the first n cells of each row and column family.
-func ResultOffsetPerColumnFamily(n int) Option {
-	return func(o *options) error {
-		if err := o.allow("ResultOffsetPerColumnFamily", kindRead); err != nil {
-			return err
-		}
+func ResultOffsetPerColumnFamily(n int) ReadOption {
+	return ReadOption(func(o *options) error {
 		if n < 0 || n > 1<<31-1 {
 			return invalid("ResultOffsetPerColumnFamily(%d): must not be negative", n)
 		}
 		o.storeOffset = uint32(n)
 		return nil
-	}
+	})
 }
 
 // Attribute sets a request attribute (Operation.setAttribute in the Java client).
-func Attribute(name string, value []byte) Option {
-	return func(o *options) error {
+func Attribute(name string, value []byte) RequestOption {
+	return RequestOption(func(o *options) error {
 		if name == "" {
 			return invalid("empty attribute name")
 		}
 		o.attributes = append(o.attributes, attribute{name: name, value: value})
 		return nil
-	}
+	})
 }
 
 func checkFamily(f []byte) error {

@@ -2,6 +2,8 @@ package hrpc
 
 import (
 	"errors"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -21,18 +23,6 @@ func TestConstructionErrors(t *testing.T) {
 		{"append without cells", second(NewAppend(table, row)), ErrNoCells},
 		{"increment without cells", second(NewIncrement(table, row)), ErrNoCells},
 		{"scan empty table", second(NewScan(nil)), ErrEmptyTable},
-		{"max versions on put", second(NewPut(table, row, Value(f, q, v), MaxVersions(2))), ErrNotApplicable},
-		{"value on get", second(NewGet(table, row, Value(f, q, v))), ErrNotApplicable},
-		{"value on delete", second(NewDelete(table, row, Value(f, q, v))), ErrNotApplicable},
-		{"value on increment", second(NewIncrement(table, row, Value(f, q, v))), ErrNotApplicable},
-		{"amount on put", second(NewPut(table, row, Amount(f, q, 1))), ErrNotApplicable},
-		{"delete column on put", second(NewPut(table, row, DeleteColumn(f, q))), ErrNotApplicable},
-		{"limit on get", second(NewGet(table, row, Limit(1))), ErrNotApplicable},
-		{"exists only on scan", second(NewScan(table, ExistsOnly())), ErrNotApplicable},
-		{"timestamp on get", second(NewGet(table, row, Timestamp(1))), ErrNotApplicable},
-		{"time range on put", second(NewPut(table, row, Value(f, q, v), TimeRange(0, 1))), ErrNotApplicable},
-		{"durability on scan", second(NewScan(table, WithDurability(SkipWAL))), ErrNotApplicable},
-		{"filter on put", second(NewPut(table, row, Value(f, q, v), WithFilter(PrefixFilter{}))), ErrNotApplicable},
 		{"negative limit", second(NewScan(table, Limit(-1))), ErrInvalidOption},
 		{"zero rows per rpc", second(NewScan(table, NumberOfRows(0))), ErrInvalidOption},
 		{"negative batch", second(NewScan(table, BatchSize(-3))), ErrInvalidOption},
@@ -51,6 +41,7 @@ func TestConstructionErrors(t *testing.T) {
 		{"bad durability", second(NewPut(table, row, Value(f, q, v), WithDurability(9))), ErrInvalidOption},
 		{"nil filter", second(NewScan(table, WithFilter(nil))), ErrInvalidOption},
 		{"nil option", second(NewGet(table, row, nil)), ErrInvalidOption},
+		{"zero option value", second(NewGet(table, row, ReadOption(nil))), ErrInvalidOption},
 		{"empty attribute", second(NewGet(table, row, Attribute("", nil))), ErrInvalidOption},
 		{"prefix with start", second(NewScan(table, Prefix([]byte("a")), StartRow([]byte("a")))), ErrInvalidOption},
 		{"start after stop", second(NewScan(table, StartRow([]byte("b")), StopRow([]byte("a")))), ErrInvalidOption},
@@ -102,11 +93,76 @@ func TestEmptyRowAndValueAllowed(t *testing.T) {
 
 func second[T any](_ T, err error) error { return err }
 
-func mustPut(t testing.TB, table, row []byte) *Mutation {
+func mustPut(t testing.TB, table, row []byte) *Put {
 	t.Helper()
 	p, err := NewPut(table, row, Value([]byte("f"), []byte("q"), []byte("v")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestOptionKinds checks which requests each option applies to: passing an option to another
+// kind of request does not compile, because its type lacks that request's option method.
+func TestOptionKinds(t *testing.T) {
+	f, q, v := []byte("f"), []byte("q"), []byte("v")
+	kinds := map[string]reflect.Type{
+		"Get":       reflect.TypeFor[GetOption](),
+		"Scan":      reflect.TypeFor[ScanOption](),
+		"Put":       reflect.TypeFor[PutOption](),
+		"Delete":    reflect.TypeFor[DeleteOption](),
+		"Append":    reflect.TypeFor[AppendOption](),
+		"Increment": reflect.TypeFor[IncrementOption](),
+	}
+	cases := []struct {
+		name string
+		opt  any
+		want string
+	}{
+		{"Families", Families(f), "Get Scan"},
+		{"Columns", Columns(f, q), "Get Scan"},
+		{"MaxVersions", MaxVersions(2), "Get Scan"},
+		{"WithFilter", WithFilter(PrefixFilter{}), "Get Scan"},
+		{"NoBlockCache", NoBlockCache(), "Get Scan"},
+		{"TimeRange", TimeRange(0, 1), "Get Scan Append Increment"},
+		{"ExistsOnly", ExistsOnly(), "Get"},
+		{"Limit", Limit(1), "Scan"},
+		{"StartRow", StartRow(q), "Scan"},
+		{"Value", Value(f, q, v), "Put Append"},
+		{"ValueAt", ValueAt(f, q, 1, v), "Put"},
+		{"Amount", Amount(f, q, 1), "Increment"},
+		{"DeleteColumn", DeleteColumn(f, q), "Delete"},
+		{"DeleteFamily", DeleteFamily(f), "Delete"},
+		{"Timestamp", Timestamp(1), "Put Delete Append Increment"},
+		{"WithDurability", WithDurability(SkipWAL), "Put Delete Append Increment"},
+		{"Attribute", Attribute("a", nil), "Get Scan Put Delete Append Increment"},
+	}
+	for _, c := range cases {
+		for kind, iface := range kinds {
+			want := strings.Contains(" "+c.want+" ", " "+kind+" ")
+			if got := reflect.TypeOf(c.opt).Implements(iface); got != want {
+				t.Errorf("%s applies to %s: %v, want %v", c.name, kind, got, want)
+			}
+		}
+	}
+}
+
+// TestOptionsStayOnTheStack checks that an option built in the call to its constructor costs
+// no allocation of its own (typed options must not cost allocations per request).
+func TestOptionsStayOnTheStack(t *testing.T) {
+	tb, row, f := []byte("t"), []byte("r"), []byte("f")
+	bare := testing.AllocsPerRun(100, func() { _, _ = NewGet(tb, row) })
+	withOpts := testing.AllocsPerRun(100, func() {
+		_, _ = NewGet(tb, row, MaxVersions(2), NoBlockCache(), ExistsOnly(), MaxResultsPerColumnFamily(3))
+	})
+	if withOpts > bare {
+		t.Errorf("NewGet with four options: %v allocations, without: %v", withOpts, bare)
+	}
+	put := testing.AllocsPerRun(100, func() { _, _ = NewPut(tb, row, Value(f, f, f)) })
+	putMore := testing.AllocsPerRun(100, func() {
+		_, _ = NewPut(tb, row, Value(f, f, f), Timestamp(1), WithDurability(SkipWAL))
+	})
+	if putMore > put {
+		t.Errorf("NewPut with Timestamp and WithDurability: %v allocations, without: %v", putMore, put)
+	}
 }

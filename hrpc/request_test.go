@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"testing"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/pb"
 	"google.golang.org/protobuf/proto"
 )
@@ -136,18 +138,36 @@ func TestIncrementAndAppend(t *testing.T) {
 	if again.(*pb.MutateRequest).Mutation.GetNonce() != inc.Nonce() {
 		t.Fatal("nonce changed between marshals of one request")
 	}
-	c := decodeAll(t, block)[0]
-	if int64(binary.BigEndian.Uint64(c.Value)) != -3 || c.Type != CellTypePut {
-		t.Fatalf("increment cell %+v", c)
+	// Deltas travel in the message, not in a cellblock (see Mutation.deltaColumns).
+	if len(block) != 0 || m.AssociatedCellCount != nil || len(m.ColumnValue) != 1 {
+		t.Fatalf("increment sent %d cellblock bytes, mutation %v", len(block), m)
+	}
+	cv := m.ColumnValue[0]
+	if string(cv.Family) != "f" || len(cv.QualifierValue) != 1 || string(cv.QualifierValue[0].Qualifier) != "n" ||
+		int64(binary.BigEndian.Uint64(cv.QualifierValue[0].Value)) != -3 || cv.QualifierValue[0].Timestamp != nil {
+		t.Fatalf("increment column %v", cv)
 	}
 
-	app, err := NewAppend([]byte("t"), []byte("r"), Value(f, []byte("s"), []byte("tail")))
+	g := []byte("g")
+	app, err := NewAppend([]byte("t"), []byte("r"), Value(f, []byte("s"), []byte("tail")),
+		Value(f, []byte("t"), []byte("x")), Value(g, []byte("u"), nil), Value(f, []byte("v"), []byte("y")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, _, _ = app.Marshal(regionName, nil)
-	if m := msg.(*pb.MutateRequest).Mutation; m.GetMutateType() != pb.MutationProto_APPEND || m.GetNonce() == 0 {
-		t.Fatalf("append %v", m)
+	msg, block, _ = app.Marshal(regionName, nil)
+	m = msg.(*pb.MutateRequest).Mutation
+	if m.GetMutateType() != pb.MutationProto_APPEND || m.GetNonce() == 0 || len(block) != 0 {
+		t.Fatalf("append %v, %d cellblock bytes", m, len(block))
+	}
+	// Runs of one family share a column value; the order given is kept.
+	var got []string
+	for _, cv := range m.ColumnValue {
+		for _, qv := range cv.QualifierValue {
+			got = append(got, string(cv.Family)+":"+string(qv.Qualifier)+"="+string(qv.Value))
+		}
+	}
+	if want := "[f:s=tail f:t=x g:u= f:v=y]"; fmt.Sprint(got) != want || len(m.ColumnValue) != 3 {
+		t.Fatalf("append columns %v (%d column values), want %s in 3", got, len(m.ColumnValue), want)
 	}
 	put := mustPut(t, []byte("t"), []byte("r"))
 	msg, _, _ = put.Marshal(regionName, nil)
@@ -314,11 +334,11 @@ func TestCheckAndMutateMarshal(t *testing.T) {
 	eresp := &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{
 		Exception: &pb.NameBytesPair{Name: ptr("org.apache.hadoop.hbase.NotServingRegionException"), Value: []byte("gone\n\tat x")}}}}
 	_, err = cam.Decode(eresp, nil)
-	var ae *ActionError
+	var ae *hberr.RemoteError
 	if !errors.As(err, &ae) || ae.Class != "org.apache.hadoop.hbase.NotServingRegionException" {
 		t.Fatalf("err = %v", err)
 	}
-	if err.Error() != "hrpc: server exception org.apache.hadoop.hbase.NotServingRegionException: gone" {
+	if err.Error() != "org.apache.hadoop.hbase.NotServingRegionException: gone" {
 		t.Fatalf("message %q", err.Error())
 	}
 }
@@ -336,8 +356,10 @@ func TestRowMutationsMarshal(t *testing.T) {
 	if !ra.GetAtomic() || ra.Condition != nil || len(ra.Action) != 2 || ra.Action[1].Mutation.GetNonce() != inc.Nonce() {
 		t.Fatalf("request %v", multi)
 	}
-	if cells := decodeAll(t, block); len(cells) != 2 || string(cells[1].Qualifier) != "n" {
-		t.Fatal("cells out of order")
+	// The Put's cell in the cellblock, the Increment's in its message (Mutation.deltaColumns).
+	incCols := ra.Action[1].Mutation.ColumnValue
+	if cells := decodeAll(t, block); len(cells) != 1 || len(incCols) != 1 || string(incCols[0].QualifierValue[0].Qualifier) != "n" {
+		t.Fatalf("cellblock %v, increment columns %v", cells, incCols)
 	}
 	ok := &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{Processed: ptr(true)}}}
 	if err := rm.Decode(ok, nil); err != nil {

@@ -11,33 +11,32 @@ import (
 // server applies all of them or none. They are applied in the order given.
 type RowMutations struct {
 	table, row []byte
-	mutations  []*Mutation
+	mutations  []Mutation
 }
 
 // NewRowMutations groups mutations of the same table and row. Puts, Deletes, Appends and
 // Increments may be mixed.
-func NewRowMutations(mutations ...*Mutation) (*RowMutations, error) {
+func NewRowMutations(mutations ...Mutation) (*RowMutations, error) {
 	if len(mutations) == 0 {
 		return nil, ErrNoCells
 	}
 	for i, m := range mutations {
-		if m == nil {
+		if isNil(m) {
 			return nil, invalid("RowMutations: nil mutation at %d", i)
 		}
-		if i == 0 {
-			continue
-		}
-		if !bytes.Equal(m.table, mutations[0].table) {
-			return nil, invalid("RowMutations: mutation %d is for table %q, not %q", i, m.table, mutations[0].table)
-		}
-		if !bytes.Equal(m.row, mutations[0].row) {
-			return nil, invalid("RowMutations: mutation %d is for row %q, not %q", i, m.row, mutations[0].row)
+	}
+	first := mutations[0].base()
+	for i, m := range mutations[1:] {
+		if b := m.base(); !bytes.Equal(b.table, first.table) {
+			return nil, invalid("RowMutations: mutation %d is for table %q, not %q", i+1, b.table, first.table)
+		} else if !bytes.Equal(b.row, first.row) {
+			return nil, invalid("RowMutations: mutation %d is for row %q, not %q", i+1, b.row, first.row)
 		}
 	}
 	return &RowMutations{
-		table:     mutations[0].table,
-		row:       mutations[0].row,
-		mutations: append([]*Mutation(nil), mutations...),
+		table:     first.table,
+		row:       first.row,
+		mutations: append([]Mutation(nil), mutations...),
 	}, nil
 }
 
@@ -51,7 +50,7 @@ func (r *RowMutations) Key() []byte { return r.row }
 func (r *RowMutations) Method() string { return "Multi" }
 
 // Mutations are the mutations in the order they are applied. Do not modify the slice.
-func (r *RowMutations) Mutations() []*Mutation { return r.mutations }
+func (r *RowMutations) Mutations() []Mutation { return r.mutations }
 
 // regionAction builds the atomic RegionAction of the mutations and appends their cells.
 func (r *RowMutations) regionAction(regionName, cellblock []byte) (*pb.RegionAction, []byte) {
@@ -62,7 +61,7 @@ func (r *RowMutations) regionAction(regionName, cellblock []byte) (*pb.RegionAct
 		Action: make([]*pb.Action, len(r.mutations)),
 	}
 	for i, m := range r.mutations {
-		ra.Action[i], cellblock, _ = m.Action(uint32(i), cellblock)
+		ra.Action[i], cellblock, _ = m.base().Action(uint32(i), cellblock)
 	}
 	return ra, cellblock
 }
@@ -78,7 +77,7 @@ func (r *RowMutations) Marshal(regionName, cellblock []byte) (proto.Message, []b
 func (r *RowMutations) NewResponse() proto.Message { return new(pb.MultiResponse) }
 
 // Decode checks the MultiResponse of the mutations. A failure of the region action (the whole
-// row mutation was not applied) or of one action is returned as an *ActionError.
+// row mutation was not applied) or of one action is returned as an *hberr.RemoteError.
 func (r *RowMutations) Decode(resp proto.Message, cellblock []byte) error {
 	_, _, err := regionActionResult(resp, len(r.mutations))
 	return err
@@ -96,15 +95,32 @@ func regionActionResult(resp proto.Message, actions int) (*pb.RegionActionResult
 	}
 	rar := m.RegionActionResult[0]
 	if e := rar.Exception; e != nil {
-		return nil, false, &ActionError{Class: e.GetName(), Message: string(e.Value)}
+		return nil, false, ActionException(e)
 	}
 	for _, roe := range rar.ResultOrException {
 		if e := roe.Exception; e != nil {
-			return nil, false, &ActionError{Class: e.GetName(), Message: string(e.Value)}
+			return nil, false, ActionException(e)
 		}
 	}
 	if len(rar.ResultOrException) > actions {
 		return nil, false, badResponse("%d action results for %d actions", len(rar.ResultOrException), actions)
 	}
 	return rar, rar.GetProcessed(), nil
+}
+
+// isNil reports whether m is nil or a nil *Put, *Delete, *Append or *Increment.
+func isNil(m Mutation) bool {
+	switch m := m.(type) {
+	case nil:
+		return true
+	case *Put:
+		return m == nil
+	case *Delete:
+		return m == nil
+	case *Append:
+		return m == nil
+	case *Increment:
+		return m == nil
+	}
+	return false
 }

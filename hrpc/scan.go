@@ -44,11 +44,11 @@ type Scan struct {
 // NumberOfRows, MaxResultSize, AllowPartialResults, BatchSize, and the read options Families,
 // Columns, TimeRange, MaxVersions, WithFilter, NoBlockCache, MaxResultsPerColumnFamily,
 // ResultOffsetPerColumnFamily, Attribute.
-func NewScan(table []byte, opts ...Option) (*Scan, error) {
+func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
 	}
-	o := options{kind: kindScan}
+	var o options
 	if err := applyOptions(&o, opts); err != nil {
 		return nil, err
 	}
@@ -116,11 +116,8 @@ func nextPrefix(prefix []byte) []byte {
 	return nil
 }
 
-func rowOption(name string, row []byte, set func(o *options, row []byte)) Option {
-	return func(o *options) error {
-		if err := o.allow(name, kindScan); err != nil {
-			return err
-		}
+func rowOption(name string, row []byte, set func(o *options, row []byte)) ScanOption {
+	return scanOnly(func(o *options) error {
 		if row == nil {
 			return invalid("%s(nil): use []byte{} for the table's edge", name)
 		}
@@ -129,89 +126,79 @@ func rowOption(name string, row []byte, set func(o *options, row []byte)) Option
 		}
 		set(o, row)
 		return nil
-	}
+	})
 }
 
 // StartRow is the row a Scan starts at (inclusive); for a reversed scan, the highest row.
-func StartRow(row []byte) Option {
+func StartRow(row []byte) ScanOption {
 	return rowOption("StartRow", row, func(o *options, r []byte) { o.startRow = r })
 }
 
 // StopRow is the row a Scan stops before (exclusive); for a reversed scan, the lowest bound.
-func StopRow(row []byte) Option {
+func StopRow(row []byte) ScanOption {
 	return rowOption("StopRow", row, func(o *options, r []byte) { o.stopRow = r })
 }
 
 // Prefix restricts a Scan to the rows starting with prefix (it sets the start and stop rows).
-func Prefix(prefix []byte) Option {
+func Prefix(prefix []byte) ScanOption {
 	return rowOption("Prefix", prefix, func(o *options, p []byte) { o.prefix, o.hasPrefix = p, true })
 }
 
 // Reversed scans from the start row downwards.
-func Reversed() Option {
-	return func(o *options) error {
-		if err := o.allow("Reversed", kindScan); err != nil {
-			return err
-		}
+func Reversed() ScanOption {
+	return scanOnly(func(o *options) error {
 		o.reversed = true
 		return nil
-	}
+	})
 }
 
-func countOption(name string, n int, set func(o *options, n uint32)) Option {
-	return func(o *options) error {
-		if err := o.allow(name, kindScan); err != nil {
-			return err
-		}
+func countOption(name string, n int, set func(o *options, n uint32)) ScanOption {
+	return scanOnly(func(o *options) error {
 		if n < 1 || n > math.MaxInt32 {
 			return invalid("%s(%d): must be at least 1", name, n)
 		}
 		set(o, uint32(n))
 		return nil
-	}
+	})
 }
 
 // Limit stops a Scan after n rows.
-func Limit(n int) Option {
+func Limit(n int) ScanOption {
 	return countOption("Limit", n, func(o *options, n uint32) { o.limit = n })
 }
 
 // NumberOfRows is how many rows the server returns per RPC at most (the Java client's
 // caching).
-func NumberOfRows(n int) Option {
+func NumberOfRows(n int) ScanOption {
 	return countOption("NumberOfRows", n, func(o *options, n uint32) { o.numberOfRows = n })
 }
 
-// BatchSize caps the cells per result: wide rows come back in several results, which the
-// scanner returns as they are.
-func BatchSize(n int) Option {
+// BatchSize caps the cells per result: a wide row comes back in several results of exactly n
+// cells each, its last one smaller, as with the Java client's Scan.setBatch. The server may
+// end a piece early (at its size or time limit); the scanner joins such pieces into full
+// batches unless AllowPartialResults is set too.
+func BatchSize(n int) ScanOption {
 	return countOption("BatchSize", n, func(o *options, n uint32) { o.batchSize = n })
 }
 
 // MaxResultSize is how many bytes of cells the server returns per RPC at most (default 2 MiB).
-func MaxResultSize(n int64) Option {
-	return func(o *options) error {
-		if err := o.allow("MaxResultSize", kindScan); err != nil {
-			return err
-		}
+func MaxResultSize(n int64) ScanOption {
+	return scanOnly(func(o *options) error {
 		if n < 1 {
 			return invalid("MaxResultSize(%d): must be at least 1", n)
 		}
 		o.maxResultSize = uint64(n)
 		return nil
-	}
+	})
 }
 
 // AllowPartialResults lets a Scan return parts of a row as separate results (Result.Partial
 // set on all but the last part) instead of reassembling them: less memory for huge rows.
-func AllowPartialResults() Option {
-	return func(o *options) error {
-		if err := o.allow("AllowPartialResults", kindScan); err != nil {
-			return err
-		}
+func AllowPartialResults() ScanOption {
+	return scanOnly(func(o *options) error {
 		o.allowPartials = true
 		return nil
-	}
+	})
 }
 
 // Table is the table scanned.
@@ -251,7 +238,7 @@ func (s *Scan) MaxResultSize() uint64 { return s.maxResultSize }
 func (s *Scan) AllowPartialResults() bool { return s.allowPartials }
 
 // BatchSize is the cap on cells per result; 0 means none. With a batch size the results are
-// parts of rows by design and the scanner returns them as they are.
+// parts of rows by design: the scanner regroups the server's pieces into full batches.
 func (s *Scan) BatchSize() uint32 { return s.batchSize }
 
 // ScanProto builds the protobuf Scan for the first ScanRequest to a region. The client's scanner
@@ -347,6 +334,9 @@ func ParseScanResponse(resp *pb.ScanResponse, cellblock []byte) ([]*Result, erro
 						return nil, fmt.Errorf("%w: result %d: %w", ErrBadResponse, i, err)
 					}
 				}
+				if err := oneRow(r.Cells); err != nil {
+					return nil, fmt.Errorf("%w: scan result %d: %w", ErrBadResponse, i, err)
+				}
 				off += int(c)
 			}
 			out[i] = r
@@ -362,8 +352,21 @@ func ParseScanResponse(resp *pb.ScanResponse, cellblock []byte) ([]*Result, erro
 		if err := parseResultInto(&results[i], pr, &reader); err != nil {
 			return nil, err
 		}
+		if err := oneRow(results[i].Cells); err != nil {
+			return nil, fmt.Errorf("%w: scan result %d: %w", ErrBadResponse, i, err)
+		}
 		results[i].Stale = results[i].Stale || stale
 		out[i] = &results[i]
 	}
 	return out, nil
+}
+
+// oneRow checks that the cells of one scan result are all of one row.
+func oneRow(cells []Cell) error {
+	for j := 1; j < len(cells); j++ {
+		if !bytes.Equal(cells[j].Row, cells[0].Row) {
+			return foreignCell(cells[0].Row, cells[j].Row, j)
+		}
+	}
+	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -33,13 +32,19 @@ func TestMatchesHBaseProtos(t *testing.T) {
 
 	// HBase imports protobuf's Any from its shaded path.
 	anyDir := filepath.Join(tmp, "inc", "org/apache/hbase/thirdparty/google/protobuf")
-	require.NoError(t, os.MkdirAll(anyDir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(anyDir, "any.proto"), []byte(
+	if err := os.MkdirAll(anyDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := (os.WriteFile(filepath.Join(anyDir, "any.proto"), []byte(
 		"syntax = \"proto3\";\npackage google.protobuf;\n"+
-			"message Any { string type_url = 1; bytes value = 2; }\n"), 0o644))
+			"message Any { string type_url = 1; bytes value = 2; }\n"), 0o644)); err != nil {
+		t.Fatal(err)
+	}
 
 	ours, err := filepath.Glob("proto/*.proto")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var names []string
 	for _, p := range ours {
 		names = append(names, filepath.Base(p))
@@ -74,7 +79,9 @@ func TestMatchesHBaseProtos(t *testing.T) {
 		}
 		return true
 	})
-	require.Positive(t, checked)
+	if checked <= 0 {
+		t.Fatalf("checked = %v; want it positive", checked)
+	}
 	t.Logf("%d top-level messages checked", checked)
 }
 
@@ -86,13 +93,21 @@ func compileProtos(t *testing.T, out string, includes, files []string) *protoreg
 	}
 	args = append(args, files...)
 	msg, err := exec.Command("protoc", args...).CombinedOutput()
-	require.NoError(t, err, "protoc: %s", msg)
+	if err != nil {
+		t.Fatalf("protoc: %s: %v", msg, err)
+	}
 	b, err := os.ReadFile(out)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var set descriptorpb.FileDescriptorSet
-	require.NoError(t, proto.Unmarshal(b, &set))
+	if err := proto.Unmarshal(b, &set); err != nil {
+		t.Fatal(err)
+	}
 	reg, err := protodesc.NewFiles(&set)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return reg
 }
 

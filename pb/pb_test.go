@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"testing"
 
-	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/go-hbase/hbase/pb"
@@ -18,8 +17,12 @@ import (
 func requireBytes(t *testing.T, want []byte, m proto.Message) {
 	t.Helper()
 	got, err := proto.Marshal(m)
-	require.NoError(t, err)
-	require.Equal(t, hex.EncodeToString(want), hex.EncodeToString(got))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hex.EncodeToString(got) != hex.EncodeToString(want) {
+		t.Fatalf("hex.EncodeToString(got) = %q; want %q", hex.EncodeToString(got), hex.EncodeToString(want))
+	}
 }
 
 func TestRequestHeaderBytes(t *testing.T) {
@@ -75,14 +78,30 @@ func TestResponseHeaderDecode(t *testing.T) {
 	in = append(in, 0x1a, 0x03, 0x08, 0xac, 0x02)
 
 	var h pb.ResponseHeader
-	require.NoError(t, proto.Unmarshal(in, &h))
-	require.Equal(t, uint32(7), h.GetCallId())
-	require.Equal(t, "org.apache.hadoop.hbase.NotServingRegionException", h.GetException().GetExceptionClassName())
-	require.Equal(t, "rs1", h.GetException().GetHostname())
-	require.Equal(t, int32(16020), h.GetException().GetPort())
-	require.NotNil(t, h.GetException().DoNotRetry, "an explicit false must stay distinguishable from unset")
-	require.False(t, h.GetException().GetDoNotRetry())
-	require.Equal(t, uint32(300), h.GetCellBlockMeta().GetLength())
+	if err := proto.Unmarshal(in, &h); err != nil {
+		t.Fatal(err)
+	}
+	if h.GetCallId() != uint32(7) {
+		t.Fatalf("h.GetCallId() = %v; want %v", h.GetCallId(), uint32(7))
+	}
+	if h.GetException().GetExceptionClassName() != "org.apache.hadoop.hbase.NotServingRegionException" {
+		t.Fatalf("h.GetException().GetExceptionClassName() = %q; want %q", h.GetException().GetExceptionClassName(), "org.apache.hadoop.hbase.NotServingRegionException")
+	}
+	if h.GetException().GetHostname() != "rs1" {
+		t.Fatalf("h.GetException().GetHostname() = %q; want %q", h.GetException().GetHostname(), "rs1")
+	}
+	if h.GetException().GetPort() != int32(16020) {
+		t.Fatalf("h.GetException().GetPort() = %v; want %v", h.GetException().GetPort(), int32(16020))
+	}
+	if h.GetException().DoNotRetry == nil {
+		t.Fatal("an explicit false must stay distinguishable from unset: h.GetException().DoNotRetry is nil")
+	}
+	if h.GetException().GetDoNotRetry() {
+		t.Fatal("h.GetException().GetDoNotRetry() is true")
+	}
+	if h.GetCellBlockMeta().GetLength() != uint32(300) {
+		t.Fatalf("h.GetCellBlockMeta().GetLength() = %v; want %v", h.GetCellBlockMeta().GetLength(), uint32(300))
+	}
 }
 
 func TestMutationProtoBytes(t *testing.T) {
@@ -123,12 +142,24 @@ func TestMutationProtoBytes(t *testing.T) {
 func TestDeleteTypeValues(t *testing.T) {
 	// hrpc maps cell key types onto these; HBase's numbering is not the
 	// KeyValue type byte, so pin it.
-	require.Equal(t, int32(0), int32(pb.MutationProto_DELETE_ONE_VERSION))
-	require.Equal(t, int32(1), int32(pb.MutationProto_DELETE_MULTIPLE_VERSIONS))
-	require.Equal(t, int32(2), int32(pb.MutationProto_DELETE_FAMILY))
-	require.Equal(t, int32(3), int32(pb.MutationProto_DELETE_FAMILY_VERSION))
-	require.Equal(t, int32(4), int32(pb.CellType_PUT))
-	require.Equal(t, int32(14), int32(pb.CellType_DELETE_FAMILY))
+	if int32(pb.MutationProto_DELETE_ONE_VERSION) != int32(0) {
+		t.Fatalf("int32(pb.MutationProto_DELETE_ONE_VERSION) = %v; want %v", int32(pb.MutationProto_DELETE_ONE_VERSION), int32(0))
+	}
+	if int32(pb.MutationProto_DELETE_MULTIPLE_VERSIONS) != int32(1) {
+		t.Fatalf("int32(pb.MutationProto_DELETE_MULTIPLE_VERSIONS) = %v; want %v", int32(pb.MutationProto_DELETE_MULTIPLE_VERSIONS), int32(1))
+	}
+	if int32(pb.MutationProto_DELETE_FAMILY) != int32(2) {
+		t.Fatalf("int32(pb.MutationProto_DELETE_FAMILY) = %v; want %v", int32(pb.MutationProto_DELETE_FAMILY), int32(2))
+	}
+	if int32(pb.MutationProto_DELETE_FAMILY_VERSION) != int32(3) {
+		t.Fatalf("int32(pb.MutationProto_DELETE_FAMILY_VERSION) = %v; want %v", int32(pb.MutationProto_DELETE_FAMILY_VERSION), int32(3))
+	}
+	if int32(pb.CellType_PUT) != int32(4) {
+		t.Fatalf("int32(pb.CellType_PUT) = %v; want %v", int32(pb.CellType_PUT), int32(4))
+	}
+	if int32(pb.CellType_DELETE_FAMILY) != int32(14) {
+		t.Fatalf("int32(pb.CellType_DELETE_FAMILY) = %v; want %v", int32(pb.CellType_DELETE_FAMILY), int32(14))
+	}
 }
 
 func TestScanRequestBytes(t *testing.T) {
@@ -171,11 +202,21 @@ func TestGetDefaultsAreNotSent(t *testing.T) {
 	g := &pb.Get{Row: []byte("r")}
 	requireBytes(t, []byte{0x0a, 0x01, 'r'}, g)
 	// The getters report HBase's defaults for unset fields.
-	require.Equal(t, uint32(1), g.GetMaxVersions())
-	require.True(t, g.GetCacheBlocks())
-	require.Equal(t, pb.Consistency_STRONG, g.GetConsistency())
-	require.True(t, (&pb.Scan{}).GetIncludeStartRow())
-	require.Equal(t, int32(-1), (&pb.ClusterStatus{}).GetMasterInfoPort())
+	if g.GetMaxVersions() != uint32(1) {
+		t.Fatalf("g.GetMaxVersions() = %v; want %v", g.GetMaxVersions(), uint32(1))
+	}
+	if !g.GetCacheBlocks() {
+		t.Fatal("g.GetCacheBlocks() is false")
+	}
+	if g.GetConsistency() != pb.Consistency_STRONG {
+		t.Fatalf("g.GetConsistency() = %v; want %v", g.GetConsistency(), pb.Consistency_STRONG)
+	}
+	if !(&pb.Scan{}).GetIncludeStartRow() {
+		t.Fatal("(&pb.Scan{}).GetIncludeStartRow() is false")
+	}
+	if (&pb.ClusterStatus{}).GetMasterInfoPort() != int32(-1) {
+		t.Fatalf("(&pb.ClusterStatus{}).GetMasterInfoPort() = %v; want %v", (&pb.ClusterStatus{}).GetMasterInfoPort(), int32(-1))
+	}
 }
 
 func TestTimestampsFilterIsPacked(t *testing.T) {
@@ -187,15 +228,21 @@ func TestRequiredFieldsAreEnforced(t *testing.T) {
 	// A RegionSpecifier without its value is a bug on our side: marshalling
 	// must refuse it rather than send something the server rejects.
 	_, err := proto.Marshal(&pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum()})
-	require.Error(t, err)
+	if err == nil {
+		t.Fatal("err is nil; want an error")
+	}
 
 	// A GetRequest with only a region (field 1) lacks the required get.
 	_, err = proto.Marshal(&pb.GetRequest{Region: &pb.RegionSpecifier{
 		Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: []byte("x"),
 	}})
-	require.Error(t, err)
+	if err == nil {
+		t.Fatal("err is nil; want an error")
+	}
 	var r pb.GetRequest
-	require.Error(t, proto.Unmarshal([]byte{0x0a, 0x05, 0x08, 0x01, 0x12, 0x01, 'x'}, &r))
+	if err := (proto.Unmarshal([]byte{0x0a, 0x05, 0x08, 0x01, 0x12, 0x01, 'x'}, &r)); err == nil {
+		t.Fatal("proto.Unmarshal([]byte{0x0a, 0x05, 0x08, 0x01, 0x12, 0x01, 'x'}, &r) returned no error")
+	}
 }
 
 func TestMetaRegionServerRoundTrip(t *testing.T) {
@@ -220,21 +267,39 @@ func TestMetaRegionServerRoundTrip(t *testing.T) {
 	znode := append([]byte{0xff, 0, 0, 0, 3, 'i', 'd', '1'}, "PBUF"...)
 	znode = append(znode, want...)
 	i := bytes.Index(znode, []byte("PBUF"))
-	require.Positive(t, i)
+	if i <= 0 {
+		t.Fatalf("i = %v; want it positive", i)
+	}
 
 	var got pb.MetaRegionServer
-	require.NoError(t, proto.Unmarshal(znode[i+4:], &got))
-	require.True(t, proto.Equal(m, &got))
-	require.Equal(t, "rs1.example", got.GetServer().GetHostName())
-	require.Equal(t, uint32(16020), got.GetServer().GetPort())
-	require.Equal(t, pb.RegionState_OPEN, got.GetState())
+	if err := proto.Unmarshal(znode[i+4:], &got); err != nil {
+		t.Fatal(err)
+	}
+	if !proto.Equal(m, &got) {
+		t.Fatal("proto.Equal(m, &got) is false")
+	}
+	if got.GetServer().GetHostName() != "rs1.example" {
+		t.Fatalf("got.GetServer().GetHostName() = %q; want %q", got.GetServer().GetHostName(), "rs1.example")
+	}
+	if got.GetServer().GetPort() != uint32(16020) {
+		t.Fatalf("got.GetServer().GetPort() = %v; want %v", got.GetServer().GetPort(), uint32(16020))
+	}
+	if got.GetState() != pb.RegionState_OPEN {
+		t.Fatalf("got.GetState() = %v; want %v", got.GetState(), pb.RegionState_OPEN)
+	}
 
 	// Without state (older servers) the getter reports OFFLINE, the enum's
 	// first value; only the nil pointer tells "unset" apart.
 	var old pb.MetaRegionServer
-	require.NoError(t, proto.Unmarshal(want[:2+0x12], &old))
-	require.Nil(t, old.State)
-	require.Equal(t, pb.RegionState_OFFLINE, old.GetState())
+	if err := proto.Unmarshal(want[:2+0x12], &old); err != nil {
+		t.Fatal(err)
+	}
+	if old.State != nil {
+		t.Fatalf("old.State = %v; want nil", old.State)
+	}
+	if old.GetState() != pb.RegionState_OFFLINE {
+		t.Fatalf("old.GetState() = %v; want %v", old.GetState(), pb.RegionState_OFFLINE)
+	}
 }
 
 func TestMasterZnodeRoundTrip(t *testing.T) {
@@ -243,11 +308,19 @@ func TestMasterZnodeRoundTrip(t *testing.T) {
 		InfoPort: proto.Uint32(16010),
 	}
 	b, err := proto.Marshal(m)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got pb.Master
-	require.NoError(t, proto.Unmarshal(b, &got))
-	require.True(t, proto.Equal(m, &got))
-	require.Equal(t, uint32(16010), got.GetInfoPort())
+	if err := proto.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !proto.Equal(m, &got) {
+		t.Fatal("proto.Equal(m, &got) is false")
+	}
+	if got.GetInfoPort() != uint32(16010) {
+		t.Fatalf("got.GetInfoPort() = %v; want %v", got.GetInfoPort(), uint32(16010))
+	}
 }
 
 func TestDroppedFieldsSurviveDecoding(t *testing.T) {
@@ -255,9 +328,17 @@ func TestDroppedFieldsSurviveDecoding(t *testing.T) {
 	// still decode, and the bytes are kept rather than lost.
 	in := []byte{0x08, 0x07, 0x5a, 0x04, 0x08, 0x01, 0x10, 0x02}
 	var l pb.ServerLoad
-	require.NoError(t, proto.Unmarshal(in, &l))
-	require.Equal(t, uint64(7), l.GetNumberOfRequests())
+	if err := proto.Unmarshal(in, &l); err != nil {
+		t.Fatal(err)
+	}
+	if l.GetNumberOfRequests() != uint64(7) {
+		t.Fatalf("l.GetNumberOfRequests() = %v; want %v", l.GetNumberOfRequests(), uint64(7))
+	}
 	out, err := proto.Marshal(&l)
-	require.NoError(t, err)
-	require.Equal(t, in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, in) {
+		t.Fatalf("out = %q; want %q", out, in)
+	}
 }

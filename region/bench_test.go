@@ -9,19 +9,19 @@ import (
 	"io"
 	"net"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/go-hbase/hbase/internal/cputime"
 	"github.com/go-hbase/hbase/pb"
 )
 
 // benchGets runs Gets through one client, sequentially and from parallel goroutines.
 func benchGets(b *testing.B, addr string) {
-	c := dialT(b, addr, Config{})
+	c := dialT(b, addr)
 	ctx := context.Background()
 	req := getRequest("row-0001")
 	b.Run("sequential", func(b *testing.B) {
@@ -34,11 +34,36 @@ func benchGets(b *testing.B, addr string) {
 			}
 		}
 	})
+	// The same with a response check, as the client runs every call (Checker): the
+	// check's own work is in hrpc's BenchmarkCheckGetResponse.
+	b.Run("sequential-checked", func(b *testing.B) {
+		b.ReportAllocs()
+		var resp pb.GetResponse
+		check := rowCheck("row-0001")
+		for b.Loop() {
+			resp.Reset()
+			if _, err := c.CallChecked(ctx, NormalPriority, "Get", req, nil, &resp, check); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	for _, par := range []int{1, 32} {
 		b.Run(fmt.Sprintf("parallel-x%d", par), func(b *testing.B) {
 			benchParallel(b, c, req, par)
 		})
 	}
+}
+
+// rowCheck accepts a GetResponse whose cells are all of one row.
+type rowCheck string
+
+func (r rowCheck) CheckResponse(resp proto.Message, _ []byte) error {
+	for _, c := range resp.(*pb.GetResponse).GetResult().GetCell() {
+		if string(c.Row) != string(r) {
+			return fmt.Errorf("cell of row %q", c.Row)
+		}
+	}
+	return nil
 }
 
 // benchParallel runs par*GOMAXPROCS goroutines calling through c and reports how many calls
@@ -254,7 +279,7 @@ func BenchmarkLoopbackPingPong(b *testing.B) {
 				nc = fastConn(nc)
 			}
 			buf := make([]byte, 100)
-			cpu0 := processCPU()
+			cpu0 := processCPU(b)
 			for b.Loop() {
 				if _, err := nc.Write(buf); err != nil {
 					b.Fatal(err)
@@ -263,18 +288,19 @@ func BenchmarkLoopbackPingPong(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64((processCPU(b)-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
 			nc.Close()
 			<-done
 		})
 	}
 }
 
-// processCPU is this process's user and system CPU time.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+// processCPU is this process's user and system CPU time; it fails tb where that cannot be read.
+func processCPU(tb testing.TB) time.Duration {
+	tb.Helper()
+	d, err := cputime.Self()
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
+
+	"github.com/go-hbase/hbase/hberr"
 )
 
 // call is one outstanding RPC. Calls are pooled per Client; a call is reused only when the
@@ -20,9 +22,10 @@ type call struct {
 	buf []byte // the response body (reused unless handed out as cells)
 
 	// Set by the completer before signalling done.
-	msg, cells []byte
-	remote     *RemoteError
-	err        error
+	body, msg, cells []byte // body: the frame after the header; msg and cells alias it
+	ev               frameEvidence
+	remote           *hberr.RemoteError
+	err              error
 }
 
 func (cl *call) complete(err error) {
@@ -37,21 +40,26 @@ const maxPooledBuffer = 1 << 20
 // The response message is unmarshalled into resp; the response's cellblock bytes are returned
 // (they stay valid after return: the caller owns them).
 //
-// Errors: a *RemoteError for a server exception (errors.Is maps it to ErrRegionUnavailable,
-// ErrRetryable, ...); an error wrapping ErrConnection or ErrClosed when the connection is or
+// Errors: a *hberr.RemoteError for a server exception (errors.Is maps it to hberr.ErrRegionUnavailable,
+// hberr.ErrRetryable, ...); an error wrapping hberr.ErrConnection or ErrClosed when the connection is or
 // becomes dead; the context's error, at once, when ctx ends (the late response is dropped).
 // resp may be nil to ignore the response message.
 func (c *Client) Call(ctx context.Context, method string, req proto.Message, reqCells []byte, resp proto.Message) ([]byte, error) {
-	return c.call(ctx, NormalPriority, method, req, reqCells, resp)
+	return c.CallChecked(ctx, NormalPriority, method, req, reqCells, resp, nil)
 }
 
 // CallPriority is Call with a RequestHeader priority (e.g. HighPriority for meta lookups, which
 // the server serves from its priority handlers).
 func (c *Client) CallPriority(ctx context.Context, priority uint32, method string, req proto.Message, reqCells []byte, resp proto.Message) ([]byte, error) {
-	return c.call(ctx, priority, method, req, reqCells, resp)
+	return c.CallChecked(ctx, priority, method, req, reqCells, resp, nil)
 }
 
-func (c *Client) call(ctx context.Context, priority uint32, method string, req proto.Message, reqCells []byte, resp proto.Message) ([]byte, error) {
+// CallChecked is CallPriority that also runs check (when not nil) on the decoded response. A
+// response whose message does not decode, or that check rejects, resets the connection (every
+// other outstanding call fails with ErrConnection), is logged once per connection at error
+// level with its call id, method, region, frame length and the first bytes of its header and
+// body, and gives an error wrapping hberr.ErrCorruptResponse.
+func (c *Client) CallChecked(ctx context.Context, priority uint32, method string, req proto.Message, reqCells []byte, resp proto.Message, check Checker) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, err)
 	}
@@ -110,11 +118,11 @@ func (c *Client) call(ctx context.Context, priority uint32, method string, req p
 		} // else the reader or fail() holds it and will signal done: let it go to the GC.
 		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, ctx.Err())
 	}
-	return c.finish(cl, method, resp)
+	return c.finish(cl, method, req, resp, check)
 }
 
 // finish turns a completed call into Call's results and recycles the call.
-func (c *Client) finish(cl *call, method string, resp proto.Message) ([]byte, error) {
+func (c *Client) finish(cl *call, method string, req, resp proto.Message, check Checker) ([]byte, error) {
 	if cl.err != nil {
 		err := cl.err
 		c.release(cl)
@@ -127,8 +135,16 @@ func (c *Client) finish(cl *call, method string, resp proto.Message) ([]byte, er
 	}
 	if resp != nil {
 		if err := proto.Unmarshal(cl.msg, resp); err != nil {
+			err = c.corrupt(cl, method, req, fmt.Errorf("decode %T: %w", resp, err))
 			c.release(cl)
-			return nil, fmt.Errorf("region: %s %s: decode response: %w", c.addr, method, err)
+			return nil, err
+		}
+	}
+	if check != nil {
+		if err := check.CheckResponse(resp, cl.cells); err != nil {
+			err = c.corrupt(cl, method, req, err)
+			c.release(cl)
+			return nil, err
 		}
 	}
 	cells := cl.cells
@@ -141,7 +157,7 @@ func (c *Client) finish(cl *call, method string, resp proto.Message) ([]byte, er
 }
 
 func (c *Client) release(cl *call) {
-	cl.msg, cl.cells, cl.remote, cl.err = nil, nil, nil, nil
+	cl.body, cl.msg, cl.cells, cl.remote, cl.err = nil, nil, nil, nil, nil
 	if cap(cl.enc) > maxPooledBuffer {
 		cl.enc = nil
 	}

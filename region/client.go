@@ -8,6 +8,8 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+
+	"github.com/go-hbase/hbase/hberr"
 )
 
 // Client is one connection to one server for one service. It is safe for concurrent use:
@@ -15,12 +17,13 @@ import (
 // reader goroutine completes calls by call id.
 type Client struct {
 	addr string
-	cfg  Config
+	cfg  config
 	log  *slog.Logger
 	conn net.Conn
 
-	nextID atomic.Uint32
-	dead   atomic.Bool
+	nextID        atomic.Uint32
+	dead          atomic.Bool
+	loggedCorrupt atomic.Bool // a corrupt response was logged (once per connection)
 
 	mu    sync.Mutex
 	calls map[uint32]*call // outstanding calls; nil once dead
@@ -36,12 +39,13 @@ type Client struct {
 	}
 }
 
-// Dial connects to addr ("host:port"), runs the connection setup (SIMPLE, or cfg.Handshaker)
-// bounded by ctx, and starts the reader goroutine.
-func Dial(ctx context.Context, addr string, cfg Config) (*Client, error) {
-	cfg = cfg.withDefaults()
-	if cfg.Service == "" {
-		return nil, fmt.Errorf("region: dial %s: Config.Service is empty", addr)
+// Dial connects to addr ("host:port"), runs the connection setup (SIMPLE, or the
+// WithHandshaker) bounded by ctx, and starts the reader goroutine. It fails first on a bad
+// option.
+func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -89,7 +93,7 @@ func (c *Client) Addr() string { return c.addr }
 func (c *Client) Done() <-chan struct{} { return c.done }
 
 // Err returns why the connection died, or nil while it is alive. The error wraps ErrClosed
-// (Close) or ErrConnection and the cause.
+// (Close) or hberr.ErrConnection and the cause.
 func (c *Client) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -146,5 +150,5 @@ func isClosed(err error) bool {
 
 // connFailed wraps an I/O or protocol error into the error all calls get.
 func (c *Client) connFailed(cause error) error {
-	return newConnError(c.addr, ErrConnection, cause)
+	return newConnError(c.addr, hberr.ErrConnection, cause)
 }

@@ -13,13 +13,14 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/pb"
 )
 
 func TestRoundTrip(t *testing.T) {
 	srv := startFake(t, echoGet)
-	c := dialT(t, srv.Addr(), Config{User: "alice"})
+	c := dialT(t, srv.Addr(), WithUser("alice"))
 	resp, cells, err := doGet(testCtx(t), c, "row1")
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +51,7 @@ func TestRequestHeaderFields(t *testing.T) {
 		got.Store(r.Header)
 		return echoGet(r)
 	})
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if _, err := c.CallPriority(ctx, HighPriority, "Get", getRequest("r"), []byte("cells"), &pb.GetResponse{}); err != nil {
@@ -65,7 +66,7 @@ func TestRequestHeaderFields(t *testing.T) {
 
 func TestCellblockPassthrough(t *testing.T) {
 	srv := startFake(t, echoGet)
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	ctx := testCtx(t)
 	var kept [][]byte
 	for i := range 20 {
@@ -101,7 +102,7 @@ func TestOutOfOrderResponses(t *testing.T) {
 		}
 		return echoGet(r)
 	})
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	ctx := testCtx(t)
 	errA := make(chan error, 1)
 	go func() {
@@ -127,7 +128,7 @@ func TestOutOfOrderResponses(t *testing.T) {
 func TestConcurrentCallsCoalesce(t *testing.T) {
 	srv := startFake(t, echoGet)
 	d := &slowDialer{delay: 2 * time.Millisecond}
-	c := dialT(t, srv.Addr(), Config{Dialer: d})
+	c := dialT(t, srv.Addr(), WithDialer(d))
 	ctx := testCtx(t)
 	const goroutines, perG = 300, 5
 	var wg sync.WaitGroup
@@ -166,7 +167,7 @@ func TestConcurrentCallsCoalesce(t *testing.T) {
 
 func TestLoneCallIsNotDelayed(t *testing.T) {
 	srv := startFake(t, echoGet)
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	ctx := testCtx(t)
 	for range 50 {
 		if _, _, err := doGet(ctx, c, "x"); err != nil {
@@ -188,7 +189,7 @@ func TestCancelReturnsAtOnceAndDropsLateResponse(t *testing.T) {
 		}
 		return resp
 	})
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	// The best of a few tries is compared, so that a loaded machine descheduling the test does
 	// not fail it; a client that waited for the response would be ~270ms late every time.
 	best := time.Hour
@@ -247,7 +248,7 @@ func TestUnknownCallIDIsDropped(t *testing.T) {
 		}
 		return echoGet(r)
 	})
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	if resp, _, err := doGet(testCtx(t), c, "k"); err != nil || string(resp.GetResult().GetCell()[0].GetRow()) != "k" {
 		t.Fatal(resp, err)
 	}
@@ -257,7 +258,7 @@ func TestDeathFailsAllOutstandingCalls(t *testing.T) {
 	srv := startFake(t, func(r *fakeserver.Request) fakeserver.Response {
 		return fakeserver.Response{NoReply: true}
 	})
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	ctx := testCtx(t)
 	const n = 100
 	errs := make(chan error, n)
@@ -274,8 +275,8 @@ func TestDeathFailsAllOutstandingCalls(t *testing.T) {
 	srv.DropConnections()
 	for range n {
 		err := <-errs
-		if !errors.Is(err, ErrConnection) {
-			t.Fatalf("err = %v, want ErrConnection", err)
+		if !errors.Is(err, hberr.ErrConnection) {
+			t.Fatalf("err = %v, want hberr.ErrConnection", err)
 		}
 	}
 	if d := time.Since(start); d > time.Second {
@@ -286,11 +287,11 @@ func TestDeathFailsAllOutstandingCalls(t *testing.T) {
 	case <-time.After(time.Second):
 		t.Fatal("Done not closed")
 	}
-	if !errors.Is(c.Err(), ErrConnection) {
+	if !errors.Is(c.Err(), hberr.ErrConnection) {
 		t.Fatalf("Err() = %v", c.Err())
 	}
 	// Later calls fail fast without touching the network.
-	if _, _, err := doGet(ctx, c, "y"); !errors.Is(err, ErrConnection) {
+	if _, _, err := doGet(ctx, c, "y"); !errors.Is(err, hberr.ErrConnection) {
 		t.Fatalf("later call: %v", err)
 	}
 }
@@ -299,7 +300,7 @@ func TestCloseFailsOutstandingCalls(t *testing.T) {
 	srv := startFake(t, func(r *fakeserver.Request) fakeserver.Response {
 		return fakeserver.Response{NoReply: true}
 	})
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	errs := make(chan error, 10)
 	for range 10 {
 		go func() {
@@ -314,7 +315,7 @@ func TestCloseFailsOutstandingCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 10 {
-		if err := <-errs; !errors.Is(err, ErrClosed) || errors.Is(err, ErrConnection) {
+		if err := <-errs; !errors.Is(err, ErrClosed) || errors.Is(err, hberr.ErrConnection) {
 			t.Fatalf("err = %v, want ErrClosed", err)
 		}
 	}
@@ -352,7 +353,7 @@ func TestBadFramesKillTheConnection(t *testing.T) {
 			return f
 		}, false, ErrMalformedFrame},
 		{"truncated", func(id uint32) []byte { f := okFrame(id); return f[:len(f)-1] }, true, io.ErrUnexpectedEOF},
-		{"closed", nil, true, ErrConnection},
+		{"closed", nil, true, hberr.ErrConnection},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -363,10 +364,10 @@ func TestBadFramesKillTheConnection(t *testing.T) {
 				}
 				return resp
 			})
-			c := dialT(t, srv.Addr(), Config{MaxFrameSize: 1 << 20})
+			c := dialT(t, srv.Addr(), WithMaxFrameSize(1<<20))
 			_, _, err := doGet(testCtx(t), c, "x")
-			if !errors.Is(err, ErrConnection) || !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want ErrConnection and %v", err, tc.want)
+			if !errors.Is(err, hberr.ErrConnection) || !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want hberr.ErrConnection and %v", err, tc.want)
 			}
 			<-c.Done()
 		})
@@ -388,23 +389,23 @@ func TestRemoteExceptions(t *testing.T) {
 			return fakeserver.Response{Exception: fakeserver.Exception(row, "boom")}
 		}
 	})
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	ctx := testCtx(t)
 	tests := []struct {
 		class string
 		want  []error
 		not   []error
 	}{
-		{"org.apache.hadoop.hbase.NotServingRegionException", []error{ErrRegionUnavailable}, []error{ErrDoNotRetry}},
-		{"org.apache.hadoop.hbase.TableNotFoundException", []error{ErrTableNotFound, ErrDoNotRetry}, []error{ErrRetryable}},
-		{"org.apache.hadoop.hbase.UnknownScannerException", []error{ErrScannerExpired}, []error{ErrDoNotRetry}},
-		{"org.apache.hadoop.hbase.regionserver.RegionServerStoppedException", []error{ErrServerStopping}, nil},
-		{"org.apache.hadoop.hbase.exceptions.FailedSanityCheckException", []error{ErrDoNotRetry}, nil},
-		{"java.io.IOException", []error{ErrRetryable}, []error{ErrDoNotRetry}},
+		{"org.apache.hadoop.hbase.NotServingRegionException", []error{hberr.ErrRegionUnavailable}, []error{hberr.ErrDoNotRetry}},
+		{"org.apache.hadoop.hbase.TableNotFoundException", []error{hberr.ErrTableNotFound, hberr.ErrDoNotRetry}, []error{hberr.ErrRetryable}},
+		{"org.apache.hadoop.hbase.UnknownScannerException", []error{hberr.ErrScannerExpired}, []error{hberr.ErrDoNotRetry}},
+		{"org.apache.hadoop.hbase.regionserver.RegionServerStoppedException", []error{hberr.ErrServerStopping}, nil},
+		{"org.apache.hadoop.hbase.exceptions.FailedSanityCheckException", []error{hberr.ErrDoNotRetry}, nil},
+		{"java.io.IOException", []error{hberr.ErrRetryable}, []error{hberr.ErrDoNotRetry}},
 	}
 	for _, tc := range tests {
 		_, _, err := doGet(ctx, c, tc.class)
-		var re *RemoteError
+		var re *hberr.RemoteError
 		if !errors.As(err, &re) || re.Class != tc.class || re.Message != "boom" {
 			t.Fatalf("%s: err = %#v", tc.class, err)
 		}
@@ -420,11 +421,11 @@ func TestRemoteExceptions(t *testing.T) {
 		}
 	}
 	_, _, err := doGet(ctx, c, "moved")
-	var re *RemoteError
-	if !errors.As(err, &re) || !errors.Is(err, ErrRegionUnavailable) || re.MovedTo() != "rs2.example.com:16020" {
+	var re *hberr.RemoteError
+	if !errors.As(err, &re) || !errors.Is(err, hberr.ErrRegionUnavailable) || re.MovedTo() != "rs2.example.com:16020" {
 		t.Fatalf("moved: %v (%+v)", err, re)
 	}
-	if _, _, err := doGet(ctx, c, "overloaded"); !errors.Is(err, ErrRetryable) {
+	if _, _, err := doGet(ctx, c, "overloaded"); !errors.Is(err, hberr.ErrRetryable) {
 		t.Fatalf("overloaded: %v", err)
 	}
 	// Exceptions are per call: the connection lives on.
@@ -437,10 +438,10 @@ func TestFatalConnectionExceptionKillsConnection(t *testing.T) {
 	srv := startFake(t, func(r *fakeserver.Request) fakeserver.Response {
 		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.ipc.UnsupportedCellCodecException", "no codec")}
 	})
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	_, _, err := doGet(testCtx(t), c, "x")
-	var re *RemoteError
-	if !errors.Is(err, ErrConnection) || !errors.As(err, &re) || !re.Fatal() || !errors.Is(err, ErrDoNotRetry) {
+	var re *hberr.RemoteError
+	if !errors.Is(err, hberr.ErrConnection) || !errors.As(err, &re) || !re.Fatal() || !errors.Is(err, hberr.ErrDoNotRetry) {
 		t.Fatalf("err = %v", err)
 	}
 	<-c.Done()
@@ -448,7 +449,7 @@ func TestFatalConnectionExceptionKillsConnection(t *testing.T) {
 
 func TestCallErrors(t *testing.T) {
 	srv := startFake(t, echoGet)
-	c := dialT(t, srv.Addr(), Config{MaxFrameSize: 1024})
+	c := dialT(t, srv.Addr(), WithMaxFrameSize(1024))
 	ctx := testCtx(t)
 	if _, err := c.Call(ctx, "Get", nil, nil, &pb.GetResponse{}); err == nil {
 		t.Fatal("nil request accepted")
@@ -473,10 +474,10 @@ func TestCallErrors(t *testing.T) {
 	if _, _, err := doGet(ctx, c, "ok"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Dial(ctx, srv.Addr(), Config{}); err == nil {
+	if _, err := Dial(ctx, srv.Addr()); err == nil {
 		t.Fatal("Dial without Service accepted")
 	}
-	if _, err := Dial(ctx, "no-port", Config{Service: "ClientService"}); err == nil {
+	if _, err := Dial(ctx, "no-port", WithService("ClientService")); err == nil {
 		t.Fatal("Dial to a bad address accepted")
 	}
 }

@@ -2,6 +2,8 @@ package region
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"time"
@@ -9,8 +11,12 @@ import (
 	"github.com/go-hbase/hbase/pb"
 )
 
-// Config configures one region connection. The zero value of every field but Service is usable.
-type Config struct {
+// Option configures a connection made by Dial. Like every option of the module it checks its
+// argument, and Dial returns the first bad one. WithService is required.
+type Option func(*config) error
+
+// config is what the options set; zero values mean the defaults.
+type config struct {
 	// Service is the RPC service the connection is for: "ClientService", "MasterService" or
 	// "AdminService" (sent in the ConnectionHeader).
 	Service string
@@ -37,9 +43,7 @@ type Config struct {
 	// coalesced writes are split into several tokens (the peer reads them as a stream).
 	MaxWrapSize int
 	// Dialer dials the TCP connection; nil means a zero net.Dialer.
-	Dialer interface {
-		DialContext(ctx context.Context, network, addr string) (net.Conn, error)
-	}
+	Dialer Dialer
 
 	// netConnIO keeps net.Conn's own reads and writes instead of rawConn's: the reference
 	// TestRawIOAgainstRealHBase measures rawConn against.
@@ -99,7 +103,151 @@ type SplitLayer interface {
 	Seal(dst []byte, seq uint32, plain []byte) []byte
 }
 
-func (c Config) withDefaults() Config {
+// WithService sets the RPC service the connection is for: "ClientService", "MasterService" or
+// "AdminService" (sent in the ConnectionHeader). Required.
+func WithService(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return errors.New("region: empty service name")
+		}
+		c.Service = name
+		return nil
+	}
+}
+
+// WithUser sets the effective user sent in the ConnectionHeader (SIMPLE authentication). The
+// default is the OS user.
+func WithUser(user string) Option {
+	return func(c *config) error {
+		if user == "" {
+			return errors.New("region: empty user")
+		}
+		c.User = user
+		return nil
+	}
+}
+
+// WithHandshaker replaces the plain SIMPLE connection setup with h (package sasl's Kerberos
+// handshake): it writes the preamble, runs SASL, sends the connection header and negotiates a
+// cipher.
+func WithHandshaker(h Handshaker) Option {
+	return func(c *config) error {
+		if h == nil {
+			return errors.New("region: nil Handshaker")
+		}
+		c.Handshaker = h
+		return nil
+	}
+}
+
+// WithLogger sets the logger of connection life-cycle events. The default discards them.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		if l == nil {
+			return errors.New("region: nil logger")
+		}
+		c.Logger = l
+		return nil
+	}
+}
+
+// WithMaxFrameSize caps the size of one response frame, one request frame and one security
+// layer token (default DefaultMaxFrameSize). A larger frame from the server kills the
+// connection with an error wrapping ErrFrameTooLarge.
+func WithMaxFrameSize(n int) Option {
+	return func(c *config) error {
+		if n < 1024 {
+			return fmt.Errorf("region: max frame size %d below 1 KiB", n)
+		}
+		c.MaxFrameSize = n
+		return nil
+	}
+}
+
+// WithReadBufferSize sets the size of the reader's buffer (default 64 KiB).
+func WithReadBufferSize(n int) Option {
+	return func(c *config) error {
+		if n < 16 {
+			return fmt.Errorf("region: read buffer size %d below 16 bytes", n)
+		}
+		c.ReadBufferSize = n
+		return nil
+	}
+}
+
+// WithWriteTimeout bounds one write to the socket (default 30 s; negative: none). A server that
+// stops reading for that long kills the connection. Writes are shared by coalesced calls, so
+// they are not bounded by any one call's context.
+func WithWriteTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d == 0 {
+			return errors.New("region: zero write timeout (negative means none)")
+		}
+		c.WriteTimeout = d
+		return nil
+	}
+}
+
+// WithMaxWrapSize sets the largest plaintext passed to one Layer.Wrap (default 64 KiB); larger
+// coalesced writes are split into several tokens (the peer reads them as a stream).
+func WithMaxWrapSize(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("region: max wrap size %d is not positive", n)
+		}
+		c.MaxWrapSize = n
+		return nil
+	}
+}
+
+// Dialer dials the TCP connection of a region connection (a *net.Dialer does).
+type Dialer interface {
+	DialContext(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+// WithDialer sets the dialer of the TCP connection. The default is a zero net.Dialer.
+func WithDialer(d Dialer) Option {
+	return func(c *config) error {
+		if d == nil {
+			return errors.New("region: nil Dialer")
+		}
+		c.Dialer = d
+		return nil
+	}
+}
+
+// withNetConnIO keeps net.Conn's own reads and writes (tests measure rawConn against it).
+func withNetConnIO() Option {
+	return func(c *config) error {
+		c.netConnIO = true
+		return nil
+	}
+}
+
+// CheckOptions reports the first bad option without dialling, so that a client can check the
+// options of connections it will make later when it is created.
+func CheckOptions(opts ...Option) error {
+	_, err := newConfig(append([]Option{WithService("ClientService")}, opts...))
+	return err
+}
+
+func newConfig(opts []Option) (config, error) {
+	var c config
+	for _, o := range opts {
+		if o == nil {
+			return c, errors.New("region: nil Option")
+		}
+		if err := o(&c); err != nil {
+			return c, err
+		}
+	}
+	if c.Service == "" {
+		return c, errors.New("region: no WithService")
+	}
+	return c.withDefaults(), nil
+}
+
+func (c config) withDefaults() config {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}

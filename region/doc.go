@@ -7,12 +7,12 @@
 // goroutine per connection decodes responses and hands them to the waiting callers, which
 // unmarshal their response message themselves. A call whose context ends returns at once; its
 // late response is dropped. When the connection breaks, every outstanding call fails at once
-// with an error wrapping ErrConnection, Done is closed and later calls fail fast.
+// with an error wrapping hberr.ErrConnection, Done is closed and later calls fail fast.
 //
 // Wire format (HBase 2.x): the preamble "HBas" 0 0x50 (SIMPLE; a Handshaker does SASL), then
 // be32 length | ConnectionHeader; then request frames
 // be32 total | varint len | RequestHeader | varint len | request [| cellblock] and response
 // frames be32 total | varint len | ResponseHeader | varint len | response [| cellblock].
-// Cellblocks use the KeyValueCodec. Server exceptions become *RemoteError values that
+// Cellblocks use the KeyValueCodec. Server exceptions become *hberr.RemoteError values that
 // errors.Is maps to this package's sentinel errors.
 package region

@@ -4,106 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/go-hbase/hbase/hberr"
 )
-
-func TestNewRemoteErrorMapping(t *testing.T) {
-	all := []error{ErrRegionUnavailable, ErrServerStopping, ErrRetryable, ErrDoNotRetry,
-		ErrTableNotFound, ErrNoSuchFamily, ErrTableDisabled, ErrScannerExpired}
-	tests := []struct {
-		class      string
-		doNotRetry bool
-		want       []error
-	}{
-		{"org.apache.hadoop.hbase.NotServingRegionException", false, []error{ErrRegionUnavailable}},
-		{"org.apache.hadoop.hbase.exceptions.RegionMovedException", false, []error{ErrRegionUnavailable}},
-		{"org.apache.hadoop.hbase.exceptions.RegionOpeningException", false, []error{ErrRegionUnavailable}},
-		{"org.apache.hadoop.hbase.regionserver.WrongRegionException", false, []error{ErrRegionUnavailable}},
-		{"org.apache.hadoop.hbase.client.RegionOfflineException", false, []error{ErrRegionUnavailable}},
-		{"org.apache.hadoop.hbase.RegionTooBusyException", false, []error{ErrRetryable}},
-		{"org.apache.hadoop.hbase.CallQueueTooBigException", false, []error{ErrRetryable}},
-		{"org.apache.hadoop.hbase.CallDroppedException", false, []error{ErrRetryable}},
-		{"org.apache.hadoop.hbase.RetryImmediatelyException", false, []error{ErrRetryable}},
-		{"org.apache.hadoop.hbase.MultiActionResultTooLarge", false, []error{ErrRetryable}},
-		{"org.apache.hadoop.hbase.quotas.RpcThrottlingException", false, []error{ErrRetryable}},
-		{"org.apache.hadoop.hbase.regionserver.RegionServerStoppedException", false, []error{ErrServerStopping}},
-		{"org.apache.hadoop.hbase.regionserver.RegionServerAbortedException", false, []error{ErrServerStopping}},
-		{"org.apache.hadoop.hbase.ipc.ServerNotRunningYetException", false, []error{ErrServerStopping}},
-		{"org.apache.hadoop.hbase.PleaseHoldException", false, []error{ErrServerStopping}},
-		{"org.apache.hadoop.hbase.DoNotRetryIOException", true, []error{ErrDoNotRetry}},
-		{"org.apache.hadoop.hbase.TableNotFoundException", true, []error{ErrTableNotFound, ErrDoNotRetry}},
-		{"org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException", true, []error{ErrNoSuchFamily, ErrDoNotRetry}},
-		{"org.apache.hadoop.hbase.TableNotEnabledException", true, []error{ErrTableDisabled, ErrDoNotRetry}},
-		{"org.apache.hadoop.hbase.UnknownScannerException", true, []error{ErrScannerExpired}},
-		{"org.apache.hadoop.hbase.exceptions.ScannerResetException", true, []error{ErrScannerExpired}},
-		{"org.apache.hadoop.hbase.exceptions.OutOfOrderScannerNextException", true, []error{ErrScannerExpired}},
-		{"org.apache.hadoop.hbase.regionserver.LeaseException", true, []error{ErrScannerExpired}},
-		{"org.apache.hadoop.hbase.exceptions.FailedSanityCheckException", false, []error{ErrDoNotRetry}},
-		{"org.apache.hadoop.hbase.security.AccessDeniedException", false, []error{ErrDoNotRetry}},
-		{"com.example.MyCoprocessorException", true, []error{ErrDoNotRetry}},
-		{"com.example.MyDoNotRetryException", false, []error{ErrDoNotRetry}},
-		{"java.io.IOException", false, []error{ErrRetryable}},
-		{"", false, []error{ErrRetryable}},
-	}
-	for _, tc := range tests {
-		err := error(NewRemoteError(tc.class, tc.class+": it failed\n\tat x.y(Z.java:1)", tc.doNotRetry))
-		for _, s := range all {
-			want := false
-			for _, w := range tc.want {
-				want = want || w == s
-			}
-			if got := errors.Is(err, s); got != want {
-				t.Errorf("%s: errors.Is(%v) = %v, want %v", tc.class, s, got, want)
-			}
-		}
-		// Wrapping keeps the mapping.
-		if wrapped := fmt.Errorf("get: %w", err); !errors.Is(wrapped, tc.want[0]) {
-			t.Errorf("%s: wrapped error lost its kind", tc.class)
-		}
-	}
-}
-
-func TestRemoteErrorMessage(t *testing.T) {
-	tests := []struct{ class, trace, msg string }{
-		{"a.B", "a.B: hello\n\tat x", "hello"},
-		{"a.B", "a.B\n\tat x", ""},
-		{"a.B", "something else\r\nmore", "something else"},
-		{"a.B", "", ""},
-	}
-	for _, tc := range tests {
-		e := NewRemoteError(tc.class, tc.trace, false)
-		if e.Message != tc.msg || e.StackTrace != tc.trace {
-			t.Errorf("NewRemoteError(%q, %q).Message = %q, want %q", tc.class, tc.trace, e.Message, tc.msg)
-		}
-	}
-}
-
-func TestMovedTo(t *testing.T) {
-	const class = "org.apache.hadoop.hbase.exceptions.RegionMovedException"
-	tests := []struct {
-		class, trace string
-		host         string
-		port         int
-		want         string
-	}{
-		{class, class + ": Region moved to: hostname=rs1.example.com port=16020 startCode=17. As of locationSeqNum=5.\n\tat x", "", 0, "rs1.example.com:16020"},
-		{class, "garbage", "rs2", 16021, "rs2:16021"},
-		{class, class + ": Region moved to: hostname=rs1 port=notaport startCode=1.", "", 0, ""},
-		{class, class + ": Region moved to: hostname=rs1", "", 0, ""},
-		{"org.apache.hadoop.hbase.NotServingRegionException", "hostname=rs1 port=1 ", "", 0, ""},
-	}
-	for _, tc := range tests {
-		e := NewRemoteError(tc.class, tc.trace, false)
-		e.Host, e.Port = tc.host, tc.port
-		if got := e.MovedTo(); got != tc.want {
-			t.Errorf("MovedTo(%q) = %q, want %q", tc.trace, got, tc.want)
-		}
-	}
-}
 
 func TestConnErrorWraps(t *testing.T) {
 	cause := errors.New("reset")
-	err := fmt.Errorf("call: %w", newConnError("h:1", ErrConnection, cause))
-	if !errors.Is(err, ErrConnection) || !errors.Is(err, cause) || errors.Is(err, ErrClosed) {
+	err := fmt.Errorf("call: %w", newConnError("h:1", hberr.ErrConnection, cause))
+	if !errors.Is(err, hberr.ErrConnection) || !errors.Is(err, cause) || errors.Is(err, ErrClosed) {
 		t.Fatal(err)
 	}
 	var ce *ConnError

@@ -6,52 +6,38 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-hbase/hbase/internal/fakeserver"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/pb"
 	"github.com/go-hbase/hbase/region"
 )
 
-// A Get through one region connection. The server here is the in-process fake; against HBase
-// the address comes from the region cache (hbase:meta).
+// A Get through one region connection. The address and the region name come from hbase:meta
+// (the root package's region cache finds them; hbasetest.Cluster.Regions lists them for a
+// local cluster). Not run: it needs a region server at localhost:16020.
 func ExampleClient_Call() {
-	srv, _ := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
-		var get pb.GetRequest
-		if err := r.Unmarshal(&get); err != nil {
-			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", err.Error())}
-		}
-		if name := string(get.GetRegion().GetValue()); name != "t,,1.abc." {
-			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.NotServingRegionException", name+" is not online")}
-		}
-		return fakeserver.Response{Msg: &pb.GetResponse{Result: &pb.Result{Cell: []*pb.Cell{{Row: get.GetGet().GetRow(), Value: []byte("hello")}}}}}
-	}})
-	defer srv.Close()
-
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := region.Dial(ctx, srv.Addr(), region.Config{Service: "ClientService", User: "example"})
+	c, err := region.Dial(ctx, "localhost:16020", region.WithService("ClientService"), region.WithUser("example"))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer c.Close()
 
-	for _, name := range []string{"t,,1.abc.", "gone,,1.def."} {
-		req := &pb.GetRequest{
-			Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: []byte(name)},
-			Get:    &pb.Get{Row: []byte("row1")},
-		}
-		var resp pb.GetResponse
-		_, err := c.Call(ctx, "Get", req, nil, &resp)
-		switch {
-		case errors.Is(err, region.ErrRegionUnavailable):
-			fmt.Println("look the region up again:", err)
-		case err != nil:
-			fmt.Println(err)
-		default:
-			fmt.Printf("%s = %s\n", resp.GetResult().GetCell()[0].GetRow(), resp.GetResult().GetCell()[0].GetValue())
+	req := &pb.GetRequest{
+		Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: []byte("t,,1700000000000.0123456789abcdef0123456789abcdef.")},
+		Get:    &pb.Get{Row: []byte("row1")},
+	}
+	var resp pb.GetResponse
+	_, err = c.Call(ctx, "Get", req, nil, &resp)
+	switch {
+	case errors.Is(err, hberr.ErrRegionUnavailable):
+		fmt.Println("the region moved or split; look it up again:", err)
+	case err != nil:
+		fmt.Println(err)
+	default:
+		for _, cell := range resp.GetResult().GetCell() {
+			fmt.Printf("%s = %s\n", cell.GetRow(), cell.GetValue())
 		}
 	}
-	// Output:
-	// row1 = hello
-	// look the region up again: region: remote exception org.apache.hadoop.hbase.NotServingRegionException: gone,,1.def. is not online
 }

@@ -26,8 +26,8 @@ const (
 	clientVersionMinor = 6
 )
 
-// ConnectionHeader returns the header region sends for cfg (exported for Handshakers' tests).
-func ConnectionHeader(cfg Config) *pb.ConnectionHeader {
+// connectionHeader returns the header region sends for cfg.
+func connectionHeader(cfg config) *pb.ConnectionHeader {
 	hdr := &pb.ConnectionHeader{
 		ServiceName:         proto.String(cfg.Service),
 		CellBlockCodecClass: proto.String(KeyValueCodec),
@@ -78,12 +78,12 @@ func simpleHandshake(conn net.Conn, hdr *pb.ConnectionHeader) error {
 
 // handshake sets the connection up, bounded by ctx: deadline and cancellation both interrupt
 // blocked reads and writes.
-func handshake(ctx context.Context, conn net.Conn, host string, cfg Config) (Layer, error) {
+func handshake(ctx context.Context, conn net.Conn, host string, cfg config) (Layer, error) {
 	if dl, ok := ctx.Deadline(); ok {
 		conn.SetDeadline(dl) //nolint:errcheck // a failing deadline shows up as a failing I/O
 	}
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) }) //nolint:errcheck
-	hdr := ConnectionHeader(cfg)
+	hdr := connectionHeader(cfg)
 	var layer Layer
 	var err error
 	if cfg.Handshaker != nil {

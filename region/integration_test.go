@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/pb"
 )
 
@@ -62,7 +63,7 @@ func TestRealHBase(t *testing.T) {
 	}
 	reg := regions[0]
 
-	rs, err := Dial(ctx, reg.Addr, Config{Service: "ClientService", User: "regiontest"})
+	rs, err := Dial(ctx, reg.Addr, WithService("ClientService"), WithUser("regiontest"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,8 +155,8 @@ func TestRealHBase(t *testing.T) {
 	t.Run("bogus region", func(t *testing.T) {
 		req := &pb.GetRequest{Region: regionSpec([]byte("nosuchtable,,1.0123456789abcdef0123456789abcdef.")), Get: &pb.Get{Row: []byte("r")}}
 		_, err := rs.Call(ctx, "Get", req, nil, &pb.GetResponse{})
-		var re *RemoteError
-		if !errors.Is(err, ErrRegionUnavailable) || !errors.As(err, &re) {
+		var re *hberr.RemoteError
+		if !errors.Is(err, hberr.ErrRegionUnavailable) || !errors.As(err, &re) {
 			t.Fatalf("err = %v", err)
 		}
 		t.Logf("bogus region: %v", err)
@@ -165,7 +166,7 @@ func TestRealHBase(t *testing.T) {
 	})
 
 	t.Run("master", func(t *testing.T) {
-		m, err := Dial(ctx, st.Master.Addr, Config{Service: "MasterService", User: "regiontest"})
+		m, err := Dial(ctx, st.Master.Addr, WithService("MasterService"), WithUser("regiontest"))
 		if err != nil {
 			t.Fatal(err)
 		}

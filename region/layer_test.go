@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/pb"
 )
@@ -74,7 +75,7 @@ func TestLayeredStream(t *testing.T) {
 	}
 	defer srv.Close()
 	hs := &toyHandshaker{layer: &toyLayer{}}
-	c := dialT(t, srv.Addr(), Config{Handshaker: hs, MaxWrapSize: 4096})
+	c := dialT(t, srv.Addr(), WithHandshaker(hs), WithMaxWrapSize(4096))
 	if hs.host != "127.0.0.1" {
 		t.Fatalf("server host %q", hs.host)
 	}
@@ -117,8 +118,8 @@ func TestLayerUnwrapErrorKillsConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	c := dialT(t, srv.Addr(), Config{Handshaker: &toyHandshaker{layer: &toyLayer{failUnwrap: true}}})
-	if _, _, err := doGet(testCtx(t), c, "x"); !errors.Is(err, ErrConnection) {
+	c := dialT(t, srv.Addr(), WithHandshaker(&toyHandshaker{layer: &toyLayer{failUnwrap: true}}))
+	if _, _, err := doGet(testCtx(t), c, "x"); !errors.Is(err, hberr.ErrConnection) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -146,7 +147,7 @@ func TestDialHonoursContext(t *testing.T) {
 			time.AfterFunc(50*time.Millisecond, cancel)
 		}
 		start := time.Now()
-		_, err := Dial(ctx, srv.Addr(), Config{Service: "ClientService", Handshaker: blockingHandshaker{}})
+		_, err := Dial(ctx, srv.Addr(), WithService("ClientService"), WithHandshaker(blockingHandshaker{}))
 		cancel()
 		want := context.Canceled
 		if withDeadline {

@@ -28,14 +28,12 @@ func startFake(t testing.TB, h fakeserver.Handler) *fakeserver.Server {
 }
 
 // dialT dials addr and closes the client at the end of the test.
-func dialT(t testing.TB, addr string, cfg Config) *Client {
+// The service is ClientService unless opts say otherwise.
+func dialT(t testing.TB, addr string, opts ...Option) *Client {
 	t.Helper()
-	if cfg.Service == "" {
-		cfg.Service = "ClientService"
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, addr, cfg)
+	c, err := Dial(ctx, addr, append([]Option{WithService("ClientService")}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

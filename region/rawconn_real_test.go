@@ -38,20 +38,20 @@ func TestRawIOAgainstRealHBase(t *testing.T) {
 	req := &pb.GetRequest{Region: regionSpec(regions[0].Name), Get: &pb.Get{Row: []byte("row")}}
 	modes := []struct {
 		name string
-		cfg  Config
-	}{{"rawConn", Config{Service: "ClientService"}}, {"net.Conn", Config{Service: "ClientService", netConnIO: true}}}
+		opts []Option
+	}{{"rawConn", nil}, {"net.Conn", []Option{withNetConnIO()}}}
 	clients := make([]*Client, len(modes))
 	lat := make([][]time.Duration, len(modes))
 	cpu := make([]time.Duration, len(modes))
 	for i, m := range modes {
-		clients[i] = dialT(t, regions[0].Addr, m.cfg)
+		clients[i] = dialT(t, regions[0].Addr, m.opts...)
 	}
 	const block, rounds = 200, 100
 	var resp pb.GetResponse
 	for round := -10; round < rounds; round++ { // ten rounds of warm-up
 		for k := range modes {
 			i := (k + max(round, 0)) % len(modes)
-			cpu0 := processCPU()
+			cpu0 := processCPU(t)
 			for range block {
 				start := time.Now()
 				if _, err := clients[i].Call(ctx, "Get", req, nil, &resp); err != nil {
@@ -62,7 +62,7 @@ func TestRawIOAgainstRealHBase(t *testing.T) {
 				}
 			}
 			if round >= 0 {
-				cpu[i] += processCPU() - cpu0
+				cpu[i] += processCPU(t) - cpu0
 			}
 		}
 	}

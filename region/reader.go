@@ -2,6 +2,7 @@ package region
 
 import (
 	"bufio"
+	"encoding/hex"
 	"errors"
 )
 
@@ -31,6 +32,10 @@ func (c *Client) readLoop(br *bufio.Reader) {
 		if err != nil {
 			if errors.Is(err, errFrameStart) {
 				err = errors.New("server closed the connection")
+			} else if errors.Is(err, ErrMalformedFrame) || errors.Is(err, ErrFrameTooLarge) {
+				c.log.Error("region: malformed response frame; resetting the connection",
+					"call_id", resp.callID, "frame_len", fr.ev.total,
+					"header", hex.EncodeToString(fr.ev.hdr[:fr.ev.hdrLen]), "err", err)
 			}
 			c.fail(c.connFailed(err))
 			if claimed != nil {
@@ -52,7 +57,8 @@ func (c *Client) readLoop(br *bufio.Reader) {
 		if resp.body != nil {
 			claimed.buf = resp.body
 		}
-		claimed.msg, claimed.cells, claimed.remote = resp.msg, resp.cells, resp.remote
+		claimed.body, claimed.msg, claimed.cells, claimed.remote = resp.body, resp.msg, resp.cells, resp.remote
+		claimed.ev = fr.ev
 		claimed.complete(nil)
 	}
 }

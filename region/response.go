@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/pb"
 )
 
@@ -105,17 +106,13 @@ func parseCellBlockMeta(b []byte, length *uint64) error {
 }
 
 // remoteErrorFrom decodes an ExceptionResponse.
-func remoteErrorFrom(b []byte) (*RemoteError, error) {
+func remoteErrorFrom(b []byte) (*hberr.RemoteError, error) {
 	var er pb.ExceptionResponse
 	if err := proto.Unmarshal(b, &er); err != nil {
 		return nil, malformed("exception response: %v", err)
 	}
-	e := NewRemoteError(er.GetExceptionClassName(), er.GetStackTrace(), er.GetDoNotRetry())
-	e.Host, e.Port, e.ServerOverloaded = er.GetHostname(), int(er.GetPort()), er.GetServerOverloaded()
-	if e.ServerOverloaded && !e.DoNotRetry {
-		e.kinds = append(e.kinds[:len(e.kinds):len(e.kinds)], ErrRetryable)
-	}
-	return e, nil
+	return hberr.NewExceptionResponse(er.GetExceptionClassName(), er.GetStackTrace(), er.GetDoNotRetry(),
+		er.GetHostname(), int(er.GetPort()), er.GetServerOverloaded()), nil
 }
 
 // response is one decoded response frame.
@@ -125,14 +122,15 @@ type response struct {
 	body   []byte // the frame after the header: varint len | message | cellblock
 	msg    []byte // the response message (aliases body)
 	cells  []byte // the cellblock (aliases body), nil if none
-	remote *RemoteError
+	remote *hberr.RemoteError
 }
 
 // frameReader reads response frames from a buffered stream.
 type frameReader struct {
 	br       *bufio.Reader
 	maxFrame int
-	scratch  []byte // for response headers larger than br's buffer (long stack traces)
+	scratch  []byte        // for response headers larger than br's buffer (long stack traces)
+	ev       frameEvidence // of the frame read last
 }
 
 // errFrameStart is returned (wrapped) when the stream ended cleanly between two frames.
@@ -153,6 +151,7 @@ func (r *frameReader) next(claim func(id uint32, remote bool) ([]byte, bool), re
 		return unexpected(err)
 	}
 	total := int64(binary.BigEndian.Uint32(lenBytes))
+	r.ev.total, r.ev.hdrLen = uint32(total), 0
 	r.br.Discard(4) //nolint:errcheck // Peek guaranteed the bytes
 	if total > int64(r.maxFrame) {
 		return fmt.Errorf("%w: server announced a %d byte response (limit %d)", ErrFrameTooLarge, total, r.maxFrame)
@@ -191,6 +190,7 @@ func (r *frameReader) next(claim func(id uint32, remote bool) ([]byte, bool), re
 		}
 		hdrBytes = r.scratch
 	}
+	r.ev.hdrLen = uint8(copy(r.ev.hdr[:], hdrBytes))
 	var h responseHeader
 	err = parseResponseHeader(hdrBytes, &h)
 	if err == nil && h.hasExc {

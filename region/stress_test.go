@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 )
 
@@ -21,7 +22,7 @@ func TestStressCancellationAndDeath(t *testing.T) {
 		resp.Delay = time.Duration(rand.IntN(3000)) * time.Microsecond
 		return resp
 	})
-	c := dialT(t, srv.Addr(), Config{})
+	c := dialT(t, srv.Addr())
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	counts := map[string]int{}
@@ -42,7 +43,7 @@ func TestStressCancellationAndDeath(t *testing.T) {
 					}
 				case errors.Is(err, context.DeadlineExceeded):
 					kind = "deadline"
-				case errors.Is(err, ErrConnection):
+				case errors.Is(err, hberr.ErrConnection):
 					kind = "connection"
 				default:
 					t.Errorf("unexpected error %v", err)

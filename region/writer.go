@@ -51,7 +51,7 @@ const (
 	callerWriteBudget = 2 * time.Millisecond
 )
 
-func (w *writer) init(conn net.Conn, layer Layer, cfg Config) {
+func (w *writer) init(conn net.Conn, layer Layer, cfg config) {
 	w.conn, w.layer, w.maxWrap, w.writeTimeout = conn, layer, cfg.MaxWrapSize, cfg.WriteTimeout
 	w.split, _ = layer.(SplitLayer)
 }

@@ -79,7 +79,7 @@ func BenchmarkAESCalls(b *testing.B) {
 				if mode == "whole" {
 					layer = wholeAES{l}
 				}
-				c := dialT(b, addr, Config{Handshaker: layerHandshaker{layer}})
+				c := dialT(b, addr, WithHandshaker(layerHandshaker{layer}))
 				cells := make([]byte, size)
 				b.SetBytes(int64(size))
 				b.ReportAllocs()

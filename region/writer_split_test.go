@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/cipher"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/pb"
 )
@@ -68,7 +69,7 @@ func newClientAES(t testing.TB) *cipher.CryptoAES {
 // tokens, reaches the server intact and in stream order.
 func TestSplitLayerConcurrentCalls(t *testing.T) {
 	srv := startAESFake(t)
-	c := dialT(t, srv.Addr(), Config{Handshaker: layerHandshaker{newClientAES(t)}, MaxWrapSize: 4096})
+	c := dialT(t, srv.Addr(), WithHandshaker(layerHandshaker{newClientAES(t)}), WithMaxWrapSize(4096))
 	if c.w.split == nil {
 		t.Fatal("CryptoAES was not used as a SplitLayer")
 	}
@@ -125,7 +126,7 @@ func newGatedAES(t *testing.T, hold uint32) *gatedAES {
 func TestSplitLayerWritesOnlySealedTokens(t *testing.T) {
 	srv := startAESFake(t)
 	layer := newGatedAES(t, 0) // the first call's token
-	c := dialT(t, srv.Addr(), Config{Handshaker: layerHandshaker{layer}})
+	c := dialT(t, srv.Addr(), WithHandshaker(layerHandshaker{layer}))
 	ctx := testCtx(t)
 
 	first := make(chan error, 1)
@@ -154,7 +155,7 @@ func TestSplitLayerWritesOnlySealedTokens(t *testing.T) {
 func TestSplitLayerConnectionDiesWhileSealing(t *testing.T) {
 	srv := startAESFake(t)
 	layer := newGatedAES(t, 0)
-	c := dialT(t, srv.Addr(), Config{Handshaker: layerHandshaker{layer}})
+	c := dialT(t, srv.Addr(), WithHandshaker(layerHandshaker{layer}))
 	ctx := testCtx(t)
 	done := make(chan error, 1)
 	go func() { _, _, err := doGet(ctx, c, "doomed"); done <- err }()
@@ -165,10 +166,10 @@ func TestSplitLayerConnectionDiesWhileSealing(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	close(layer.release)
-	if err := <-done; !errors.Is(err, ErrConnection) {
-		t.Fatalf("err = %v, want ErrConnection", err)
+	if err := <-done; !errors.Is(err, hberr.ErrConnection) {
+		t.Fatalf("err = %v, want hberr.ErrConnection", err)
 	}
-	if _, _, err := doGet(ctx, c, "after"); !errors.Is(err, ErrConnection) {
+	if _, _, err := doGet(ctx, c, "after"); !errors.Is(err, hberr.ErrConnection) {
 		t.Fatalf("call after death: %v", err)
 	}
 }

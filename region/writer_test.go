@@ -40,7 +40,7 @@ func stalledWriteLateness(t *testing.T) time.Duration {
 			accepted <- nc // never read from
 		}
 	}()
-	c, err := Dial(testCtx(t), ln.Addr().String(), Config{Service: "ClientService", Dialer: smallBufferDialer{}, WriteTimeout: time.Minute})
+	c, err := Dial(testCtx(t), ln.Addr().String(), WithService("ClientService"), WithDialer(smallBufferDialer{}), WithWriteTimeout(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,9 @@ package sasl
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/require"
 )
 
 // kerberosSentinels are the Kerberos errors that must stay distinct from each other.
@@ -14,10 +13,14 @@ var kerberosSentinels = []error{ErrKDCUnreachable, ErrPrincipalUnknown, ErrBadCr
 // requireOnlySentinel checks that err is want and none of the other Kerberos sentinels.
 func requireOnlySentinel(t *testing.T, err, want error) {
 	t.Helper()
-	require.ErrorIs(t, err, want)
+	if !errors.Is(err, want) {
+		t.Fatalf("error %v; want %v", err, want)
+	}
 	for _, other := range kerberosSentinels {
 		if other != want {
-			require.False(t, errors.Is(err, other), "%v is also %v", err, other)
+			if errors.Is(err, other) {
+				t.Fatalf("%v is also %v", err, other)
+			}
 		}
 	}
 }
@@ -29,21 +32,31 @@ func TestGSSInitiateFailedIsKerberos(t *testing.T) {
 	requireOnlySentinel(t, bare, ErrKerberos)
 	for _, want := range []string{"GSS initiate failed", "rejected the client's Kerberos AP-REQ", "clock skew",
 		"expired or unknown service ticket", "key mismatch", "region server's log"} {
-		require.Contains(t, bare.Error(), want)
+		if !strings.Contains(bare.Error(), want) {
+			t.Fatalf("bare.Error() = %q; want it to contain %q", bare.Error(), want)
+		}
 	}
 
 	// Over the wire, from a server that rejects the AP-REQ like HBase.
-	r := runHandshake(t, &fakeServer{saslError: true, saslErrorAs: bare}, Config{}, 5*time.Second, false)
+	r := runHandshake(t, &fakeServer{saslError: true, saslErrorAs: bare}, nil, 5*time.Second, false)
 	requireOnlySentinel(t, r.err, ErrKerberos)
 	var se *ServerError
-	require.ErrorAs(t, r.err, &se)
-	require.Equal(t, "javax.security.sasl.SaslException", se.Class)
-	require.Contains(t, r.err.Error(), "region server's log")
+	if !errors.As(r.err, &se) {
+		t.Fatalf("error %v (%T); want one as %T", r.err, r.err, &se)
+	}
+	if se.Class != "javax.security.sasl.SaslException" {
+		t.Fatalf("se.Class = %q; want %q", se.Class, "javax.security.sasl.SaslException")
+	}
+	if !strings.Contains(r.err.Error(), "region server's log") {
+		t.Fatalf("r.err.Error() = %q; want it to contain %q", r.err.Error(), "region server's log")
+	}
 
 	// A message that names its cause keeps that cause's sentinel only, and needs no hint.
 	skew := &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed [Caused by GSSException: Failure unspecified at GSS-API level (Mechanism level: Clock skew too great (37))]"}
 	requireOnlySentinel(t, skew, ErrClockSkew)
-	require.NotContains(t, skew.Error(), "region server's log")
+	if strings.Contains(skew.Error(), "region server's log") {
+		t.Fatalf("skew.Error() = %q; want it not to contain %q", skew.Error(), "region server's log")
+	}
 	requireOnlySentinel(t, &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed (Ticket expired (32))"}, ErrTicketExpired)
 	requireOnlySentinel(t, &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed: Integrity check on decrypted field failed (31)"}, ErrBadCredentials)
 	requireOnlySentinel(t, &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed: Server not found in Kerberos database (7)"}, ErrPrincipalUnknown)
@@ -51,7 +64,11 @@ func TestGSSInitiateFailedIsKerberos(t *testing.T) {
 	// Other server errors are no Kerberos error at all.
 	other := &ServerError{Class: "org.apache.hadoop.security.AccessControlException", Message: "Authentication is required"}
 	for _, s := range kerberosSentinels {
-		require.False(t, errors.Is(other, s), "%v is %v", other, s)
+		if errors.Is(other, s) {
+			t.Fatalf("%v is %v", other, s)
+		}
 	}
-	require.NotContains(t, other.Error(), "AP-REQ")
+	if strings.Contains(other.Error(), "AP-REQ") {
+		t.Fatalf("other.Error() = %q; want it not to contain %q", other.Error(), "AP-REQ")
+	}
 }

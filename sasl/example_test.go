@@ -18,18 +18,14 @@ func ExampleNewHandshaker() {
 		return
 	}
 	defer creds.Close()
-	h, err := sasl.NewHandshaker(sasl.Config{
-		Credentials:      creds,
-		ServicePrincipal: "hbase/_HOST",
-		Protection:       sasl.Privacy, // and AES, required by default
-	})
+	h, err := sasl.NewHandshaker(sasl.WithCredentials(creds), sasl.WithServicePrincipal("hbase/_HOST"), sasl.WithProtection(sasl.Privacy))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	conn, err := region.Dial(ctx, "rs1.example.com:16020", region.Config{Service: "ClientService", Handshaker: h})
+	conn, err := region.Dial(ctx, "rs1.example.com:16020", region.WithService("ClientService"), region.WithHandshaker(h))
 	if err != nil {
 		// errors.Is(err, sasl.ErrDowngrade), sasl.ErrBadCredentials, ... tell the causes apart.
 		fmt.Println(err)

@@ -25,10 +25,10 @@ type AESMode uint8
 
 const (
 	// AESRequired (the zero value) asks for AES under privacy and fails the connection when
-	// the server does not answer with keys within Config.AESWait.
+	// the server does not answer with keys within WithAESWait.
 	AESRequired AESMode = iota
 	// AESPreferred asks for AES and stays on sealed GSS Wrap when no answer comes within
-	// Config.AESWait.
+	// WithAESWait.
 	AESPreferred
 	// AESOff never asks: every frame stays sealed by GSS Wrap.
 	AESOff
@@ -41,8 +41,8 @@ const DefaultServicePrincipal = "hbase/_HOST"
 // DefaultAESWait is how long the handshake waits for the server's AES keys.
 const DefaultAESWait = 2 * time.Second
 
-// Config configures a Handshaker.
-type Config struct {
+// handshakeConfig is what the options of NewHandshaker set; zero values mean the defaults.
+type handshakeConfig struct {
 	// Credentials is the Kerberos identity; nil means SIMPLE authentication (no SASL).
 	Credentials *Credentials
 	// ServicePrincipal is the server's principal pattern, "hbase/_HOST" by default.
@@ -72,7 +72,7 @@ type Config struct {
 
 // Handshaker implements region.Handshaker.
 type Handshaker struct {
-	cfg     Config
+	cfg     handshakeConfig
 	tickets ticketSource
 }
 
@@ -83,8 +83,18 @@ type ticketSource interface {
 
 var _ region.Handshaker = (*Handshaker)(nil)
 
-// NewHandshaker checks cfg and returns a Handshaker.
-func NewHandshaker(cfg Config) (*Handshaker, error) {
+// NewHandshaker returns a Handshaker configured by opts; it fails on the first bad option.
+// Without WithCredentials it authenticates with SIMPLE (no SASL).
+func NewHandshaker(opts ...Option) (*Handshaker, error) {
+	var cfg handshakeConfig
+	for _, o := range opts {
+		if o == nil {
+			return nil, errors.New("sasl: nil Option")
+		}
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Protection == 0 {
 		cfg.Protection = Privacy
 	}

@@ -3,6 +3,7 @@ package sasl
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"time"
 
 	"github.com/jcmturner/gokrb5/v8/keytab"
-	"github.com/stretchr/testify/require"
 
 	"github.com/go-hbase/hbase/cipher"
 	"github.com/go-hbase/hbase/hbasetest"
@@ -33,7 +33,7 @@ func secureClusterTest(t *testing.T) {
 
 type clientCase struct {
 	name      string
-	cfg       Config
+	cfg       []Option
 	wantLayer string // "aes", "gss-seal", "gss-int", "none"
 	wantErr   error
 	contains  string
@@ -42,27 +42,27 @@ type clientCase struct {
 func TestRealCluster(t *testing.T) {
 	secureClusterTest(t)
 	privacyAES := []clientCase{
-		{name: "privacy+aes", cfg: Config{Protection: Privacy}, wantLayer: "aes"},
-		{name: "privacy+gss", cfg: Config{Protection: Privacy, AES: AESOff}, wantLayer: "gss-seal"},
-		{name: "integrity-upgraded", cfg: Config{Protection: Integrity}, wantLayer: "aes"},
+		{name: "privacy+aes", cfg: []Option{WithProtection(Privacy)}, wantLayer: "aes"},
+		{name: "privacy+gss", cfg: []Option{WithProtection(Privacy), WithAES(AESOff)}, wantLayer: "gss-seal"},
+		{name: "integrity-upgraded", cfg: []Option{WithProtection(Integrity)}, wantLayer: "aes"},
 	}
 	privacyNoAES := []clientCase{
-		{name: "privacy+gss", cfg: Config{Protection: Privacy, AES: AESOff}, wantLayer: "gss-seal"},
-		{name: "aes-required", cfg: Config{Protection: Privacy}, wantErr: ErrDowngrade, contains: "no ConnectionHeaderResponse"},
-		{name: "aes-preferred", cfg: Config{Protection: Privacy, AES: AESPreferred, AESWait: 500 * time.Millisecond}, wantLayer: "gss-seal"},
+		{name: "privacy+gss", cfg: []Option{WithProtection(Privacy), WithAES(AESOff)}, wantLayer: "gss-seal"},
+		{name: "aes-required", cfg: []Option{WithProtection(Privacy)}, wantErr: ErrDowngrade, contains: "no ConnectionHeaderResponse"},
+		{name: "aes-preferred", cfg: []Option{WithProtection(Privacy), WithAES(AESPreferred), WithAESWait(500 * time.Millisecond)}, wantLayer: "gss-seal"},
 	}
 	integrity := []clientCase{
-		{name: "integrity", cfg: Config{Protection: Integrity}, wantLayer: "gss-int"},
-		{name: "privacy-refused", cfg: Config{Protection: Privacy}, wantErr: ErrDowngrade, contains: "server offers only auth-int"},
+		{name: "integrity", cfg: []Option{WithProtection(Integrity)}, wantLayer: "gss-int"},
+		{name: "privacy-refused", cfg: []Option{WithProtection(Privacy)}, wantErr: ErrDowngrade, contains: "server offers only auth-int"},
 	}
 	authentication := []clientCase{
-		{name: "authentication", cfg: Config{Protection: Authentication}, wantLayer: "none"},
-		{name: "privacy-refused", cfg: Config{Protection: Privacy}, wantErr: ErrDowngrade},
+		{name: "authentication", cfg: []Option{WithProtection(Authentication)}, wantLayer: "none"},
+		{name: "privacy-refused", cfg: []Option{WithProtection(Privacy)}, wantErr: ErrDowngrade},
 	}
 	plain := []clientCase{
-		{name: "privacy-refuses-simple", cfg: Config{Protection: Privacy}, wantErr: ErrDowngrade, contains: "SWITCH_TO_SIMPLE_AUTH"},
-		{name: "auth-refuses-simple", cfg: Config{Protection: Authentication}, wantErr: ErrDowngrade, contains: "SWITCH_TO_SIMPLE_AUTH"},
-		{name: "explicit-fallback", cfg: Config{Protection: Authentication, AllowFallbackToSimple: true}, wantLayer: "none"},
+		{name: "privacy-refuses-simple", cfg: []Option{WithProtection(Privacy)}, wantErr: ErrDowngrade, contains: "SWITCH_TO_SIMPLE_AUTH"},
+		{name: "auth-refuses-simple", cfg: []Option{WithProtection(Authentication)}, wantErr: ErrDowngrade, contains: "SWITCH_TO_SIMPLE_AUTH"},
+		{name: "explicit-fallback", cfg: []Option{WithProtection(Authentication), WithAllowFallbackToSimple()}, wantLayer: "none"},
 	}
 	for _, c := range []struct {
 		name  string
@@ -90,16 +90,24 @@ func runClusterCases(t *testing.T, cl *hbasetest.Cluster, cases []clientCase) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	table := "sasl_it"
-	require.NoError(t, cl.CreateTable(ctx, table, []string{"f"}, nil))
+	if err := (cl.CreateTable(ctx, table, []string{"f"}, nil)); err != nil {
+		t.Fatal(err)
+	}
 	regions, err := cl.Regions(ctx, table)
-	require.NoError(t, err)
-	require.Len(t, regions, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(regions) != 1 {
+		t.Fatalf("len(regions) = %d; want %d", len(regions), 1)
+	}
 	rg := regions[0]
 
 	var creds *Credentials
 	if cl.Keytab != "" {
 		creds, err = KeytabCredentials(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer creds.Close()
 	} else {
 		// A plain cluster has no KDC: a fake ticket is enough, the server answers the preamble
@@ -109,9 +117,13 @@ func runClusterCases(t *testing.T, cl *hbasetest.Cluster, cases []clientCase) {
 	for i, cc := range cases {
 		t.Run(cc.name, func(t *testing.T) {
 			cfg := cc.cfg
-			cfg.Credentials = creds
-			h, err := NewHandshaker(cfg)
-			require.NoError(t, err)
+			if creds != nil {
+				cfg = append(cfg[:len(cfg):len(cfg)], WithCredentials(creds))
+			}
+			h, err := NewHandshaker(cfg...)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if creds == nil {
 				h.tickets = newFakeKDC()
 			}
@@ -119,17 +131,25 @@ func runClusterCases(t *testing.T, cl *hbasetest.Cluster, cases []clientCase) {
 			probe := &layerProbe{h: h, kind: &layerKind}
 			dctx, dcancel := context.WithTimeout(ctx, 20*time.Second)
 			defer dcancel()
-			rc, err := region.Dial(dctx, rg.Addr, region.Config{Service: "ClientService", Handshaker: probe})
+			rc, err := region.Dial(dctx, rg.Addr, region.WithService("ClientService"), region.WithHandshaker(probe))
 			if cc.wantErr != nil {
-				require.ErrorIs(t, err, cc.wantErr)
+				if !errors.Is(err, cc.wantErr) {
+					t.Fatalf("error %v; want %v", err, cc.wantErr)
+				}
 				if cc.contains != "" {
-					require.ErrorContains(t, err, cc.contains)
+					if err == nil || !strings.Contains(err.Error(), cc.contains) {
+						t.Fatalf("error %v; want one containing %q", err, cc.contains)
+					}
 				}
 				return
 			}
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			defer rc.Close()
-			require.Equal(t, cc.wantLayer, layerKind)
+			if layerKind != cc.wantLayer {
+				t.Fatalf("layerKind = %q; want %q", layerKind, cc.wantLayer)
+			}
 
 			// Values larger than one wrap (64 KiB) and small ones, written by us, read by Java
 			// and by us; then written by Java and read by us.
@@ -137,18 +157,32 @@ func runClusterCases(t *testing.T, cl *hbasetest.Cluster, cases []clientCase) {
 				row := []byte(fmt.Sprintf("go-%d-%d", i, j))
 				val := bytes.Repeat([]byte{byte('a' + j)}, size)
 				put, err := hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), val))
-				require.NoError(t, err)
+				if err != nil {
+					t.Fatal(err)
+				}
 				callRegion(t, ctx, rc, rg.Name, "Mutate", put)
 				cells, err := cl.Get(ctx, table, row)
-				require.NoError(t, err)
-				require.Len(t, cells, 1)
-				require.Equal(t, val, cells[0].Value, "Java reads what we wrote")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(cells) != 1 {
+					t.Fatalf("len(cells) = %d; want %d", len(cells), 1)
+				}
+				if !bytes.Equal(cells[0].Value, val) {
+					t.Fatalf("Java reads what we wrote: cells[0].Value = %q; want %q", cells[0].Value, val)
+				}
 				got := getValue(t, ctx, rc, table, rg.Name, row)
-				require.Equal(t, val, got)
+				if !bytes.Equal(got, val) {
+					t.Fatalf("got = %q; want %q", got, val)
+				}
 
 				jrow := []byte(fmt.Sprintf("java-%d-%d", i, j))
-				require.NoError(t, cl.Put(ctx, table, jrow, []byte("f"), []byte("q"), val))
-				require.Equal(t, val, getValue(t, ctx, rc, table, rg.Name, jrow), "we read what Java wrote")
+				if err := cl.Put(ctx, table, jrow, []byte("f"), []byte("q"), val); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(getValue(t, ctx, rc, table, rg.Name, jrow), val) {
+					t.Fatalf("we read what Java wrote: getValue(t, ctx, rc, table, rg.Name, jrow) = %q; want %q", getValue(t, ctx, rc, table, rg.Name, jrow), val)
+				}
 			}
 		})
 	}
@@ -182,25 +216,39 @@ func (p *layerProbe) Handshake(ctx context.Context, conn net.Conn, host string, 
 func callRegion(t *testing.T, ctx context.Context, rc *region.Client, regionName []byte, method string, c hrpc.Call) []byte {
 	t.Helper()
 	req, cells, err := c.Marshal(regionName, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	resp := c.NewResponse()
 	respCells, err := rc.Call(ctx, method, req, cells, resp)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return respCells
 }
 
 func getValue(t *testing.T, ctx context.Context, rc *region.Client, table string, regionName, row []byte) []byte {
 	t.Helper()
 	g, err := hrpc.NewGet([]byte(table), row)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	req, cells, err := g.Marshal(regionName, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	resp := g.NewResponse()
 	respCells, err := rc.Call(ctx, "Get", req, cells, resp)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := g.Decode(resp, respCells)
-	require.NoError(t, err)
-	require.Len(t, res.Cells, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != 1 {
+		t.Fatalf("len(res.Cells) = %d; want %d", len(res.Cells), 1)
+	}
 	return res.Cells[0].Value
 }
 
@@ -208,76 +256,122 @@ func getValue(t *testing.T, ctx context.Context, rc *region.Client, table string
 // error, bounded in time.
 func runKerberosErrorCases(t *testing.T, cl *hbasetest.Cluster) {
 	regions, err := cl.Regions(context.Background(), "sasl_it")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	addr := regions[0].Addr
 	dial := func(t *testing.T, creds *Credentials) error {
 		t.Helper()
 		defer creds.Close()
-		h, err := NewHandshaker(Config{Credentials: creds})
-		require.NoError(t, err)
+		h, err := NewHandshaker(WithCredentials(creds))
+		if err != nil {
+			t.Fatal(err)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
 		start := time.Now()
-		rc, err := region.Dial(ctx, addr, region.Config{Service: "ClientService", Handshaker: h})
+		rc, err := region.Dial(ctx, addr, region.WithService("ClientService"), region.WithHandshaker(h))
 		if err == nil {
 			rc.Close()
 		}
-		require.Less(t, time.Since(start), 15*time.Second)
+		if time.Since(start) >= 15*time.Second {
+			t.Fatalf("time.Since(start) = %v; want less than %v", time.Since(start), 15*time.Second)
+		}
 		return err
 	}
 	t.Run("unknown-principal", func(t *testing.T) {
 		creds, err := PasswordCredentials("nobody@EXAMPLE.COM", "whatever", cl.KRB5Conf)
-		require.NoError(t, err)
-		require.ErrorIs(t, dial(t, creds), ErrPrincipalUnknown)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dial(t, creds); !errors.Is(err, ErrPrincipalUnknown) {
+			t.Fatalf("error %v; want %v", err, ErrPrincipalUnknown)
+		}
 	})
 	t.Run("wrong-password", func(t *testing.T) {
 		creds, err := PasswordCredentials(cl.ClientPrincipal, "not-the-password", cl.KRB5Conf)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		err = dial(t, creds)
-		require.ErrorIs(t, err, ErrBadCredentials)
-		require.NotContains(t, err.Error(), "not-the-password")
+		if !errors.Is(err, ErrBadCredentials) {
+			t.Fatalf("error %v; want %v", err, ErrBadCredentials)
+		}
+		if strings.Contains(err.Error(), "not-the-password") {
+			t.Fatalf("err.Error() = %q; want it not to contain %q", err.Error(), "not-the-password")
+		}
 	})
 	t.Run("wrong-keytab", func(t *testing.T) {
 		// A keytab for the right principal with keys from another password.
 		kt := keytab.New()
 		user, realm, _ := strings.Cut(cl.ClientPrincipal, "@")
 		for _, et := range []int32{17, 18} {
-			require.NoError(t, kt.AddEntry(user, realm, "stale password", time.Now(), 1, et))
+			if err := kt.AddEntry(user, realm, "stale password", time.Now(), 1, et); err != nil {
+				t.Fatal(err)
+			}
 		}
 		b, err := kt.Marshal()
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		path := t.TempDir() + "/wrong.keytab"
-		require.NoError(t, os.WriteFile(path, b, 0o600))
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
 		creds, err := KeytabCredentials(cl.ClientPrincipal, path, cl.KRB5Conf)
-		require.NoError(t, err)
-		require.ErrorIs(t, dial(t, creds), ErrBadCredentials)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dial(t, creds); !errors.Is(err, ErrBadCredentials) {
+			t.Fatalf("error %v; want %v", err, ErrBadCredentials)
+		}
 	})
 	t.Run("keytab-of-unknown-principal", func(t *testing.T) {
 		creds, err := KeytabCredentials("someoneelse@EXAMPLE.COM", cl.Keytab, cl.KRB5Conf)
-		require.NoError(t, err)
-		require.ErrorIs(t, dial(t, creds), ErrPrincipalUnknown)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dial(t, creds); !errors.Is(err, ErrPrincipalUnknown) {
+			t.Fatalf("error %v; want %v", err, ErrPrincipalUnknown)
+		}
 	})
 	t.Run("kdc-down", func(t *testing.T) {
 		conf, err := os.ReadFile(cl.KRB5Conf)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		dead := regexp.MustCompile(`(kdc\s*=\s*[^:\s]+):\d+`).ReplaceAll(conf, []byte("${1}:1"))
-		require.NotEqual(t, string(conf), string(dead), "krb5.conf has no kdc = host:port line")
+		if string(dead) == string(conf) {
+			t.Fatalf("krb5.conf has no kdc = host:port line: string(dead) = %q; want anything else", string(dead))
+		}
 		path := t.TempDir() + "/krb5.conf"
-		require.NoError(t, os.WriteFile(path, dead, 0o600))
+		if err := os.WriteFile(path, dead, 0o600); err != nil {
+			t.Fatal(err)
+		}
 		creds, err := KeytabCredentials(cl.ClientPrincipal, cl.Keytab, path)
-		require.NoError(t, err)
-		require.ErrorIs(t, dial(t, creds), ErrKDCUnreachable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dial(t, creds); !errors.Is(err, ErrKDCUnreachable) {
+			t.Fatalf("error %v; want %v", err, ErrKDCUnreachable)
+		}
 	})
 	t.Run("wrong-service-principal", func(t *testing.T) {
 		creds, err := KeytabCredentials(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer creds.Close()
-		h, err := NewHandshaker(Config{Credentials: creds, ServicePrincipal: "nosuchservice/_HOST"})
-		require.NoError(t, err)
+		h, err := NewHandshaker(WithCredentials(creds), WithServicePrincipal("nosuchservice/_HOST"))
+		if err != nil {
+			t.Fatal(err)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
-		_, err = region.Dial(ctx, addr, region.Config{Service: "ClientService", Handshaker: h})
-		require.ErrorIs(t, err, ErrPrincipalUnknown)
+		_, err = region.Dial(ctx, addr, region.WithService("ClientService"), region.WithHandshaker(h))
+		if !errors.Is(err, ErrPrincipalUnknown) {
+			t.Fatalf("error %v; want %v", err, ErrPrincipalUnknown)
+		}
 	})
 	runCCacheAndSkewCases(t, cl, regions[0])
 }

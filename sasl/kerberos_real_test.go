@@ -1,13 +1,13 @@
 package sasl
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
@@ -35,18 +35,26 @@ func runCCacheAndSkewCases(t *testing.T, cl *hbasetest.Cluster, rg hbasetest.Reg
 // the service principal to ask a ticket for.
 func dialWith(ctx context.Context, t *testing.T, creds *Credentials, addr, spn string) (time.Duration, error) {
 	t.Helper()
-	h, err := NewHandshaker(Config{Credentials: creds, Protection: Privacy, ServicePrincipal: spn})
-	require.NoError(t, err)
+	opts := []Option{WithCredentials(creds), WithProtection(Privacy)}
+	if spn != "" {
+		opts = append(opts, WithServicePrincipal(spn))
+	}
+	h, err := NewHandshaker(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dctx, cancel := context.WithTimeout(ctx, dialBound)
 	defer cancel()
 	start := time.Now()
-	rc, err := region.Dial(dctx, addr, region.Config{Service: "ClientService", Handshaker: h})
+	rc, err := region.Dial(dctx, addr, region.WithService("ClientService"), region.WithHandshaker(h))
 	took := time.Since(start)
 	if err == nil {
 		rc.Close()
 	}
 	// A little slack for the goroutines to notice the context; far below a network timeout.
-	require.Less(t, took, dialBound+2*time.Second, "the handshake outlived its context")
+	if took >= dialBound+2*time.Second {
+		t.Fatalf("the handshake outlived its context: took = %v; want less than %v", took, dialBound+2*time.Second)
+	}
 	return took, err
 }
 
@@ -55,35 +63,61 @@ func dialWith(ctx context.Context, t *testing.T, creds *Credentials, addr, spn s
 func ccacheWorks(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, rg hbasetest.Region) {
 	path := filepath.Join(t.TempDir(), "krb5cc_client")
 	tkt, err := cl.Kinit(ctx, path, hbasetest.KinitOptions{})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("kinit: %s until %v (renewable until %v)", tkt.Principal, tkt.End, tkt.RenewTill)
-	require.Equal(t, cl.ClientPrincipal, tkt.Principal)
-	require.WithinDuration(t, time.Now().Add(24*time.Hour), tkt.End, 10*time.Minute, "default lifetime is a day")
+	if tkt.Principal != cl.ClientPrincipal {
+		t.Fatalf("tkt.Principal = %q; want %q", tkt.Principal, cl.ClientPrincipal)
+	}
+	if d := tkt.End.Sub(time.Now().Add(24 * time.Hour)); d < -(10*time.Minute) || d > 10*time.Minute {
+		t.Fatalf("default lifetime is a day: tkt.End = %v; want within %v of %v", tkt.End, 10*time.Minute, time.Now().Add(24*time.Hour))
+	}
 
 	creds, err := CCacheCredentials(path, cl.KRB5Conf)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer creds.Close()
-	require.Equal(t, cl.ClientPrincipal, creds.Principal())
-	h, err := NewHandshaker(Config{Credentials: creds, Protection: Privacy})
-	require.NoError(t, err)
+	if creds.Principal() != cl.ClientPrincipal {
+		t.Fatalf("creds.Principal() = %q; want %q", creds.Principal(), cl.ClientPrincipal)
+	}
+	h, err := NewHandshaker(WithCredentials(creds), WithProtection(Privacy))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var layerKind string
 	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	rc, err := region.Dial(dctx, rg.Addr, region.Config{Service: "ClientService", Handshaker: &layerProbe{h: h, kind: &layerKind}})
-	require.NoError(t, err)
+	rc, err := region.Dial(dctx, rg.Addr, region.WithService("ClientService"), region.WithHandshaker(&layerProbe{h: h, kind: &layerKind}))
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer rc.Close()
-	require.Equal(t, "aes", layerKind)
+	if layerKind != "aes" {
+		t.Fatalf("layerKind = %q; want %q", layerKind, "aes")
+	}
 
 	row := []byte(fmt.Sprintf("ccache-%d", time.Now().UnixNano()))
 	val := []byte("written with a credential cache")
 	put, err := hrpc.NewPut([]byte("sasl_it"), row, hrpc.Value([]byte("f"), []byte("q"), val))
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	callRegion(t, dctx, rc, rg.Name, "Mutate", put)
-	require.Equal(t, val, getValue(t, dctx, rc, "sasl_it", rg.Name, row))
+	if !bytes.Equal(getValue(t, dctx, rc, "sasl_it", rg.Name, row), val) {
+		t.Fatalf("getValue(t, dctx, rc, \"sasl_it\", rg.Name, row) = %q; want %q", getValue(t, dctx, rc, "sasl_it", rg.Name, row), val)
+	}
 	cells, err := cl.Get(dctx, "sasl_it", row)
-	require.NoError(t, err)
-	require.Len(t, cells, 1)
-	require.Equal(t, val, cells[0].Value, "Java reads what the ccache client wrote")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 1 {
+		t.Fatalf("len(cells) = %d; want %d", len(cells), 1)
+	}
+	if !bytes.Equal(cells[0].Value, val) {
+		t.Fatalf("Java reads what the ccache client wrote: cells[0].Value = %q; want %q", cells[0].Value, val)
+	}
 }
 
 // ccacheExpires: credential-cache credentials cannot log in again, so once the cached TGT has
@@ -122,23 +156,37 @@ func ccacheExpires(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, add
 		c.path = filepath.Join(dir, "krb5cc_"+c.name)
 		start := time.Now()
 		tkt, err := cl.Kinit(ctx, c.path, c.opts)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Logf("%s: TGT until %v, renewable until %v", c.name, tkt.End, tkt.RenewTill)
 		// Without a short ticket this case would prove nothing.
-		require.WithinDuration(t, start.Add(lifetime), tkt.End, 3*time.Second, "%s: TGT lifetime", c.name)
+		if d := tkt.End.Sub(start.Add(lifetime)); d < -(3*time.Second) || d > 3*time.Second {
+			t.Fatalf("%s: TGT lifetime: tkt.End = %v; want within %v of %v", c.name, tkt.End, 3*time.Second, start.Add(lifetime))
+		}
 		if c.opts.NotRenewable {
-			require.False(t, tkt.RenewTill.After(tkt.End), "%s: renewable until %v", c.name, tkt.RenewTill)
+			if tkt.RenewTill.After(tkt.End) {
+				t.Fatalf("%s: renewable until %v", c.name, tkt.RenewTill)
+			}
 		} else {
-			require.True(t, tkt.RenewTill.After(tkt.End.Add(30*time.Minute)), "%s: renewable until %v", c.name, tkt.RenewTill)
+			if !tkt.RenewTill.After(tkt.End.Add(30 * time.Minute)) {
+				t.Fatalf("%s: renewable until %v", c.name, tkt.RenewTill)
+			}
 		}
 		last = tkt.End
 		c.creds, err = CCacheCredentials(c.path, cl.KRB5Conf)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer c.creds.Close()
 		_, err = dialWith(ctx, t, c.creds, addr, "")
-		require.NoError(t, err, "%s: the fresh credential cache must work", c.name)
+		if err != nil {
+			t.Fatalf("%s: the fresh credential cache must work: %v", c.name, err)
+		}
 		refresh := tkt.End.Add(-lifetime / 6)
-		require.True(t, time.Now().Before(refresh), "%s: the first handshake ended after gokrb5's refresh point %v; the machine is too slow for a %v ticket", c.name, refresh, lifetime)
+		if !time.Now().Before(refresh) {
+			t.Fatalf("%s: the first handshake ended after gokrb5's refresh point %v; the machine is too slow for a %v ticket", c.name, refresh, lifetime)
+		}
 	}
 
 	// Kerby checks a TGT's end time without clock skew allowance; a second of margin covers
@@ -154,18 +202,30 @@ func ccacheExpires(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, add
 			took, err := dialWith(ctx, t, c.creds, addr, otherServer)
 			t.Logf("credentials in use, ticket for another server after expiry (%v): %v", took.Round(time.Millisecond), err)
 			requireOnlySentinel(t, err, ErrTicketExpired)
-			require.ErrorContains(t, err, c.reason)
-			require.ErrorContains(t, err, "run kinit again")
-			require.ErrorContains(t, err, c.path)
+			if err == nil || !strings.Contains(err.Error(), c.reason) {
+				t.Fatalf("error %v; want one containing %q", err, c.reason)
+			}
+			if err == nil || !strings.Contains(err.Error(), "run kinit again") {
+				t.Fatalf("error %v; want one containing %q", err, "run kinit again")
+			}
+			if err == nil || !strings.Contains(err.Error(), c.path) {
+				t.Fatalf("error %v; want one containing %q", err, c.path)
+			}
 
 			fresh, err := CCacheCredentials(c.path, cl.KRB5Conf)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatal(err)
+			}
 			defer fresh.Close()
 			took, err = dialWith(ctx, t, fresh, addr, "")
 			t.Logf("new credentials from the expired cache (%v): %v", took.Round(time.Millisecond), err)
 			requireOnlySentinel(t, err, ErrTicketExpired)
-			require.ErrorContains(t, err, "no valid existing session")
-			require.ErrorContains(t, err, "run kinit again")
+			if err == nil || !strings.Contains(err.Error(), "no valid existing session") {
+				t.Fatalf("error %v; want one containing %q", err, "no valid existing session")
+			}
+			if err == nil || !strings.Contains(err.Error(), "run kinit again") {
+				t.Fatalf("error %v; want one containing %q", err, "run kinit again")
+			}
 		})
 	}
 }
@@ -188,9 +248,13 @@ func ccacheExpires(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, add
 // client must work again afterwards.
 func kdcClockSkew(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, addr string) {
 	creds, err := KeytabCredentials(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer creds.Close()
-	require.NoError(t, creds.cl.AffirmLogin(), "login while the KDC accepts our clock")
+	if err := creds.cl.AffirmLogin(); err != nil {
+		t.Fatalf("login while the KDC accepts our clock: %v", err)
+	}
 
 	restore := func() {
 		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -200,46 +264,82 @@ func kdcClockSkew(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, addr
 		}
 	}
 	prev, err := cl.SetKDCClockSkew(ctx, -time.Second)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(restore)
-	require.Equal(t, hbasetest.DefaultKDCClockSkew, prev)
+	if prev != hbasetest.DefaultKDCClockSkew {
+		t.Fatalf("prev = %v; want %v", prev, hbasetest.DefaultKDCClockSkew)
+	}
 	now, err := cl.KDCClockSkew(ctx)
-	require.NoError(t, err)
-	require.Equal(t, -time.Second, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now != -time.Second {
+		t.Fatalf("now = %v; want %v", now, -time.Second)
+	}
 
 	took, err := dialWith(ctx, t, creds, addr, "")
 	t.Logf("service ticket outside the KDC's clock window (%v): %v", took.Round(time.Millisecond), err)
 	requireOnlySentinel(t, err, ErrClockSkew)
-	require.ErrorContains(t, err, "KRB_AP_ERR_SKEW")
+	if err == nil || !strings.Contains(err.Error(), "KRB_AP_ERR_SKEW") {
+		t.Fatalf("error %v; want one containing %q", err, "KRB_AP_ERR_SKEW")
+	}
 
 	fresh, err := KeytabCredentials(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer fresh.Close()
 	took, err = dialWith(ctx, t, fresh, addr, "")
 	t.Logf("AS login outside the KDC's clock window (%v): %v", took.Round(time.Millisecond), err)
-	require.Error(t, err)
-	require.ErrorContains(t, err, "KDC_ERR_PREAUTH_FAILED", "Kerby's answer to a skewed pre-authentication changed; map it")
+	if err == nil {
+		t.Fatal("err is nil; want an error")
+	}
+	if err == nil || !strings.Contains(err.Error(), "KDC_ERR_PREAUTH_FAILED") {
+		t.Fatalf("Kerby's answer to a skewed pre-authentication changed; map it: error %v; want one containing %q", err, "KDC_ERR_PREAUTH_FAILED")
+	}
 	requireOnlySentinel(t, err, ErrBadCredentials)
-	require.ErrorContains(t, err, "a client clock too far from the KDC's", "the error must mention the clock")
+	if err == nil || !strings.Contains(err.Error(), "a client clock too far from the KDC's") {
+		t.Fatalf("the error must mention the clock: error %v; want one containing %q", err, "a client clock too far from the KDC's")
+	}
 
 	restore()
 	now, err = cl.KDCClockSkew(ctx)
-	require.NoError(t, err)
-	require.Equal(t, hbasetest.DefaultKDCClockSkew, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now != hbasetest.DefaultKDCClockSkew {
+		t.Fatalf("now = %v; want %v", now, hbasetest.DefaultKDCClockSkew)
+	}
 
 	// The window is open again: the same credentials, a fresh login and the cluster's Java
 	// client work.
 	_, err = dialWith(ctx, t, creds, addr, "")
-	require.NoError(t, err, "the logged-in client after the KDC's window reopened")
+	if err != nil {
+		t.Fatalf("the logged-in client after the KDC's window reopened: %v", err)
+	}
 	again, err := KeytabCredentials(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer again.Close()
 	_, err = dialWith(ctx, t, again, addr, "")
-	require.NoError(t, err, "a fresh login after the KDC's window reopened")
+	if err != nil {
+		t.Fatalf("a fresh login after the KDC's window reopened: %v", err)
+	}
 	row := []byte("skew-restored")
-	require.NoError(t, cl.Put(ctx, "sasl_it", row, []byte("f"), []byte("q"), []byte("ok")))
+	if err := cl.Put(ctx, "sasl_it", row, []byte("f"), []byte("q"), []byte("ok")); err != nil {
+		t.Fatal(err)
+	}
 	cells, err := cl.Get(ctx, "sasl_it", row)
-	require.NoError(t, err)
-	require.Len(t, cells, 1)
-	require.Equal(t, []byte("ok"), cells[0].Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 1 {
+		t.Fatalf("len(cells) = %d; want %d", len(cells), 1)
+	}
+	if !bytes.Equal(cells[0].Value, []byte("ok")) {
+		t.Fatalf("cells[0].Value = %q; want %q", cells[0].Value, []byte("ok"))
+	}
 }

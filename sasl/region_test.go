@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/go-hbase/hbase/cipher"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/pb"
 	"github.com/go-hbase/hbase/region"
 )
@@ -60,28 +59,40 @@ func TestBadFramesFailTheConnection(t *testing.T) {
 					time.Sleep(200 * time.Millisecond)
 					return nil
 				}
-				c := dialFake(t, srv, Config{AES: aes})
+				c := dialFake(t, srv, []Option{WithAES(aes)})
 				defer c.Close()
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				defer cancel()
 				var resp pb.IsMasterRunningResponse
 				_, err := c.Call(ctx, "IsMasterRunning", &pb.IsMasterRunningRequest{}, nil, &resp)
-				require.Error(t, err)
-				require.ErrorIs(t, err, region.ErrConnection)
-				require.ErrorIs(t, err, want)
-				require.False(t, resp.IsMasterRunning != nil, "nothing of a bad frame may reach the caller")
+				if err == nil {
+					t.Fatal("err is nil; want an error")
+				}
+				if !errors.Is(err, hberr.ErrConnection) {
+					t.Fatalf("error %v; want %v", err, hberr.ErrConnection)
+				}
+				if !errors.Is(err, want) {
+					t.Fatalf("error %v; want %v", err, want)
+				}
+				if resp.IsMasterRunning != nil {
+					t.Fatal("nothing of a bad frame may reach the caller")
+				}
 				<-c.Done()
-				require.ErrorIs(t, c.Err(), want)
+				if err := c.Err(); !errors.Is(err, want) {
+					t.Fatalf("error %v; want %v", err, want)
+				}
 			})
 		}
 	}
 }
 
 // dialFake connects a region.Client to srv through the Handshaker.
-func dialFake(t *testing.T, srv *fakeServer, cfg Config) *region.Client {
+func dialFake(t *testing.T, srv *fakeServer, cfg []Option) *region.Client {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { ln.Close() })
 	done := make(chan error, 1)
 	go func() {
@@ -97,12 +108,16 @@ func dialFake(t *testing.T, srv *fakeServer, cfg Config) *region.Client {
 			t.Logf("fake server: %v", err)
 		}
 	})
-	h, err := NewHandshaker(cfg)
-	require.NoError(t, err)
+	h, err := NewHandshaker(cfg...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	h.tickets = srv.kdc
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := region.Dial(ctx, ln.Addr().String(), region.Config{Service: "MasterService", Handshaker: h})
-	require.NoError(t, err)
+	c, err := region.Dial(ctx, ln.Addr().String(), region.WithService("MasterService"), region.WithHandshaker(h))
+	if err != nil {
+		t.Fatal(err)
+	}
 	return c
 }

@@ -40,31 +40,58 @@ type Client struct {
 	confErr error          // why no session can ever be made with this configuration
 }
 
-// Option configures a Client.
-type Option func(*Client)
+// Option configures a Client. Like every option of the module it checks its argument, and New
+// returns the first bad one.
+type Option func(*Client) error
 
 // WithZNodeParent sets the znode under which HBase keeps its state (zookeeper.znode.parent).
 // The default is "/hbase".
-func WithZNodeParent(parent string) Option { return func(c *Client) { c.parent = parent } }
+func WithZNodeParent(parent string) Option {
+	return func(c *Client) error {
+		if parent == "" {
+			return errors.New("zk: empty znode parent")
+		}
+		c.parent = parent
+		return nil
+	}
+}
 
 // WithSessionTimeout sets the ZooKeeper session timeout. The default is DefaultSessionTimeout.
-func WithSessionTimeout(d time.Duration) Option { return func(c *Client) { c.sessionTimeout = d } }
+func WithSessionTimeout(d time.Duration) Option {
+	return func(c *Client) error {
+		if d <= 0 {
+			return fmt.Errorf("zk: session timeout %v is not positive", d)
+		}
+		c.sessionTimeout = d
+		return nil
+	}
+}
 
 // WithLogger sets the logger; go-zookeeper's own messages are routed to it at debug level.
 // The default discards everything.
-func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.logger = l } }
+func WithLogger(l *slog.Logger) Option {
+	return func(c *Client) error {
+		if l == nil {
+			return errors.New("zk: nil logger")
+		}
+		c.logger = l
+		return nil
+	}
+}
 
 // New returns a Client for the comma separated quorum ("host1:2181,host2:2181"; the port
 // defaults to 2181), optionally followed by a chroot ("host1:2181,host2:2181/apps" reads
-// /apps/hbase/...). It does not connect: the session is opened by the first lookup, and a
-// quorum that cannot work is reported there.
-func New(quorum string, opts ...Option) *Client {
-	c := &Client{parent: "/hbase", sessionTimeout: DefaultSessionTimeout}
+// /apps/hbase/...). It does not connect: the session is opened by the first lookup. It fails
+// on a bad option or an empty quorum.
+func New(quorum string, opts ...Option) (*Client, error) {
+	c := &Client{parent: "/hbase", sessionTimeout: DefaultSessionTimeout, logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
-		o(c)
-	}
-	if c.logger == nil {
-		c.logger = slog.New(slog.DiscardHandler)
+		if o == nil {
+			return nil, errors.New("zk: nil Option")
+		}
+		if err := o(c); err != nil {
+			return nil, err
+		}
 	}
 	// ZooKeeper's connect string may end in a chroot ("h1:2181,h2:2181/apps"): every path,
 	// including the parent, is then under it.
@@ -81,15 +108,16 @@ func New(quorum string, opts ...Option) *Client {
 	switch {
 	case len(c.servers) == 0:
 		c.confErr = fmt.Errorf("zk: empty quorum %q", quorum)
-	case c.sessionTimeout <= 0:
-		c.confErr = fmt.Errorf("zk: session timeout %v is not positive", c.sessionTimeout)
 	}
-	return c
+	if c.confErr != nil {
+		return nil, c.confErr
+	}
+	return c, nil
 }
 
 // LocateMeta returns the host:port of the region server holding hbase:meta, read from
 // <parent>/meta-region-server. It returns an error wrapping ErrNoNode if meta is not
-// assigned yet. Like HBase's own client it returns the server even when the znode says the
+// assigned yet, and a *NoParentError if the parent znode itself is missing. Like HBase's own client it returns the server even when the znode says the
 // region is still in transition: the region server answers NotServingRegion until it is open.
 func (c *Client) LocateMeta(ctx context.Context) (string, error) {
 	path := c.parent + "/meta-region-server"
@@ -108,7 +136,8 @@ func (c *Client) LocateMeta(ctx context.Context) (string, error) {
 }
 
 // LocateMaster returns the host:port of the active master, read from <parent>/master.
-// It returns an error wrapping ErrNoNode if no master is active.
+// It returns an error wrapping ErrNoNode if no master is active, and a *NoParentError if the
+// parent znode itself is missing.
 func (c *Client) LocateMaster(ctx context.Context) (string, error) {
 	path := c.parent + "/master"
 	data, err := c.get(ctx, path)
@@ -157,7 +186,7 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 		case err == nil:
 			return data, nil
 		case errors.Is(err, gozk.ErrNoNode):
-			return nil, fmt.Errorf("zk: get %s: %w", path, ErrNoNode)
+			return nil, c.noNode(ctx, path)
 		case errors.Is(err, ErrClosed), c.isClosed():
 			// go-zookeeper reports its own closing as ErrClosing or ErrConnectionClosed.
 			return nil, fmt.Errorf("zk: get %s: %w", path, ErrClosed)
@@ -172,37 +201,47 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 	return nil, fmt.Errorf("zk: get %s: %w", path, err)
 }
 
-// getOnce sends one Get. go-zookeeper's calls block without a context, so the call runs in a
-// goroutine that ends when go-zookeeper answers: at the latest when the session is closed,
-// which Close does before waiting for it.
+// getOnce sends one Get.
 func (c *Client) getOnce(ctx context.Context, path string) ([]byte, error) {
+	var data []byte
+	err := c.call(ctx, func(conn *gozk.Conn) error {
+		var err error
+		data, _, err = conn.Get(path)
+		return err
+	})
+	if err != nil {
+		return nil, err // data may still be written by a call that outlived ctx
+	}
+	return data, nil
+}
+
+// call runs one go-zookeeper request. go-zookeeper's calls block without a context, so the
+// request runs in a goroutine that ends when go-zookeeper answers: at the latest when the
+// session is closed, which Close does before waiting for it. Its results must be written
+// only by fn, and read only when call returned no context error.
+func (c *Client) call(ctx context.Context, fn func(*gozk.Conn) error) error {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	c.mu.Lock()
 	s, err := c.sessionLocked()
 	if err != nil {
 		c.mu.Unlock()
-		return nil, err
+		return err
 	}
 	c.calls.Add(1)
 	c.mu.Unlock()
 
-	type reply struct {
-		data []byte
-		err  error
-	}
-	done := make(chan reply, 1)
+	done := make(chan error, 1)
 	go func() {
 		defer c.calls.Done()
-		data, _, err := s.conn.Get(path)
-		done <- reply{data, err}
+		done <- fn(s.conn)
 	}()
 	select {
-	case r := <-done:
-		return r.data, r.err
+	case err := <-done:
+		return err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 }
 

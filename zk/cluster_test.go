@@ -15,35 +15,17 @@ import (
 	"github.com/go-hbase/hbase/hbasetest"
 )
 
-// The integration tests share one real cluster, started by the first test that needs it and
-// stopped by TestMain; the parser and fake-server tests run without Java.
-var shared struct {
-	once    sync.Once
-	cluster *hbasetest.Cluster
-	err     error
-}
+// The integration tests share one real cluster with two region servers (so that meta can
+// move), started by the first test that needs it and stopped by TestMain; the parser and
+// fake-server tests run without Java.
+var shared = hbasetest.NewShared(hbasetest.Options{RegionServers: 2})
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if shared.cluster != nil {
-		shared.cluster.Stop()
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(shared.Run(m)) }
 
-// realCluster returns the shared cluster: two region servers, so that meta can move.
+// realCluster returns the shared cluster; it skips the test under -short.
 func realCluster(t *testing.T) *hbasetest.Cluster {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("needs a real HBase cluster (Java, Maven); skipped with -short")
-	}
-	shared.once.Do(func() {
-		shared.cluster, shared.err = hbasetest.Start(context.Background(), hbasetest.Options{RegionServers: 2})
-	})
-	if shared.err != nil {
-		t.Fatal(shared.err)
-	}
-	return shared.cluster
+	return shared.Cluster(t)
 }
 
 func metaAddr(t *testing.T, hc *hbasetest.Cluster) string {
@@ -70,7 +52,7 @@ func sessionID(c *Client) int64 {
 func TestLocateMetaAndMasterOnRealCluster(t *testing.T) {
 	hc := realCluster(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := New(hc.ZKQuorum, WithZNodeParent(hc.ZNodeParent))
+	c := mustNew(t, hc.ZKQuorum, WithZNodeParent(hc.ZNodeParent))
 	defer c.Close()
 
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
@@ -114,14 +96,14 @@ func TestLocateMetaAndMasterOnRealCluster(t *testing.T) {
 	}
 
 	// A parent that holds no HBase: the caller must be told the node is missing.
-	other := New(hc.ZKQuorum, WithZNodeParent("/no-such-hbase"))
+	other := mustNew(t, hc.ZKQuorum, WithZNodeParent("/no-such-hbase"))
 	defer other.Close()
 	if _, err := other.LocateMeta(ctx); !errors.Is(err, ErrNoNode) {
 		t.Errorf("LocateMeta under a missing parent: %v; want ErrNoNode", err)
 	}
 
 	// The same parent reached through a chroot in the connect string.
-	chrooted := New(hc.ZKQuorum+hc.ZNodeParent, WithZNodeParent("/"))
+	chrooted := mustNew(t, hc.ZKQuorum+hc.ZNodeParent, WithZNodeParent("/"))
 	defer chrooted.Close()
 	if got, err := chrooted.LocateMeta(ctx); err != nil || got != meta {
 		t.Errorf("LocateMeta through chroot %q = %q, %v; want %q", hc.ZNodeParent, got, err, meta)
@@ -131,7 +113,7 @@ func TestLocateMetaAndMasterOnRealCluster(t *testing.T) {
 func TestLocateMetaFollowsMoveMeta(t *testing.T) {
 	hc := realCluster(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := New(hc.ZKQuorum, WithZNodeParent(hc.ZNodeParent))
+	c := mustNew(t, hc.ZKQuorum, WithZNodeParent(hc.ZNodeParent))
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -168,7 +150,7 @@ func TestLookupHonoursContextWhenZooKeeperIsUnreachable(t *testing.T) {
 	hc := realCluster(t)
 	proxy := startProxy(t, hc.ZKQuorum)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := New(proxy.addr(), WithZNodeParent(hc.ZNodeParent), WithSessionTimeout(4*time.Second))
+	c := mustNew(t, proxy.addr(), WithZNodeParent(hc.ZNodeParent), WithSessionTimeout(4*time.Second))
 	defer c.Close()
 	if _, err := c.LocateMeta(t.Context()); err != nil {
 		t.Fatal(err)
@@ -201,7 +183,7 @@ func TestNewSessionAfterExpiry(t *testing.T) {
 	var logs syncBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	const timeout = 4 * time.Second // the mini cluster's ZooKeeper minimum (2 ticks of 2s)
-	c := New(proxy.addr(), WithZNodeParent(hc.ZNodeParent), WithSessionTimeout(timeout), WithLogger(logger))
+	c := mustNew(t, proxy.addr(), WithZNodeParent(hc.ZNodeParent), WithSessionTimeout(timeout), WithLogger(logger))
 	defer c.Close()
 
 	want := metaAddr(t, hc)

@@ -4,7 +4,8 @@ import "errors"
 
 var (
 	// ErrNoNode is returned when the znode does not exist, for example because hbase:meta is
-	// not assigned yet or no master is active. Callers retry.
+	// not assigned yet or no master is active. Callers retry, unless the error is also
+	// ErrNoParent (the parent znode is missing: a configuration error).
 	ErrNoNode = errors.New("zk: znode does not exist")
 
 	// ErrClosed is returned by lookups on a closed Client, and by lookups cut short by Close.

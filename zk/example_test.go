@@ -13,7 +13,11 @@ import (
 // Finding hbase:meta and the master. One Client (one ZooKeeper session) serves every lookup;
 // each lookup is bounded by its context. Not run: it needs a ZooKeeper at localhost:2181.
 func ExampleClient_LocateMeta() {
-	c := zk.New("localhost:2181", zk.WithZNodeParent("/hbase"), zk.WithLogger(slog.Default()))
+	c, err := zk.New("localhost:2181", zk.WithZNodeParent("/hbase"), zk.WithLogger(slog.Default()))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer c.Close()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

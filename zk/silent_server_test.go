@@ -54,7 +54,7 @@ func startSilentServer(t *testing.T) *silentServer {
 func TestLookupReturnsAtDeadlineWhenServerIsSilent(t *testing.T) {
 	srv := startSilentServer(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := New(srv.ln.Addr().String(), WithSessionTimeout(4*time.Second))
+	c := mustNew(t, srv.ln.Addr().String(), WithSessionTimeout(4*time.Second))
 
 	for _, lookup := range []struct {
 		name string
@@ -95,7 +95,7 @@ func TestLookupReturnsAtDeadlineWhenServerIsSilent(t *testing.T) {
 func TestLookupCutShortByClose(t *testing.T) {
 	srv := startSilentServer(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := New(srv.ln.Addr().String(), WithSessionTimeout(4*time.Second))
+	c := mustNew(t, srv.ln.Addr().String(), WithSessionTimeout(4*time.Second))
 	errc := make(chan error, 1)
 	go func() {
 		_, err := c.LocateMeta(t.Context())
@@ -113,17 +113,33 @@ func TestLookupCutShortByClose(t *testing.T) {
 	}
 }
 
-func TestBadConfigurationIsReportedAtLookup(t *testing.T) {
+func TestBadConfigurationFailsNew(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		c    *Client
+		opts []Option
 	}{
-		{"empty quorum", New(" , ")},
-		{"negative timeout", New("127.0.0.1:1", WithSessionTimeout(-time.Second))},
+		{"empty quorum", nil},
+		{"negative timeout", []Option{WithSessionTimeout(-time.Second)}},
+		{"empty parent", []Option{WithZNodeParent("")}},
+		{"nil logger", []Option{WithLogger(nil)}},
+		{"nil option", []Option{nil}},
 	} {
-		if _, err := tc.c.LocateMeta(t.Context()); err == nil {
-			t.Errorf("%s: LocateMeta succeeded", tc.name)
+		quorum := "127.0.0.1:1"
+		if tc.opts == nil {
+			quorum = " , "
 		}
-		tc.c.Close()
+		if c, err := New(quorum, tc.opts...); err == nil {
+			t.Errorf("%s: New succeeded", tc.name)
+			c.Close()
+		}
 	}
+}
+
+func mustNew(t testing.TB, quorum string, opts ...Option) *Client {
+	t.Helper()
+	c, err := New(quorum, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

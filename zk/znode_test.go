@@ -163,7 +163,7 @@ func TestQuorumChroot(t *testing.T) {
 		{"h1:2181/apps/x/", "hbase-unsecure", "/apps/x/hbase-unsecure"},
 		{"h1:2181/hbase", "/", "/hbase"},
 	} {
-		c := New(tc.quorum, WithZNodeParent(tc.parent))
+		c := mustNew(t, tc.quorum, WithZNodeParent(tc.parent))
 		if c.parent != tc.wantParent || len(c.servers) == 0 || strings.Contains(strings.Join(c.servers, ","), "/") {
 			t.Errorf("New(%q, parent %q): parent %q, servers %q; want parent %q", tc.quorum, tc.parent, c.parent, c.servers, tc.wantParent)
 		}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io"
 
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -15,17 +13,12 @@ func (s *hbaseStore) Scan(ctx context.Context, start []byte, n int) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	sc := s.client.Scan(ctx, scan)
-	defer sc.Close()
 	rows := 0
-	for {
-		_, err := sc.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			return rows, nil
-		}
+	for _, err := range s.client.Scan(ctx, scan) {
 		if err != nil {
 			return rows, err
 		}
 		rows++
 	}
+	return rows, nil
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/go-hbase/hbase/internal/cputime"
 )
 
 // runSpec is one bounded run of one workload.
@@ -83,7 +85,7 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	server0, serverOK := spec.serverCPU()
-	cpu0, cpuErr := processCPU()
+	cpu0, cpuErr := cputime.Self()
 	start := time.Now()
 	if spec.Duration > 0 {
 		t := time.AfterFunc(spec.Duration, func() { stop.Store(true) })
@@ -94,7 +96,7 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	cpu1, cpuErr1 := processCPU()
+	cpu1, cpuErr1 := cputime.Self()
 	server1, serverOK1 := spec.serverCPU()
 	runtime.ReadMemStats(&ms1)
 

@@ -9,7 +9,7 @@ import (
 
 // securityOptions turns the security flags into the client's security options: nothing for
 // SIMPLE, else Kerberos from the keytab with the asked protection. AES is required when asked
-// for (WithAES(true)), so a server that does not hand out AES keys fails the run instead of
+// for (WithAES(AESRequired)), so a server that does not hand out AES keys fails the run instead of
 // silently measuring GSS wrap.
 //
 // The credentials are ours (hbase.WithKerberos), and the caller closes them after the client:
@@ -26,10 +26,14 @@ func securityOptions(sec securityFlags) ([]hbase.Option, *sasl.Credentials, erro
 	if err != nil {
 		return nil, nil, fmt.Errorf("kerberos login of %s: %w", sec.Principal, err)
 	}
+	aes := hbase.AESOff
+	if sec.AES {
+		aes = hbase.AESRequired
+	}
 	opts := []hbase.Option{
 		hbase.WithKerberos(creds),
 		hbase.WithProtection(prot),
-		hbase.WithAES(sec.AES),
+		hbase.WithAES(aes),
 	}
 	if sec.ServerPrincipal != "" {
 		opts = append(opts, hbase.WithServicePrincipal(sec.ServerPrincipal))

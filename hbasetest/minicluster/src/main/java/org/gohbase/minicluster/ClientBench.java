@@ -16,6 +16,9 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -28,6 +31,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <pre>
  * get TABLE START N THREADS            -> OK nanos nanos ...   (one latency per Get, in order)
  * put TABLE START N THREADS VALUELEN   -> OK nanos nanos ...
+ * scan TABLE BATCH MAXRESULTSIZE ALLOWPARTIAL -> OK row:cells[+] ...   (one per Result)
  * anything that fails                  -> ERR reason
  * </pre>
  *
@@ -60,6 +64,11 @@ public final class ClientBench {
     for (String line; (line = in.readLine()) != null; ) {
       try {
         String[] w = line.trim().split(" ");
+        if (w[0].equals("scan")) {
+          out.println(scanShapes(conn, w));
+          out.flush();
+          continue;
+        }
         boolean put = w[0].equals("put");
         if (!(put || w[0].equals("get")) || w.length != (put ? 6 : 5)) {
           throw new IllegalArgumentException("want: get TABLE START N THREADS | put TABLE START N THREADS VALUELEN, got " + line);
@@ -97,6 +106,38 @@ public final class ClientBench {
       }
       out.flush();
     }
+  }
+
+  /**
+   * Scans a whole table with Scan.setBatch(BATCH) (0: none), setMaxResultSize(MAXRESULTSIZE)
+   * (0: the default) and setAllowPartialResults(ALLOWPARTIAL) and describes each Result the
+   * client returned as row:cells, with "+" when it may have more cells of its row: the shapes
+   * a Go client must reproduce.
+   */
+  private static String scanShapes(Connection conn, String[] w) throws Exception {
+    if (w.length != 5) {
+      throw new IllegalArgumentException("want: scan TABLE BATCH MAXRESULTSIZE ALLOWPARTIAL");
+    }
+    Scan scan = new Scan();
+    int batch = Integer.parseInt(w[2]);
+    long maxResultSize = Long.parseLong(w[3]);
+    if (batch > 0) {
+      scan.setBatch(batch);
+    }
+    if (maxResultSize > 0) {
+      scan.setMaxResultSize(maxResultSize);
+    }
+    scan.setAllowPartialResults(Boolean.parseBoolean(w[4]));
+    StringBuilder sb = new StringBuilder("OK");
+    try (Table t = conn.getTable(TableName.valueOf(w[1])); ResultScanner rs = t.getScanner(scan)) {
+      for (Result r : rs) {
+        sb.append(' ').append(Bytes.toStringBinary(r.getRow())).append(':').append(r.size());
+        if (r.mayHaveMoreCellsInRow()) {
+          sb.append('+');
+        }
+      }
+    }
+    return sb.toString();
   }
 
   /** Runs operations first, first+step, ... of a block, writing their latencies into nanos. */

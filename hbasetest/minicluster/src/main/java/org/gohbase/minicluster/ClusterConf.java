@@ -64,6 +64,9 @@ final class ClusterConf {
       c.set("hbase.rpc.protection", a.protection);
       c.setBoolean("hbase.rpc.crypto.encryption.aes.enabled", a.aes);
     }
+    if (a.poisonReleasedBuffers) {
+      c.set("hbase.netty.rpcserver.allocator", PoisonReleasedBuffers.class.getName());
+    }
     return c;
   }
 

@@ -24,6 +24,11 @@ final class LauncherArgs {
    * keeps MiniKdc's default (a day).
    */
   long ticketLifetimeSeconds;
+  /**
+   * The RPC servers overwrite each request buffer when they release it
+   * ({@link PoisonReleasedBuffers}), to show a server reading a request after releasing it.
+   */
+  boolean poisonReleasedBuffers;
 
   /** QoP names from weakest to strongest. */
   private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
@@ -38,6 +43,9 @@ final class LauncherArgs {
           continue;
         case "--aes":
           a.aes = true;
+          continue;
+        case "--poison-released-buffers":
+          a.poisonReleasedBuffers = true;
           continue;
         default:
           break;

@@ -1,4 +1,4 @@
-package hbasetest
+package cputime
 
 import (
 	"fmt"
@@ -9,19 +9,16 @@ import (
 	"time"
 )
 
-// CPUTime is the CPU time the cluster's JVM has used so far, summed over its live threads from
+// Process returns the CPU time process pid has used so far, summed over its live threads from
 // /proc/<pid>/task/*/schedstat (nanoseconds on a CPU; tick-based /proc/<pid>/stat would be too
 // coarse for the few hundred milliseconds a benchmark round lasts). Threads that have exited
-// no longer count, so only a difference over a span in which the JVM keeps its threads (the
-// RPC handlers and event loops of a running cluster) is meaningful.
-func (c *Cluster) CPUTime() (time.Duration, error) { return processCPUTime(c.Pid()) }
-
-// processCPUTime sums the on-CPU time of the live threads of process pid.
-func processCPUTime(pid int) (time.Duration, error) {
+// no longer count, so only a difference over a span in which the process keeps its threads
+// (the RPC handlers and event loops of a running JVM) is meaningful.
+func Process(pid int) (time.Duration, error) {
 	dir := fmt.Sprintf("/proc/%d/task", pid)
 	tasks, err := os.ReadDir(dir)
 	if err != nil {
-		return 0, fmt.Errorf("hbasetest: CPU time of process %d: %w", pid, err)
+		return 0, fmt.Errorf("cputime: CPU time of process %d: %w", pid, err)
 	}
 	var total time.Duration
 	for _, t := range tasks {
@@ -32,7 +29,7 @@ func processCPUTime(pid int) (time.Duration, error) {
 		first, _, _ := strings.Cut(string(b), " ")
 		ns, err := strconv.ParseInt(first, 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("hbasetest: CPU time of process %d: thread %s: %q: %w", pid, t.Name(), b, err)
+			return 0, fmt.Errorf("cputime: CPU time of process %d: thread %s: %q: %w", pid, t.Name(), b, err)
 		}
 		total += time.Duration(ns)
 	}

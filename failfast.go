@@ -1,0 +1,46 @@
+package hbase
+
+import (
+	"errors"
+
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/zk"
+)
+
+// ErrConfiguration is wrapped by errors that come from the client's configuration rather
+// than from the cluster's state, such as a parent znode (WithZNodeParent) under which
+// ZooKeeper has nothing: retrying cannot help, so calls fail at once with it. The error also
+// wraps what was found wrong (for the parent znode, a *zk.NoParentError naming the znode).
+var ErrConfiguration = hberr.ErrConfiguration
+
+// configError marks err as a configuration error when it is one; its message is err's.
+func configError(err error) error {
+	if err == nil || !errors.Is(err, zk.ErrNoParent) {
+		return err
+	}
+	return misconfigured{err}
+}
+
+type misconfigured struct{ error }
+
+func (e misconfigured) Unwrap() error        { return e.error }
+func (e misconfigured) Is(target error) bool { return target == ErrConfiguration }
+
+// failFast stops re-establishing hbase:meta after a configuration error: the error is
+// recorded and the callers waiting for meta are woken to return it (findMeta). The next call
+// that needs meta looks it up again, so a client recovers once the configuration (the
+// cluster's side of it) is right.
+func (c *Client) failFast(r *regionInfo, err error) bool {
+	if r != c.meta || !errors.Is(err, ErrConfiguration) {
+		return false
+	}
+	c.log.Debug("hbase: locating hbase:meta failed for a configuration error", "err", err)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lastErr = err
+	if r.avail != nil {
+		close(r.avail)
+		r.avail = nil
+	}
+	return true
+}

@@ -1,0 +1,273 @@
+// Package hberr is the one home of go-hbase's error taxonomy: the sentinels every layer wraps,
+// the server's exceptions (*RemoteError) classified by their Java class, the error a call of
+// the client returns (*OpError), and the predicates users decide with (IsRetryable,
+// IsNotFound, IsTimeout). It imports nothing of the module, so that hrpc (which decodes
+// per-action exceptions), region (which decodes per-call exceptions) and the root package
+// (which retries and reports) all share it. The root package re-exports everything here;
+// users normally import only that.
+package hberr
+
+import (
+	"errors"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// Sentinels. A *RemoteError, a connection error or an *OpError wraps one or more of them, so
+// callers decide with errors.Is (or with the predicates below).
+var (
+	// ErrClosed: the Client was closed; calls in progress and later calls get it.
+	ErrClosed = errors.New("client closed")
+	// ErrConnection: a connection to a server broke (I/O error, malformed frame, fatal
+	// connection exception); every outstanding call on it gets an error wrapping it and the
+	// cause. The client retries such calls on its own.
+	ErrConnection = errors.New("connection failed")
+	// ErrRegionUnavailable: the region is not served where the client sent the call
+	// (NotServingRegion, RegionMoved, RegionOpening, WrongRegion, RegionOffline): the client
+	// looks the region up again.
+	ErrRegionUnavailable = errors.New("region unavailable")
+	// ErrServerStopping: the server is stopping, aborted or not running yet.
+	ErrServerStopping = errors.New("server stopping or not running")
+	// ErrRetryable: a transient condition (CallQueueTooBig, CallDropped, RetryImmediately,
+	// MultiActionResultTooLarge, RegionTooBusy, RpcThrottling, overloaded server, unknown
+	// IOExceptions): retried on the same server after a backoff.
+	ErrRetryable = errors.New("retryable server error")
+	// ErrDoNotRetry: the server rejected the request for good (the DoNotRetryIOException
+	// family, or ExceptionResponse.do_not_retry).
+	ErrDoNotRetry = errors.New("do not retry")
+	// ErrTableNotFound: the table does not exist (also ErrDoNotRetry when the server says so).
+	ErrTableNotFound = errors.New("table not found")
+	// ErrNoSuchFamily: a column family named by the request does not exist (also
+	// ErrDoNotRetry).
+	ErrNoSuchFamily = errors.New("no such column family")
+	// ErrTableDisabled: the table is disabled (also ErrDoNotRetry).
+	ErrTableDisabled = errors.New("table disabled")
+	// ErrScannerExpired: UnknownScannerException, ScannerResetException,
+	// OutOfOrderScannerNextException or LeaseException: the scanner must be reopened from the
+	// last row it returned (the client's Scanner does so). Deliberately not ErrDoNotRetry,
+	// although the server flags these as do-not-retry: a new scanner is the right reaction.
+	ErrScannerExpired = errors.New("scanner expired")
+	// ErrNamespaceNotFound: NamespaceNotFoundException (also ErrDoNotRetry).
+	ErrNamespaceNotFound = errors.New("namespace not found")
+	// ErrCorruptResponse: a response framed correctly but its message did not decode, or it
+	// failed its request's integrity checks (cells of another row, a cell count that
+	// disagrees with the header, a cellblock that does not parse). The connection was reset:
+	// a stream that produced one bad frame cannot be trusted. Whether the request took effect
+	// is unknown, so only reads (and idempotent Puts and Deletes) are sent again.
+	ErrCorruptResponse = errors.New("corrupt response")
+	// ErrConfiguration: the error comes from the client's configuration rather than from the
+	// cluster's state (a parent znode under which ZooKeeper has nothing): retrying cannot help.
+	ErrConfiguration = errors.New("configuration error")
+	// ErrIndeterminate: a write that must not be applied twice (Append, Increment,
+	// CheckAndMutate, MutateRow) got a corrupt response: the server may or may not have
+	// applied it. The error also wraps ErrCorruptResponse. Read the row to find out.
+	ErrIndeterminate = errors.New("outcome unknown: the write may or may not have been applied")
+)
+
+// RemoteError is an exception thrown by the server (ResponseHeader.exception, or a per-action
+// exception in a MultiResponse). errors.Is maps it to the sentinels above by its Java class.
+type RemoteError struct {
+	Class   string // Java exception class name, e.g. org.apache.hadoop.hbase.NotServingRegionException
+	Message string // first line of the stack trace without the class name prefix
+	// StackTrace is the full text the server sent (it may be long).
+	StackTrace string
+	// Host and Port are set by the server for RegionMovedException: the region's new server.
+	Host string
+	Port int
+	// DoNotRetry and ServerOverloaded are the server's flags (ExceptionResponse).
+	DoNotRetry       bool
+	ServerOverloaded bool
+
+	kinds []error
+	fatal bool
+}
+
+// NewRemoteError builds a RemoteError from a Java class name and its stack trace (or message),
+// as found in ResponseHeader.exception or in a MultiResponse's per-action NameBytesPair
+// (name = class, value = stack trace).
+func NewRemoteError(class, message string, doNotRetry bool) *RemoteError {
+	e := &RemoteError{Class: class, StackTrace: message, DoNotRetry: doNotRetry}
+	e.Message = firstLine(message, class)
+	e.classify()
+	return e
+}
+
+// NewExceptionResponse builds a RemoteError from the fields of an RPC's ExceptionResponse: the
+// class, stack trace and flags, and the new server of a RegionMovedException. An overloaded
+// server's exception is retryable unless the server also said not to retry.
+func NewExceptionResponse(class, trace string, doNotRetry bool, host string, port int, overloaded bool) *RemoteError {
+	e := NewRemoteError(class, trace, doNotRetry)
+	e.Host, e.Port, e.ServerOverloaded = host, port, overloaded
+	if overloaded && !doNotRetry {
+		e.kinds = append(e.kinds[:len(e.kinds):len(e.kinds)], ErrRetryable)
+	}
+	return e
+}
+
+func firstLine(trace, class string) string {
+	line := trace
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = strings.TrimRight(line, "\r")
+	if rest, ok := strings.CutPrefix(line, class); ok {
+		if rest == "" {
+			return ""
+		}
+		if rest, ok = strings.CutPrefix(rest, ": "); ok {
+			return rest
+		}
+	}
+	return line
+}
+
+// simpleName returns the class name without its package ("a.b.C$D" -> "C$D").
+func simpleName(class string) string {
+	if i := strings.LastIndexByte(class, '.'); i >= 0 {
+		return class[i+1:]
+	}
+	return class
+}
+
+// remoteKinds maps Java simple class names to what they mean to a client. It is read only.
+// The classes were taken from HBase 2.6.1: ClientExceptionsUtil.isSpecialException, the
+// DoNotRetryIOException subclasses and the server's stopping/starting exceptions.
+var remoteKinds = map[string][]error{
+	"NotServingRegionException": {ErrRegionUnavailable},
+	"RegionMovedException":      {ErrRegionUnavailable},
+	"RegionOpeningException":    {ErrRegionUnavailable},
+	"RegionOfflineException":    {ErrRegionUnavailable},
+	"WrongRegionException":      {ErrRegionUnavailable},
+
+	"RegionServerStoppedException": {ErrServerStopping},
+	"RegionServerAbortedException": {ErrServerStopping},
+	"ServerNotRunningYetException": {ErrServerStopping},
+	"PleaseHoldException":          {ErrServerStopping},
+	"MasterNotRunningException":    {ErrServerStopping},
+	"MasterStoppedException":       {ErrServerStopping},
+	"ConnectionClosingException":   {ErrServerStopping},
+
+	"CallQueueTooBigException":  {ErrRetryable},
+	"CallDroppedException":      {ErrRetryable},
+	"RetryImmediatelyException": {ErrRetryable},
+	"MultiActionResultTooLarge": {ErrRetryable},
+	"RegionTooBusyException":    {ErrRetryable},
+	"RpcThrottlingException":    {ErrRetryable},
+	"ServerTooBusyException":    {ErrRetryable},
+	"CallTimeoutException":      {ErrRetryable},
+	"LockTimeoutException":      {ErrRetryable},
+
+	"TableNotFoundException":      {ErrTableNotFound, ErrDoNotRetry},
+	"NoSuchColumnFamilyException": {ErrNoSuchFamily, ErrDoNotRetry},
+	"TableNotEnabledException":    {ErrTableDisabled, ErrDoNotRetry},
+	"NamespaceNotFoundException":  {ErrNamespaceNotFound, ErrDoNotRetry},
+
+	"UnknownScannerException":        {ErrScannerExpired},
+	"ScannerResetException":          {ErrScannerExpired},
+	"OutOfOrderScannerNextException": {ErrScannerExpired},
+	"LeaseException":                 {ErrScannerExpired},
+
+	"DoNotRetryIOException":                {ErrDoNotRetry},
+	"DoNotRetryRegionException":            {ErrDoNotRetry},
+	"UnknownRegionException":               {ErrDoNotRetry},
+	"NoServerForRegionException":           {ErrDoNotRetry},
+	"TableNotDisabledException":            {ErrDoNotRetry},
+	"TableExistsException":                 {ErrDoNotRetry},
+	"AccessDeniedException":                {ErrDoNotRetry},
+	"CoprocessorException":                 {ErrDoNotRetry},
+	"CorruptHFileException":                {ErrDoNotRetry},
+	"FailedSanityCheckException":           {ErrDoNotRetry},
+	"ConstraintException":                  {ErrDoNotRetry},
+	"InvalidFamilyOperationException":      {ErrDoNotRetry},
+	"NamespaceExistException":              {ErrDoNotRetry},
+	"QuotaExceededException":               {ErrDoNotRetry},
+	"RequestTooBigException":               {ErrDoNotRetry},
+	"UnknownProtocolException":             {ErrDoNotRetry},
+	"OperationTimeoutExceededException":    {ErrDoNotRetry},
+	"ConcurrentTableModificationException": {ErrDoNotRetry},
+	"NotAllMetaRegionsOnlineException":     {ErrDoNotRetry},
+	"StoppedRpcClientException":            {ErrDoNotRetry},
+	"FatalConnectionException":             {ErrDoNotRetry},
+	"BadAuthException":                     {ErrDoNotRetry},
+	"UnsupportedCellCodecException":        {ErrDoNotRetry},
+	"UnsupportedCompressionCodecException": {ErrDoNotRetry},
+	"UnsupportedCryptoException":           {ErrDoNotRetry},
+	"WrongVersionException":                {ErrDoNotRetry},
+}
+
+// fatalClasses are the FatalConnectionException family: the server closes the connection
+// after sending one, so the client fails the whole connection (as the Java client does).
+var fatalClasses = map[string]bool{
+	"FatalConnectionException":             true,
+	"BadAuthException":                     true,
+	"UnsupportedCellCodecException":        true,
+	"UnsupportedCompressionCodecException": true,
+	"UnsupportedCryptoException":           true,
+	"WrongVersionException":                true,
+}
+
+func (e *RemoteError) classify() {
+	name := simpleName(e.Class)
+	e.fatal = fatalClasses[name]
+	if kinds, ok := remoteKinds[name]; ok {
+		e.kinds = kinds
+		return
+	}
+	switch {
+	case e.DoNotRetry || strings.Contains(name, "DoNotRetry"):
+		e.kinds = []error{ErrDoNotRetry}
+	default:
+		// The Java client retries IOExceptions it does not know; so do we.
+		e.kinds = []error{ErrRetryable}
+	}
+}
+
+// Error implements error.
+func (e *RemoteError) Error() string {
+	if e.Message == "" {
+		return e.Class
+	}
+	return e.Class + ": " + e.Message
+}
+
+// Unwrap returns the sentinels the exception maps to, for errors.Is.
+func (e *RemoteError) Unwrap() []error { return e.kinds }
+
+// Fatal reports whether the exception means the server dropped the connection
+// (the FatalConnectionException family).
+func (e *RemoteError) Fatal() bool { return e.fatal }
+
+// MovedTo returns "host:port" of the server a RegionMovedException names, from the exception's
+// host and port fields or else from its message ("Region moved to: hostname=h port=p
+// startCode=s. As of locationSeqNum=n."). It returns "" when there is none.
+func (e *RemoteError) MovedTo() string {
+	if e.Host != "" && e.Port > 0 {
+		return net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
+	}
+	if simpleName(e.Class) != "RegionMovedException" {
+		return ""
+	}
+	host := fieldValue(e.StackTrace, "hostname=")
+	port := fieldValue(e.StackTrace, "port=")
+	if host == "" || port == "" {
+		return ""
+	}
+	if p, err := strconv.Atoi(port); err != nil || p <= 0 || p > 65535 {
+		return ""
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// fieldValue returns the text after key up to the next space, or "".
+func fieldValue(s, key string) string {
+	i := strings.Index(s, key)
+	if i < 0 {
+		return ""
+	}
+	v := s[i+len(key):]
+	if j := strings.IndexAny(v, " \n"); j >= 0 {
+		v = v[:j]
+	}
+	return v
+}

@@ -1,0 +1,39 @@
+package hrpc
+
+import "github.com/go-hbase/hbase/pb"
+
+// Multi builds the MultiRequest of a batch to one server: region actions, each with the
+// actions of the calls for that region, and one cellblock for all of them. The client groups
+// the calls and reads the response; the message is built here.
+type Multi struct {
+	req       pb.MultiRequest
+	cur       *pb.RegionAction
+	cellblock []byte
+}
+
+// Region starts the region action of regionName; the next Adds go into it. A region action
+// that gets no action is left out of the request.
+func (m *Multi) Region(regionName []byte) {
+	m.cur = &pb.RegionAction{Region: regionSpecifier(regionName)}
+}
+
+// Add adds call as action index of the current region action. An error leaves the request as
+// it was: that call is not sent.
+func (m *Multi) Add(call Batchable, index uint32) error {
+	if m.cur == nil {
+		return invalid("Multi.Add before Multi.Region")
+	}
+	a, grown, err := call.Action(index, m.cellblock)
+	if err != nil {
+		return err
+	}
+	m.cellblock = grown
+	if len(m.cur.Action) == 0 {
+		m.req.RegionAction = append(m.req.RegionAction, m.cur)
+	}
+	m.cur.Action = append(m.cur.Action, a)
+	return nil
+}
+
+// Request returns the MultiRequest and its cellblock.
+func (m *Multi) Request() (*pb.MultiRequest, []byte) { return &m.req, m.cellblock }

@@ -1,0 +1,3 @@
+// Package cputime reads CPU time used by processes, for benchmarks and tests that report CPU
+// per operation: Self for this process (the Go client), Process for another one (a JVM).
+package cputime
