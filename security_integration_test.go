@@ -66,6 +66,7 @@ func TestSecureIntegration(t *testing.T) {
 			}
 			if c.name == "privacy-aes" {
 				secureCCache(t, cl)
+				t.Run("site-config", func(t *testing.T) { secureSiteConfig(t, cl) })
 			}
 		})
 	}

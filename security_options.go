@@ -47,10 +47,14 @@ const (
 // builds the sasl.Handshaker once all options are known (build), so that a bad combination
 // fails there rather than at the first connection.
 type security struct {
-	cfg    securitySettings
-	owned  bool // credentials were made by an option and are closed with the client
-	hs     *sasl.Handshaker
-	closed sync.Once
+	cfg   securitySettings
+	owned bool // credentials were made by an option and are closed with the client
+	// defaultCreds logs in when no option gave credentials (a SiteConfig's keytab or
+	// credential cache): lazily, so that an explicit credentials option overrides the files
+	// without the files' login being attempted.
+	defaultCreds func() (*sasl.Credentials, error)
+	hs           *sasl.Handshaker
+	closed       sync.Once
 }
 
 var errNoKerberos = errors.New("hbase: security option needs WithKerberos (or WithKerberosKeytab/Password/CCache)")
@@ -92,6 +96,13 @@ type securitySettings struct {
 
 // build checks the security options together and makes the sasl.Handshaker (NewClient).
 func (s *security) build(logger *slog.Logger) error {
+	if s.cfg.Credentials == nil && s.defaultCreds != nil {
+		creds, err := s.defaultCreds()
+		if err != nil {
+			return err
+		}
+		s.setCredentials(creds, true)
+	}
 	cfg := s.cfg
 	if cfg.Credentials == nil {
 		return errNoKerberos
@@ -120,6 +131,23 @@ func (s *security) build(logger *slog.Logger) error {
 	return nil
 }
 
+// setCredentials replaces the credentials, closing ones an earlier option made (a second
+// credentials option would otherwise leave the first login's ticket renewal running).
+func (s *security) setCredentials(creds *sasl.Credentials, owned bool) {
+	if s.owned && s.cfg.Credentials != nil && s.cfg.Credentials != creds {
+		s.cfg.Credentials.Close()
+	}
+	s.cfg.Credentials, s.owned = creds, owned
+}
+
+// withDefaultCredentials sets how to log in when no option gives credentials (SiteConfig).
+func withDefaultCredentials(login func() (*sasl.Credentials, error)) Option {
+	return withSecurity(func(s *security) error {
+		s.defaultCreds = login
+		return nil
+	})
+}
+
 // Handshake implements region.Handshaker.
 func (s *security) Handshake(ctx context.Context, conn net.Conn, host string, hdr *pb.ConnectionHeader) (region.Layer, error) {
 	if s.hs == nil {
@@ -146,7 +174,7 @@ func WithKerberos(creds *sasl.Credentials) Option {
 		if creds == nil {
 			return errors.New("hbase: WithKerberos: nil credentials")
 		}
-		s.cfg.Credentials, s.owned = creds, false
+		s.setCredentials(creds, false)
 		return nil
 	})
 }
@@ -159,7 +187,7 @@ func WithKerberosKeytab(principal, keytabPath, krb5ConfPath string) Option {
 		if err != nil {
 			return fmt.Errorf("hbase: WithKerberosKeytab: %w", err)
 		}
-		s.cfg.Credentials, s.owned = creds, true
+		s.setCredentials(creds, true)
 		return nil
 	})
 }
@@ -172,7 +200,7 @@ func WithKerberosPassword(principal, password, krb5ConfPath string) Option {
 		if err != nil {
 			return fmt.Errorf("hbase: WithKerberosPassword: %w", err)
 		}
-		s.cfg.Credentials, s.owned = creds, true
+		s.setCredentials(creds, true)
 		return nil
 	})
 }
@@ -185,7 +213,7 @@ func WithKerberosCCache(ccachePath, krb5ConfPath string) Option {
 		if err != nil {
 			return fmt.Errorf("hbase: WithKerberosCCache: %w", err)
 		}
-		s.cfg.Credentials, s.owned = creds, true
+		s.setCredentials(creds, true)
 		return nil
 	})
 }

@@ -1,0 +1,204 @@
+package hbase
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeSite writes a Hadoop configuration file with the given properties, in order; a key
+// ending in "!" is written as final.
+func writeSite(t testing.TB, dir, name string, kv ...string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\"?>\n<configuration>\n")
+	for i := 0; i+1 < len(kv); i += 2 {
+		key, final := strings.CutSuffix(kv[i], "!")
+		b.WriteString("  <property><name>" + key + "</name><value>" + kv[i+1] + "</value>")
+		if final {
+			b.WriteString("<final>true</final>")
+		}
+		b.WriteString("</property>\n")
+	}
+	b.WriteString("</configuration>\n")
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestSiteConfigQuorumAndOverrides(t *testing.T) {
+	dir := t.TempDir()
+	core := writeSite(t, dir, "core-site.xml",
+		"hbase.zookeeper.property.clientPort!", "2222",
+		"zookeeper.znode.parent", "/from-core",
+		"app.root", "/apps")
+	site := writeSite(t, dir, "hbase-site.xml",
+		"hbase.zookeeper.quorum", "zk1, zk2:2999,zk3",
+		"hbase.zookeeper.property.clientPort", "3333", // core-site's is final
+		"zookeeper.znode.parent", "${app.root}/hbase",
+		"zookeeper.session.timeout", "5000",
+		"hbase.client.scanner.timeout.period", "30000",
+		"some.unknown.key", "ignored")
+	cfg, err := LoadSiteConfig(core, site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := cfg.ZKQuorum()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "zk1:2222,zk2:2999,zk3:2222"; q != want {
+		t.Fatalf("ZKQuorum = %q; want %q", q, want)
+	}
+	opts, err := cfg.Options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := defaultOptions()
+	for _, opt := range append(opts, WithZKSessionTimeout(7*time.Second)) {
+		if err := opt(&o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.zkParent != "/apps/hbase" {
+		t.Errorf("znode parent = %q; want /apps/hbase (the later file, expanded)", o.zkParent)
+	}
+	if o.zkSessionTimeout != 7*time.Second {
+		t.Errorf("session timeout = %v; want 7s (an explicit option overrides the file)", o.zkSessionTimeout)
+	}
+	if o.scanLeaseRenew != 15*time.Second {
+		t.Errorf("scanner lease renewal = %v; want half of the 30 s scanner timeout", o.scanLeaseRenew)
+	}
+	if o.handshaker != nil {
+		t.Errorf("simple authentication made a handshaker %T", o.handshaker)
+	}
+}
+
+func TestSiteConfigExpansion(t *testing.T) {
+	t.Setenv("GOHBASE_TEST_ZK", "envhost")
+	dir := t.TempDir()
+	cfg, err := LoadSiteConfig(writeSite(t, dir, "hbase-site.xml",
+		"hbase.zookeeper.quorum", "${env.GOHBASE_TEST_ZK},${missing}",
+		"loop", "${loop}x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cfg.Get("hbase.zookeeper.quorum"); v != "envhost,${missing}" {
+		t.Errorf("Get = %q; want envhost,${missing} (an unset reference stays as written)", v)
+	}
+	if _, _, err := cfg.get("loop"); !errors.Is(err, errExpansion) {
+		t.Errorf("self-reference: err = %v; want errExpansion", err)
+	}
+}
+
+// Every bad value is an error that names the key and the file, and is ErrConfiguration.
+func TestSiteConfigBadValues(t *testing.T) {
+	for _, c := range []struct {
+		key, value string
+	}{
+		{"hbase.rpc.protection", "secret"},
+		{"hbase.security.authentication", "ntlm"},
+		{"zookeeper.session.timeout", "soon"},
+		{"hbase.client.meta.operation.timeout", "-5"},
+		{"hbase.rpc.crypto.encryption.aes.enabled", "yes"},
+		{"hbase.zookeeper.property.clientPort", "70000"},
+		{"zookeeper.znode.parent", "hbase"}, // must start with '/'
+		{"hbase.client.netty.tls.enabled", "true"},
+		{"hbase.client.bootstrap.servers", "rs1:16020"},
+		{"hbase.client.registry.impl", "org.apache.hadoop.hbase.client.RpcConnectionRegistry"},
+	} {
+		t.Run(c.key, func(t *testing.T) {
+			dir := t.TempDir()
+			kv := []string{"hbase.zookeeper.quorum", "zk1", c.key, c.value}
+			if strings.HasPrefix(c.key, "hbase.rpc.") {
+				kv = append(kv, "hbase.security.authentication", "kerberos")
+			}
+			file := writeSite(t, dir, "hbase-site.xml", kv...)
+			cfg, err := LoadSiteConfig(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = NewClientFromConfig(cfg)
+			var se *SiteConfigError
+			if !errors.As(err, &se) || se.Key != c.key || se.File != file {
+				t.Fatalf("err = %v; want a *SiteConfigError for %s in %s", err, c.key, file)
+			}
+			if !errors.Is(err, ErrConfiguration) {
+				t.Errorf("err = %v; want errors.Is ErrConfiguration", err)
+			}
+			if !strings.Contains(err.Error(), c.key) || !strings.Contains(err.Error(), file) {
+				t.Errorf("message %q does not name the key and the file", err)
+			}
+		})
+	}
+}
+
+func TestSiteConfigFiles(t *testing.T) {
+	if _, err := LoadSiteConfig(); !errors.Is(err, ErrConfiguration) {
+		t.Errorf("no file: err = %v; want ErrConfiguration", err)
+	}
+	if _, err := LoadSiteConfig(filepath.Join(t.TempDir(), "absent.xml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: err = %v; want os.ErrNotExist", err)
+	}
+	bad := filepath.Join(t.TempDir(), "hbase-site.xml")
+	os.WriteFile(bad, []byte("<configuration><property>"), 0o600)
+	if _, err := LoadSiteConfig(bad); !errors.Is(err, ErrConfiguration) || !strings.Contains(err.Error(), bad) {
+		t.Errorf("broken XML: err = %v; want ErrConfiguration naming the file", err)
+	}
+	cfg, err := LoadSiteConfig(writeSite(t, t.TempDir(), "hbase-site.xml", "zookeeper.znode.parent", "/hbase"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewClientFromConfig(cfg); !errors.Is(err, ErrConfiguration) || !strings.Contains(err.Error(), "hbase.zookeeper.quorum") {
+		t.Errorf("no quorum: err = %v; want ErrConfiguration naming hbase.zookeeper.quorum", err)
+	}
+}
+
+// Kerberos from the files: a missing credential cache fails NewClient with what to do, and a
+// keytab key without its principal is named.
+func TestSiteConfigKerberosCredentials(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("KRB5CCNAME", "FILE:"+filepath.Join(dir, "no-cache"))
+	cfg, err := LoadSiteConfig(writeSite(t, dir, "hbase-site.xml",
+		"hbase.zookeeper.quorum", "zk1",
+		"hbase.security.authentication", "kerberos",
+		"hbase.rpc.protection", "privacy,authentication"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewClientFromConfig(cfg)
+	if err == nil || !strings.Contains(err.Error(), "kinit") || !strings.Contains(err.Error(), "no-cache") {
+		t.Fatalf("err = %v; want the credential cache named and kinit suggested", err)
+	}
+	opts, err := cfg.Options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := defaultOptions()
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := o.handshaker.(*security)
+	if s.cfg.Protection != ProtectionPrivacy || !s.cfg.AllowWeakerProtection || s.cfg.AES != AESOff {
+		t.Errorf("settings = %+v; want privacy first, weaker allowed by the list, AES off (not enabled in the file)", s.cfg)
+	}
+
+	cfg, err = LoadSiteConfig(writeSite(t, dir, "hbase-site.xml",
+		"hbase.zookeeper.quorum", "zk1",
+		"hbase.security.authentication", "kerberos",
+		"hbase.client.keytab.file", "/etc/app.keytab"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var se *SiteConfigError
+	if _, err := NewClientFromConfig(cfg); !errors.As(err, &se) || se.Key != "hbase.client.keytab.principal" {
+		t.Errorf("keytab without principal: err = %v; want a SiteConfigError for hbase.client.keytab.principal", err)
+	}
+}
