@@ -35,9 +35,9 @@ func ExampleLoadSiteConfig() {
 		log.Fatal(err)
 	}
 	parent, _ := cfg.Get("zookeeper.znode.parent")
-	fmt.Println(quorum, parent)
-
-	// Connecting: options given here override the files.
+	// Connecting, with options that override the files:
 	//	client, err := hbase.NewClientFromConfig(cfg, hbase.WithLogger(logger))
+
+	fmt.Println(quorum, parent)
 	// Output: zk1:2181,zk2:2181,zk3:2181 /hbase-unsecure
 }
