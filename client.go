@@ -187,7 +187,7 @@ func (c *Client) establishMeta(ctx context.Context) error {
 		return err
 	}
 	if err := c.probe(ctx, c.meta, conn); err != nil {
-		return err
+		return configError(err)
 	}
 	c.meta.setAvailable(addr, conn)
 	c.log.Debug("hbase: hbase:meta located", "addr", addr)

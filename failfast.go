@@ -2,6 +2,7 @@ package hbase
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/zk"
@@ -13,12 +14,20 @@ import (
 // wraps what was found wrong (for the parent znode, a *zk.NoParentError naming the znode).
 var ErrConfiguration = hberr.ErrConfiguration
 
-// configError marks err as a configuration error when it is one; its message is err's.
+// configError marks err as a configuration error when it is one; its message is err's. Two
+// kinds are: a parent znode with nothing under it, and the server refusing the client's
+// identity (an AccessDeniedException while locating hbase:meta: a principal that may not act
+// for its proxy user, or that may not read meta), which no retry changes.
 func configError(err error) error {
-	if err == nil || !errors.Is(err, zk.ErrNoParent) {
+	if err == nil || !(errors.Is(err, zk.ErrNoParent) || accessDenied(err)) {
 		return err
 	}
 	return misconfigured{err}
+}
+
+func accessDenied(err error) bool {
+	re, ok := errors.AsType[*hberr.RemoteError](err)
+	return ok && strings.HasSuffix(re.Class, ".AccessDeniedException")
 }
 
 type misconfigured struct{ error }

@@ -32,7 +32,7 @@ func TestSecureIntegration(t *testing.T) {
 		cluster hbasetest.Options
 		clients map[string][]Option
 	}{
-		{"privacy-aes", hbasetest.Options{Secure: true, Protection: "privacy", AES: true}, map[string][]Option{
+		{"privacy-aes", hbasetest.Options{Secure: true, Protection: "privacy", AES: true, ProxyUsers: []string{"alice"}}, map[string][]Option{
 			"aes": {WithProtection(ProtectionPrivacy)},
 			"gss": {WithProtection(ProtectionPrivacy), WithAES(AESOff)},
 		}},
@@ -67,6 +67,7 @@ func TestSecureIntegration(t *testing.T) {
 			if c.name == "privacy-aes" {
 				secureCCache(t, cl)
 				t.Run("site-config", func(t *testing.T) { secureSiteConfig(t, cl) })
+				t.Run("proxy-user", func(t *testing.T) { secureProxyUser(t, cl) })
 			}
 		})
 	}

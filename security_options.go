@@ -92,6 +92,7 @@ type securitySettings struct {
 	NegotiateCipher       bool
 	AllowFallbackToSimple bool
 	AllowWeakerProtection bool
+	ProxyUser             string
 }
 
 // build checks the security options together and makes the sasl.Handshaker (NewClient).
@@ -122,6 +123,9 @@ func (s *security) build(logger *slog.Logger) error {
 	}
 	if cfg.AllowWeakerProtection {
 		opts = append(opts, sasl.WithAllowWeakerProtection())
+	}
+	if cfg.ProxyUser != "" {
+		opts = append(opts, sasl.WithProxyUser(cfg.ProxyUser))
 	}
 	hs, err := sasl.NewHandshaker(opts...)
 	if err != nil {
@@ -280,6 +284,21 @@ func WithAllowFallbackToSimple() Option {
 func WithAllowWeakerProtection() Option {
 	return withSecurity(func(s *security) error {
 		s.cfg.AllowWeakerProtection = true
+		return nil
+	})
+}
+
+// WithProxyUser makes the client act for user (doAs) on Kerberos connections: the servers
+// authenticate the client's principal, then check their hadoop.proxyuser.<principal>.* rules
+// before serving it as user. A refused user fails calls at once with ErrDoNotRetry (the
+// server's AccessDeniedException). For services that act for their end users; create one
+// client per proxied user.
+func WithProxyUser(user string) Option {
+	return withSecurity(func(s *security) error {
+		if user == "" {
+			return errors.New("hbase: WithProxyUser: empty user")
+		}
+		s.cfg.ProxyUser = user
 		return nil
 	})
 }

@@ -159,6 +159,14 @@ func validate(o *Options) error {
 	if o.TicketLifetime < 0 || (o.TicketLifetime > 0 && !o.Secure) {
 		return fmt.Errorf("hbasetest: ticket lifetime %v needs Secure and a positive duration", o.TicketLifetime)
 	}
+	if len(o.ProxyUsers) > 0 && !o.Secure {
+		return errors.New("hbasetest: ProxyUsers needs Secure")
+	}
+	for _, u := range o.ProxyUsers {
+		if u == "" || strings.ContainsAny(u, ", \t\n") {
+			return fmt.Errorf("hbasetest: bad proxy user %q", u)
+		}
+	}
 	if strings.ContainsAny(o.HBaseVersion, " /\\") {
 		return fmt.Errorf("hbasetest: bad HBase version %q", o.HBaseVersion)
 	}
@@ -253,6 +261,9 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	}
 	if c.opts.PoisonReleasedBuffers {
 		args = append(args, "--poison-released-buffers")
+	}
+	if len(c.opts.ProxyUsers) > 0 {
+		args = append(args, "--proxy-users", strings.Join(c.opts.ProxyUsers, ","))
 	}
 	cmd := exec.Command(c.launcher.java, args...)
 	// Own process group: a Ctrl-C aimed at the Go program reaches the JVM only through Stop,

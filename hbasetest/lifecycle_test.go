@@ -118,6 +118,8 @@ func TestBadOptions(t *testing.T) {
 		{Secure: true, Protection: "privacy,none"},
 		{RegionServers: 2, RegionServerPorts: []int{1234}},
 		{HBaseVersion: "../../etc"},
+		{ProxyUsers: []string{"alice"}}, // needs Secure
+		{Secure: true, ProxyUsers: []string{"alice,bob"}},
 	} {
 		if c, err := Start(context.Background(), o); err == nil {
 			c.Stop()

@@ -46,6 +46,9 @@ type Options struct {
 	// bytes after releasing them then sends that poison, every time, instead of another
 	// request's bytes once in a while. Diagnostic: it turns off the servers' buffer pooling.
 	PoisonReleasedBuffers bool
+	// ProxyUsers are the users the client principal may act for (doAs) in a Secure cluster:
+	// the servers' hadoop.proxyuser rules for it allow exactly these, from any host.
+	ProxyUsers []string
 	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion.
 	HBaseVersion string
 

@@ -6,6 +6,9 @@ import (
 	"errors"
 )
 
+// connectionCallID is the call id of the server's responses that answer no call: -1 on the wire.
+const connectionCallID = ^uint32(0)
+
 // readLoop is the connection's only reader: it decodes response frames and completes the
 // waiting calls by call id. Responses for unknown ids (calls whose context ended) are dropped.
 func (c *Client) readLoop(br *bufio.Reader) {
@@ -43,7 +46,10 @@ func (c *Client) readLoop(br *bufio.Reader) {
 			}
 			return
 		}
-		if resp.remote != nil && resp.remote.Fatal() {
+		// An exception for call id -1 is about the connection itself (the server refusing
+		// the connection header, e.g. a proxy user it does not allow), sent before the server
+		// closes the connection: fail every call with it rather than with a bare EOF.
+		if resp.remote != nil && (resp.remote.Fatal() || resp.callID == connectionCallID) {
 			c.fail(c.connFailed(resp.remote))
 			if claimed != nil {
 				claimed.complete(c.Err())

@@ -64,6 +64,9 @@ type handshakeConfig struct {
 	AllowFallbackToSimple bool
 	// AllowWeakerProtection accepts a security-layer offer weaker than Protection.
 	AllowWeakerProtection bool
+	// ProxyUser, when set, is the user the connection acts for (doAs): the server authorises
+	// the authenticated principal to act for it by its hadoop.proxyuser rules.
+	ProxyUser string
 	// MaxTokenSize bounds each server message of the exchange (DefaultMaxTokenSize if zero).
 	MaxTokenSize int
 	// Logger gets one debug line per handshake and warnings for accepted fallbacks.
@@ -229,10 +232,15 @@ func (h *Handshaker) kerberos(ctx context.Context, conn net.Conn, host string, h
 		return nil, fmt.Errorf("sasl: sending security-layer choice: %w", err)
 	}
 	gss.seal = chosen == Privacy
-	// Like Java's GSS provider, announce the authenticated principal as the effective user:
-	// any other name would be a proxy-user request the server refuses.
+	// Like Java's client, announce the authenticated principal as the effective user, or the
+	// proxy user: a name other than the principal is a doAs request, which the server checks
+	// against its hadoop.proxyuser rules for the principal.
+	effective := st.principal()
+	if h.cfg.ProxyUser != "" {
+		effective = h.cfg.ProxyUser
+	}
 	hdr = proto.CloneOf(hdr)
-	hdr.UserInfo = &pb.UserInformation{EffectiveUser: proto.String(st.principal())}
+	hdr.UserInfo = &pb.UserInformation{EffectiveUser: proto.String(effective)}
 
 	log := h.cfg.Logger.With("server", host, "principal", spn, "qop", chosen.QoP())
 	if chosen == Authentication {

@@ -118,3 +118,17 @@ func WithLogger(l *slog.Logger) Option {
 		return nil
 	}
 }
+
+// WithProxyUser makes every connection act for user (doAs, as Java's
+// UserGroupInformation.createProxyUser): the servers authenticate the Kerberos principal and
+// then check that their hadoop.proxyuser rules let it act for user; if not, calls fail with
+// the server's AccessDeniedException.
+func WithProxyUser(user string) Option {
+	return func(c *handshakeConfig) error {
+		if user == "" {
+			return errors.New("sasl: empty proxy user")
+		}
+		c.ProxyUser = user
+		return nil
+	}
+}

@@ -3,6 +3,7 @@ package org.gohbase.minicluster;
 import java.io.File;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.security.authorize.ProxyUsers;
 
 /** Configuration of a small cluster on 127.0.0.1 that starts fast on 2 cores. */
 final class ClusterConf {
@@ -63,6 +64,17 @@ final class ClusterConf {
       c.set("hbase.regionserver.keytab.file", keytab);
       c.set("hbase.rpc.protection", a.protection);
       c.setBoolean("hbase.rpc.crypto.encryption.aes.enabled", a.aes);
+      if (!a.proxyUsers.isEmpty()) {
+        String client = kdc.clientPrincipal().split("[/@]")[0];
+        c.set("hadoop.proxyuser." + client + ".hosts", "*");
+        c.set("hadoop.proxyuser." + client + ".users", String.join(",", a.proxyUsers));
+        // HBase checks the proxyuser rules only with service-level authorization on;
+        // without it any authenticated principal may act for anyone.
+        c.setBoolean("hadoop.security.authorization", true);
+        // The RPC servers check doAs against this JVM-wide list, which would otherwise be read
+        // from a core-site.xml on the class path.
+        ProxyUsers.refreshSuperUserGroupsConfiguration(c);
+      }
     }
     if (a.poisonReleasedBuffers) {
       c.set("hbase.netty.rpcserver.allocator", PoisonReleasedBuffers.class.getName());

@@ -29,6 +29,11 @@ final class LauncherArgs {
    * ({@link PoisonReleasedBuffers}), to show a server reading a request after releasing it.
    */
   boolean poisonReleasedBuffers;
+  /**
+   * Users the client principal may act for (doAs) in secure mode: the servers'
+   * hadoop.proxyuser rules for it allow exactly these, from any host.
+   */
+  List<String> proxyUsers = new ArrayList<>();
 
   /** QoP names from weakest to strongest. */
   private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
@@ -74,6 +79,9 @@ final class LauncherArgs {
           break;
         case "--ticket-lifetime":
           a.ticketLifetimeSeconds = ticketLifetime(k, v);
+          break;
+        case "--proxy-users":
+          a.proxyUsers = Arrays.asList(v.split(","));
           break;
         case "--protection":
           a.protection = String.join(",", parseProtection(v));

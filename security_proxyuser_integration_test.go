@@ -1,0 +1,54 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hrpc"
+)
+
+// secureProxyUser runs on a cluster whose rules let the client principal act for "alice"
+// only (hbasetest.Options.ProxyUsers): acting for alice works end to end; acting for bob is
+// refused by every server, and the call fails at once with the server's AccessDeniedException
+// (a configuration error: no retry changes who the client is) instead of retrying until its
+// deadline.
+func secureProxyUser(t *testing.T, cl *hbasetest.Cluster) {
+	newClient := func(t *testing.T, user string) *Client {
+		c, err := NewClient(cl.ZKQuorum, WithZNodeParent(cl.ZNodeParent),
+			WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf), WithProxyUser(user))
+		if err != nil {
+			t.Fatalf("NewClient: %v", err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	t.Run("allowed", func(t *testing.T) {
+		secureDataOps(t, cl, newClient(t, "alice"), "sec_proxy_alice")
+	})
+	t.Run("refused", func(t *testing.T) {
+		c := newClient(t, "bob")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		get, err := hrpc.NewGet([]byte("sec_proxy_alice"), []byte("row0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, err = c.Get(ctx, get)
+		took := time.Since(start)
+		if !errors.Is(err, ErrDoNotRetry) || !errors.Is(err, ErrConfiguration) {
+			t.Fatalf("Get as bob: err = %v; want the server's refusal (ErrDoNotRetry, ErrConfiguration)", err)
+		}
+		var re *RemoteError
+		if !errors.As(err, &re) || re.Class != "org.apache.hadoop.hbase.security.AccessDeniedException" {
+			t.Fatalf("Get as bob: err = %v; want an AccessDeniedException from the server", err)
+		}
+		if took > 10*time.Second {
+			t.Errorf("Get as bob took %v; a refusal must not be retried until the deadline", took)
+		}
+		t.Logf("refused in %v: %v", took.Round(time.Millisecond), err)
+	})
+}
