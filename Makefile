@@ -31,7 +31,7 @@ launcher:
 test: launcher
 	GOHBASE_STRESS_CALLS=20000 $(GO) test $(TESTFLAGS) ./...
 	$(GO) test -count=1 -run 'NotAllocate|RawConn' ./cipher ./region
-	$(GO) test -count=1 -p 1 -timeout 30m -skip '^Example' . ./region
+	$(GO) test -count=1 -p 1 -timeout 30m -skip '^Example|TestIntegrationBootstrapWithoutZooKeeper' . ./region
 
 # The long response-integrity stress test (issue 9): 10 million calls against a real cluster,
 # production build, a region move or split every 10 s. STRESS_CALLS sets the count.

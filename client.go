@@ -22,7 +22,7 @@ import (
 type Client struct {
 	opts options
 	log  *slog.Logger
-	zk   *zk.Client
+	reg  registry // finds hbase:meta: ZooKeeper, the bootstrap servers, or a test's function
 
 	// lifetime ends when Close is called; background goroutines (dials, region lookups) run
 	// under it, bounded per attempt by the region lookup timeout.
@@ -60,7 +60,12 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 	}
 	c.pool.conns = make(map[string]*poolEntry)
 	c.lifetime, c.stop = context.WithCancel(context.Background())
-	if o.locateMeta == nil {
+	switch {
+	case o.locateMeta != nil:
+		c.reg = funcRegistry(o.locateMeta)
+	case len(o.bootstrap) > 0:
+		c.reg = newBootstrapRegistry(c, o.bootstrap)
+	default:
 		zc, err := zk.New(zkQuorum, zk.WithZNodeParent(o.zkParent), zk.WithLogger(o.logger),
 			zk.WithSessionTimeout(o.zkSessionTimeout))
 		if err != nil {
@@ -68,7 +73,7 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 			o.closeHandshaker()
 			return nil, fmt.Errorf("hbase: %w", err)
 		}
-		c.zk = zc
+		c.reg = zc
 	}
 	return c, nil
 }
@@ -97,9 +102,7 @@ func (c *Client) Close() error {
 			conn.Close()
 		}
 		c.wg.Wait()
-		if c.zk != nil {
-			c.closeErr = c.zk.Close()
-		}
+		c.closeErr = c.reg.Close()
 		c.opts.closeHandshaker()
 	})
 	return c.closeErr
@@ -173,12 +176,7 @@ func (c *Client) reestablish(r *regionInfo) {
 
 func (c *Client) establishMeta(ctx context.Context) error {
 	var addr string
-	var err error
-	if c.opts.locateMeta != nil {
-		addr, err = c.opts.locateMeta(ctx)
-	} else {
-		addr, err = c.zk.LocateMeta(ctx)
-	}
+	addr, err := c.reg.LocateMeta(ctx)
 	if err != nil {
 		return configError(fmt.Errorf("hbase: locating hbase:meta: %w", err))
 	}

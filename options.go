@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +30,9 @@ type options struct {
 	handshaker       region.Handshaker
 	// connOptions are added to the options of every region server connection.
 	connOptions []region.Option
+	// bootstrap are the servers of the connection registry (WithBootstrapServers); when set,
+	// ZooKeeper is not used.
+	bootstrap []string
 	// locateMeta replaces the ZooKeeper lookup of hbase:meta (tests).
 	locateMeta func(ctx context.Context) (string, error)
 }
@@ -178,8 +183,11 @@ func (o *options) apply(zkQuorum string, opts []Option) error {
 			return err
 		}
 	}
-	if o.locateMeta == nil && strings.TrimSpace(zkQuorum) == "" {
-		return errors.New("hbase: empty ZooKeeper quorum")
+	switch {
+	case len(o.bootstrap) > 0 && strings.TrimSpace(zkQuorum) != "":
+		return errors.New("hbase: both a ZooKeeper quorum and WithBootstrapServers: give one (the quorum argument empty with WithBootstrapServers)")
+	case o.locateMeta == nil && len(o.bootstrap) == 0 && strings.TrimSpace(zkQuorum) == "":
+		return errors.New("hbase: empty ZooKeeper quorum (or give WithBootstrapServers)")
 	}
 	if err := region.CheckOptions(o.connOptions...); err != nil {
 		return fmt.Errorf("hbase: WithConnOptions: %w", err)
@@ -198,5 +206,27 @@ func (o *options) apply(zkQuorum string, opts []Option) error {
 func (o *options) closeHandshaker() {
 	if c, ok := o.handshaker.(io.Closer); ok {
 		c.Close()
+	}
+}
+
+// WithBootstrapServers finds hbase:meta through the connection registry that HBase 2.5+
+// masters and region servers serve (ClientMetaService, as the Java client's
+// RpcConnectionRegistry and hbase.client.bootstrap.servers) instead of ZooKeeper, for sites
+// that firewall ZooKeeper off from applications. Pass the quorum argument of NewClient empty.
+// Each server is "host:port" of a master or region server RPC port; the client tries them in
+// turn and later also the servers they report. A cluster before 2.5 does not serve the
+// registry: lookups then fail naming ErrBootstrapUnreachable and the servers' answers.
+func WithBootstrapServers(servers ...string) Option {
+	return func(o *options) error {
+		if len(servers) == 0 {
+			return errors.New("hbase: WithBootstrapServers: no server")
+		}
+		for _, s := range servers {
+			if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
+				return fmt.Errorf("hbase: WithBootstrapServers: %q is not host:port", s)
+			}
+		}
+		o.bootstrap = slices.Clone(servers)
+		return nil
 	}
 }

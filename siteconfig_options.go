@@ -29,23 +29,31 @@ import (
 //	hbase.rpc.crypto.encryption.aes.enabled                       true: WithAES(AESPreferred), as the Java client
 //	                                                              falls back to SASL encryption; false: AESOff
 //
-// The Kerberos configuration is $KRB5_CONFIG, or /etc/krb5.conf. Settings this client does
-// not support yet fail rather than connect differently from what the files ask for: a
-// connection registry other than ZooKeeper (hbase.client.registry.impl,
-// hbase.client.bootstrap.servers) and native TLS (hbase.client.netty.tls.enabled). The
+//	hbase.client.registry.impl, hbase.client.bootstrap.servers   WithBootstrapServers (RpcConnectionRegistry, or
+//	                                                              bootstrap servers given): no quorum needed
+//
+// The Kerberos configuration is $KRB5_CONFIG, or /etc/krb5.conf. A setting this client does
+// not support yet fails rather than connect differently from what the files ask for: native
+// TLS (hbase.client.netty.tls.enabled). The
 // per-call timeouts (hbase.rpc.timeout, hbase.client.operation.timeout) are not used: each
 // call's context sets its deadline.
 func NewClientFromConfig(cfg *SiteConfig, opts ...Option) (*Client, error) {
 	if cfg == nil {
 		return nil, fmt.Errorf("hbase: NewClientFromConfig: nil SiteConfig: %w", ErrConfiguration)
 	}
-	quorum, err := cfg.ZKQuorum()
-	if err != nil {
-		return nil, err
-	}
 	fromFiles, err := cfg.Options()
 	if err != nil {
 		return nil, err
+	}
+	bootstrap, err := cfg.bootstrapServers()
+	if err != nil {
+		return nil, err
+	}
+	quorum := ""
+	if len(bootstrap) == 0 {
+		if quorum, err = cfg.ZKQuorum(); err != nil {
+			return nil, err
+		}
 	}
 	return NewClient(quorum, append(fromFiles, opts...)...)
 }
@@ -92,12 +100,12 @@ func (c *SiteConfig) ZKQuorum() (string, error) {
 // that build the client themselves: NewClient(quorum, append(opts, mine...)...).
 func (c *SiteConfig) Options() ([]Option, error) {
 	var opts []Option
-	for _, key := range []string{"hbase.client.registry.impl", "hbase.client.bootstrap.servers"} {
-		if v, ok, err := c.get(key); err != nil {
-			return nil, err
-		} else if ok && v != "" && !strings.HasSuffix(v, "ZKConnectionRegistry") {
-			return nil, c.bad(key, v, errors.New("only the ZooKeeper registry is supported by this client so far"))
-		}
+	bootstrap, err := c.bootstrapServers()
+	if err != nil {
+		return nil, err
+	}
+	if len(bootstrap) > 0 {
+		opts = append(opts, c.checked("hbase.client.bootstrap.servers", strings.Join(bootstrap, ","), WithBootstrapServers(bootstrap...)))
 	}
 	if v, ok, err := c.bool("hbase.client.netty.tls.enabled"); err != nil {
 		return nil, err
@@ -217,6 +225,36 @@ func (c *SiteConfig) credentials(krb5 string) func() (*sasl.Credentials, error) 
 		}
 		return creds, nil
 	}
+}
+
+// bootstrapServers returns the servers of the connection registry when the files choose it
+// (hbase.client.registry.impl RpcConnectionRegistry, or bootstrap servers without another
+// registry), else nil for ZooKeeper.
+func (c *SiteConfig) bootstrapServers() ([]string, error) {
+	impl, _, err := c.get("hbase.client.registry.impl")
+	if err != nil {
+		return nil, err
+	}
+	list, _, err := c.get("hbase.client.bootstrap.servers")
+	if err != nil {
+		return nil, err
+	}
+	var servers []string
+	for s := range strings.SplitSeq(list, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			servers = append(servers, s)
+		}
+	}
+	switch {
+	case impl == "" || strings.HasSuffix(impl, ".RpcConnectionRegistry"):
+		if impl != "" && len(servers) == 0 {
+			return nil, c.bad("hbase.client.registry.impl", impl, errors.New("needs hbase.client.bootstrap.servers"))
+		}
+		return servers, nil
+	case strings.HasSuffix(impl, ".ZKConnectionRegistry"):
+		return nil, nil
+	}
+	return nil, c.bad("hbase.client.registry.impl", impl, errors.New("want ZKConnectionRegistry or RpcConnectionRegistry"))
 }
 
 func parseProtections(v string) ([]Protection, error) {

@@ -245,6 +245,14 @@ func (c *Cluster) KillMaster(ctx context.Context) error {
 	return err
 }
 
+// StopZooKeeper stops the cluster's ZooKeeper while HBase goes on serving, for a while: for
+// tests of clients that must not need ZooKeeper (the bootstrap registry). The cluster cannot
+// change its topology any more; use it last, or alone.
+func (c *Cluster) StopZooKeeper(ctx context.Context) error {
+	_, err := c.do(ctx, "stop-zk")
+	return err
+}
+
 // StartMaster starts a master (after KillMaster) and waits until it is active.
 func (c *Cluster) StartMaster(ctx context.Context) (Server, error) {
 	return c.serverCommand(ctx, -1, "start-master")

@@ -58,6 +58,7 @@
 //	start-rs|restart-rs <index>     OK <host:port> <startcode>  (same port, new start code)
 //	kill-master                     aborts the master
 //	start-master                    OK <host:port> <startcode>
+//	stop-zk                         stops ZooKeeper; HBase serves on for a while (registry tests)
 //	kinit <ccache> <life> <renew>   OK <principal> <end ms> <renew-till ms>   (secure only) a TGT for
 //	                                the client principal from its keytab, written to the MIT
 //	                                credential cache file <ccache> (hex of an absolute path);

@@ -1237,6 +1237,67 @@ func (x *RegionServerInfo) GetVersionInfo() *VersionInfo {
 	return nil
 }
 
+// Where a region is served: hbase:meta's locations as ClientMetaService reports them.
+type RegionLocation struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RegionInfo    *RegionInfo            `protobuf:"bytes,1,req,name=region_info,json=regionInfo" json:"region_info,omitempty"`
+	ServerName    *ServerName            `protobuf:"bytes,2,opt,name=server_name,json=serverName" json:"server_name,omitempty"`
+	SeqNum        *int64                 `protobuf:"varint,3,req,name=seq_num,json=seqNum" json:"seq_num,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RegionLocation) Reset() {
+	*x = RegionLocation{}
+	mi := &file_HBase_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RegionLocation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RegionLocation) ProtoMessage() {}
+
+func (x *RegionLocation) ProtoReflect() protoreflect.Message {
+	mi := &file_HBase_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RegionLocation.ProtoReflect.Descriptor instead.
+func (*RegionLocation) Descriptor() ([]byte, []int) {
+	return file_HBase_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *RegionLocation) GetRegionInfo() *RegionInfo {
+	if x != nil {
+		return x.RegionInfo
+	}
+	return nil
+}
+
+func (x *RegionLocation) GetServerName() *ServerName {
+	if x != nil {
+		return x.ServerName
+	}
+	return nil
+}
+
+func (x *RegionLocation) GetSeqNum() int64 {
+	if x != nil && x.SeqNum != nil {
+		return *x.SeqNum
+	}
+	return 0
+}
+
 var File_HBase_proto protoreflect.FileDescriptor
 
 const file_HBase_proto_rawDesc = "" +
@@ -1325,7 +1386,13 @@ const file_HBase_proto_rawDesc = "" +
 	"\rversion_minor\x18\b \x01(\rR\fversionMinor\"h\n" +
 	"\x10RegionServerInfo\x12\x1a\n" +
 	"\binfoPort\x18\x01 \x01(\x05R\binfoPort\x128\n" +
-	"\fversion_info\x18\x02 \x01(\v2\x15.hbase.pb.VersionInfoR\vversionInfo*r\n" +
+	"\fversion_info\x18\x02 \x01(\v2\x15.hbase.pb.VersionInfoR\vversionInfo\"\x97\x01\n" +
+	"\x0eRegionLocation\x125\n" +
+	"\vregion_info\x18\x01 \x02(\v2\x14.hbase.pb.RegionInfoR\n" +
+	"regionInfo\x125\n" +
+	"\vserver_name\x18\x02 \x01(\v2\x14.hbase.pb.ServerNameR\n" +
+	"serverName\x12\x17\n" +
+	"\aseq_num\x18\x03 \x02(\x03R\x06seqNum*r\n" +
 	"\vCompareType\x12\b\n" +
 	"\x04LESS\x10\x00\x12\x11\n" +
 	"\rLESS_OR_EQUAL\x10\x01\x12\t\n" +
@@ -1348,7 +1415,7 @@ func file_HBase_proto_rawDescGZIP() []byte {
 }
 
 var file_HBase_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_HBase_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_HBase_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_HBase_proto_goTypes = []any{
 	(CompareType)(0),                         // 0: hbase.pb.CompareType
 	(TableState_State)(0),                    // 1: hbase.pb.TableState.State
@@ -1370,6 +1437,7 @@ var file_HBase_proto_goTypes = []any{
 	(*NamespaceDescriptor)(nil),              // 17: hbase.pb.NamespaceDescriptor
 	(*VersionInfo)(nil),                      // 18: hbase.pb.VersionInfo
 	(*RegionServerInfo)(nil),                 // 19: hbase.pb.RegionServerInfo
+	(*RegionLocation)(nil),                   // 20: hbase.pb.RegionLocation
 }
 var file_HBase_proto_depIdxs = []int32{
 	3,  // 0: hbase.pb.TableSchema.table_name:type_name -> hbase.pb.TableName
@@ -1384,11 +1452,13 @@ var file_HBase_proto_depIdxs = []int32{
 	9,  // 9: hbase.pb.ColumnFamilyTimeRange.time_range:type_name -> hbase.pb.TimeRange
 	13, // 10: hbase.pb.NamespaceDescriptor.configuration:type_name -> hbase.pb.NameStringPair
 	18, // 11: hbase.pb.RegionServerInfo.version_info:type_name -> hbase.pb.VersionInfo
-	12, // [12:12] is the sub-list for method output_type
-	12, // [12:12] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	7,  // 12: hbase.pb.RegionLocation.region_info:type_name -> hbase.pb.RegionInfo
+	11, // 13: hbase.pb.RegionLocation.server_name:type_name -> hbase.pb.ServerName
+	14, // [14:14] is the sub-list for method output_type
+	14, // [14:14] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_HBase_proto_init() }
@@ -1402,7 +1472,7 @@ func file_HBase_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_HBase_proto_rawDesc), len(file_HBase_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   17,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -180,11 +180,15 @@ type Conn struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	layer  Layer
+	header *pb.ConnectionHeader // set before any request is handled
 
 	wmu     sync.Mutex
 	wrapped []byte
 	closed  atomic.Bool
 }
+
+// Header returns the connection header the client sent.
+func (c *Conn) Header() *pb.ConnectionHeader { return c.header }
 
 // Close closes the connection (as a crashing server would).
 func (c *Conn) Close() {
@@ -230,6 +234,7 @@ func (c *Conn) serve() {
 		c.srv.log.Debug("fakeserver: bad connection setup", "err", err)
 		return
 	}
+	c.header = hdr
 	c.srv.mu.Lock()
 	c.srv.headers = append(c.srv.headers, hdr)
 	c.srv.mu.Unlock()

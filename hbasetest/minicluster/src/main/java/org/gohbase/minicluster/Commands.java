@@ -188,6 +188,12 @@ final class Commands {
       case "kdc-clockskew":
         args(w, 1, 2);
         return kdcClockSkew(w.length > 1 ? w[1] : null);
+      case "stop-zk":
+        // ZooKeeper goes away while HBase keeps running (its ZooKeeper clients stay
+        // disconnected, which no server acts on for a while): for clients that must not need it.
+        args(w, 1, 1);
+        mc.util.getZkCluster().shutdown();
+        return "";
       case "stop":
         args(w, 1, 1);
         stopper.run();
