@@ -109,7 +109,7 @@ func TestSiteConfigBadValues(t *testing.T) {
 		{"hbase.zookeeper.property.clientPort", "70000"},
 		{"zookeeper.znode.parent", "hbase"}, // must start with '/'
 		{"hbase.client.netty.tls.enabled", "true"},
-		{"hbase.client.bootstrap.servers", "rs1"}, // no port
+		{"hbase.client.bootstrap.servers", "rs1"},                                              // no port
 		{"hbase.client.registry.impl", "org.apache.hadoop.hbase.client.RpcConnectionRegistry"}, // no servers
 		{"hbase.client.registry.impl", "com.example.MyRegistry"},
 	} {
