@@ -182,7 +182,7 @@ func (c *Client) establishMeta(ctx context.Context) error {
 	}
 	conn, err := c.conn(ctx, addr)
 	if err != nil {
-		return err
+		return configError(err)
 	}
 	if err := c.probe(ctx, c.meta, conn); err != nil {
 		return configError(err)

@@ -104,6 +104,9 @@ func (c *Client) connOptions() []region.Option {
 	if c.opts.handshaker != nil {
 		opts = append(opts, region.WithHandshaker(c.opts.handshaker))
 	}
+	if c.opts.tls != nil {
+		opts = append(opts, region.WithTLS(c.opts.tls))
+	}
 	return append(opts, c.opts.connOptions...)
 }
 

@@ -1,10 +1,14 @@
 package hbase
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
+	"net"
 	"strings"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/region"
 	"github.com/go-hbase/hbase/zk"
 )
 
@@ -19,10 +23,26 @@ var ErrConfiguration = hberr.ErrConfiguration
 // identity (an AccessDeniedException while locating hbase:meta: a principal that may not act
 // for its proxy user, or that may not read meta), which no retry changes.
 func configError(err error) error {
-	if err == nil || !(errors.Is(err, zk.ErrNoParent) || accessDenied(err)) {
+	if err == nil || !(errors.Is(err, zk.ErrNoParent) || accessDenied(err) || tlsRefused(err)) {
 		return err
 	}
 	return misconfigured{err}
+}
+
+// tlsRefused reports a TLS handshake that failed for the configuration, not the network: a
+// server certificate the client does not trust or that does not name the server, a client
+// certificate the server refused (its alert), or a server that does not speak TLS.
+func tlsRefused(err error) bool {
+	if !errors.Is(err, region.ErrTLS) {
+		return false
+	}
+	_, unknown := errors.AsType[x509.UnknownAuthorityError](err)
+	_, invalid := errors.AsType[x509.CertificateInvalidError](err)
+	_, host := errors.AsType[x509.HostnameError](err)
+	op, isOp := errors.AsType[*net.OpError](err)
+	alert := isOp && op.Op == "remote error" // crypto/tls reports the server's alerts so
+	_, notTLS := errors.AsType[tls.RecordHeaderError](err)
+	return unknown || invalid || host || alert || notTLS
 }
 
 func accessDenied(err error) bool {

@@ -2,6 +2,7 @@ package hbase
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,8 @@ type options struct {
 	// bootstrap are the servers of the connection registry (WithBootstrapServers); when set,
 	// ZooKeeper is not used.
 	bootstrap []string
+	// tls, when set, runs TLS on every connection (WithTLS).
+	tls *tls.Config
 	// locateMeta replaces the ZooKeeper lookup of hbase:meta (tests).
 	locateMeta func(ctx context.Context) (string, error)
 }
@@ -227,6 +230,23 @@ func WithBootstrapServers(servers ...string) Option {
 			}
 		}
 		o.bootstrap = slices.Clone(servers)
+		return nil
+	}
+}
+
+// WithTLS runs HBase 2.6+ native TLS (hbase.server.netty.tls.enabled) on every connection to
+// the cluster: region servers, masters and bootstrap servers. cfg sets the trusted roots
+// (RootCAs; nil means the system's), a client certificate for servers that require one
+// (Certificates) and the server name (ServerName; empty means each server's host name). A
+// server that does not speak TLS fails the connection with region.ErrTLS instead of being
+// talked to in plaintext. With Kerberos on top, ProtectionAuthentication is enough: TLS
+// already encrypts, and SASL wrapping would encrypt twice.
+func WithTLS(cfg *tls.Config) Option {
+	return func(o *options) error {
+		if cfg == nil {
+			return errors.New("hbase: WithTLS: nil config")
+		}
+		o.tls = cfg.Clone()
 		return nil
 	}
 }

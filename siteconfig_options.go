@@ -32,9 +32,13 @@ import (
 //	hbase.client.registry.impl, hbase.client.bootstrap.servers   WithBootstrapServers (RpcConnectionRegistry, or
 //	                                                              bootstrap servers given): no quorum needed
 //
-// The Kerberos configuration is $KRB5_CONFIG, or /etc/krb5.conf. A setting this client does
-// not support yet fails rather than connect differently from what the files ask for: native
-// TLS (hbase.client.netty.tls.enabled). The
+//	hbase.client.netty.tls.enabled                                WithTLS, with hbase.rpc.tls.truststore.location
+//	                                                              (PEM; default: the system's roots),
+//	                                                              hbase.rpc.tls.keystore.location (PEM, certificate
+//	                                                              and key) and hbase.client.netty.tls.verify.server.hostname
+//
+// The Kerberos configuration is $KRB5_CONFIG, or /etc/krb5.conf. JKS and PKCS#12 stores are
+// refused (convert them to PEM) rather than connecting differently from the files. The
 // per-call timeouts (hbase.rpc.timeout, hbase.client.operation.timeout) are not used: each
 // call's context sets its deadline.
 func NewClientFromConfig(cfg *SiteConfig, opts ...Option) (*Client, error) {
@@ -107,10 +111,10 @@ func (c *SiteConfig) Options() ([]Option, error) {
 	if len(bootstrap) > 0 {
 		opts = append(opts, c.checked("hbase.client.bootstrap.servers", strings.Join(bootstrap, ","), WithBootstrapServers(bootstrap...)))
 	}
-	if v, ok, err := c.bool("hbase.client.netty.tls.enabled"); err != nil {
+	if opt, err := c.tlsOption(); err != nil {
 		return nil, err
-	} else if ok && v {
-		return nil, c.bad("hbase.client.netty.tls.enabled", "true", errors.New("native TLS is not supported by this client so far; connecting in plaintext instead would ignore the file"))
+	} else if opt != nil {
+		opts = append(opts, opt)
 	}
 	if v, ok, err := c.get("zookeeper.znode.parent"); err != nil {
 		return nil, err

@@ -108,7 +108,7 @@ func TestSiteConfigBadValues(t *testing.T) {
 		{"hbase.rpc.crypto.encryption.aes.enabled", "yes"},
 		{"hbase.zookeeper.property.clientPort", "70000"},
 		{"zookeeper.znode.parent", "hbase"}, // must start with '/'
-		{"hbase.client.netty.tls.enabled", "true"},
+		{"hbase.client.netty.tls.enabled", "maybe"},
 		{"hbase.client.bootstrap.servers", "rs1"},                                              // no port
 		{"hbase.client.registry.impl", "org.apache.hadoop.hbase.client.RpcConnectionRegistry"}, // no servers
 		{"hbase.client.registry.impl", "com.example.MyRegistry"},
@@ -201,5 +201,31 @@ func TestSiteConfigKerberosCredentials(t *testing.T) {
 	var se *SiteConfigError
 	if _, err := NewClientFromConfig(cfg); !errors.As(err, &se) || se.Key != "hbase.client.keytab.principal" {
 		t.Errorf("keytab without principal: err = %v; want a SiteConfigError for hbase.client.keytab.principal", err)
+	}
+}
+
+// Native TLS from the files: a JKS store is refused naming the key to change; a missing PEM
+// file names the location key.
+func TestSiteConfigTLSStores(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ key, value, wantKey string }{
+		{"hbase.rpc.tls.truststore.type", "JKS", "hbase.rpc.tls.truststore.type"},
+		{"hbase.rpc.tls.keystore.type", "PKCS12", "hbase.rpc.tls.keystore.type"},
+		{"hbase.rpc.tls.truststore.type", "PEM", "hbase.rpc.tls.truststore.location"}, // file absent
+	} {
+		file := writeSite(t, dir, "hbase-site.xml",
+			"hbase.zookeeper.quorum", "zk1",
+			"hbase.client.netty.tls.enabled", "true",
+			"hbase.rpc.tls.truststore.location", filepath.Join(dir, "absent.pem"),
+			"hbase.rpc.tls.keystore.location", filepath.Join(dir, "absent-key.pem"),
+			c.key, c.value)
+		cfg, err := LoadSiteConfig(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var se *SiteConfigError
+		if _, err := NewClientFromConfig(cfg); !errors.As(err, &se) || se.Key != c.wantKey {
+			t.Errorf("%s=%s: err = %v; want a SiteConfigError for %s", c.key, c.value, err, c.wantKey)
+		}
 	}
 }

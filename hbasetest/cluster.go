@@ -35,6 +35,9 @@ type Cluster struct {
 	Protection      string // hbase.rpc.protection: one name or a comma list (Options.Protection)
 	AES             bool   // hbase.rpc.crypto.encryption.aes.enabled
 
+	// TLS mode only: the certificates, and a client configuration (TLS.TLSConfig).
+	TLS *TLSFiles
+
 	opts     Options
 	launcher *launcher
 	log      *slog.Logger
@@ -117,6 +120,12 @@ func launch(ctx context.Context, opts Options, l *launcher) (*Cluster, error) {
 		stdout:     newTailBuffer(20),
 		stderr:     newTailBuffer(60),
 		exited:     make(chan struct{}),
+	}
+	if opts.TLS {
+		if c.TLS, err = makeTLSFiles(filepath.Join(dir, "tls")); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("hbasetest: making TLS certificates: %w", err)
+		}
 	}
 	ready, err := c.spawn(ports)
 	if err != nil {
@@ -261,6 +270,9 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	}
 	if c.opts.PoisonReleasedBuffers {
 		args = append(args, "--poison-released-buffers")
+	}
+	if c.TLS != nil {
+		args = append(args, "--tls", filepath.Dir(c.TLS.CA))
 	}
 	if len(c.opts.ProxyUsers) > 0 {
 		args = append(args, "--proxy-users", strings.Join(c.opts.ProxyUsers, ","))

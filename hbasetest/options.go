@@ -49,6 +49,10 @@ type Options struct {
 	// ProxyUsers are the users the client principal may act for (doAs) in a Secure cluster:
 	// the servers' hadoop.proxyuser rules for it allow exactly these, from any host.
 	ProxyUsers []string
+	// TLS makes every RPC server require TLS (HBase 2.6+ native TLS, no plaintext) with a
+	// client certificate, and the servers talk TLS to each other. The certificates are made
+	// for the cluster; Cluster.TLS has the files and a client configuration.
+	TLS bool
 	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion.
 	HBaseVersion string
 

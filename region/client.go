@@ -58,6 +58,11 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	if !cfg.netConnIO {
 		conn = fastConn(conn)
 	}
+	if cfg.TLS != nil {
+		if conn, err = startTLS(ctx, conn, host, cfg.TLS); err != nil {
+			return nil, fmt.Errorf("region: dial %s: %w", addr, err)
+		}
+	}
 	layer, err := handshake(ctx, conn, host, cfg)
 	if err != nil {
 		conn.Close()

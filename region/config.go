@@ -1,6 +1,7 @@
 package region
 
 import (
+	"crypto/tls"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +45,9 @@ type config struct {
 	MaxWrapSize int
 	// Dialer dials the TCP connection; nil means a zero net.Dialer.
 	Dialer Dialer
+	// TLS, when set, runs TLS on the connection before anything else (HBase 2.6+ native TLS);
+	// a server that does not speak TLS fails the dial. Its ServerName defaults to the host dialled.
+	TLS *tls.Config
 
 	// netConnIO keeps net.Conn's own reads and writes instead of rawConn's: the reference
 	// TestRawIOAgainstRealHBase measures rawConn against.
@@ -267,4 +271,17 @@ func (c config) withDefaults() config {
 		c.Dialer = &net.Dialer{}
 	}
 	return c
+}
+
+// WithTLS runs TLS over the connection (HBase 2.6+ native TLS, hbase.server.netty.tls.enabled)
+// before the preamble; SASL, if any, runs inside it. cfg is cloned; an empty ServerName is set
+// to the host dialled. A server that does not answer TLS fails the dial with ErrTLS.
+func WithTLS(cfg *tls.Config) Option {
+	return func(c *config) error {
+		if cfg == nil {
+			return errors.New("region: nil TLS config")
+		}
+		c.TLS = cfg.Clone()
+		return nil
+	}
 }

@@ -29,11 +29,14 @@ func (c *Client) readLoop(br *bufio.Reader) {
 		return cl.buf, true
 	}
 	var resp response
+	answered := false // a first frame arrived: a close before it hints at a refused connection
 	for {
 		claimed = nil
 		err := fr.next(claim, &resp)
 		if err != nil {
-			if errors.Is(err, errFrameStart) {
+			if errors.Is(err, errFrameStart) && !answered && c.cfg.TLS == nil {
+				err = errors.New("server closed the connection before answering anything (does it require TLS? see WithTLS)")
+			} else if errors.Is(err, errFrameStart) {
 				err = errors.New("server closed the connection")
 			} else if errors.Is(err, ErrMalformedFrame) || errors.Is(err, ErrFrameTooLarge) {
 				c.log.Error("region: malformed response frame; resetting the connection",
@@ -49,6 +52,7 @@ func (c *Client) readLoop(br *bufio.Reader) {
 		// An exception for call id -1 is about the connection itself (the server refusing
 		// the connection header, e.g. a proxy user it does not allow), sent before the server
 		// closes the connection: fail every call with it rather than with a bare EOF.
+		answered = true
 		if resp.remote != nil && (resp.remote.Fatal() || resp.callID == connectionCallID) {
 			c.fail(c.connFailed(resp.remote))
 			if claimed != nil {

@@ -76,6 +76,22 @@ final class ClusterConf {
         ProxyUsers.refreshSuperUserGroupsConfiguration(c);
       }
     }
+    if (a.tlsDir != null) {
+      // HBase 2.6 native TLS on every RPC server, plaintext refused, client certificates
+      // required; the servers (and the launcher's client) are TLS clients of each other with
+      // the same certificate.
+      String keystore = new File(a.tlsDir, "server-keystore.pem").getPath();
+      String ca = new File(a.tlsDir, "ca.pem").getPath();
+      c.setBoolean("hbase.server.netty.tls.enabled", true);
+      c.setBoolean("hbase.server.netty.tls.supportplaintext", false);
+      c.set("hbase.server.netty.tls.client.auth.mode", "NEED");
+      c.setBoolean("hbase.server.netty.tls.verify.client.hostname", false);
+      c.setBoolean("hbase.client.netty.tls.enabled", true);
+      c.set("hbase.rpc.tls.keystore.location", keystore);
+      c.set("hbase.rpc.tls.keystore.type", "PEM");
+      c.set("hbase.rpc.tls.truststore.location", ca);
+      c.set("hbase.rpc.tls.truststore.type", "PEM");
+    }
     if (a.poisonReleasedBuffers) {
       c.set("hbase.netty.rpcserver.allocator", PoisonReleasedBuffers.class.getName());
     }

@@ -34,6 +34,11 @@ final class LauncherArgs {
    * hadoop.proxyuser rules for it allow exactly these, from any host.
    */
   List<String> proxyUsers = new ArrayList<>();
+  /**
+   * Directory of the PEM files (ca.pem, server-keystore.pem) made by the Go side: every RPC
+   * server requires TLS with a client certificate, and the servers talk TLS to each other.
+   */
+  File tlsDir;
 
   /** QoP names from weakest to strongest. */
   private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
@@ -79,6 +84,9 @@ final class LauncherArgs {
           break;
         case "--ticket-lifetime":
           a.ticketLifetimeSeconds = ticketLifetime(k, v);
+          break;
+        case "--tls":
+          a.tlsDir = new File(v).getAbsoluteFile();
           break;
         case "--proxy-users":
           a.proxyUsers = Arrays.asList(v.split(","));

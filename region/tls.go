@@ -1,0 +1,33 @@
+package region
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+)
+
+// ErrTLS is wrapped by the error of a dial whose TLS handshake failed: a server without TLS,
+// a certificate the client does not trust (or that has expired), or a server that refused
+// the client's certificate.
+var ErrTLS = errors.New("region: TLS handshake failed")
+
+// startTLS runs the client side of a TLS handshake on conn; on failure conn is closed.
+func startTLS(ctx context.Context, conn net.Conn, host string, cfg *tls.Config) (net.Conn, error) {
+	if cfg.ServerName == "" {
+		cfg = cfg.Clone()
+		cfg.ServerName = host
+	}
+	tc := tls.Client(conn, cfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		conn.Close()
+		var hint string
+		if _, ok := errors.AsType[tls.RecordHeaderError](err); ok || errors.Is(err, io.EOF) {
+			hint = " (the server does not speak TLS: is hbase.server.netty.tls.enabled set?)"
+		}
+		return nil, fmt.Errorf("%w: %w%s", ErrTLS, err, hint)
+	}
+	return tc, nil
+}
