@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/pb"
 	"github.com/go-hbase/hbase/region"
@@ -59,6 +60,9 @@ func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
 		}
 		if ctx.Err() != nil {
 			return "", context.Cause(ctx)
+		}
+		if re, ok := errors.AsType[*hberr.RemoteError](err); ok && strings.HasSuffix(re.Class, "UnknownServiceException") {
+			err = fmt.Errorf("%w (the server has no connection registry: region servers serve it from HBase 2.5, masters from 2.3)", err)
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
 	}

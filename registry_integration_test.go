@@ -2,6 +2,8 @@ package hbase
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,6 +29,15 @@ func TestIntegrationBootstrapRegistry(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer client.Close()
+			if c.name == "regionserver" && !cl.AtLeast(2, 5) {
+				short, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				_, err := client.Get(short, mustGet(t, table, []byte("row")))
+				if !errors.Is(err, ErrBootstrapUnreachable) || !strings.Contains(err.Error(), "HBase 2.5") {
+					t.Fatalf("HBase %s: err = %v; want ErrBootstrapUnreachable naming HBase 2.5", cl.Version(), err)
+				}
+				return
+			}
 			siteRoundTrip(t, client, table)
 			if _, ok := client.reg.(*bootstrapRegistry); !ok {
 				t.Fatalf("registry = %T; want the bootstrap registry", client.reg)

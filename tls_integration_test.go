@@ -27,6 +27,19 @@ func TestIntegrationTLS(t *testing.T) {
 	cl := hbasetest.StartT(t, hbasetest.Options{RegionServers: 1, TLS: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	if !cl.AtLeast(2, 6) {
+		// Before 2.6 the servers ignore the TLS settings: a TLS client must say so.
+		c, err := NewClient(cl.ZKQuorum, WithZNodeParent(cl.ZNodeParent), WithTLS(&tls.Config{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_, err = c.Get(ctx, mustGet(t, "any", []byte("row")))
+		if !errors.Is(err, region.ErrTLS) || !strings.Contains(err.Error(), "HBase 2.6 or later") {
+			t.Fatalf("HBase %s: err = %v; want region.ErrTLS naming HBase 2.6", cl.Version(), err)
+		}
+		return
+	}
 	if err := cl.CreateTable(ctx, "tls", []string{"f"}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -308,6 +308,19 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	return ready, nil
 }
 
+// Version returns the HBase version of the cluster (the hbase-testing-util version, e.g.
+// "2.6.1-hadoop3").
+func (c *Cluster) Version() string { return c.opts.HBaseVersion }
+
+// AtLeast reports whether the cluster's HBase is at least major.minor.
+func (c *Cluster) AtLeast(major, minor int) bool {
+	var ma, mi int
+	if _, err := fmt.Sscanf(c.opts.HBaseVersion, "%d.%d", &ma, &mi); err != nil {
+		return false
+	}
+	return ma > major || (ma == major && mi >= minor)
+}
+
 // parseReady reads "READY key=value ...".
 func (c *Cluster) parseReady(line string) error {
 	for _, w := range strings.Fields(line)[1:] {

@@ -3,6 +3,7 @@ package hbasetest
 import (
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +12,11 @@ import (
 // DefaultHBaseVersion is the Maven version of hbase-testing-util used when Options.HBaseVersion
 // is empty.
 const DefaultHBaseVersion = "2.6.1-hadoop3"
+
+// VersionEnv names the environment variable that, when set, is the HBase version of clusters
+// whose Options leave HBaseVersion empty: one suite, run against several versions (make
+// test-matrix).
+const VersionEnv = "GOHBASE_HBASE_VERSION"
 
 // Protection levels for Options.Protection (HBase's hbase.rpc.protection).
 const (
@@ -80,6 +86,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Protection == "" {
 		o.Protection = ProtectionPrivacy
+	}
+	if o.HBaseVersion == "" {
+		o.HBaseVersion = os.Getenv(VersionEnv)
 	}
 	if o.HBaseVersion == "" {
 		o.HBaseVersion = DefaultHBaseVersion

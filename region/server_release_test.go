@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"net"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -77,11 +76,8 @@ func TestServerSendsReleasedRequestBytes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts an HBase mini cluster")
 	}
-	opts := hbasetest.Options{RegionServers: 1, PoisonReleasedBuffers: true}
-	if v := os.Getenv("GOHBASE_HBASE_VERSION"); v != "" {
-		opts.HBaseVersion = v
-	}
-	cluster := hbasetest.StartT(t, opts)
+	// The HBase version: hbasetest.VersionEnv (GOHBASE_HBASE_VERSION), as for every cluster.
+	cluster := hbasetest.StartT(t, hbasetest.Options{RegionServers: 1, PoisonReleasedBuffers: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	const table = "released"

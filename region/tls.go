@@ -25,7 +25,7 @@ func startTLS(ctx context.Context, conn net.Conn, host string, cfg *tls.Config) 
 		conn.Close()
 		var hint string
 		if _, ok := errors.AsType[tls.RecordHeaderError](err); ok || errors.Is(err, io.EOF) {
-			hint = " (the server does not speak TLS: is hbase.server.netty.tls.enabled set?)"
+			hint = " (the server does not speak TLS: native TLS needs HBase 2.6 or later with hbase.server.netty.tls.enabled)"
 		}
 		return nil, fmt.Errorf("%w: %w%s", ErrTLS, err, hint)
 	}
