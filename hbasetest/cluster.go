@@ -168,6 +168,9 @@ func validate(o *Options) error {
 	if o.TicketLifetime < 0 || (o.TicketLifetime > 0 && !o.Secure) {
 		return fmt.Errorf("hbasetest: ticket lifetime %v needs Secure and a positive duration", o.TicketLifetime)
 	}
+	if o.TLSAllowPlaintext && !o.TLS {
+		return errors.New("hbasetest: TLSAllowPlaintext needs TLS")
+	}
 	if len(o.ProxyUsers) > 0 && !o.Secure {
 		return errors.New("hbasetest: ProxyUsers needs Secure")
 	}
@@ -273,6 +276,9 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	}
 	if c.TLS != nil {
 		args = append(args, "--tls", filepath.Dir(c.TLS.CA))
+		if c.opts.TLSAllowPlaintext {
+			args = append(args, "--tls-allow-plaintext")
+		}
 	}
 	if len(c.opts.ProxyUsers) > 0 {
 		args = append(args, "--proxy-users", strings.Join(c.opts.ProxyUsers, ","))

@@ -59,6 +59,10 @@ type Options struct {
 	// client certificate, and the servers talk TLS to each other. The certificates are made
 	// for the cluster; Cluster.TLS has the files and a client configuration.
 	TLS bool
+	// TLSAllowPlaintext, with TLS, lets the servers take plaintext connections on the same
+	// ports too (hbase.server.netty.tls.supportplaintext), to compare TLS with other
+	// protections against the same servers.
+	TLSAllowPlaintext bool
 	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion.
 	HBaseVersion string
 

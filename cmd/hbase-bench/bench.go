@@ -18,6 +18,7 @@ const (
 	modeNone = "none"        // protection=authentication: plaintext after SASL
 	modeGSS  = "privacy-gss" // protection=privacy, every frame sealed by GSS Wrap
 	modeAES  = "privacy-aes" // protection=privacy, HBase's AES/CTR + HMAC-MD5 after SASL
+	modeTLS  = "tls"         // native TLS (HBase 2.6), protection=authentication inside it
 )
 
 // mode is one way of connecting: a label (empty outside -compare-security) and the security
@@ -38,7 +39,9 @@ func modesFor(c *config) []mode {
 	none.Protection, none.AES = "authentication", false
 	gss.Protection, gss.AES = "privacy", false
 	aes.Protection, aes.AES = "privacy", true
-	return []mode{{modeNone, none}, {modeGSS, gss}, {modeAES, aes}}
+	tlsMode := none
+	tlsMode.TLS = true
+	return []mode{{modeNone, none}, {modeGSS, gss}, {modeAES, aes}, {modeTLS, tlsMode}}
 }
 
 // openFunc connects a store to the cluster of c with the given security settings.
@@ -185,7 +188,7 @@ func settingsOf(c *config) settings {
 		GOMAXPROCS:  runtime.GOMAXPROCS(0),
 	}
 	if c.CompareSecurity {
-		s.Security = "compare: " + modeNone + ", " + modeGSS + ", " + modeAES
+		s.Security = "compare: " + modeNone + ", " + modeGSS + ", " + modeAES + ", " + modeTLS
 	}
 	if c.Local {
 		s.RegionServers, s.Regions = c.RegionServers, c.Regions

@@ -26,14 +26,14 @@ func TestBenchmarkCompareSecurity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(opened) != 3 {
+	if len(opened) != 4 {
 		t.Fatalf("%d clients opened, want one per mode", len(opened))
 	}
 	if st.len() != 500 {
 		t.Errorf("load wrote %d rows, want all 500", st.len())
 	}
-	if len(rep.Results) != 6 {
-		t.Fatalf("%d results, want 2 workloads x 3 modes", len(rep.Results))
+	if len(rep.Results) != 8 {
+		t.Fatalf("%d results, want 2 workloads x 4 modes", len(rep.Results))
 	}
 	for _, r := range rep.Results {
 		if r.Ops != 300 || r.Errors != 0 {
@@ -43,8 +43,8 @@ func TestBenchmarkCompareSecurity(t *testing.T) {
 			t.Errorf("%s/%s: %d reads found nothing after the load", r.Workload, r.Mode, r.Empty)
 		}
 	}
-	if len(rep.Comparison) != 6 {
-		t.Errorf("%d comparisons, want 6", len(rep.Comparison))
+	if len(rep.Comparison) != 8 {
+		t.Errorf("%d comparisons, want 8", len(rep.Comparison))
 	}
 	if exitCode(rep, nil) != 0 {
 		t.Error("a clean run must exit 0")

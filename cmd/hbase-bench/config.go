@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -58,6 +59,10 @@ type securityFlags struct {
 	ServerPrincipal string
 	Protection      string // authentication, integrity or privacy
 	AES             bool
+	// TLS runs native TLS under the protection (set by -compare-security for its tls mode,
+	// with the local cluster's certificates in TLSConfig).
+	TLS       bool
+	TLSConfig *tls.Config
 }
 
 // protections are the values hbase.rpc.protection knows, weakest first.
@@ -118,7 +123,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	fs.StringVar(&c.Security.ServerPrincipal, "server-principal", getenv("HBASE_SERVER_PRINCIPAL"), "server principal, _HOST is replaced by the server's host (default $HBASE_SERVER_PRINCIPAL or hbase/_HOST@<client realm>)")
 	fs.StringVar(&c.Security.Protection, "protection", "privacy", "quality of protection: "+strings.Join(protections, ", "))
 	fs.BoolVar(&c.Security.AES, "aes", true, "with privacy, negotiate HBase's AES transport encryption instead of GSS wrap")
-	fs.BoolVar(&c.CompareSecurity, "compare-security", false, "with -local: run randread,randwrite (or -workload) against one secure cluster with no encryption, privacy by GSS wrap and privacy by AES, and compare them")
+	fs.BoolVar(&c.CompareSecurity, "compare-security", false, "with -local: run randread,randwrite (or -workload) against one secure cluster with no encryption, privacy by GSS wrap, privacy by AES and native TLS (Kerberos authentication inside), and compare them")
 
 	fs.BoolVar(&c.JSON, "json", false, "print results as JSON instead of a table")
 	fs.BoolVar(&c.Verbose, "v", false, "log debug messages to stderr")

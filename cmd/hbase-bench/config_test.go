@@ -67,17 +67,17 @@ func TestParseConfigCompareSecurity(t *testing.T) {
 		t.Errorf("rounds %d load %v workloads %v warm-up %v; want 20, true, [randread randwrite], %v", c.Rounds, c.Load, c.Workloads, c.Warmup, defaultCompareWarmup)
 	}
 	modes := modesFor(c)
-	if len(modes) != 3 {
-		t.Fatalf("%d modes, want 3", len(modes))
+	if len(modes) != 4 {
+		t.Fatalf("%d modes, want 4", len(modes))
 	}
 	want := []struct {
 		name, prot string
-		aes        bool
-	}{{modeNone, "authentication", false}, {modeGSS, "privacy", false}, {modeAES, "privacy", true}}
+		aes, tls   bool
+	}{{modeNone, "authentication", false, false}, {modeGSS, "privacy", false, false}, {modeAES, "privacy", true, false}, {modeTLS, "authentication", false, true}}
 	for i, w := range want {
 		m := modes[i]
-		if m.Name != w.name || !m.Security.Kerberos || m.Security.Protection != w.prot || m.Security.AES != w.aes {
-			t.Errorf("mode %d = %+v, want %s with kerberos, %s, aes=%v", i, m, w.name, w.prot, w.aes)
+		if m.Name != w.name || !m.Security.Kerberos || m.Security.Protection != w.prot || m.Security.AES != w.aes || m.Security.TLS != w.tls {
+			t.Errorf("mode %d = %+v, want %s with kerberos, %s, aes=%v, tls=%v", i, m, w.name, w.prot, w.aes, w.tls)
 		}
 	}
 }

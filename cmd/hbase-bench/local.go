@@ -16,6 +16,7 @@ type clusterPlan struct {
 	Secure     bool
 	Protection string // hbase.rpc.protection; a comma list lets each client pick its QoP
 	AES        bool
+	TLS        bool // TLS beside plaintext on the same ports (the tls mode of -compare-security)
 	Modes      []mode
 }
 
@@ -34,7 +35,7 @@ func planClusters(c *config) []clusterPlan {
 			prots = append(prots, m.Security.Protection)
 		}
 	}
-	return []clusterPlan{{Secure: true, Protection: strings.Join(prots, ","), AES: true, Modes: modes}}
+	return []clusterPlan{{Secure: true, Protection: strings.Join(prots, ","), AES: true, TLS: true, Modes: modes}}
 }
 
 // localCluster is a running hbasetest cluster with the benchmark table created.
@@ -49,10 +50,12 @@ func startLocal(ctx context.Context, c *config, plan clusterPlan, log *slog.Logg
 		Secure:        plan.Secure,
 		Protection:    plan.Protection,
 		AES:           plan.AES,
+		TLS:           plan.TLS,
 		StartTimeout:  c.StartTimeout,
 		FullJIT:       true, // measure the server as it runs in production, not a quick-start JVM
 		Logger:        log.With("component", "hbasetest"),
 	}
+	opts.TLSAllowPlaintext = plan.TLS
 	log.Info("starting local HBase", "cluster", describePlan(plan), "regionservers", opts.RegionServers)
 	began := time.Now()
 	hc, err := hbasetest.Start(ctx, opts)
@@ -76,7 +79,7 @@ func startLocal(ctx context.Context, c *config, plan clusterPlan, log *slog.Logg
 }
 
 // withCredentials fills the connection settings of c and of modes from the cluster.
-func (lc *localCluster) withCredentials(c *config, modes []mode) (*config, []mode) {
+func (lc *localCluster) withCredentials(c *config, modes []mode) (*config, []mode, error) {
 	cc := *c
 	cc.ZKQuorum, cc.ZNodeParent = lc.ZKQuorum, lc.ZNodeParent
 	cc.serverCPU = lc.CPUTime
@@ -86,8 +89,15 @@ func (lc *localCluster) withCredentials(c *config, modes []mode) (*config, []mod
 		if s.Kerberos {
 			s.Principal, s.Keytab, s.KRB5Conf, s.ServerPrincipal = lc.ClientPrincipal, lc.Keytab, lc.KRB5Conf, lc.ServerPrincipal
 		}
+		if s.TLS {
+			tc, err := lc.TLS.TLSConfig()
+			if err != nil {
+				return nil, nil, err
+			}
+			s.TLSConfig = tc
+		}
 	}
-	return &cc, out
+	return &cc, out, nil
 }
 
 func (lc *localCluster) stop(log *slog.Logger) {
@@ -99,5 +109,5 @@ func describePlan(p clusterPlan) string {
 	if !p.Secure {
 		return "simple"
 	}
-	return fmt.Sprintf("kerberos, protection=%s, aes=%v", p.Protection, p.AES)
+	return fmt.Sprintf("kerberos, protection=%s, aes=%v, tls=%v", p.Protection, p.AES, p.TLS)
 }

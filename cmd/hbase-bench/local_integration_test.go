@@ -87,8 +87,8 @@ func TestLocalCompareSecurity(t *testing.T) {
 		t.Fatalf("output is not the JSON report: %v\n%s", err, stdout.String())
 	}
 	want := []string{
-		"randread/" + modeNone, "randread/" + modeGSS, "randread/" + modeAES,
-		"randwrite/" + modeNone, "randwrite/" + modeGSS, "randwrite/" + modeAES,
+		"randread/" + modeNone, "randread/" + modeGSS, "randread/" + modeAES, "randread/" + modeTLS,
+		"randwrite/" + modeNone, "randwrite/" + modeGSS, "randwrite/" + modeAES, "randwrite/" + modeTLS,
 	}
 	if len(rep.Results) != len(want) {
 		t.Fatalf("%d results, want %d:\n%s", len(rep.Results), len(want), stdout.String())
@@ -101,8 +101,8 @@ func TestLocalCompareSecurity(t *testing.T) {
 			t.Errorf("%s/%s: ops %d errors %d empty %d, want %d, 0, 0 (%q)", r.Workload, r.Mode, r.Ops, r.Errors, r.Empty, ops, r.ErrorSamples)
 		}
 	}
-	if len(rep.Comparison) != 6 {
-		t.Fatalf("%d comparisons, want 6", len(rep.Comparison))
+	if len(rep.Comparison) != 8 {
+		t.Fatalf("%d comparisons, want 8", len(rep.Comparison))
 	}
 	for _, c := range rep.Comparison {
 		if c.RefMicros <= 0 || c.Ratio <= 0 || (c.ServerCPURatio <= 0) == (runtime.GOOS == "linux") || (c.Mode == modeNone && c.Ratio != 1) {

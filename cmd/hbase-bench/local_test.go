@@ -14,8 +14,8 @@ func TestPlanClusters(t *testing.T) {
 		t.Fatal(err)
 	}
 	one := planClusters(c)
-	if len(one) != 1 || one[0].Protection != "authentication,privacy" || !one[0].AES || !one[0].Secure || len(one[0].Modes) != 3 {
-		t.Errorf("multi-QoP plan %+v, want one secure AES cluster offering authentication,privacy to 3 modes", one)
+	if len(one) != 1 || one[0].Protection != "authentication,privacy" || !one[0].AES || !one[0].Secure || !one[0].TLS || len(one[0].Modes) != 4 {
+		t.Errorf("multi-QoP plan %+v, want one secure AES and TLS cluster offering authentication,privacy to 4 modes", one)
 	}
 
 	c, err = parseConfig([]string{"-local", "-kerberos", "-protection", "integrity"}, env(), io.Discard)
@@ -33,7 +33,10 @@ func TestWithCredentials(t *testing.T) {
 		Keytab: "/k", KRB5Conf: "/krb5.conf", ServerPrincipal: "hbase/localhost@EXAMPLE.COM"}}
 	c := &config{Duration: time.Second}
 	modes := []mode{{Name: modeNone, Security: securityFlags{Kerberos: true}}, {Security: securityFlags{}}}
-	cc, out := lc.withCredentials(c, modes)
+	cc, out, err := lc.withCredentials(c, modes)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if cc.ZKQuorum != "127.0.0.1:5" || cc.ZNodeParent != "/z" || c.ZKQuorum != "" {
 		t.Errorf("config quorum %q znode %q (original %q)", cc.ZKQuorum, cc.ZNodeParent, c.ZKQuorum)
 	}

@@ -88,7 +88,11 @@ func runLocal(ctx context.Context, c *config, plans []clusterPlan, open openFunc
 		if err != nil {
 			return all, err
 		}
-		cc, modes := lc.withCredentials(c, p.Modes)
+		cc, modes, err := lc.withCredentials(c, p.Modes)
+		if err != nil {
+			lc.stop(log)
+			return all, err
+		}
 		rep, err := benchmark(ctx, cc, modes, open, log)
 		lc.stop(log)
 		if rep != nil {

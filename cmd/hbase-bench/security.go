@@ -38,5 +38,8 @@ func securityOptions(sec securityFlags) ([]hbase.Option, *sasl.Credentials, erro
 	if sec.ServerPrincipal != "" {
 		opts = append(opts, hbase.WithServicePrincipal(sec.ServerPrincipal))
 	}
+	if sec.TLS {
+		opts = append(opts, hbase.WithTLS(sec.TLSConfig))
+	}
 	return opts, creds, nil
 }

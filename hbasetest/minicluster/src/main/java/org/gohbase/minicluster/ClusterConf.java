@@ -83,7 +83,7 @@ final class ClusterConf {
       String keystore = new File(a.tlsDir, "server-keystore.pem").getPath();
       String ca = new File(a.tlsDir, "ca.pem").getPath();
       c.setBoolean("hbase.server.netty.tls.enabled", true);
-      c.setBoolean("hbase.server.netty.tls.supportplaintext", false);
+      c.setBoolean("hbase.server.netty.tls.supportplaintext", a.tlsAllowPlaintext);
       c.set("hbase.server.netty.tls.client.auth.mode", "NEED");
       c.setBoolean("hbase.server.netty.tls.verify.client.hostname", false);
       c.setBoolean("hbase.client.netty.tls.enabled", true);

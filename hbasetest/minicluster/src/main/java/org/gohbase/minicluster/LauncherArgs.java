@@ -39,6 +39,8 @@ final class LauncherArgs {
    * server requires TLS with a client certificate, and the servers talk TLS to each other.
    */
   File tlsDir;
+  /** With --tls: the servers take plaintext connections on the same ports too. */
+  boolean tlsAllowPlaintext;
 
   /** QoP names from weakest to strongest. */
   private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
@@ -56,6 +58,9 @@ final class LauncherArgs {
           continue;
         case "--poison-released-buffers":
           a.poisonReleasedBuffers = true;
+          continue;
+        case "--tls-allow-plaintext":
+          a.tlsAllowPlaintext = true;
           continue;
         default:
           break;
