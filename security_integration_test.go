@@ -42,6 +42,11 @@ func TestSecureIntegration(t *testing.T) {
 		{"authentication", hbasetest.Options{Secure: true, Protection: "authentication"}, map[string][]Option{
 			"authentication": {WithProtection(ProtectionAuthentication)},
 		}},
+		// Native TLS with Kerberos inside: Kerberos proves who the client is, TLS encrypts
+		// (the cluster's certificates are added below).
+		{"tls-authentication", hbasetest.Options{Secure: true, Protection: "authentication", TLS: true}, map[string][]Option{
+			"tls": {WithProtection(ProtectionAuthentication)},
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cl := hbasetest.StartT(t, c.cluster)
@@ -52,6 +57,13 @@ func TestSecureIntegration(t *testing.T) {
 						WithZNodeParent(cl.ZNodeParent),
 						WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
 					}, opts...)
+					if cl.TLS != nil {
+						cfg, err := cl.TLS.TLSConfig()
+						if err != nil {
+							t.Fatal(err)
+						}
+						opts = append(opts, WithTLS(cfg))
+					}
 					ignore := goleak.IgnoreCurrent()
 					client, err := NewClient(cl.ZKQuorum, opts...)
 					if err != nil {
