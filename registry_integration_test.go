@@ -75,17 +75,9 @@ func TestIntegrationBootstrapWithoutZooKeeper(t *testing.T) {
 		siteRoundTrip(t, c, "nozk")
 	})
 	t.Run("site-config", func(t *testing.T) {
-		cfg, err := LoadSiteConfig(writeSite(t, t.TempDir(), "hbase-site.xml",
+		c := siteClient(t,
 			"hbase.client.registry.impl", "org.apache.hadoop.hbase.client.RpcConnectionRegistry",
-			"hbase.client.bootstrap.servers", cl.MasterAddr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := NewClientFromConfig(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+			"hbase.client.bootstrap.servers", cl.MasterAddr)
 		siteRoundTrip(t, c, "nozk")
 	})
 	t.Run("zookeeper-client-cannot", func(t *testing.T) {

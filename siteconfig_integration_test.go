@@ -21,11 +21,19 @@ func TestIntegrationSiteConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := LoadSiteConfig(writeSite(t, t.TempDir(), "hbase-site.xml",
+	c := siteClient(t,
 		"hbase.zookeeper.quorum", host,
 		"hbase.zookeeper.property.clientPort", port,
 		"zookeeper.znode.parent", cl.ZNodeParent,
-		"hbase.client.meta.operation.timeout", "20000"))
+		"hbase.client.meta.operation.timeout", "20000")
+	siteRoundTrip(t, c, table)
+}
+
+// siteClient returns a client made from an hbase-site.xml holding the given keys and values,
+// closed when the test ends.
+func siteClient(t *testing.T, kv ...string) *Client {
+	t.Helper()
+	cfg, err := LoadSiteConfig(writeSite(t, t.TempDir(), "hbase-site.xml", kv...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +41,8 @@ func TestIntegrationSiteConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	siteRoundTrip(t, c, table)
+	t.Cleanup(func() { c.Close() })
+	return c
 }
 
 // siteRoundTrip puts one cell through c and reads it back.

@@ -94,20 +94,12 @@ func TestIntegrationTLS(t *testing.T) {
 			t.Fatal(err)
 		}
 		host, port, _ := net.SplitHostPort(cl.ZKQuorum)
-		cfg, err := LoadSiteConfig(writeSite(t, dir, "hbase-site.xml",
+		c := siteClient(t,
 			"hbase.zookeeper.quorum", host, "hbase.zookeeper.property.clientPort", port,
 			"zookeeper.znode.parent", cl.ZNodeParent,
 			"hbase.client.netty.tls.enabled", "true",
 			"hbase.rpc.tls.truststore.location", cl.TLS.CA, "hbase.rpc.tls.truststore.type", "PEM",
-			"hbase.rpc.tls.keystore.location", keystore, "hbase.rpc.tls.keystore.type", "PEM"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := NewClientFromConfig(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+			"hbase.rpc.tls.keystore.location", keystore, "hbase.rpc.tls.keystore.type", "PEM")
 		siteRoundTrip(t, c, "tls")
 	})
 	t.Run("bootstrap-over-tls", func(t *testing.T) {
