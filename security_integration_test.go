@@ -80,6 +80,16 @@ func TestSecureIntegration(t *testing.T) {
 				secureCCache(t, cl)
 				t.Run("site-config", func(t *testing.T) { secureSiteConfig(t, cl) })
 				t.Run("proxy-user", func(t *testing.T) { secureProxyUser(t, cl) })
+				t.Run("bootstrap-registry", func(t *testing.T) {
+					// The connection registry over Kerberos privacy with AES, no ZooKeeper.
+					c, err := NewClient("", WithBootstrapServers(cl.MasterAddr),
+						WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf))
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer c.Close()
+					siteRoundTrip(t, c, "sec_privacy-aes_aes")
+				})
 			}
 		})
 	}
