@@ -39,6 +39,7 @@ func run() int {
 	flag.BoolVar(&o.Secure, "secure", false, "Kerberos with an embedded KDC")
 	flag.StringVar(&o.Protection, "protection", "privacy", "hbase.rpc.protection in secure mode: authentication, integrity or privacy")
 	flag.BoolVar(&o.AES, "aes", false, "hbase.rpc.crypto.encryption.aes.enabled (secure mode with privacy)")
+	flag.BoolVar(&o.TLS, "tls", false, "native TLS on every RPC server, client certificates required (HBase 2.6+); prints the PEM files")
 	flag.StringVar(&o.HBaseVersion, "hbase-version", hbasetest.DefaultHBaseVersion, "hbase-testing-util version")
 	flag.IntVar(&o.ZKPort, "zk-port", 0, "ZooKeeper port (0: a free one)")
 	flag.IntVar(&o.MasterPort, "master-port", 0, "master port (0: a free one)")
@@ -119,6 +120,11 @@ func envLines(c *hbasetest.Cluster) string {
 		fmt.Fprintf(&b, "HBASE_SERVER_PRINCIPAL=%s\n", c.ServerPrincipal)
 		fmt.Fprintf(&b, "HBASE_PROTECTION=%s\n", c.Protection)
 		fmt.Fprintf(&b, "HBASE_AES=%v\n", c.AES)
+	}
+	if c.TLS != nil {
+		fmt.Fprintf(&b, "HBASE_TLS_CA=%s\n", c.TLS.CA)
+		fmt.Fprintf(&b, "HBASE_TLS_CERT=%s\n", c.TLS.ClientCert)
+		fmt.Fprintf(&b, "HBASE_TLS_KEY=%s\n", c.TLS.ClientKey)
 	}
 	return b.String()
 }
