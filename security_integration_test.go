@@ -63,6 +63,10 @@ func TestSecureIntegration(t *testing.T) {
 							t.Fatal(err)
 						}
 						opts = append(opts, WithTLS(cfg))
+						if !cl.AtLeast(2, 6) {
+							tlsBefore26(t, cl, opts)
+							return
+						}
 					}
 					ignore := goleak.IgnoreCurrent()
 					client, err := NewClient(cl.ZKQuorum, opts...)
@@ -275,5 +279,21 @@ func secureDataOps(t *testing.T, cl *hbasetest.Cluster, c *Client, table string)
 	must(err)
 	if ours != len(theirs) || ours == 0 {
 		t.Fatalf("scan: we saw %d cells, Java %d", ours, len(theirs))
+	}
+}
+
+// tlsBefore26: servers before 2.6 ignore the TLS settings, so a TLS client must fail at once
+// with an error naming the version TLS needs.
+func tlsBefore26(t *testing.T, cl *hbasetest.Cluster, opts []Option) {
+	c, err := NewClient(cl.ZKQuorum, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = c.Get(ctx, mustGet(t, "any", []byte("row")))
+	if !errors.Is(err, ErrConfiguration) || !strings.Contains(err.Error(), "HBase 2.6 or later") {
+		t.Fatalf("HBase %s: err = %v; want a configuration error naming HBase 2.6", cl.Version(), err)
 	}
 }
