@@ -6,7 +6,8 @@
 // per region server, multiplexes every call on it, and reads each connection with exactly one
 // goroutine.
 //
-// The client finds hbase:meta through ZooKeeper (one session, reused), caches region
+// The client finds hbase:meta through ZooKeeper (one session, reused) or, with
+// WithBootstrapServers, through the servers' own connection registry, caches region
 // locations in a B-tree keyed by table and start key, and re-looks up a region as soon as a
 // server says it moved. While a region is being re-established, new calls for it wait on the
 // region (or on their context) instead of hammering the cluster; exactly one goroutine does

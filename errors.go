@@ -51,6 +51,13 @@ var (
 	// could apply it twice or misreport a condition. The error also wraps ErrCorruptResponse
 	// and what was wrong with the response. Read the row to find out.
 	ErrIndeterminate = hberr.ErrIndeterminate
+	// ErrTLS is wrapped by the error of a dial whose TLS handshake failed (WithTLS): a server
+	// without TLS, a certificate the client does not trust or that has expired, or a server
+	// that refused the client's certificate. It is a configuration error: calls fail at once.
+	ErrTLS = hberr.ErrTLS
+	// ErrBootstrapUnreachable is wrapped by the error of a meta lookup that no bootstrap
+	// server answered (WithBootstrapServers); the error also wraps each server's error.
+	ErrBootstrapUnreachable = hberr.ErrBootstrapUnreachable
 )
 
 // indeterminate reports a corrupt response to a write that is not safe to send again.

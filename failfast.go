@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/region"
 	"github.com/go-hbase/hbase/zk"
 )
 
@@ -33,7 +32,7 @@ func configError(err error) error {
 // server certificate the client does not trust or that does not name the server, a client
 // certificate the server refused (its alert), or a server that does not speak TLS.
 func tlsRefused(err error) bool {
-	if !errors.Is(err, region.ErrTLS) {
+	if !errors.Is(err, ErrTLS) {
 		return false
 	}
 	_, unknown := errors.AsType[x509.UnknownAuthorityError](err)

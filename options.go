@@ -238,7 +238,7 @@ func WithBootstrapServers(servers ...string) Option {
 // the cluster: region servers, masters and bootstrap servers. cfg sets the trusted roots
 // (RootCAs; nil means the system's), a client certificate for servers that require one
 // (Certificates) and the server name (ServerName; empty means each server's host name). A
-// server that does not speak TLS fails the connection with region.ErrTLS instead of being
+// server that does not speak TLS fails the connection with ErrTLS instead of being
 // talked to in plaintext. With Kerberos on top, ProtectionAuthentication is enough: TLS
 // already encrypts, and SASL wrapping would encrypt twice.
 func WithTLS(cfg *tls.Config) Option {

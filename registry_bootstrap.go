@@ -19,10 +19,6 @@ import (
 // hbase.client.bootstrap.refresh_interval_secs default).
 const bootstrapRefresh = 5 * time.Minute
 
-// ErrBootstrapUnreachable is wrapped by the error of a meta lookup that no bootstrap server
-// answered (WithBootstrapServers); the error also wraps each server's error.
-var ErrBootstrapUnreachable = errors.New("hbase: no bootstrap server answered")
-
 // bootstrapRegistry finds hbase:meta by asking the servers' connection registry
 // (ClientMetaService, HBase 2.5+), trying the known bootstrap servers in turn. After a
 // success it refreshes the list from the server that answered now and then, keeping the

@@ -275,7 +275,7 @@ func (c config) withDefaults() config {
 
 // WithTLS runs TLS over the connection (HBase 2.6+ native TLS, hbase.server.netty.tls.enabled)
 // before the preamble; SASL, if any, runs inside it. cfg is cloned; an empty ServerName is set
-// to the host dialled. A server that does not answer TLS fails the dial with ErrTLS.
+// to the host dialled. A server that does not answer TLS fails the dial with hberr.ErrTLS.
 func WithTLS(cfg *tls.Config) Option {
 	return func(c *config) error {
 		if cfg == nil {

@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-)
 
-// ErrTLS is wrapped by the error of a dial whose TLS handshake failed: a server without TLS,
-// a certificate the client does not trust (or that has expired), or a server that refused
-// the client's certificate.
-var ErrTLS = errors.New("region: TLS handshake failed")
+	"github.com/go-hbase/hbase/hberr"
+)
 
 // startTLS runs the client side of a TLS handshake on conn; on failure conn is closed.
 func startTLS(ctx context.Context, conn net.Conn, host string, cfg *tls.Config) (net.Conn, error) {
@@ -27,7 +24,7 @@ func startTLS(ctx context.Context, conn net.Conn, host string, cfg *tls.Config) 
 		if _, ok := errors.AsType[tls.RecordHeaderError](err); ok || errors.Is(err, io.EOF) {
 			hint = " (the server does not speak TLS: native TLS needs HBase 2.6 or later with hbase.server.netty.tls.enabled)"
 		}
-		return nil, fmt.Errorf("%w: %w%s", ErrTLS, err, hint)
+		return nil, fmt.Errorf("%w: %w%s", hberr.ErrTLS, err, hint)
 	}
 	return tc, nil
 }
