@@ -31,6 +31,8 @@ type fakeCluster struct {
 	onMulti func(n int64, req *pb.MultiRequest) fakeserver.Response
 	// beforeMeta runs before a meta scan is answered (may block).
 	beforeMeta func(r *fakeserver.Request)
+	// afterMeta, when set, may replace the answer to meta scan n.
+	afterMeta func(n int64, resp fakeserver.Response) fakeserver.Response
 	// regionFault, when it returns a class name, fails a region action of Multi n with it.
 	regionFault func(n int64, region []byte) string
 	multis      atomic.Int64
@@ -79,11 +81,15 @@ func (fc *fakeCluster) handle(r *fakeserver.Request) fakeserver.Response {
 		if !bytes.Equal(req.GetRegion().GetValue(), metaRegionName) {
 			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", "fake scans only hbase:meta")}
 		}
-		fc.metaScans.Add(1)
+		n := fc.metaScans.Add(1)
 		if fc.beforeMeta != nil {
 			fc.beforeMeta(r)
 		}
-		return fc.metaScan(req.GetScan())
+		resp := fc.metaScan(req.GetScan())
+		if fc.afterMeta != nil {
+			resp = fc.afterMeta(n, resp)
+		}
+		return resp
 	case "Get":
 		var req pb.GetRequest
 		if err := r.Unmarshal(&req); err != nil {

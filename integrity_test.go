@@ -243,3 +243,94 @@ func TestBatchWithCorruptResponse(t *testing.T) {
 		t.Errorf("%d Multis, want 2", n)
 	}
 }
+
+func TestIncrementWithCorruptResultIsIndeterminate(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1})
+	fc.onMutate = func(int64, *pb.MutateRequest) fakeserver.Response {
+		return fakeserver.Response{Msg: &pb.MutateResponse{Result: oneCellResult(1)}, Cells: rowCells("someone else's row", 1)}
+	}
+	logs := &logRecords{}
+	c := fc.client(t, WithLogger(slog.New(logs)))
+	inc, err := hrpc.NewIncrement([]byte("t"), []byte("mine"), hrpc.Amount([]byte("f"), []byte("n"), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Increment(testContext(t, 5*time.Second), inc)
+	if !errors.Is(err, ErrIndeterminate) || !errors.Is(err, hrpc.ErrForeignCells) || IsRetryable(err) {
+		t.Fatalf("Increment = %v, %v; want ErrIndeterminate wrapping ErrForeignCells, not retryable", res, err)
+	}
+	if n := fc.mutates.Load(); n != 1 {
+		t.Errorf("%d Mutates reached the server, want 1: an Increment is not sent again", n)
+	}
+	checkEvidence(t, logs, "Mutate", []byte("someone else's row"))
+}
+
+func TestMutateRowWithCorruptResultIsIndeterminate(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1})
+	fc.onMulti = func(n int64, req *pb.MultiRequest) fakeserver.Response {
+		resp := fc.multi(n, req)
+		// A result that announces a cell the response does not carry.
+		resp.Msg.(*pb.MultiResponse).RegionActionResult[0].ResultOrException[0].Result = oneCellResult(1)
+		return resp
+	}
+	c := fc.client(t, WithLogger(slog.New(&logRecords{})))
+	put, _ := hrpc.NewPut([]byte("t"), []byte("mine"), hrpc.Value([]byte("f"), []byte("a"), []byte("x")))
+	del, _ := hrpc.NewDelete([]byte("t"), []byte("mine"), hrpc.DeleteColumn([]byte("f"), []byte("b")))
+	rm, err := hrpc.NewRowMutations(put, del)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.MutateRow(testContext(t, 5*time.Second), rm); !errors.Is(err, ErrIndeterminate) || !errors.Is(err, ErrCorruptResponse) {
+		t.Fatalf("MutateRow = %v, want ErrIndeterminate wrapping ErrCorruptResponse", err)
+	}
+	if n := fc.multis.Load(); n != 1 {
+		t.Errorf("%d Multis reached the server, want 1: MutateRow is not sent again", n)
+	}
+}
+
+func TestPutWithCorruptResponseIsSentAgain(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1})
+	fc.onMutate = func(n int64, req *pb.MutateRequest) fakeserver.Response {
+		if n == 1 { // a Put's answer carries no cells; these belong to someone else
+			return fakeserver.Response{Msg: &pb.MutateResponse{}, Cells: rowCells("someone else's row", 1)}
+		}
+		return fakeserver.Response{Msg: &pb.MutateResponse{}}
+	}
+	logs := &logRecords{}
+	c := fc.client(t, WithLogger(slog.New(logs)))
+	put, _ := hrpc.NewPut([]byte("t"), []byte("mine"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
+	if _, err := c.Put(testContext(t, 5*time.Second), put); err != nil {
+		t.Fatalf("Put = %v; want it sent again and acknowledged", err)
+	}
+	if n := fc.mutates.Load(); n != 2 {
+		t.Errorf("%d Mutates reached the server, want 2 (the corrupt answer, then the resend)", n)
+	}
+	if n := fc.srv.Accepted(); n != 2 {
+		t.Errorf("%d connections, want 2: the connection that carried the corrupt response is reset", n)
+	}
+	checkEvidence(t, logs, "Mutate", []byte("someone else's row"))
+}
+
+func TestCorruptMetaLookupIsReadAgain(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1})
+	fc.afterMeta = func(n int64, resp fakeserver.Response) fakeserver.Response {
+		if n == 1 { // one cell fewer than the response announces
+			counts := resp.Msg.(*pb.ScanResponse).CellsPerResult
+			counts[0]++
+		}
+		return resp
+	}
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response {
+		return fakeserver.Response{Msg: &pb.GetResponse{Result: oneCellResult(1)}, Cells: rowCells(string(req.GetGet().GetRow()), 1)}
+	}
+	logs := &logRecords{}
+	c := fc.client(t, WithLogger(slog.New(logs)))
+	res, err := c.Get(testContext(t, 5*time.Second), mustGetT(t, "t", "mine"))
+	if err != nil || len(res.Cells) != 1 || string(res.Cells[0].Row) != "mine" {
+		t.Fatalf("Get = %+v, %v; want the row after hbase:meta was read again", res, err)
+	}
+	if n := fc.metaScans.Load(); n != 2 {
+		t.Errorf("%d meta scans, want 2 (the corrupt answer, then the lookup again)", n)
+	}
+	checkEvidence(t, logs, "Scan", nil)
+}
