@@ -1,0 +1,157 @@
+package hbase
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// opKind indexes the latency histograms of one server by operation.
+type opKind uint8
+
+const (
+	kindGet opKind = iota
+	kindPut
+	kindDelete
+	kindAppend
+	kindIncrement
+	kindCheckAndMutate
+	kindMutateRow
+	kindScan
+	kindMulti
+	kindOther
+	numKinds
+)
+
+var kindNames = [numKinds]string{"Get", "Put", "Delete", "Append", "Increment", "CheckAndMutate",
+	"MutateRow", "Scan", "Multi", "Other"}
+
+func kindOf(op string) opKind {
+	for k, n := range kindNames {
+		if n == op {
+			return opKind(k)
+		}
+	}
+	return kindOther
+}
+
+// Latencies are recorded in microseconds from 1 µs to 10 minutes with 2 significant digits
+// (1% resolution): about 20 KB per histogram, made on a server's first RPC of a kind.
+const (
+	latencyMin    = 1
+	latencyMax    = int64(10 * time.Minute / time.Microsecond)
+	latencyDigits = 2
+)
+
+// latencies are the HDR histograms of RPC latency per region server and operation kind.
+// Recording takes a read lock of the server map and the histogram's own mutex, so callers of
+// different servers or kinds do not contend.
+type latencies struct {
+	mu      sync.RWMutex
+	servers map[string]*serverLatency
+}
+
+type serverLatency struct {
+	kinds [numKinds]kindLatency
+}
+
+type kindLatency struct {
+	mu sync.Mutex
+	h  *hdrhistogram.Histogram
+}
+
+func newLatencies() *latencies { return &latencies{servers: make(map[string]*serverLatency)} }
+
+func (l *latencies) record(addr string, k opKind, d time.Duration) {
+	l.mu.RLock()
+	s := l.servers[addr]
+	l.mu.RUnlock()
+	if s == nil {
+		l.mu.Lock()
+		if s = l.servers[addr]; s == nil {
+			s = &serverLatency{}
+			l.servers[addr] = s
+		}
+		l.mu.Unlock()
+	}
+	us := max(int64(d/time.Microsecond), latencyMin)
+	kl := &s.kinds[k]
+	kl.mu.Lock()
+	if kl.h == nil {
+		kl.h = hdrhistogram.New(latencyMin, latencyMax, latencyDigits)
+	}
+	kl.h.RecordValue(min(us, latencyMax)) // cannot fail: the value is in range
+	kl.mu.Unlock()
+}
+
+// ServerLatency is the latency of one kind of RPC to one region server since the client was
+// created (or since the last ResetServerLatency).
+type ServerLatency struct {
+	Server string // host:port
+	// Op is "Get", "Put", "Delete", "Append", "Increment", "CheckAndMutate", "MutateRow",
+	// "Scan" (each ScanRequest) or "Multi" (each MultiRequest of a SendBatch).
+	Op                       string
+	Count                    int64
+	Mean                     time.Duration
+	P50, P90, P99, P999, Max time.Duration
+}
+
+// ServerLatency returns the latency of every RPC the client sent to region servers, per
+// server and kind of operation, sorted by server then operation: a server slower than the
+// others stands out. Each attempt is one RPC: a call retried on another server counts on
+// both. It is nil when latency is not kept (WithServerLatency(false)).
+func (c *Client) ServerLatency() []ServerLatency {
+	if c.lat == nil {
+		return nil
+	}
+	c.lat.mu.RLock()
+	addrs := make([]string, 0, len(c.lat.servers))
+	servers := make([]*serverLatency, 0, len(c.lat.servers))
+	for a, s := range c.lat.servers {
+		addrs, servers = append(addrs, a), append(servers, s)
+	}
+	c.lat.mu.RUnlock()
+	var out []ServerLatency
+	us := func(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
+	for i, s := range servers {
+		for k := range s.kinds {
+			kl := &s.kinds[k]
+			kl.mu.Lock()
+			if kl.h != nil && kl.h.TotalCount() > 0 {
+				h := kl.h
+				out = append(out, ServerLatency{Server: addrs[i], Op: kindNames[k], Count: h.TotalCount(),
+					Mean: time.Duration(h.Mean() * float64(time.Microsecond)),
+					P50:  us(h.ValueAtQuantile(50)), P90: us(h.ValueAtQuantile(90)),
+					P99: us(h.ValueAtQuantile(99)), P999: us(h.ValueAtQuantile(99.9)), Max: us(h.Max())})
+			}
+			kl.mu.Unlock()
+		}
+	}
+	slices.SortFunc(out, func(a, b ServerLatency) int {
+		return cmp.Or(cmp.Compare(a.Server, b.Server), cmp.Compare(a.Op, b.Op))
+	})
+	return out
+}
+
+// ResetServerLatency empties the latency histograms, to measure a new period (a benchmark
+// after its warm-up).
+func (c *Client) ResetServerLatency() {
+	if c.lat == nil {
+		return
+	}
+	c.lat.mu.RLock()
+	defer c.lat.mu.RUnlock()
+	for _, s := range c.lat.servers {
+		for k := range s.kinds {
+			kl := &s.kinds[k]
+			kl.mu.Lock()
+			if kl.h != nil {
+				kl.h.Reset()
+			}
+			kl.mu.Unlock()
+		}
+	}
+}
