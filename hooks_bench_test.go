@@ -3,6 +3,7 @@ package hbase
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
@@ -30,7 +31,13 @@ func noopHooks() *Hooks {
 // server for every variant: "bare" has neither hooks nor latency histograms, "latency" the
 // default histograms, "hooks" no-op hooks on every event as well. Differences between the
 // variants are the client's (the fake server's allocations are in every figure).
-func BenchmarkGetObserved(b *testing.B) {
+func BenchmarkGetObserved(b *testing.B) { benchGetObserved(b, false) }
+
+// BenchmarkGetObservedParallel is BenchmarkGetObserved with GOMAXPROCS callers at once, who
+// share the latency histogram of the one server.
+func BenchmarkGetObservedParallel(b *testing.B) { benchGetObserved(b, true) }
+
+func benchGetObserved(b *testing.B, parallel bool) {
 	fc := &fakeCluster{regions: []fakeRegion{{table: "t", start: "", end: "", id: 1}}}
 	srv, err := fakeserver.Start(fakeserver.Options{Handler: fc.handle})
 	if err != nil {
@@ -60,6 +67,17 @@ func BenchmarkGetObserved(b *testing.B) {
 		}
 		b.Run(v.name, func(b *testing.B) {
 			b.ReportAllocs()
+			if parallel {
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						if _, err := c.Get(ctx, get); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+				return
+			}
 			for b.Loop() {
 				if _, err := c.Get(ctx, get); err != nil {
 					b.Fatal(err)
@@ -68,4 +86,18 @@ func BenchmarkGetObserved(b *testing.B) {
 		})
 		c.Close()
 	}
+}
+
+// BenchmarkLatencyRecord: recording one RPC in the histogram of its server and kind, by
+// GOMAXPROCS callers at once on the same histogram (the worst case).
+func BenchmarkLatencyRecord(b *testing.B) {
+	l := newLatencies()
+	l.record("rs1:16020", kindGet, time.Millisecond)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		d := 250 * time.Microsecond
+		for pb.Next() {
+			l.record("rs1:16020", kindGet, d)
+		}
+	})
 }

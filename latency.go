@@ -30,10 +30,25 @@ var kindNames = [numKinds]string{"Get", "Put", "Delete", "Append", "Increment", 
 	"MutateRow", "Scan", "Multi", "Other"}
 
 func kindOf(op string) opKind {
-	for k, n := range kindNames {
-		if n == op {
-			return opKind(k)
-		}
+	switch op {
+	case "Get":
+		return kindGet
+	case "Put":
+		return kindPut
+	case "Delete":
+		return kindDelete
+	case "Append":
+		return kindAppend
+	case "Increment":
+		return kindIncrement
+	case "CheckAndMutate":
+		return kindCheckAndMutate
+	case "MutateRow":
+		return kindMutateRow
+	case "Scan":
+		return kindScan
+	case "Multi":
+		return kindMulti
 	}
 	return kindOther
 }
@@ -47,11 +62,10 @@ const (
 )
 
 // latencies are the HDR histograms of RPC latency per region server and operation kind.
-// Recording takes a read lock of the server map and the histogram's own mutex, so callers of
-// different servers or kinds do not contend.
+// Recording reads the server map without writing to shared memory (sync.Map) and takes the
+// histogram's own mutex, so callers of different servers or kinds do not contend.
 type latencies struct {
-	mu      sync.RWMutex
-	servers map[string]*serverLatency
+	servers sync.Map // host:port -> *serverLatency
 }
 
 type serverLatency struct {
@@ -63,20 +77,14 @@ type kindLatency struct {
 	h  *hdrhistogram.Histogram
 }
 
-func newLatencies() *latencies { return &latencies{servers: make(map[string]*serverLatency)} }
+func newLatencies() *latencies { return &latencies{} }
 
 func (l *latencies) record(addr string, k opKind, d time.Duration) {
-	l.mu.RLock()
-	s := l.servers[addr]
-	l.mu.RUnlock()
-	if s == nil {
-		l.mu.Lock()
-		if s = l.servers[addr]; s == nil {
-			s = &serverLatency{}
-			l.servers[addr] = s
-		}
-		l.mu.Unlock()
+	v, ok := l.servers.Load(addr)
+	if !ok {
+		v, _ = l.servers.LoadOrStore(addr, &serverLatency{})
 	}
+	s := v.(*serverLatency)
 	us := max(int64(d/time.Microsecond), latencyMin)
 	kl := &s.kinds[k]
 	kl.mu.Lock()
@@ -107,13 +115,11 @@ func (c *Client) ServerLatency() []ServerLatency {
 	if c.lat == nil {
 		return nil
 	}
-	c.lat.mu.RLock()
-	addrs := make([]string, 0, len(c.lat.servers))
-	servers := make([]*serverLatency, 0, len(c.lat.servers))
-	for a, s := range c.lat.servers {
-		addrs, servers = append(addrs, a), append(servers, s)
+	var addrs []string
+	var servers []*serverLatency
+	for a, s := range c.lat.servers.Range {
+		addrs, servers = append(addrs, a.(string)), append(servers, s.(*serverLatency))
 	}
-	c.lat.mu.RUnlock()
 	var out []ServerLatency
 	us := func(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
 	for i, s := range servers {
@@ -142,9 +148,8 @@ func (c *Client) ResetServerLatency() {
 	if c.lat == nil {
 		return
 	}
-	c.lat.mu.RLock()
-	defer c.lat.mu.RUnlock()
-	for _, s := range c.lat.servers {
+	for _, v := range c.lat.servers.Range {
+		s := v.(*serverLatency)
 		for k := range s.kinds {
 			kl := &s.kinds[k]
 			kl.mu.Lock()
