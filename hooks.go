@@ -18,7 +18,8 @@ import (
 // memory: copy them to keep them.
 type Hooks struct {
 	// CallStart runs when a call starts: Get, Put, Delete, Append, Increment,
-	// CheckAndMutate, MutateRow, SendBatch, and a Scan at its first Next. The context it
+	// CheckAndMutate, MutateRow, SendBatch ("Batch"), and a Scan when NewScanner (or
+	// Client.Scan) starts it; a Scan's CallDone runs when it ends or is closed. The context it
 	// returns is the call's from then on, so a tracer can keep its span there, and the trace
 	// context it sets with ContextWithTraceHeaders goes to the servers with every RPC of the
 	// call.
