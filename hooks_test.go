@@ -268,3 +268,29 @@ func TestGetAllocationsWithoutHooks(t *testing.T) {
 		t.Errorf("Get allocations with latency histograms = %.1f, without = %.1f; want no more", lat, bare)
 	}
 }
+
+// Without hooks the connections do not look for a trace context: nothing is sent even when
+// the caller's context has one.
+func TestNoTraceContextWithoutHooks(t *testing.T) {
+	fc, traces, tmu := hookedCluster(t)
+	fc.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
+	c := fc.client(t)
+	ctx, err := ContextWithTraceHeaders(testContext(t, 10*time.Second), map[string]string{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	if _, err := c.Get(ctx, get); err != nil {
+		t.Fatal(err)
+	}
+	tmu.Lock()
+	defer tmu.Unlock()
+	if len(*traces) == 0 {
+		t.Fatal("server saw no Get")
+	}
+	for _, h := range *traces {
+		if len(h) != 0 {
+			t.Errorf("trace info sent without hooks: %v", h)
+		}
+	}
+}
