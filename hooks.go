@@ -68,7 +68,7 @@ type CallDoneInfo struct {
 	Region   []byte // the region of the last attempt; nil if no attempt was made
 	Server   string // host:port of the server of the last attempt; empty if none
 	Attempts int    // RPCs sent to region servers
-	Retries  int    // attempts after the first (and region re-lookups)
+	Retries  int    // failed attempts (or region lookups) that were tried again
 	Duration time.Duration
 	// RequestBytes and ResponseBytes sum the protobuf messages and cellblocks of every
 	// attempt (not the frame headers).

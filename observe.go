@@ -33,6 +33,7 @@ type callObs struct {
 	table, row []byte
 	start      time.Time
 	attempts   int
+	retries    int
 	region     []byte
 	server     string
 	reqBytes   int // of the attempt being sent (set by callRegion)
@@ -61,7 +62,7 @@ func (o *callObs) end(ctx context.Context, err error) {
 	}
 	o.hooks.CallDone(ctx, CallDoneInfo{
 		Op: o.op, Table: o.table, Row: o.row, Region: o.region, Server: o.server,
-		Attempts: o.attempts, Retries: max(o.attempts-1, 0), Duration: time.Since(o.start),
+		Attempts: o.attempts, Retries: o.retries, Duration: time.Since(o.start),
 		RequestBytes: o.reqTotal, ResponseBytes: o.respTotal, Err: err, Class: ErrorClass(err),
 	})
 }
@@ -120,7 +121,11 @@ func (c *Client) attempt(ctx context.Context, r *regionInfo, conn *region.Client
 // retrying counts a retry and reports it. conn is nil when the region was not found.
 func (c *Client) retrying(ctx context.Context, o *callObs, conn *region.Client, err error, act retryAction) {
 	c.stats.retries.Add(1)
-	if o == nil || o.hooks == nil || o.hooks.Retry == nil {
+	if o == nil {
+		return
+	}
+	o.retries++
+	if o.hooks == nil || o.hooks.Retry == nil {
 		return
 	}
 	var addr string
