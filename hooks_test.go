@@ -294,3 +294,40 @@ func TestNoTraceContextWithoutHooks(t *testing.T) {
 		}
 	}
 }
+
+// A region server that answers 5 ms late stands out in ServerLatency beside a prompt one.
+func TestServerLatencyShowsTheSlowServer(t *testing.T) {
+	slow := newFakeCluster(t)
+	slow.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response {
+		r := cellResult(req)
+		r.Delay = 5 * time.Millisecond
+		return r
+	}
+	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "m", id: 1},
+		fakeRegion{table: "t", start: "m", end: "", id: 2, addr: slow.srv.Addr()})
+	fc.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
+	c := fc.client(t)
+	ctx := testContext(t, 10*time.Second)
+	for range 20 {
+		for _, row := range []string{"a", "x"} {
+			get, _ := hrpc.NewGet([]byte("t"), []byte(row))
+			if _, err := c.Get(ctx, get); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	byServer := map[string]ServerLatency{}
+	for _, l := range c.ServerLatency() {
+		byServer[l.Server] = l
+	}
+	fast, late := byServer[fc.srv.Addr()], byServer[slow.srv.Addr()]
+	if fast.Count != 20 || late.Count != 20 {
+		t.Fatalf("ServerLatency = %+v; want 20 Gets on each server", c.ServerLatency())
+	}
+	if late.P50 < 5*time.Millisecond || fast.P50 >= late.P50 {
+		t.Errorf("p50 prompt server %v, slow server %v; want the slow one at 5 ms or more and above the other", fast.P50, late.P50)
+	}
+	if st := c.Stats(); st.OpenConnections != 2 || st.CachedRegions != 2 {
+		t.Errorf("Stats = %+v; want 2 connections and 2 regions", st)
+	}
+}
