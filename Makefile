@@ -6,6 +6,9 @@ GO          ?= go
 TESTFLAGS   ?= -race -p 1 -count=1 -timeout 40m
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHFLAGS  ?= -local -workload randwrite,randread,seqwrite,scan -duration 20s
+# The adapters are modules of their own (the client does not depend on them): `go test ./...`
+# at the root does not enter them.
+CONTRIB     := contrib/prometheus contrib/otel
 
 # Run the secure-cluster integration tests too (they are opt-in for plain `go test ./...`).
 export GOHBASE_SECURE_CLUSTER = 1
@@ -18,6 +21,7 @@ all: check test
 # starts (under a minute on 2 cores).
 unit:
 	$(GO) test -short -count=1 ./...
+	@for m in $(CONTRIB); do (cd $$m && $(GO) test -short -count=1 ./...) || exit 1; done
 
 # Builds the HBase mini cluster launcher (Maven; cached, offline after the first time).
 launcher:
@@ -32,6 +36,7 @@ test: launcher
 	GOHBASE_STRESS_CALLS=20000 $(GO) test $(TESTFLAGS) ./...
 	$(GO) test -count=1 -run 'NotAllocate|RawConn' ./cipher ./region
 	$(GO) test -count=1 -p 1 -timeout 30m -skip '^Example|TestIntegrationBootstrapWithoutZooKeeper' . ./region
+	@for m in $(CONTRIB); do echo "=== $$m"; (cd $$m && $(GO) test $(TESTFLAGS) ./...) || exit 1; done
 
 # The root package's integration suite (plain, Kerberos, TLS, registry, proxy user, a short
 # stress run) against each HBase version of MATRIX, one after another (hbasetest.VersionEnv);
@@ -66,6 +71,7 @@ check:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) mod tidy -diff
+	@for m in $(CONTRIB); do echo "=== $$m"; (cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./... && $(GO) mod tidy -diff) || exit 1; done
 
 proto:
 	$(GO) generate ./pb

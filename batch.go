@@ -44,6 +44,11 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 		}
 		return results
 	}
+	if c.hooks != nil {
+		var done func()
+		ctx, done = c.observeBatch(ctx, results)
+		defer done()
+	}
 	b := c.newBackoff()
 	last := make([]error, len(calls))
 	rounds := 0
@@ -67,6 +72,7 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 		}
 		wg.Wait()
 		pending = again
+		c.stats.retries.Add(uint64(len(again)))
 		rounds++
 		// The first retry of moved regions is immediate; later rounds are paced.
 		if len(pending) > 0 && (needPause || rounds > 1) && b.sleep(ctx) != nil {
@@ -190,7 +196,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		return nil, false
 	}
 	resp := &pb.MultiResponse{}
-	cells, err := sb.conn.CallChecked(ctx, region.NormalPriority, "Multi", req, cellblock, resp, multiCheck(calls))
+	cells, err := c.callMulti(ctx, sb.conn, req, cellblock, resp, multiCheck(calls))
 	// failAll files err for every call of region k (all regions when k < 0).
 	fail := func(k int, err error) {
 		regions := sent

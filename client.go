@@ -39,6 +39,10 @@ type Client struct {
 
 	flightsMu sync.Mutex
 	flights   map[string]*flight
+
+	hooks *Hooks     // nil: no hooks (hooks.go)
+	lat   *latencies // nil: latency per server not kept (latency.go)
+	stats counters   // Stats (stats.go)
 }
 
 // NewClient returns a client for the HBase cluster whose ZooKeeper quorum is zkQuorum
@@ -57,6 +61,10 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 		cache:   newRegionCache(),
 		meta:    &regionInfo{table: metaTableName, name: metaRegionName},
 		flights: make(map[string]*flight),
+		hooks:   combineHooks(o.hooks),
+	}
+	if o.serverLatency {
+		c.lat = newLatencies()
 	}
 	c.pool.conns = make(map[string]*poolEntry)
 	c.lifetime, c.stop = context.WithCancel(context.Background())
@@ -126,7 +134,7 @@ func (c *Client) spawn(fn func()) bool {
 func (c *Client) isClosed() bool { return c.lifetime.Err() != nil }
 
 func (c *Client) newBackoff() backoff {
-	return backoff{min: c.opts.minBackoff, max: c.opts.maxBackoff}
+	return backoff{min: c.opts.minBackoff, max: c.opts.maxBackoff, hooks: c.hooks}
 }
 
 // markUnavailable takes r out of service after a failure on conn (nil: whatever its
@@ -195,7 +203,7 @@ func (c *Client) establishMeta(ctx context.Context) error {
 // establishRegion finds where the region holding r's start key is served now, checks that
 // the server does serve it and replaces r (and every other overlapping region) in the cache.
 func (c *Client) establishRegion(ctx context.Context, r *regionInfo) error {
-	nr, err := c.locateInMeta(ctx, r.table, r.start, false)
+	nr, err := c.locate(ctx, r.table, r.start, false)
 	if err != nil {
 		return err
 	}
@@ -260,7 +268,7 @@ func flightMode(before bool) byte {
 
 func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 	ctx, cancel := context.WithTimeout(c.lifetime, c.opts.lookupTimeout)
-	r, err := c.locateInMeta(ctx, table, key, before)
+	r, err := c.locate(ctx, table, key, before)
 	if err == nil {
 		var conn *region.Client
 		if conn, err = c.conn(ctx, r.addr); err == nil {
@@ -342,6 +350,9 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 		} else {
 			r = c.cache.get(table, key)
 		}
+		if c.hooks != nil || r == nil {
+			c.cacheLooked(ctx, table, key, r != nil)
+		}
 		if r == nil {
 			var err error
 			if r, err = c.lookup(ctx, table, key, before); err != nil {
@@ -371,6 +382,14 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 // send sends call to the region holding its key and returns the response, retrying as the
 // error calls for until ctx ends.
 func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byte, error) {
+	if c.observing() {
+		return c.sendObserved(ctx, call)
+	}
+	return c.sendLoop(ctx, call, nil)
+}
+
+// sendLoop is send; o, when not nil, follows the call for the hooks (observe.go).
+func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (proto.Message, []byte, error) {
 	if c.isClosed() {
 		return nil, nil, ErrClosed
 	}
@@ -385,7 +404,7 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 		if err == nil {
 			var resp proto.Message
 			var cells []byte
-			resp, cells, err = c.callRegion(ctx, r, conn, call)
+			resp, cells, err = c.attempt(ctx, r, conn, call, o)
 			if err == nil {
 				return resp, cells, nil
 			}
@@ -403,7 +422,11 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 		if errors.Is(err, hberr.ErrCorruptResponse) && !safeToResend(call) {
 			return nil, nil, indeterminate(err)
 		}
-		switch classify(err) {
+		act := classify(err)
+		if act != giveUp {
+			c.retrying(ctx, o, conn, err, act)
+		}
+		switch act {
 		case giveUp:
 			return nil, nil, err
 		case relocate:
@@ -434,10 +457,13 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 // callRegion sends call once to region r on conn. A MultiRequest for one region (MutateRow,
 // CheckAndMutate of RowMutations) reports failures inside its response: they are turned into
 // errors here so that they drive the retry like any other.
-func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Client, call hrpc.Call) (proto.Message, []byte, error) {
+func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Client, call hrpc.Call, o *callObs) (proto.Message, []byte, error) {
 	req, reqCells, err := call.Marshal(r.name, nil)
 	if err != nil {
 		return nil, nil, err
+	}
+	if o != nil && o.hooks != nil {
+		defer func() { o.reqBytes = requestSize(req, reqCells) }()
 	}
 	resp := call.NewResponse()
 	cells, err := conn.CallChecked(ctx, region.NormalPriority, call.Method(), req, reqCells, resp, call)

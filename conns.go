@@ -3,6 +3,7 @@ package hbase
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/go-hbase/hbase/region"
 )
@@ -65,8 +66,10 @@ func isDead(conn *region.Client) bool {
 // region it served out of service at once.
 func (c *Client) dial(addr string, e *poolEntry) {
 	ctx, cancel := context.WithTimeout(c.lifetime, c.opts.lookupTimeout)
+	start := time.Now()
 	conn, err := region.Dial(ctx, addr, c.connOptions()...)
 	cancel()
+	c.connected(addr, start, err)
 	if err == nil && c.lifetime.Err() != nil {
 		conn.Close()
 		conn, err = nil, ErrClosed
@@ -90,9 +93,11 @@ func (c *Client) dial(addr string, e *poolEntry) {
 			delete(c.pool.conns, addr)
 		}
 		c.pool.mu.Unlock()
+		c.connClosed(conn, conn.Err())
 		c.serverFailed(conn)
 	case <-c.lifetime.Done():
 		conn.Close()
+		c.connClosed(conn, nil)
 	}
 }
 
@@ -107,6 +112,7 @@ func (c *Client) connOptions() []region.Option {
 	if c.opts.tls != nil {
 		opts = append(opts, region.WithTLS(c.opts.tls))
 	}
+	opts = append(opts, c.hookOptions()...)
 	return append(opts, c.opts.connOptions...)
 }
 

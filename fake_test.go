@@ -42,6 +42,7 @@ type fakeCluster struct {
 type fakeRegion struct {
 	table, start, end string
 	id                uint64
+	addr              string // the server hbase:meta names; empty: the fake cluster's own
 }
 
 func (r fakeRegion) name() []byte {
@@ -181,8 +182,12 @@ func (fc *fakeCluster) metaScan(s *pb.Scan) fakeserver.Response {
 		})
 		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: name, Family: infoFamily, Qualifier: regionInfoCol,
 			Type: hrpc.CellTypePut, Value: append([]byte("PBUF"), info...)})
+		addr := r.addr
+		if addr == "" {
+			addr = fc.srv.Addr()
+		}
 		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: name, Family: infoFamily, Qualifier: serverCol,
-			Type: hrpc.CellTypePut, Value: []byte(fc.srv.Addr())})
+			Type: hrpc.CellTypePut, Value: []byte(addr)})
 		counts = append(counts, 2)
 	}
 	return fakeserver.Response{Msg: &pb.ScanResponse{CellsPerResult: counts, MoreResults: proto.Bool(false),

@@ -38,6 +38,10 @@ type options struct {
 	tls *tls.Config
 	// locateMeta replaces the ZooKeeper lookup of hbase:meta (tests).
 	locateMeta func(ctx context.Context) (string, error)
+	// hooks receive the client's events (WithHooks).
+	hooks []*Hooks
+	// serverLatency keeps latency histograms per region server (WithServerLatency).
+	serverLatency bool
 }
 
 func defaultOptions() options {
@@ -50,6 +54,7 @@ func defaultOptions() options {
 		maxBackoff:       time.Second,
 		lookupTimeout:    10 * time.Second,
 		scanLeaseRenew:   20 * time.Second,
+		serverLatency:    true,
 	}
 }
 
@@ -247,6 +252,16 @@ func WithTLS(cfg *tls.Config) Option {
 			return errors.New("hbase: WithTLS: nil config")
 		}
 		o.tls = cfg.Clone()
+		return nil
+	}
+}
+
+// WithServerLatency turns the latency histograms per region server and operation
+// (Client.ServerLatency) on or off. They are on by default: recording one RPC costs two clock
+// reads and an uncontended mutex, and no allocation.
+func WithServerLatency(on bool) Option {
+	return func(o *options) error {
+		o.serverLatency = on
 		return nil
 	}
 }

@@ -15,6 +15,7 @@ import (
 type backoff struct {
 	min, max time.Duration
 	attempt  int
+	hooks    *Hooks // the client's, for the Backoff hook; nil: none
 }
 
 func (b *backoff) next() time.Duration {
@@ -28,7 +29,11 @@ func (b *backoff) next() time.Duration {
 
 // sleep pauses for the next backoff or until ctx ends, whichever is first.
 func (b *backoff) sleep(ctx context.Context) error {
-	t := time.NewTimer(b.next())
+	d := b.next()
+	if b.hooks != nil && b.hooks.Backoff != nil {
+		b.hooks.Backoff(ctx, BackoffInfo{Pause: d, Count: b.attempt})
+	}
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:

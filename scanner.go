@@ -79,6 +79,10 @@ type Scanner struct {
 	done     bool
 	err      error
 	closed   bool
+
+	obs     *callObs    // the hooks' view of the scan; nil when the client has none (scanner_obs.go)
+	track   bool        // hrpc.TrackScanMetrics
+	metrics ScanMetrics // what Metrics returns
 }
 
 // Scan returns the rows of s as an iterator, for use with range:
@@ -132,6 +136,7 @@ func (c *Client) NewScanner(ctx context.Context, s *hrpc.Scan) *Scanner {
 	}
 	sc.ctx, sc.cancel = context.WithCancel(ctx)
 	sc.stopAF = context.AfterFunc(sc.ctx, func() { sc.Close() })
+	sc.startObs(s)
 	return sc
 }
 
@@ -149,6 +154,7 @@ func (s *Scanner) Next() bool {
 			return true
 		}
 		if s.done || s.closed {
+			s.endObs()
 			return false
 		}
 		if s.fetch(s.ctx) != nil {
@@ -185,6 +191,7 @@ func (s *Scanner) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.endObs()
 	s.buf = nil
 	if s.renew != nil {
 		s.renew.Stop()
@@ -235,6 +242,7 @@ func (s *Scanner) fetch(ctx context.Context) error {
 			return s.stopped(ctx, last)
 		}
 		last = err
+		s.retrying(rctx, err)
 		if errors.Is(err, hberr.ErrScannerExpired) {
 			// The server dropped the scanner (lease expired, reset, out of order): reopen
 			// just after the last row returned.
@@ -286,6 +294,7 @@ func (s *Scanner) stopped(ctx context.Context, last error) error {
 func (s *Scanner) fail(err error) error {
 	err = &OpError{Op: "Scan", Table: s.table, Row: s.start, Err: err}
 	s.err, s.done = err, true
+	s.endObs()
 	if s.renew != nil {
 		s.renew.Stop()
 	}
@@ -305,6 +314,7 @@ func (s *Scanner) step(ctx context.Context) error {
 		}
 		if s.reg == nil || !bytes.Equal(s.reg.name, r.name) {
 			s.readPoint = 0
+			s.metrics.Regions++
 		}
 		s.reg, s.conn = r, conn
 		s.batches.reset() // cells not returned yet come again from the new scanner
@@ -317,10 +327,12 @@ func (s *Scanner) step(ctx context.Context) error {
 	} else {
 		req = hrpc.ScanNextRequest(s.id, s.seq, s.rows, s.limitLeft())
 	}
+	if s.track {
+		hrpc.WithScanMetrics(req)
+	}
 	resp := &pb.ScanResponse{}
 	s.check.reversed = s.reversed
-	_, err := s.conn.CallChecked(ctx, region.NormalPriority, "Scan", req, nil, resp, &s.check)
-	s.lastRPC = time.Now()
+	err := s.call(ctx, req, resp)
 	if err != nil {
 		return err
 	}

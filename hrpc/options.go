@@ -166,6 +166,7 @@ type options struct {
 	maxResultSize     uint64
 	allowPartials     bool
 	batchSize         uint32
+	trackMetrics      bool
 
 	// mutations
 	cells      []Cell

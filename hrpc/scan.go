@@ -29,6 +29,7 @@ type Scan struct {
 	maxResultSize                   uint64
 	allowPartials                   bool
 	batchSize                       uint32
+	trackMetrics                    bool
 
 	columns     []column
 	filter      *pb.Filter
@@ -41,7 +42,7 @@ type Scan struct {
 }
 
 // NewScan builds a Scan of table. Options: StartRow, StopRow, Prefix, Reversed, Limit,
-// NumberOfRows, MaxResultSize, AllowPartialResults, BatchSize, and the read options Families,
+// NumberOfRows, MaxResultSize, AllowPartialResults, BatchSize, TrackScanMetrics, and the read options Families,
 // Columns, TimeRange, MaxVersions, WithFilter, NoBlockCache, MaxResultsPerColumnFamily,
 // ResultOffsetPerColumnFamily, Attribute.
 func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
@@ -63,6 +64,7 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 		maxResultSize:   o.maxResultSize,
 		allowPartials:   o.allowPartials,
 		batchSize:       o.batchSize,
+		trackMetrics:    o.trackMetrics,
 		columns:         o.columns,
 		filter:          o.filter,
 		timeRange:       o.timeRange,

@@ -70,6 +70,9 @@ func (c *Client) CallChecked(ctx context.Context, priority uint32, method string
 		return nil, fmt.Errorf("region: %s: response message is a nil %T", method, resp)
 	}
 	h := requestHeader{method: method, priority: priority}
+	if c.cfg.TraceContext {
+		h.traceInfo = traceInfoFrom(ctx)
+	}
 	if dl, ok := ctx.Deadline(); ok {
 		// Lets the server skip the call if it waited in its queue past our deadline.
 		ms := time.Until(dl).Milliseconds()

@@ -35,7 +35,8 @@ type Client struct {
 	callPool sync.Pool      // *call
 
 	stats struct {
-		calls, writes atomic.Uint64
+		calls, writes           atomic.Uint64
+		bytesWritten, bytesRead atomic.Uint64
 	}
 }
 
@@ -115,13 +116,21 @@ func (c *Client) Close() error {
 
 // Stats are counters of a client's activity.
 type Stats struct {
-	Calls  uint64 // calls whose request was queued for writing
-	Writes uint64 // write system calls (several coalesced requests share one)
+	Calls        uint64 // calls whose request was queued for writing
+	Writes       uint64 // write system calls (several coalesced requests share one)
+	BytesWritten uint64 // bytes written to the socket (after any security layer)
+	BytesRead    uint64 // bytes of response frames read (after any security layer is removed)
+	InFlight     int    // calls waiting for their response now
 }
 
 // Stats returns the client's counters.
 func (c *Client) Stats() Stats {
-	return Stats{Calls: c.stats.calls.Load(), Writes: c.stats.writes.Load()}
+	c.mu.Lock()
+	inFlight := len(c.calls)
+	c.mu.Unlock()
+	return Stats{Calls: c.stats.calls.Load(), Writes: c.stats.writes.Load(),
+		BytesWritten: c.stats.bytesWritten.Load(), BytesRead: c.stats.bytesRead.Load(),
+		InFlight: inFlight}
 }
 
 // fail marks the connection dead with err, closes the socket and fails every outstanding call

@@ -48,6 +48,9 @@ type config struct {
 	// TLS, when set, runs TLS on the connection before anything else (HBase 2.6+ native TLS);
 	// a server that does not speak TLS fails the dial. Its ServerName defaults to the host dialled.
 	TLS *tls.Config
+	// TraceContext sends the trace context of each call's context (ContextWithTraceInfo) in
+	// its RequestHeader (WithTraceContext).
+	TraceContext bool
 
 	// netConnIO keeps net.Conn's own reads and writes instead of rawConn's: the reference
 	// TestRawIOAgainstRealHBase measures rawConn against.

@@ -53,6 +53,7 @@ func (c *Client) readLoop(br *bufio.Reader) {
 		// the connection header, e.g. a proxy user it does not allow), sent before the server
 		// closes the connection: fail every call with it rather than with a bare EOF.
 		answered = true
+		c.stats.bytesRead.Add(uint64(fr.ev.total) + 4)
 		if resp.remote != nil && (resp.remote.Fatal() || resp.callID == connectionCallID) {
 			c.fail(c.connFailed(resp.remote))
 			if claimed != nil {

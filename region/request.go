@@ -14,6 +14,7 @@ import (
 // and building a pb.RequestHeader would cost allocations for nothing.
 const (
 	reqHdrCallID        = 1
+	reqHdrTraceInfo     = 2
 	reqHdrMethodName    = 3
 	reqHdrRequestParam  = 4
 	reqHdrCellBlockMeta = 5
@@ -29,6 +30,7 @@ type requestHeader struct {
 	cellsLen  int
 	priority  uint32 // 0: not sent
 	timeoutMs uint32 // 0: not sent
+	traceInfo []byte // an encoded RPCTInfo (ContextWithTraceInfo); nil: not sent
 }
 
 func (h *requestHeader) size() int {
@@ -45,12 +47,19 @@ func (h *requestHeader) size() int {
 	if h.timeoutMs > 0 {
 		n += protowire.SizeTag(reqHdrTimeout) + protowire.SizeVarint(uint64(h.timeoutMs))
 	}
+	if h.traceInfo != nil {
+		n += protowire.SizeTag(reqHdrTraceInfo) + protowire.SizeBytes(len(h.traceInfo))
+	}
 	return n
 }
 
 func (h *requestHeader) appendTo(b []byte) []byte {
 	b = protowire.AppendTag(b, reqHdrCallID, protowire.VarintType)
 	b = protowire.AppendVarint(b, uint64(h.callID))
+	if h.traceInfo != nil {
+		b = protowire.AppendTag(b, reqHdrTraceInfo, protowire.BytesType)
+		b = protowire.AppendBytes(b, h.traceInfo)
+	}
 	b = protowire.AppendTag(b, reqHdrMethodName, protowire.BytesType)
 	b = protowire.AppendString(b, h.method)
 	b = protowire.AppendTag(b, reqHdrRequestParam, protowire.VarintType)

@@ -87,6 +87,9 @@ func (w *writer) drain(c *Client, caller bool, rest []byte) {
 		if rest != nil {
 			// Finish the write a caller handed over.
 			err := w.writeAll(rest, w.writeTimeout)
+			if err == nil {
+				c.stats.bytesWritten.Add(uint64(len(rest)))
+			}
 			rest = nil
 			if err != nil {
 				w.stop(c, err)
@@ -129,6 +132,7 @@ func (w *writer) drain(c *Client, caller bool, rest []byte) {
 			var n int
 			n, err = w.writeSome(buf, budget)
 			c.stats.writes.Add(1)
+			c.stats.bytesWritten.Add(uint64(n))
 			if err != nil && caller && errors.Is(err, os.ErrDeadlineExceeded) {
 				w.recycle(out)
 				w.handOff(c, buf[n:])

@@ -81,6 +81,7 @@ func benchmark(ctx context.Context, c *config, modes []mode, open openFunc, log 
 			}
 		}
 	}
+	resetServerLatency(stores)
 	merged := make([][]*result, len(c.Workloads)) // [workload][mode]
 	for i := range merged {
 		merged[i] = make([]*result, len(modes))
@@ -120,6 +121,7 @@ func benchmark(ctx context.Context, c *config, modes []mode, open openFunc, log 
 	}
 	rep.Results = flatten(merged)
 	rep.Comparison = compare(rep.Results)
+	rep.ServerLatency = collectServerLatency(modes, stores)
 	return rep, nil
 }
 

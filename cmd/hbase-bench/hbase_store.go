@@ -53,6 +53,12 @@ func hbaseOpener(log *slog.Logger) openFunc {
 	}
 }
 
+// ServerLatency is the client's latency per region server (the report's section).
+func (s *hbaseStore) ServerLatency() []hbase.ServerLatency { return s.client.ServerLatency() }
+
+// ResetServerLatency starts the latency per region server afresh (after the warm-up).
+func (s *hbaseStore) ResetServerLatency() { s.client.ResetServerLatency() }
+
 // Close closes the client, then the Kerberos credentials it used.
 func (s *hbaseStore) Close() error {
 	err := s.client.Close()

@@ -97,6 +97,7 @@ func runLocal(ctx context.Context, c *config, plans []clusterPlan, open openFunc
 		lc.stop(log)
 		if rep != nil {
 			all.Results = append(all.Results, rep.Results...)
+			all.ServerLatency = append(all.ServerLatency, rep.ServerLatency...)
 		}
 		if err != nil {
 			return all, err

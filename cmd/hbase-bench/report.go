@@ -13,6 +13,8 @@ type report struct {
 	Settings   settings     `json:"settings"`
 	Results    []*result    `json:"results"`
 	Comparison []comparison `json:"comparison,omitempty"`
+	// ServerLatency is the client's latency per region server and operation (go-hbase only).
+	ServerLatency []serverLatency `json:"server_latency,omitempty"`
 }
 
 // settings echoes the parameters that shape the figures, so a JSON file is self-describing.
@@ -142,7 +144,7 @@ func writeTable(w io.Writer, r *report) error {
 				x.Errors, x.Errors+x.Ops, strings.Join(x.ErrorSamples, "; "))
 		}
 	}
-	return nil
+	return writeServerLatency(w, r.ServerLatency)
 }
 
 func modePrefix(mode string) string {

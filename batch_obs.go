@@ -1,0 +1,74 @@
+package hbase
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/region"
+	"google.golang.org/protobuf/proto"
+)
+
+// batchObs follows one SendBatch for the hooks. Its MultiRequests run in parallel, one per
+// server, so its counts are atomic.
+type batchObs struct {
+	attempts          atomic.Int64
+	reqBytes, rspByte atomic.Int64
+}
+
+type batchObsKey struct{}
+
+// observeBatch runs the CallStart hooks of a batch and returns its context and the function
+// that runs CallDone once its results are final. A batch's error, for the hooks, is the first
+// failed action's error; Class is "ok" only when every action succeeded.
+func (c *Client) observeBatch(ctx context.Context, results []BatchResult) (context.Context, func()) {
+	bo := &batchObs{}
+	o := newCallObs(c, "Batch", nil, nil)
+	ctx = o.begin(ctx)
+	ctx = context.WithValue(ctx, batchObsKey{}, bo)
+	return ctx, func() {
+		var err error
+		for _, r := range results {
+			if r.Err != nil {
+				err = r.Err
+				break
+			}
+		}
+		o.attempts = int(bo.attempts.Load())
+		o.reqTotal, o.respTotal = int(bo.reqBytes.Load()), int(bo.rspByte.Load())
+		o.end(ctx, err)
+	}
+}
+
+// callMulti sends one MultiRequest, timing it for the latency histograms and the hooks.
+func (c *Client) callMulti(ctx context.Context, conn *region.Client, req *pb.MultiRequest, cellblock []byte,
+	resp *pb.MultiResponse, check region.Checker) ([]byte, error) {
+	if !c.observing() {
+		return conn.CallChecked(ctx, region.NormalPriority, "Multi", req, cellblock, resp, check)
+	}
+	start := time.Now()
+	cells, err := conn.CallChecked(ctx, region.NormalPriority, "Multi", req, cellblock, resp, check)
+	d := time.Since(start)
+	if c.lat != nil {
+		c.lat.record(conn.Addr(), kindMulti, d)
+	}
+	if c.hooks == nil {
+		return cells, err
+	}
+	reqBytes, respBytes := requestSize(req, cellblock), 0
+	if err == nil {
+		respBytes = proto.Size(resp) + len(cells)
+	}
+	n := int64(1)
+	if bo, ok := ctx.Value(batchObsKey{}).(*batchObs); ok {
+		n = bo.attempts.Add(1)
+		bo.reqBytes.Add(int64(reqBytes))
+		bo.rspByte.Add(int64(respBytes))
+	}
+	if c.hooks.Attempt != nil {
+		c.hooks.Attempt(ctx, AttemptInfo{Op: "Multi", Server: conn.Addr(), Attempt: int(n),
+			Duration: d, RequestBytes: reqBytes, ResponseBytes: respBytes, Err: err, Class: ErrorClass(err)})
+	}
+	return cells, err
+}

@@ -1,0 +1,53 @@
+package hbaseprom_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase"
+	hbaseprom "github.com/go-hbase/hbase/contrib/prometheus"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// The hooks feed the series they are named for (the real-cluster test shows the client
+// calling them).
+func TestHooksFeedSeries(t *testing.T) {
+	m, err := hbaseprom.New(hbaseprom.WithNamespace("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(m)
+	h := m.Hooks()
+	ctx := context.Background()
+	h.Attempt(ctx, hbase.AttemptInfo{Op: "Get", Server: "rs1:16020", Duration: time.Millisecond, Err: errors.New("moved"), Class: "region_unavailable"})
+	h.Retry(ctx, hbase.RetryInfo{Op: "Get", Class: "region_unavailable"})
+	h.Backoff(ctx, hbase.BackoffInfo{Pause: 250 * time.Millisecond})
+	h.Attempt(ctx, hbase.AttemptInfo{Op: "Get", Server: "rs2:16020", Duration: time.Millisecond, Class: "ok"})
+	h.CallDone(ctx, hbase.CallDoneInfo{Op: "Get", Duration: 300 * time.Millisecond, Class: "ok"})
+	h.ConnClosed(hbase.ConnClosedInfo{Addr: "rs1:16020", Err: errors.New("reset")})
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]float64{
+		"x_client_rpc_errors_total":         1,
+		"x_client_retries_total":            1,
+		"x_client_backoff_seconds_total":    0.25,
+		"x_client_calls_total":              1,
+		"x_client_connections_closed_total": 1,
+		"x_client_open_connections":         0, // no client watched
+	} {
+		if got, ok := value(families, name, nil); !ok || got != want {
+			t.Errorf("%s = %v (present %v), want %v", name, got, ok, want)
+		}
+	}
+	if got, _ := value(families, "x_client_rpc_duration_seconds", map[string]string{"server": "rs2:16020"}); got != 1 {
+		t.Errorf("rpc_duration_seconds{server=rs2} count = %v, want 1", got)
+	}
+	if _, err := hbaseprom.New(hbaseprom.WithBuckets(2, 1)); err == nil {
+		t.Error("decreasing buckets accepted")
+	}
+}

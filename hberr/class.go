@@ -1,0 +1,71 @@
+package hberr
+
+import (
+	"context"
+	"errors"
+)
+
+// Classes of an outcome, as Class names them: short, stable label values for metrics
+// (a Prometheus label, a span status) so that a dashboard can tell a slow cluster from a
+// missing table without parsing messages.
+const (
+	ClassOK                = "ok"
+	ClassCanceled          = "canceled"
+	ClassTimeout           = "timeout"
+	ClassNotFound          = "not_found"
+	ClassTableDisabled     = "table_disabled"
+	ClassDoNotRetry        = "do_not_retry"
+	ClassRegionUnavailable = "region_unavailable"
+	ClassServerStopping    = "server_stopping"
+	ClassConnection        = "connection"
+	ClassCorrupt           = "corrupt_response"
+	ClassIndeterminate     = "indeterminate"
+	ClassScannerExpired    = "scanner_expired"
+	ClassRetryable         = "retryable"
+	ClassConfiguration     = "configuration"
+	ClassClosed            = "closed"
+	ClassRemote            = "remote"
+	ClassOther             = "other"
+)
+
+// Class returns the class of err: ClassOK for nil, else the first of the classes above that
+// err matches, in the order a caller acts on them (a timeout while retrying a moved region is
+// a timeout; an indeterminate write is indeterminate before it is corrupt).
+func Class(err error) string {
+	switch {
+	case err == nil:
+		return ClassOK
+	case errors.Is(err, ErrClosed):
+		return ClassClosed
+	case errors.Is(err, context.Canceled):
+		return ClassCanceled
+	case IsTimeout(err):
+		return ClassTimeout
+	case errors.Is(err, ErrConfiguration):
+		return ClassConfiguration
+	case IsNotFound(err):
+		return ClassNotFound
+	case errors.Is(err, ErrTableDisabled):
+		return ClassTableDisabled
+	case errors.Is(err, ErrIndeterminate):
+		return ClassIndeterminate
+	case errors.Is(err, ErrCorruptResponse):
+		return ClassCorrupt
+	case errors.Is(err, ErrScannerExpired):
+		return ClassScannerExpired
+	case errors.Is(err, ErrDoNotRetry):
+		return ClassDoNotRetry
+	case errors.Is(err, ErrRegionUnavailable):
+		return ClassRegionUnavailable
+	case errors.Is(err, ErrServerStopping):
+		return ClassServerStopping
+	case errors.Is(err, ErrConnection):
+		return ClassConnection
+	case errors.Is(err, ErrRetryable):
+		return ClassRetryable
+	}
+	if _, ok := errors.AsType[*RemoteError](err); ok {
+		return ClassRemote
+	}
+	return ClassOther
+}

@@ -1,0 +1,103 @@
+package hbase
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/fakeserver"
+	"github.com/go-hbase/hbase/pb"
+)
+
+// noopHooks sets every hook to a function that does nothing: the cost of the events alone.
+func noopHooks() *Hooks {
+	return &Hooks{
+		CallStart:   func(ctx context.Context, _ CallStartInfo) context.Context { return ctx },
+		CallDone:    func(context.Context, CallDoneInfo) {},
+		Attempt:     func(context.Context, AttemptInfo) {},
+		Retry:       func(context.Context, RetryInfo) {},
+		Backoff:     func(context.Context, BackoffInfo) {},
+		RegionCache: func(context.Context, RegionCacheInfo) {},
+		Lookup:      func(LookupInfo) {},
+		Dial:        func(DialInfo) {},
+		Connect:     func(ConnectInfo) {},
+		ConnClosed:  func(ConnClosedInfo) {},
+		ScanMetrics: func(context.Context, ScanMetricsInfo) {},
+	}
+}
+
+// BenchmarkGetObserved: one Get at a time against the fake server, the same process and
+// server for every variant: "bare" has neither hooks nor latency histograms, "latency" the
+// default histograms, "hooks" no-op hooks on every event as well. Differences between the
+// variants are the client's (the fake server's allocations are in every figure).
+func BenchmarkGetObserved(b *testing.B) { benchGetObserved(b, false) }
+
+// BenchmarkGetObservedParallel is BenchmarkGetObserved with GOMAXPROCS callers at once, who
+// share the latency histogram of the one server.
+func BenchmarkGetObservedParallel(b *testing.B) { benchGetObserved(b, true) }
+
+func benchGetObserved(b *testing.B, parallel bool) {
+	fc := &fakeCluster{regions: []fakeRegion{{table: "t", start: "", end: "", id: 1}}}
+	srv, err := fakeserver.Start(fakeserver.Options{Handler: fc.handle})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	fc.srv = srv
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
+	meta := withMetaLocator(func(context.Context) (string, error) { return srv.Addr(), nil })
+	variants := []struct {
+		name string
+		opts []Option
+	}{
+		{"bare", []Option{meta, WithServerLatency(false)}},
+		{"latency", []Option{meta}},
+		{"hooks", []Option{meta, WithHooks(noopHooks())}},
+	}
+	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	ctx := context.Background()
+	for _, v := range variants {
+		c, err := NewClient("", v.opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.Get(ctx, get); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(v.name, func(b *testing.B) {
+			b.ReportAllocs()
+			if parallel {
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						if _, err := c.Get(ctx, get); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+				return
+			}
+			for b.Loop() {
+				if _, err := c.Get(ctx, get); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		c.Close()
+	}
+}
+
+// BenchmarkLatencyRecord: recording one RPC in the histogram of its server and kind, by
+// GOMAXPROCS callers at once on the same histogram (the worst case).
+func BenchmarkLatencyRecord(b *testing.B) {
+	l := newLatencies()
+	l.record("rs1:16020", kindGet, time.Millisecond)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		d := 250 * time.Microsecond
+		for pb.Next() {
+			l.record("rs1:16020", kindGet, d)
+		}
+	})
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package hbase
+
+const raceEnabled = false

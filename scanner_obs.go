@@ -1,0 +1,121 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"time"
+
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/region"
+)
+
+// ScanMetrics are the counts of one scan. RPCs, Regions, Retries and ResponseBytes are the
+// client's; with hrpc.TrackScanMetrics the servers' scan metrics are added up too
+// (RowsScanned, RowsFiltered and every metric by name in Server).
+type ScanMetrics struct {
+	RPCs          int64 // ScanRequests that got a response (opening and continuing scanners)
+	Regions       int64 // regions scanned
+	Retries       int64 // failed ScanRequests that were tried again (after a reopen if need be)
+	ResponseBytes int64 // bytes of the ScanResponses' cellblocks
+
+	// The servers' metrics, with hrpc.TrackScanMetrics only.
+	RowsScanned  int64            // rows the servers read (ROWS_SCANNED)
+	RowsFiltered int64            // rows the servers' filters dropped (ROWS_FILTERED)
+	Server       map[string]int64 // every server metric by its HBase name
+}
+
+// ScanMetricsInfo is the ScanMetrics hook's event: the metrics of a scan that ended.
+type ScanMetricsInfo struct {
+	Table   []byte
+	Metrics ScanMetrics
+}
+
+// Server scan metric names (HBase's ServerSideScanMetrics).
+const (
+	metricRowsScanned  = "ROWS_SCANNED"
+	metricRowsFiltered = "ROWS_FILTERED"
+)
+
+// Metrics returns the scan's metrics so far (after the scan ended: its totals). The server's
+// metrics are there only when the Scan was built with hrpc.TrackScanMetrics.
+func (s *Scanner) Metrics() ScanMetrics {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.metrics
+	m.Server = maps.Clone(m.Server)
+	return m
+}
+
+// startObs starts following the scan for the hooks and asks for server metrics if the Scan
+// wants them.
+func (s *Scanner) startObs(scan *hrpc.Scan) {
+	if s.track = scan.TrackScanMetrics(); s.track {
+		s.metrics.Server = make(map[string]int64)
+	}
+	if s.c.hooks == nil {
+		return
+	}
+	o := newCallObs(s.c, "Scan", s.table, s.start)
+	s.obs = &o
+	s.ctx = o.begin(s.ctx)
+}
+
+// endObs reports the end of the scan to the hooks, once.
+func (s *Scanner) endObs() {
+	o := s.obs
+	if o == nil {
+		return
+	}
+	s.obs = nil
+	ctx := s.ctx
+	o.end(ctx, s.err)
+	if s.c.hooks.ScanMetrics != nil {
+		m := s.metrics
+		m.Server = maps.Clone(m.Server)
+		s.c.hooks.ScanMetrics(ctx, ScanMetricsInfo{Table: s.table, Metrics: m})
+	}
+}
+
+// call sends one ScanRequest on the scanner's connection, timing it for the latency
+// histograms and the hooks, and counts it in the scan's metrics.
+func (s *Scanner) call(ctx context.Context, req *pb.ScanRequest, resp *pb.ScanResponse) error {
+	var start time.Time
+	timed := s.c.lat != nil || s.obs != nil
+	if timed {
+		start = time.Now()
+	}
+	cells, err := s.conn.CallChecked(ctx, region.NormalPriority, "Scan", req, nil, resp, &s.check)
+	s.lastRPC = time.Now()
+	if timed {
+		d := s.lastRPC.Sub(start)
+		if o := s.obs; o != nil {
+			o.reqBytes = requestSize(req, nil)
+			o.attempted(ctx, s.c, s.reg.name, s.conn.Addr(), d, resp, cells, err)
+		} else {
+			s.c.lat.record(s.conn.Addr(), kindScan, d)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	s.metrics.RPCs++
+	s.metrics.ResponseBytes += int64(len(cells))
+	if s.track && hrpc.AddScanMetrics(s.metrics.Server, resp) {
+		s.metrics.RowsScanned = s.metrics.Server[metricRowsScanned]
+		s.metrics.RowsFiltered = s.metrics.Server[metricRowsFiltered]
+	}
+	return nil
+}
+
+// retrying counts a failed ScanRequest that the scanner will try again.
+func (s *Scanner) retrying(ctx context.Context, err error) {
+	act := classify(err)
+	if act == giveUp && !errors.Is(err, hberr.ErrScannerExpired) {
+		return
+	}
+	s.metrics.Retries++
+	s.c.retrying(ctx, s.obs, s.conn, err, act)
+}

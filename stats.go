@@ -1,0 +1,72 @@
+package hbase
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Stats is a snapshot of a Client's state and counters, in the spirit of database/sql's
+// DBStats. Counters run from the client's creation.
+type Stats struct {
+	OpenConnections int           // connections to region servers that are up
+	Servers         []ServerStats // one per open connection, sorted by address
+	InFlight        int           // RPCs waiting for their response, over all servers
+	CachedRegions   int           // regions in the region cache
+
+	CacheMisses  uint64 // calls (and scanner opens) that did not find their region cached
+	Lookups      uint64 // region lookups in hbase:meta (several callers may share one)
+	LookupErrors uint64 // lookups that failed
+	Retries      uint64 // attempts that failed and were tried again
+	Dials        uint64 // connection setups, successful or not
+	DialErrors   uint64 // connection setups that failed
+
+	// BytesWritten and BytesRead count the bytes of region server connections (frames,
+	// after encryption), including those of connections closed since.
+	BytesWritten, BytesRead uint64
+}
+
+// ServerStats is one open region server connection.
+type ServerStats struct {
+	Addr         string
+	InFlight     int    // RPCs waiting for their response now
+	Calls        uint64 // RPCs sent on this connection
+	BytesWritten uint64
+	BytesRead    uint64
+}
+
+// Stats returns the client's connections, calls in flight per server, cached regions and
+// counters. It takes the locks of the connection pool and the cache briefly; call it as
+// often as a metrics scrape, not per call.
+func (c *Client) Stats() Stats {
+	s := Stats{
+		CacheMisses: c.stats.cacheMisses.Load(), Lookups: c.stats.lookups.Load(),
+		LookupErrors: c.stats.lookupErrors.Load(), Retries: c.stats.retries.Load(),
+		Dials: c.stats.dials.Load(), DialErrors: c.stats.dialErrors.Load(),
+		BytesWritten: c.stats.closedWritten.Load(), BytesRead: c.stats.closedRead.Load(),
+	}
+	c.pool.mu.Lock()
+	for addr, e := range c.pool.conns {
+		select {
+		case <-e.ready:
+			if e.conn == nil || isDead(e.conn) {
+				continue
+			}
+			st := e.conn.Stats()
+			s.Servers = append(s.Servers, ServerStats{Addr: addr, InFlight: st.InFlight,
+				Calls: st.Calls, BytesWritten: st.BytesWritten, BytesRead: st.BytesRead})
+		default:
+		}
+	}
+	c.pool.mu.Unlock()
+	slices.SortFunc(s.Servers, func(a, b ServerStats) int { return cmp.Compare(a.Addr, b.Addr) })
+	s.OpenConnections = len(s.Servers)
+	for _, ss := range s.Servers {
+		s.InFlight += ss.InFlight
+		s.BytesWritten += ss.BytesWritten
+		s.BytesRead += ss.BytesRead
+	}
+	c.cache.mu.RLock()
+	s.CachedRegions = c.cache.tree.Len()
+	c.cache.mu.RUnlock()
+	return s
+}
