@@ -41,9 +41,9 @@ test: launcher
 # The root package's integration suite (plain, Kerberos, TLS, registry, proxy user, a short
 # stress run) against each HBase version of MATRIX, one after another (hbasetest.VersionEnv);
 # CI runs only the default version (make test). The README's version table comes from it.
-# 2.4.18 is not in it: it has no -hadoop3 build on Maven Central, and its hadoop2 MiniKdc is
-# not the Kerby KDC the launcher drives. 2.6.2-2.6.4 hbase-testing-util do not resolve.
-MATRIX ?= 2.5.11-hadoop3 2.6.1-hadoop3
+# 2.4.18 is a Hadoop 2 build (no -hadoop3 on Maven Central): hbasetest builds it with the
+# launcher's hadoop2 profile. 2.6.2-2.6.4 hbase-testing-util do not resolve.
+MATRIX ?= 2.4.18 2.5.11-hadoop3 2.6.1-hadoop3
 test-matrix: launcher
 	@for v in $(MATRIX); do \
 		echo "=== HBase $$v"; \

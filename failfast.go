@@ -20,7 +20,8 @@ var ErrConfiguration = hberr.ErrConfiguration
 // configError marks err as a configuration error when it is one; its message is err's. Two
 // kinds are: a parent znode with nothing under it, and the server refusing the client's
 // identity (an AccessDeniedException while locating hbase:meta: a principal that may not act
-// for its proxy user, or that may not read meta), which no retry changes.
+// for its proxy user, or that may not read meta), which no retry changes. (Bootstrap servers
+// that all lack the connection registry are marked by the registry itself: LocateMeta.)
 func configError(err error) error {
 	if err == nil || !(errors.Is(err, zk.ErrNoParent) || accessDenied(err) || tlsRefused(err)) {
 		return err

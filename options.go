@@ -222,8 +222,11 @@ func (o *options) closeHandshaker() {
 // RpcConnectionRegistry and hbase.client.bootstrap.servers) instead of ZooKeeper, for sites
 // that firewall ZooKeeper off from applications. Pass the quorum argument of NewClient empty.
 // Each server is "host:port" of a master or region server RPC port; the client tries them in
-// turn and later also the servers they report. A cluster before 2.5 does not serve the
-// registry: lookups then fail naming ErrBootstrapUnreachable and the servers' answers.
+// turn and later also the servers they report. Masters serve the registry from HBase 2.3
+// (before 2.5 without the list of servers to report, so the client keeps the given ones);
+// region servers from 2.5. When none of the given servers serves it, calls fail at once with
+// an error wrapping ErrBootstrapUnreachable and ErrConfiguration that names those versions;
+// when none answers at all, lookups fail naming ErrBootstrapUnreachable and each server's error.
 func WithBootstrapServers(servers ...string) Option {
 	return func(o *options) error {
 		if len(servers) == 0 {

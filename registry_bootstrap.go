@@ -20,7 +20,7 @@ import (
 const bootstrapRefresh = 5 * time.Minute
 
 // bootstrapRegistry finds hbase:meta by asking the servers' connection registry
-// (ClientMetaService, HBase 2.5+), trying the known bootstrap servers in turn. After a
+// (ClientMetaService: region servers from HBase 2.5, masters from 2.3), trying the known bootstrap servers in turn. After a
 // success it refreshes the list from the server that answered now and then, keeping the
 // configured servers as the last resort.
 type bootstrapRegistry struct {
@@ -42,27 +42,62 @@ func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
 	servers := slices.Clone(b.servers)
 	b.mu.Unlock()
 	var errs []error
+	lacking := 0
 	for _, addr := range servers {
-		conn, err := b.conn(ctx, addr)
+		meta, err := b.locateAt(ctx, addr)
 		if err == nil {
-			resp := &pb.GetMetaRegionLocationsResponse{}
-			if _, err = conn.Call(ctx, hrpc.MethodGetMetaRegionLocations, hrpc.MetaLocationsRequest(), nil, resp); err == nil {
-				var meta string
-				if meta, err = hrpc.PrimaryMetaServer(resp); err == nil {
-					b.answered(ctx, addr, conn)
-					return meta, nil
-				}
-			}
+			return meta, nil
 		}
 		if ctx.Err() != nil {
 			return "", context.Cause(ctx)
 		}
-		if re, ok := errors.AsType[*hberr.RemoteError](err); ok && strings.HasSuffix(re.Class, "UnknownServiceException") {
-			err = fmt.Errorf("%w (the server has no connection registry: region servers serve it from HBase 2.5, masters from 2.3)", err)
+		if errors.Is(err, errNoRegistry) {
+			lacking++
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
 	}
-	return "", fmt.Errorf("%w (%s): %w", ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
+	err := fmt.Errorf("%w (%s): %w", ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
+	if lacking == len(servers) {
+		// Servers of a version without the registry stay so: no retry helps, and the
+		// callers waiting for hbase:meta get this error at once (failFast).
+		return "", misconfigured{err}
+	}
+	return "", err
+}
+
+// errNoRegistry is wrapped by the error of a bootstrap server that does not serve the
+// connection registry.
+var errNoRegistry = errors.New("the server has no connection registry: region servers serve it from HBase 2.5, masters from 2.3")
+
+// locateAt asks one bootstrap server where hbase:meta is. A server without ClientMetaService
+// either answers UnknownServiceException or, like HBase 2.4 region servers, resets the
+// connection after reading its header, before any call: a new connection that dies on its
+// first call is tried once more, and dying again the same way counts as no registry.
+func (b *bootstrapRegistry) locateAt(ctx context.Context, addr string) (string, error) {
+	for attempt := 1; ; attempt++ {
+		conn, fresh, err := b.conn(ctx, addr)
+		if err != nil {
+			return "", err
+		}
+		resp := &pb.GetMetaRegionLocationsResponse{}
+		if _, err = conn.Call(ctx, hrpc.MethodGetMetaRegionLocations, hrpc.MetaLocationsRequest(), nil, resp); err == nil {
+			meta, err := hrpc.PrimaryMetaServer(resp)
+			if err != nil {
+				return "", err
+			}
+			b.answered(ctx, addr, conn)
+			return meta, nil
+		}
+		if re, ok := errors.AsType[*hberr.RemoteError](err); ok && strings.HasSuffix(re.Class, "UnknownServiceException") {
+			return "", fmt.Errorf("%w (%w)", err, errNoRegistry)
+		}
+		if !fresh || !errors.Is(err, hberr.ErrConnection) || ctx.Err() != nil {
+			return "", err
+		}
+		if attempt == 2 {
+			return "", fmt.Errorf("%w (twice on a new connection, before any answer: %w)", err, errNoRegistry)
+		}
+	}
 }
 
 // answered puts addr first and, when the list is due for a refresh, replaces it with the
@@ -104,27 +139,28 @@ func dedupe(list []string) []string {
 	return out
 }
 
-// conn returns the registry connection to addr, dialling it when there is none or it died.
-// Lookups are rare (once per client and after meta moves), so dials are not shared.
-func (b *bootstrapRegistry) conn(ctx context.Context, addr string) (*region.Client, error) {
+// conn returns the registry connection to addr, dialling it when there is none or it died;
+// fresh says it was dialled now. Lookups are rare (once per client and after meta moves), so
+// dials are not shared.
+func (b *bootstrapRegistry) conn(ctx context.Context, addr string) (conn *region.Client, fresh bool, err error) {
 	b.mu.Lock()
-	conn := b.conns[addr]
+	conn = b.conns[addr]
 	b.mu.Unlock()
 	if conn != nil && !isDead(conn) {
-		return conn, nil
+		return conn, false, nil
 	}
-	conn, err := region.Dial(ctx, addr, append(b.c.connOptions(), region.WithService(hrpc.RegistryService))...)
+	conn, err = region.Dial(ctx, addr, append(b.c.connOptions(), region.WithService(hrpc.RegistryService))...)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if old := b.conns[addr]; old != nil && !isDead(old) {
 		conn.Close() // another lookup dialled meanwhile
-		return old, nil
+		return old, false, nil
 	}
 	b.conns[addr] = conn
-	return conn, nil
+	return conn, true, nil
 }
 
 func (b *bootstrapRegistry) Close() error {

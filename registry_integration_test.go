@@ -33,9 +33,12 @@ func TestIntegrationBootstrapRegistry(t *testing.T) {
 				short, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				defer cancel()
 				_, err := client.Get(short, mustGet(t, table, []byte("row")))
-				if !errors.Is(err, ErrBootstrapUnreachable) || !strings.Contains(err.Error(), "HBase 2.5") {
-					t.Fatalf("HBase %s: err = %v; want ErrBootstrapUnreachable naming HBase 2.5", cl.Version(), err)
+				// A 2.4 region server resets the connection on the registry service: the
+				// Get fails at once, as a configuration error, not at its deadline.
+				if !errors.Is(err, ErrBootstrapUnreachable) || !errors.Is(err, ErrConfiguration) || !strings.Contains(err.Error(), "HBase 2.5") {
+					t.Fatalf("HBase %s: err = %v; want ErrBootstrapUnreachable and ErrConfiguration naming HBase 2.5", cl.Version(), err)
 				}
+				t.Logf("HBase %s region server: %v", cl.Version(), err)
 				return
 			}
 			siteRoundTrip(t, client, table)

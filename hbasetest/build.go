@@ -150,6 +150,9 @@ func buildLauncher(ctx context.Context, version string, log *slog.Logger) (*laun
 	log.Info("hbasetest: building the minicluster launcher", "version", version, "dir", buildDir)
 	args := []string{"-q", "-B", "-f", filepath.Join(srcDir, "pom.xml"), "package",
 		"-Dhbase.version=" + version, "-Dlauncher.build.dir=" + buildDir}
+	if hadoop2(version) {
+		args = append(args, "-Phadoop2")
+	}
 	if out, err := runMaven(ctx, append([]string{"-o"}, args...)); err != nil {
 		log.Info("hbasetest: offline build failed, resolving dependencies online", "err", err, "output", tailLines(out, 5))
 		if out, err := runMaven(ctx, args); err != nil {
@@ -165,6 +168,13 @@ func buildLauncher(ctx context.Context, version string, log *slog.Logger) (*laun
 		return nil, fmt.Errorf("hbasetest: Maven finished but %s has no classpath.txt", buildDir)
 	}
 	return l, nil
+}
+
+// hadoop2 reports whether an hbase-testing-util version is built against Hadoop 2: Maven
+// Central has every 2.x release so, and only from 2.5 also a "-hadoop3" build. The pom's
+// hadoop2 profile adds the Kerby-based MiniKdc such builds lack.
+func hadoop2(version string) bool {
+	return strings.HasPrefix(version, "2.") && !strings.HasSuffix(version, "-hadoop3")
 }
 
 func readBuild(java, buildDir string) (*launcher, bool) {

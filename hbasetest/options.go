@@ -63,7 +63,9 @@ type Options struct {
 	// ports too (hbase.server.netty.tls.supportplaintext), to compare TLS with other
 	// protections against the same servers.
 	TLSAllowPlaintext bool
-	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion.
+	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion. A
+	// version without "-hadoop3" (2.4.18, the only form of 2.4) is a Hadoop 2 build; the
+	// launcher then adds Hadoop 3's Kerby-based MiniKdc, so secure clusters work the same.
 	HBaseVersion string
 
 	// Ports; 0 picks a free port. RegionServerPorts, when set, must have one port per
