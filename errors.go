@@ -51,6 +51,10 @@ var (
 	// could apply it twice or misreport a condition. The error also wraps ErrCorruptResponse
 	// and what was wrong with the response. Read the row to find out.
 	ErrIndeterminate = hberr.ErrIndeterminate
+	// ErrAttemptsExhausted: the call failed as many times as WithMaxAttempts, WithNoRetries or
+	// hrpc.MaxAttempts allowed; it comes in an *AttemptsError with the count and the last
+	// failure.
+	ErrAttemptsExhausted = hberr.ErrAttemptsExhausted
 )
 
 // indeterminate reports a corrupt response to a write that is not safe to send again.

@@ -27,8 +27,10 @@ type options struct {
 	minBackoff       time.Duration
 	maxBackoff       time.Duration
 	lookupTimeout    time.Duration
-	scanLeaseRenew   time.Duration
-	handshaker       region.Handshaker
+	// maxAttempts caps the attempts of one call (WithMaxAttempts); 0: only the context does.
+	maxAttempts    int
+	scanLeaseRenew time.Duration
+	handshaker     region.Handshaker
 	// connOptions are added to the options of every region server connection.
 	connOptions []region.Option
 	// bootstrap are the servers of the connection registry (WithBootstrapServers); when set,
@@ -114,6 +116,29 @@ func WithMaxBackoff(d time.Duration) Option {
 		return nil
 	}
 }
+
+// WithMaxAttempts caps how many times a call is sent before it fails with an *AttemptsError
+// (wrapping ErrAttemptsExhausted and the last failure), besides its context: whichever ends
+// first ends the call. An attempt is one failed try: an RPC to the region (or, for a batch, to
+// the action's region) or a failed lookup of the region. Final errors (a missing table, a
+// closed client) end the call at the first attempt anyway. Waiting while the client itself
+// relocates a region is not an attempt; the context bounds it. n must be at least 1; 1 is the
+// same as WithNoRetries. The request option hrpc.MaxAttempts overrides it for one request. The
+// default is no cap: retry until the context ends.
+func WithMaxAttempts(n int) Option {
+	return func(o *options) error {
+		if n < 1 {
+			return fmt.Errorf("hbase: max attempts %d is below 1", n)
+		}
+		o.maxAttempts = n
+		return nil
+	}
+}
+
+// WithNoRetries makes every call fail at its first failure, with an *AttemptsError wrapping
+// it (WithMaxAttempts(1)). The client still learns from the failure: a moved region is looked
+// up again for the next call. hrpc.MaxAttempts overrides it for one request.
+func WithNoRetries() Option { return WithMaxAttempts(1) }
 
 // WithRegionLookupTimeout bounds one attempt to locate a region (hbase:meta lookup, dial,
 // probe) made by the client's background goroutines, which have no caller context. Callers

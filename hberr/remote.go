@@ -9,9 +9,11 @@ package hberr
 
 import (
 	"errors"
+	"math"
 	"net"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Sentinels. A *RemoteError, a connection error or an *OpError wraps one or more of them, so
@@ -63,6 +65,10 @@ var (
 	// CheckAndMutate, MutateRow) got a corrupt response: the server may or may not have
 	// applied it. The error also wraps ErrCorruptResponse. Read the row to find out.
 	ErrIndeterminate = errors.New("outcome unknown: the write may or may not have been applied")
+	// ErrAttemptsExhausted: the call was sent as many times as its maximum number of attempts
+	// allowed (hbase.WithMaxAttempts, hbase.WithNoRetries, hrpc.MaxAttempts) and failed each
+	// time. The error also wraps the last failure.
+	ErrAttemptsExhausted = errors.New("attempts exhausted")
 )
 
 // RemoteError is an exception thrown by the server (ResponseHeader.exception, or a per-action
@@ -270,4 +276,62 @@ func fieldValue(s, key string) string {
 		v = v[:j]
 	}
 	return v
+}
+
+// Wait returns how long the server asked the client to wait before sending again: the wait an
+// RpcThrottlingException names at the end of its message ("number of requests exceeded - wait
+// 1.50sec", "... - wait 2mins, 3.00sec", "... - wait 1hrs, 0mins, 5.00sec", the format of
+// HBase's quotas). It returns 0 for other exceptions and for a message it cannot read.
+func (e *RemoteError) Wait() time.Duration {
+	if simpleName(e.Class) != "RpcThrottlingException" {
+		return 0
+	}
+	const marker = " - wait "
+	msg := e.Message
+	i := strings.LastIndex(msg, marker)
+	if i < 0 {
+		return 0
+	}
+	return parseWait(msg[i+len(marker):])
+}
+
+// parseWait reads "[Nhrs, ][Nmins, ]N.NNsec" (Hadoop's StringUtils.formatTime).
+func parseWait(s string) time.Duration {
+	var d time.Duration
+	for _, unit := range []struct {
+		suffix string
+		scale  time.Duration
+	}{{"hrs, ", time.Hour}, {"mins, ", time.Minute}} {
+		if j := strings.Index(s, unit.suffix); j >= 0 {
+			n, err := strconv.Atoi(s[:j])
+			if err != nil || n < 0 || n > 1000 {
+				return 0
+			}
+			d += time.Duration(n) * unit.scale
+			s = s[j+len(unit.suffix):]
+		}
+	}
+	j := strings.Index(s, "sec")
+	if j < 0 {
+		return 0
+	}
+	secs, err := strconv.ParseFloat(s[:j], 64)
+	if err != nil || secs < 0 || secs > 3600 || math.IsNaN(secs) {
+		return 0
+	}
+	return d + time.Duration(secs*float64(time.Second))
+}
+
+// MovedSeqNum returns the location sequence number a RegionMovedException carries ("As of
+// locationSeqNum=n."), or 0.
+func (e *RemoteError) MovedSeqNum() uint64 {
+	if simpleName(e.Class) != "RegionMovedException" {
+		return 0
+	}
+	v := strings.TrimSuffix(fieldValue(e.StackTrace, "locationSeqNum="), ".")
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
 }
