@@ -44,9 +44,11 @@ type Client struct {
 	// metaRPCs counts the hbase:meta scans sent (lookups and relocations); movedHints the
 	// regions cached from a RegionMovedException without one; relocationRounds the rounds of
 	// relocateRegions. Tests read them.
+	suspects         sync.Map // *region.Client → struct{}: connections being checked (suspect)
 	metaRPCs         atomic.Int64
 	movedHints       atomic.Int64
 	relocationRounds atomic.Int64
+	suspectDrops     atomic.Int64 // connections closed because their server did not answer
 }
 
 // NewClient returns a client for the HBase cluster whose ZooKeeper quorum is zkQuorum
@@ -410,9 +412,18 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 			prev = r
 			var resp proto.Message
 			var cells []byte
+			deadBefore := isDead(conn)
 			resp, cells, err = c.callRegion(ctx, r, conn, call)
 			if err == nil {
 				return resp, cells, nil
+			}
+			if errors.Is(err, hberr.ErrConnection) && !deadBefore && !resendableAfterLoss(call) && !c.isClosed() {
+				c.regionFailed(r, conn, err)
+				return nil, nil, indeterminate(err)
+			}
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				// The call got no answer in its time: check that the server still answers.
+				c.suspect(r, conn)
 			}
 		}
 		if c.isClosed() {

@@ -28,7 +28,10 @@ type options struct {
 	maxBackoff       time.Duration
 	lookupTimeout    time.Duration
 	// maxAttempts caps the attempts of one call (WithMaxAttempts); 0: only the context does.
-	maxAttempts    int
+	maxAttempts int
+	// suspectTimeout is how long a server whose call got no answer in its caller's time has
+	// to answer a probe before its connection is dropped (Client.suspect).
+	suspectTimeout time.Duration
 	scanLeaseRenew time.Duration
 	handshaker     region.Handshaker
 	// connOptions are added to the options of every region server connection.
@@ -51,6 +54,7 @@ func defaultOptions() options {
 		minBackoff:       10 * time.Millisecond,
 		maxBackoff:       time.Second,
 		lookupTimeout:    10 * time.Second,
+		suspectTimeout:   3 * time.Second,
 		scanLeaseRenew:   20 * time.Second,
 	}
 }
@@ -191,6 +195,30 @@ func WithConnOptions(opts ...region.Option) Option {
 		o.connOptions = append(o.connOptions, opts...)
 		return nil
 	}
+}
+
+// WithDialer makes the client open its connections to the cluster's servers (region servers
+// and the bootstrap servers of WithBootstrapServers; not ZooKeeper) with dial instead of a
+// zero net.Dialer. dial gets the address as the cluster names the server ("host:port") and
+// must honour ctx. The connection it returns may be any net.Conn: a wrapper (package
+// hbasetest/faultnet injects network faults this way, for tests of an application's own
+// behaviour under partitions and slow or reset connections) works as well as a *net.TCPConn,
+// at the cost of the client's raw socket I/O, which only a *net.TCPConn gets.
+func WithDialer(dial func(ctx context.Context, network, addr string) (net.Conn, error)) Option {
+	return func(o *options) error {
+		if dial == nil {
+			return errors.New("hbase: WithDialer: nil dial function")
+		}
+		o.connOptions = append(o.connOptions, region.WithDialer(dialFunc(dial)))
+		return nil
+	}
+}
+
+// dialFunc adapts a dial function to region.Dialer.
+type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+
+func (f dialFunc) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	return f(ctx, network, addr)
 }
 
 // withMetaLocator replaces the ZooKeeper lookup of hbase:meta (unit tests against fakes).

@@ -179,7 +179,11 @@ func (c *Client) putBack(ctx context.Context, r *regionInfo, addr string) error 
 		return err
 	}
 	nr := r.at(addr, conn)
-	if err := c.probe(ctx, nr, conn); err != nil {
+	// A server that takes longer than the suspect timeout to answer a probe is not trusted
+	// with the region yet; the next round asks again.
+	pctx, cancel := context.WithTimeout(ctx, c.opts.suspectTimeout)
+	defer cancel()
+	if err := c.probe(pctx, nr, conn); err != nil {
 		return err
 	}
 	c.cache.insert(nr)
@@ -220,4 +224,37 @@ func (c *Client) metaRange(ctx context.Context, first, last []byte) (rows []meta
 		first, after = page[len(page)-1].name, true
 	}
 	return rows, false, nil
+}
+
+// suspect checks, once at a time per connection, that the server behind conn still answers
+// after a call on it ended with its caller's context: a probe of r that gets no answer within
+// the suspect timeout means a partitioned or hung server (the network dropping packets
+// resets nothing, so the connection would otherwise look healthy forever). The connection is
+// then closed: its regions are relocated together, and a new connection is dialled when one
+// is needed, which succeeds once the network heals. A probe answered in any way (even with an
+// exception) clears the suspicion.
+func (c *Client) suspect(r *regionInfo, conn *region.Client) {
+	if conn == nil || isDead(conn) {
+		return
+	}
+	if _, busy := c.suspects.LoadOrStore(conn, struct{}{}); busy {
+		return
+	}
+	ok := c.spawn(func() {
+		defer c.suspects.Delete(conn)
+		ctx, cancel := context.WithTimeout(c.lifetime, c.opts.suspectTimeout)
+		err := c.probe(ctx, r, conn)
+		timedOut := ctx.Err() != nil
+		cancel()
+		if err == nil || !timedOut || c.lifetime.Err() != nil {
+			return
+		}
+		c.suspectDrops.Add(1)
+		c.log.Warn("hbase: region server does not answer: dropping its connection", "addr", conn.Addr(),
+			"waited", c.opts.suspectTimeout)
+		conn.Close()
+	})
+	if !ok {
+		c.suspects.Delete(conn)
+	}
 }

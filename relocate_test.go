@@ -63,7 +63,7 @@ func TestDeadServerRelocatedWithBatchedMetaScans(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	before := c.metaRPCs.Load()
+	before, roundsBefore := c.metaRPCs.Load(), c.relocationRounds.Load()
 	lookupsBefore := fc.metaScans.Load()
 
 	dying.Close() // connections reset, later dials refused
@@ -88,13 +88,12 @@ func TestDeadServerRelocatedWithBatchedMetaScans(t *testing.T) {
 	for err := range errs {
 		t.Errorf("Get after the server died: %v", err)
 	}
-	rpcs := c.metaRPCs.Load() - before
-	t.Logf("%d regions of a dead server relocated with %d hbase:meta scans (%d seen by the server)",
-		regions, rpcs, fc.metaScans.Load()-lookupsBefore)
-	// 150 ms of rounds paced from 10 ms up to 100 ms is at most 6 rounds, plus the one that
-	// finds the heir; one region at a time would be at least 50.
-	if rpcs > 8 {
-		t.Errorf("%d hbase:meta scans to relocate %d regions of a dead server; want at most 8 (one per round)", rpcs, regions)
+	rpcs, rounds := c.metaRPCs.Load()-before, c.relocationRounds.Load()-roundsBefore
+	t.Logf("%d regions of a dead server relocated with %d hbase:meta scans in %d rounds (%d seen by the server)",
+		regions, rpcs, rounds, fc.metaScans.Load()-lookupsBefore)
+	// One table: one scan per round for all 50 regions, not one per region.
+	if rpcs != rounds || rounds == 0 || rpcs >= regions {
+		t.Errorf("%d hbase:meta scans in %d relocation rounds for %d regions; want one per round, fewer than the regions", rpcs, rounds, regions)
 	}
 }
 

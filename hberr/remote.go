@@ -62,8 +62,10 @@ var (
 	// cluster's state (a parent znode under which ZooKeeper has nothing): retrying cannot help.
 	ErrConfiguration = errors.New("configuration error")
 	// ErrIndeterminate: a write that must not be applied twice (Append, Increment,
-	// CheckAndMutate, MutateRow) got a corrupt response: the server may or may not have
-	// applied it. The error also wraps ErrCorruptResponse. Read the row to find out.
+	// CheckAndMutate, MutateRow) got a corrupt response, or (CheckAndMutate, MutateRow: they
+	// carry no nonce the server could recognise a resend by) lost its connection after it was
+	// sent: the server may or may not have applied it. The error also wraps
+	// ErrCorruptResponse or ErrConnection. Read the row to find out.
 	ErrIndeterminate = errors.New("outcome unknown: the write may or may not have been applied")
 	// ErrAttemptsExhausted: the call was sent as many times as its maximum number of attempts
 	// allowed (hbase.WithMaxAttempts, hbase.WithNoRetries, hrpc.MaxAttempts) and failed each
