@@ -233,10 +233,14 @@ func (e *RemoteError) classify() {
 
 // Error implements error.
 func (e *RemoteError) Error() string {
-	if e.Message == "" {
-		return e.Class
+	class := e.Class
+	if class == "" {
+		class = "server exception without a class name"
 	}
-	return e.Class + ": " + e.Message
+	if e.Message == "" {
+		return class
+	}
+	return class + ": " + e.Message
 }
 
 // Unwrap returns the sentinels the exception maps to, for errors.Is.
@@ -251,6 +255,9 @@ func (e *RemoteError) Fatal() bool { return e.fatal }
 // startCode=s. As of locationSeqNum=n."). It returns "" when there is none.
 func (e *RemoteError) MovedTo() string {
 	if e.Host != "" && e.Port > 0 {
+		if !validHost(e.Host) || e.Port > 65535 {
+			return ""
+		}
 		return net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
 	}
 	if simpleName(e.Class) != "RegionMovedException" {
@@ -261,10 +268,28 @@ func (e *RemoteError) MovedTo() string {
 	if host == "" || port == "" {
 		return ""
 	}
-	if p, err := strconv.Atoi(port); err != nil || p <= 0 || p > 65535 {
+	if p, err := strconv.Atoi(port); err != nil || p <= 0 || p > 65535 || !validHost(host) {
 		return ""
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// validHost reports whether h can be a host name or IP address the server names: a server's
+// hint is not trusted to dial anything else.
+func validHost(h string) bool {
+	if len(h) > 255 {
+		return false
+	}
+	if net.ParseIP(h) != nil {
+		return true
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldValue returns the text after key up to the next space, or "".
