@@ -16,39 +16,39 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 )
 
-// faultTarget creates a table of three regions ("", "h", "p") and returns it with the address
-// of a region server holding one of its regions but not hbase:meta, the start row of that
-// region, and a row of a region on another server (or "" when there is none).
-func faultTarget(t *testing.T, cl *hbasetest.Cluster) (table, addr, affected, other string) {
+// faultTarget creates a table of three regions ("", "h", "p"), writes value to a row of each
+// with c, and returns the table, the address (as the client dials it) of a region server
+// holding one of its regions but not hbase:meta, a row of that region, and a row of a region
+// on another server ("" when there is none).
+func faultTarget(t *testing.T, cl *hbasetest.Cluster, c *Client, value []byte) (table, addr, affected, other string) {
 	t.Helper()
 	table = createTable(t, []string{"f"}, [][]byte{[]byte("h"), []byte("p")})
-	ctx := testContext(t, time.Minute)
-	meta, err := cl.Regions(ctx, "hbase:meta")
-	if err != nil || len(meta) != 1 {
-		t.Fatalf("hbase:meta regions: %v, %v", meta, err)
-	}
-	regions, err := cl.Regions(ctx, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range regions {
-		if r.Server != meta[0].Server && addr == "" {
-			addr, affected = r.Addr, string(r.StartKey)+"row"
+	rows := []string{"row", "hrow", "prow"}
+	locate := func() (metaAddr string, at []string) {
+		for _, row := range rows {
+			putRow(t, c, table, row, value)
+			at = append(at, c.cache.get([]byte(table), []byte(row)).location())
 		}
+		return c.meta.location(), at
 	}
-	for _, r := range regions {
-		if r.Addr != addr && r.Server >= 0 {
-			other = string(r.StartKey) + "row"
+	metaAddr, at := locate()
+	for i, a := range at {
+		if a != metaAddr && addr == "" {
+			addr, affected = a, rows[i]
 		}
 	}
 	if addr == "" {
 		// Every region is with hbase:meta: move the first one away.
-		r := moveRegion(t, cl, table, nil)
-		regions, _ = cl.Regions(ctx, table)
-		for _, m := range regions {
-			if m.EncodedName == r.EncodedName {
-				addr, affected = m.Addr, "row"
-			}
+		moveRegion(t, cl, table, nil)
+		metaAddr, at = locate()
+		if at[0] == metaAddr {
+			t.Fatalf("region of %q still with hbase:meta on %s after a move", rows[0], metaAddr)
+		}
+		addr, affected = at[0], rows[0]
+	}
+	for i, a := range at {
+		if a != addr {
+			other = rows[i]
 		}
 	}
 	return table, addr, affected, other
@@ -84,13 +84,9 @@ func settledGoroutines() int {
 func TestPartitionAgainstHBase(t *testing.T) {
 	cl := testCluster(t)
 	fn := faultnet.New()
-	table, addr, affected, other := faultTarget(t, cl)
 	c := newTestClient(t, WithDialer(fn.DialContext))
 	value := bytes.Repeat([]byte("v"), 100)
-	putRow(t, c, table, affected, value)
-	if other != "" {
-		putRow(t, c, table, other, value)
-	}
+	table, addr, affected, other := faultTarget(t, cl, c, value)
 	if fn.Open(addr) == 0 {
 		t.Fatalf("no connection to %s through the faultnet dialer: the cluster names its servers differently", addr)
 	}
@@ -203,11 +199,13 @@ func TestPartitionAgainstHBase(t *testing.T) {
 func TestResetMidResponseAgainstHBase(t *testing.T) {
 	cl := testCluster(t)
 	fn := faultnet.New()
-	table, addr, row, _ := faultTarget(t, cl)
 	c := newTestClient(t, WithDialer(fn.DialContext))
 	ctx := testContext(t, time.Minute)
 	value := bytes.Repeat([]byte("0123456789"), 400)
-	putRow(t, c, table, row, value)
+	table, addr, row, _ := faultTarget(t, cl, c, value)
+	if fn.Open(addr) == 0 {
+		t.Fatalf("no connection to %s through the faultnet dialer", addr)
+	}
 
 	dials := fn.Dials()
 	fn.ResetAfter(addr, 1000)

@@ -68,6 +68,9 @@ func (c *Client) followMove(r *regionInfo, addr string) {
 		c.reestablish(r)
 		return
 	}
+	if _, _, gone := r.state(); gone {
+		return // replaced meanwhile (a lookup found a newer region): nothing to move
+	}
 	c.movedHints.Add(1)
 	c.cache.insert(r.at(addr, conn))
 	c.log.Debug("hbase: region moved", "region", string(r.name), "addr", addr)
@@ -186,7 +189,9 @@ func (c *Client) putBack(ctx context.Context, r *regionInfo, addr string) error 
 	if err := c.probe(pctx, nr, conn); err != nil {
 		return err
 	}
-	c.cache.insert(nr)
+	if _, _, gone := r.state(); !gone {
+		c.cache.insert(nr)
+	}
 	return nil
 }
 
