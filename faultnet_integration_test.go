@@ -238,8 +238,13 @@ func TestResetMidResponseAgainstHBase(t *testing.T) {
 	camRow := row + "-cam"
 	put, _ := hrpc.NewPut([]byte(table), []byte(camRow), hrpc.Value([]byte("f"), []byte("q"), []byte("first")))
 	cam, _ := hrpc.NewCheckAndMutate(hrpc.IfNotExists([]byte("f"), []byte("q")), put)
-	fn.ResetAfter(addr, 10)
+	// Its response is about a dozen bytes: break it after the frame's length.
+	dials = fn.Dials()
+	fn.ResetAfter(addr, 6)
 	_, err = c.CheckAndMutate(ctx, cam)
+	if fn.Dials() == dials {
+		t.Error("no new connection after the reset of the CheckAndMutate's response")
+	}
 	if !errors.Is(err, ErrIndeterminate) || IsRetryable(err) {
 		t.Errorf("CheckAndMutate across a reset mid-response: %v; want ErrIndeterminate", err)
 	}

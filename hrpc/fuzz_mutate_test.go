@@ -21,7 +21,7 @@ func FuzzMutateResponses(f *testing.F) {
 	f.Add(msg, block)
 	msg, _ = proto.Marshal(&pb.MutateResponse{Processed: proto.Bool(false)})
 	f.Add(msg, []byte(nil))
-	msg, _ = proto.Marshal(&pb.MultiResponse{Processed: proto.Bool(true), RegionActionResult: []*pb.RegionActionResult{{
+	msg, _ = proto.Marshal(&pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{
 		ResultOrException: []*pb.ResultOrException{{Index: proto.Uint32(0), Result: &pb.Result{AssociatedCellCount: proto.Int32(1)}}}}}})
 	f.Add(msg, block)
 	msg, _ = proto.Marshal(&pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{
