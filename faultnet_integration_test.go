@@ -23,7 +23,7 @@ import (
 func faultTarget(t *testing.T, cl *hbasetest.Cluster, c *Client, value []byte) (table, addr, affected, other string) {
 	t.Helper()
 	table = createTable(t, []string{"f"}, [][]byte{[]byte("h"), []byte("p")})
-	rows := []string{"row", "hrow", "prow"}
+	rows := []string{"arow", "hrow", "prow"} // one in each region
 	locate := func() (metaAddr string, at []string) {
 		for _, row := range rows {
 			putRow(t, c, table, row, value)
