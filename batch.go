@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -71,8 +72,13 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 		wg.Wait()
 		pending = c.countAttempts(calls, again, tries, last, results)
 		rounds++
-		// The first retry of moved regions is immediate; later rounds are paced.
-		if len(pending) > 0 && (needPause || rounds > 1) && b.sleep(ctx) != nil {
+		// The first retry of moved regions is immediate; later rounds are paced, and last
+		// at least as long as a throttled action's server asked.
+		var wait time.Duration
+		for _, i := range pending {
+			wait = max(wait, serverWait(last[i]))
+		}
+		if len(pending) > 0 && (needPause || rounds > 1) && b.sleepAtLeast(ctx, wait) != nil {
 			break
 		}
 	}

@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/pb"
+	"google.golang.org/protobuf/proto"
 )
 
 // fakeRegions returns n regions of table t, "k00" to "k(n-1)" (the first starting at ""),
@@ -230,5 +232,38 @@ func TestBackoffStartsSmallAfterRegionReturns(t *testing.T) {
 	// 400ms (and is at least 0 too, so only the bound on the small one is certain).
 	if d := times[7].Sub(times[6]); d > 60*time.Millisecond {
 		t.Errorf("pause after the region came back = %v; want a fresh small pause (≤ 10ms + scheduling)", d)
+	}
+}
+
+// TestThrottlingWaitHonouredInBatch: a throttled action of a batch is retried no sooner than
+// its server asked.
+func TestThrottlingWaitHonouredInBatch(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1})
+	var times []time.Time
+	var mu sync.Mutex
+	fc.onMulti = func(n int64, req *pb.MultiRequest) fakeserver.Response {
+		mu.Lock()
+		times = append(times, time.Now())
+		mu.Unlock()
+		if n == 1 {
+			resp := &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{Exception: &pb.NameBytesPair{
+				Name:  proto.String("org.apache.hadoop.hbase.quotas.RpcThrottlingException"),
+				Value: []byte("org.apache.hadoop.hbase.quotas.RpcThrottlingException: number of requests exceeded - wait 0.25sec")}}}}
+			return fakeserver.Response{Msg: resp}
+		}
+		return fc.multi(n, req)
+	}
+	c := fc.client(t, WithMaxBackoff(5*time.Millisecond))
+	res := c.SendBatch(testContext(t, 10*time.Second), []hrpc.Batchable{mustGetT(t, "t", "a")})
+	if res[0].Err != nil {
+		t.Fatal(res[0].Err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(times) != 2 {
+		t.Fatalf("server saw %d Multis; want 2", len(times))
+	}
+	if d := times[1].Sub(times[0]); d < 250*time.Millisecond {
+		t.Errorf("batch retried %v after the throttling exception; want at least the 250ms asked for", d)
 	}
 }
