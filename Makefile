@@ -57,7 +57,7 @@ stress: launcher
 # hbasetest/faultnet (partition, reset mid-response, slow reads, latency), recovery times per
 # fault kind, and the chaos test; with -race, then without (the production I/O path). Not in
 # it yet: the Jepsen-style workloads checked against histories, and the 10-minute soak.
-RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestChaos
+RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestChaos
 reliability: launcher
 	$(GO) test -race -count=1 -p 1 -timeout 40m -run '$(RELIABILITY_TESTS)' -v .
 	$(GO) test -count=1 -p 1 -timeout 40m -run '$(RELIABILITY_TESTS)' -v .
