@@ -20,9 +20,9 @@ import (
 // with c, and returns the table, the address (as the client dials it) of a region server
 // holding one of its regions but not hbase:meta, a row of that region, and a row of a region
 // on another server ("" when there is none).
-func faultTarget(t *testing.T, cl *hbasetest.Cluster, c *Client, value []byte) (table, addr, affected, other string) {
+func faultTarget(t *testing.T, cl *hbasetest.Cluster, c *Client, value []byte, families ...string) (table, addr, affected, other string) {
 	t.Helper()
-	table = createTable(t, []string{"f"}, [][]byte{[]byte("h"), []byte("p")})
+	table = createTable(t, append([]string{"f"}, families...), [][]byte{[]byte("h"), []byte("p")})
 	rows := []string{"arow", "hrow", "prow"} // one in each region
 	locate := func() (metaAddr string, at []string) {
 		for _, row := range rows {
@@ -76,6 +76,14 @@ func settledGoroutines() int {
 	return n
 }
 
+// heapAfterGC returns the live heap after a collection.
+func heapAfterGC() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
 // TestPartitionAgainstHBase partitions the client from one region server (a black hole:
 // nothing reset) for a few seconds while callers keep calling with short deadlines: the
 // server's calls end at their context, the server is found silent and its connection
@@ -91,6 +99,7 @@ func TestPartitionAgainstHBase(t *testing.T) {
 		t.Fatalf("no connection to %s through the faultnet dialer: the cluster names its servers differently", addr)
 	}
 	baseline := settledGoroutines()
+	heapBefore := heapAfterGC()
 
 	fn.BlackHole(addr)
 	partitioned := time.Now()
@@ -142,11 +151,15 @@ func TestPartitionAgainstHBase(t *testing.T) {
 		go call(other, &otherOK, &otherErr)
 	}
 	sampler := time.NewTicker(250 * time.Millisecond)
+	var maxHeap uint64
+	var ms runtime.MemStats
 	for time.Since(partitioned) < partition {
 		<-sampler.C
 		if g := int64(runtime.NumGoroutine()); g > maxG.Load() {
 			maxG.Store(g)
 		}
+		runtime.ReadMemStats(&ms)
+		maxHeap = max(maxHeap, ms.HeapAlloc)
 	}
 	sampler.Stop()
 	healed := time.Now()
@@ -164,12 +177,15 @@ func TestPartitionAgainstHBase(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	after := settledGoroutines()
+	heapAfter := heapAfterGC()
 
 	t.Logf("partition of %v from %s: affected row %d ok / %d failed, other row %d ok / %d failed; worst call %v past its deadline",
 		partition, addr, affectedOK.Load(), affectedErr.Load(), otherOK.Load(), otherErr.Load(),
 		time.Duration(worstLate.Load()).Round(time.Millisecond))
 	t.Logf("goroutines: %d before, at most %d during, %d after; connections dropped as silent: %d; first success %v after healing",
 		baseline, maxG.Load(), after, c.suspectDrops.Load(), recovery.Round(time.Millisecond))
+	t.Logf("heap: %d KiB before (after a GC), at most %d KiB during, %d KiB after (after a GC)",
+		heapBefore>>10, maxHeap>>10, heapAfter>>10)
 	if recovery == 0 {
 		t.Fatal("the partitioned region did not come back within a minute of healing")
 	}

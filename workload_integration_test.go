@@ -54,7 +54,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 	cl := testCluster(t)
 	fn := faultnet.New()
 	c := newTestClient(t, WithDialer(fn.DialContext))
-	table, addr, row, _ := faultTarget(t, cl, c, []byte("v"))
+	table, addr, row, _ := faultTarget(t, cl, c, []byte("v"), "g")
 	ctx := testContext(t, 3*time.Minute)
 	fam := []byte("f")
 	counterRow, transferRow := []byte(row+"-counter"), []byte(row+"-transfer")
@@ -64,7 +64,8 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var inserts, increments, transfers, reads workloadStats
+	var inserts, increments, transfers, reads, pairs, pairReads workloadStats
+	pairRow := []byte(row + "-pair")
 	var insertedMu sync.Mutex
 	inserted := map[string]bool{}
 	stop := make(chan struct{})
@@ -118,6 +119,27 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 			transfers.record(dl, err)
 		})
 	}
+	// Two cells in two column families of one row, written together by one Put: a reader
+	// never sees one without the other's value.
+	loop(func(i int) {
+		v := []byte(fmt.Sprintf("%08d", i))
+		put, _ := hrpc.NewPut([]byte(table), pairRow, hrpc.Value(fam, []byte("x"), v), hrpc.Value([]byte("g"), []byte("x"), v))
+		cctx, cancel, dl := callCtx()
+		_, err := c.Put(cctx, put)
+		cancel()
+		pairs.record(dl, err)
+	})
+	loop(func(int) {
+		cctx, cancel, dl := callCtx()
+		res, err := c.Get(cctx, mustGetT(t, table, string(pairRow)))
+		cancel()
+		pairReads.record(dl, err)
+		if err == nil && len(res.Cells) > 0 {
+			if len(res.Cells) != 2 || !bytes.Equal(res.Cells[0].Value, res.Cells[1].Value) {
+				t.Errorf("a reader saw a mix of two writes of one row: %v", res.Cells)
+			}
+		}
+	})
 	loop(func(int) {
 		cctx, cancel, dl := callCtx()
 		res, err := c.Get(cctx, mustGetT(t, table, string(transferRow)))
@@ -181,6 +203,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 		counter, increments.acked.Load(), increments.attempted.Load())
 	t.Logf("transfers:      %v; a + b = %d at the end", &transfers, sum)
 	t.Logf("transfer reads: %v", &reads)
+	t.Logf("two-family writes: %v; reads: %v", &pairs, &pairReads)
 	if lost != 0 {
 		t.Errorf("%d acknowledged inserts lost", lost)
 	}
@@ -191,7 +214,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 	if sum != total {
 		t.Errorf("a + b = %d at the end; want %d", sum, total)
 	}
-	for _, s := range []*workloadStats{&inserts, &increments, &transfers, &reads} {
+	for _, s := range []*workloadStats{&inserts, &increments, &transfers, &reads, &pairs, &pairReads} {
 		if late := time.Duration(s.worstLate.Load()); late > time.Second {
 			t.Errorf("a call returned %v past its deadline", late)
 		}
