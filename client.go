@@ -222,13 +222,13 @@ func (c *Client) establishRegion(ctx context.Context, r *regionInfo) error {
 	if err != nil {
 		return err
 	}
-	if err := c.probe(ctx, nr, conn); err != nil {
+	nr.conn = conn
+	if nr, err = c.probeFollowing(ctx, nr); err != nil {
 		if classify(err) == relocate {
 			err = fmt.Errorf("%w (hbase:meta may not be updated yet)", err)
 		}
 		return err
 	}
-	nr.conn = conn
 	c.cache.insert(nr)
 	c.log.Debug("hbase: region re-established", "region", string(nr.name), "addr", nr.addr)
 	return nil

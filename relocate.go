@@ -175,24 +175,53 @@ func (c *Client) relocateRound(ctx context.Context, pending []*regionInfo) ([]*r
 	return still, firstErr
 }
 
-// putBack checks that the server at addr serves r and puts r back in service there.
+// putBack checks that the server at addr serves r and puts r back in service there (or where
+// that server says r moved to).
 func (c *Client) putBack(ctx context.Context, r *regionInfo, addr string) error {
 	conn, err := c.conn(ctx, addr)
 	if err != nil {
 		return err
 	}
-	nr := r.at(addr, conn)
 	// A server that takes longer than the suspect timeout to answer a probe is not trusted
 	// with the region yet; the next round asks again.
 	pctx, cancel := context.WithTimeout(ctx, c.opts.suspectTimeout)
 	defer cancel()
-	if err := c.probe(pctx, nr, conn); err != nil {
+	nr, err := c.probeFollowing(pctx, r.at(addr, conn))
+	if err != nil {
 		return err
 	}
 	if _, _, gone := r.state(); !gone {
 		c.cache.insert(nr)
 	}
 	return nil
+}
+
+// probeFollowing probes nr at its server; when that server answers that the region moved and
+// names where (hbase:meta lags behind a move), it probes there instead. It returns the region
+// as found served.
+func (c *Client) probeFollowing(ctx context.Context, nr *regionInfo) (*regionInfo, error) {
+	err := c.probe(ctx, nr, nr.conn)
+	if err == nil {
+		return nr, nil
+	}
+	re, ok := errors.AsType[*hberr.RemoteError](err)
+	if !ok {
+		return nil, err
+	}
+	to := re.MovedTo()
+	if to == "" || to == nr.addr {
+		return nil, err
+	}
+	conn, cerr := c.conn(ctx, to)
+	if cerr != nil {
+		return nil, err
+	}
+	moved := nr.at(to, conn)
+	if c.probe(ctx, moved, conn) != nil {
+		return nil, err
+	}
+	c.movedHints.Add(1)
+	return moved, nil
 }
 
 // metaRange reads the hbase:meta rows from region name first to last (one table), in pages.

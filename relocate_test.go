@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -265,5 +266,50 @@ func TestThrottlingWaitHonouredInBatch(t *testing.T) {
 	}
 	if d := times[1].Sub(times[0]); d < 250*time.Millisecond {
 		t.Errorf("batch retried %v after the throttling exception; want at least the 250ms asked for", d)
+	}
+}
+
+// TestRelookupFollowsMovedHintWhenMetaLags: hbase:meta still names the old server after a
+// move; the old server's RegionMovedException to the re-lookup's probe takes the client to
+// the new one instead of waiting for hbase:meta.
+func TestRelookupFollowsMovedHintWhenMetaLags(t *testing.T) {
+	fc := newFakeCluster(t)
+	heir := startFakeServer(t, fc)
+	host, portText, _ := net.SplitHostPort(heir.Addr())
+	port, _ := strconv.Atoi(portText)
+	var moved atomic.Bool
+	old, err := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
+		if moved.Load() && r.Method == "Get" {
+			var req pb.GetRequest
+			_ = r.Unmarshal(&req)
+			if req.GetGet().GetExistenceOnly() {
+				return fakeserver.Response{Exception: fakeserver.RegionMoved(host, port, 1)}
+			}
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.NotServingRegionException", "closed")}
+		}
+		return fc.handle(r)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { old.Close() })
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
+	fc.mu.Lock()
+	fc.regions = fakeRegions(1, old.Addr())
+	fc.mu.Unlock()
+	c := fc.client(t)
+	ctx := testContext(t, 10*time.Second)
+	if _, err := c.Get(ctx, mustGetT(t, "t", "row")); err != nil {
+		t.Fatal(err)
+	}
+	moved.Store(true)
+	if _, err := c.Get(ctx, mustGetT(t, "t", "row")); err != nil {
+		t.Fatalf("Get after the move: %v", err)
+	}
+	if got := c.cache.get([]byte("t"), []byte("row")).location(); got != heir.Addr() {
+		t.Errorf("cached location = %s; want the server the hint named, %s", got, heir.Addr())
+	}
+	if c.movedHints.Load() != 1 {
+		t.Errorf("movedHints = %d; want 1", c.movedHints.Load())
 	}
 }
