@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -27,7 +28,9 @@ const maxParallelLookups = 16
 // in the same order. Calls are grouped by region and then by region server: each server gets
 // one MultiRequest, and the servers are called in parallel. Actions that fail with a
 // retryable error are retried on their own, after a re-lookup of their region or a backoff,
-// until ctx ends; actions that fail for good get their own error.
+// until ctx ends or their maximum number of attempts is reached (WithMaxAttempts,
+// hrpc.MaxAttempts: each failed try of an action counts); actions that fail for good get
+// their own error.
 func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchResult {
 	results := make([]BatchResult, len(calls))
 	pending := make([]int, 0, len(calls))
@@ -51,6 +54,7 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 	}
 	b := c.newBackoff()
 	last := make([]error, len(calls))
+	tries := make([]int, len(calls))
 	rounds := 0
 	for len(pending) > 0 {
 		if ctx.Err() != nil || c.isClosed() {
@@ -71,11 +75,16 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 			}()
 		}
 		wg.Wait()
-		pending = again
-		c.stats.retries.Add(uint64(len(again)))
+		pending = c.countAttempts(calls, again, tries, last, results)
+		c.stats.retries.Add(uint64(len(pending)))
 		rounds++
-		// The first retry of moved regions is immediate; later rounds are paced.
-		if len(pending) > 0 && (needPause || rounds > 1) && b.sleep(ctx) != nil {
+		// The first retry of moved regions is immediate; later rounds are paced, and last
+		// at least as long as a throttled action's server asked.
+		var wait time.Duration
+		for _, i := range pending {
+			wait = max(wait, serverWait(last[i]))
+		}
+		if len(pending) > 0 && (needPause || rounds > 1) && b.sleepAtLeast(ctx, wait) != nil {
 			break
 		}
 	}
@@ -84,7 +93,8 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 		case c.isClosed():
 			results[i].Err = ErrClosed
 		default:
-			results[i].Err = ctxErr(ctx, last[i])
+			a := attempts{n: tries[i]}
+			results[i].Err = a.withCount(ctxErr(ctx, last[i]))
 		}
 	}
 	for i := range results {
@@ -93,6 +103,22 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 		}
 	}
 	return results
+}
+
+// countAttempts counts one more failed attempt for each call of again (the calls to retry)
+// and returns those whose maximum number of attempts is not reached yet; the others get an
+// *AttemptsError.
+func (c *Client) countAttempts(calls []hrpc.Batchable, again, tries []int, last []error, results []BatchResult) []int {
+	keep := again[:0]
+	for _, i := range again {
+		tries[i]++
+		if max := c.attemptCap(calls[i]); max > 0 && tries[i] >= max {
+			results[i].Err = &AttemptsError{Attempts: tries[i], Last: last[i]}
+			continue
+		}
+		keep = append(keep, i)
+	}
+	return keep
 }
 
 // serverBatch is what one MultiRequest to one server carries: calls grouped by region.
@@ -221,7 +247,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		case relocate, pauseAndRelocate:
 			for j := range sent {
 				if k < 0 || j == k {
-					c.markUnavailable(sb.regionOf(sent[j][0], calls), sb.conn)
+					c.regionFailed(sb.regionOf(sent[j][0], calls), sb.conn, err)
 				}
 			}
 			needPause = needPause || act == pauseAndRelocate
@@ -262,7 +288,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 					results[i].Err = err
 				case relocate, pauseAndRelocate:
 					if !relocated {
-						c.markUnavailable(sb.regionOf(i, calls), sb.conn)
+						c.regionFailed(sb.regionOf(i, calls), sb.conn, err)
 						relocated = true
 					}
 					retry = append(retry, i)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
@@ -43,6 +44,15 @@ type Client struct {
 	hooks *Hooks     // nil: no hooks (hooks.go)
 	lat   *latencies // nil: latency per server not kept (latency.go)
 	stats counters   // Stats (stats.go)
+
+	// metaRPCs counts the hbase:meta scans sent (lookups and relocations); movedHints the
+	// regions cached from a RegionMovedException without one; relocationRounds the rounds of
+	// relocateRegions. Tests read them.
+	suspects         sync.Map // *region.Client → struct{}: connections being checked (suspect)
+	metaRPCs         atomic.Int64
+	movedHints       atomic.Int64
+	relocationRounds atomic.Int64
+	suspectDrops     atomic.Int64 // connections closed because their server did not answer
 }
 
 // NewClient returns a client for the HBase cluster whose ZooKeeper quorum is zkQuorum
@@ -137,6 +147,15 @@ func (c *Client) newBackoff() backoff {
 	return backoff{min: c.opts.minBackoff, max: c.opts.maxBackoff, hooks: c.hooks}
 }
 
+// relocationBackoffCap caps the pause between two attempts of the client's own goroutines to
+// find a region again. It is lower than the calls' cap: callers wait for these attempts, and
+// a region that reopens is found at most this long after hbase:meta says where.
+const relocationBackoffCap = 100 * time.Millisecond
+
+func (c *Client) newRelocationBackoff() backoff {
+	return backoff{min: c.opts.minBackoff, max: min(c.opts.maxBackoff, relocationBackoffCap), hooks: c.hooks}
+}
+
 // markUnavailable takes r out of service after a failure on conn (nil: whatever its
 // connection) and starts the one goroutine that re-establishes it.
 func (c *Client) markUnavailable(r *regionInfo, conn *region.Client) {
@@ -150,7 +169,7 @@ func (c *Client) markUnavailable(r *regionInfo, conn *region.Client) {
 // reestablish looks r up again until it is served (or gone from hbase:meta, or the client is
 // closed), pausing with backoff between attempts, then wakes the callers waiting on it.
 func (c *Client) reestablish(r *regionInfo) {
-	b := c.newBackoff()
+	b := c.newRelocationBackoff()
 	for c.lifetime.Err() == nil {
 		if _, _, gone := r.state(); gone {
 			return
@@ -211,13 +230,13 @@ func (c *Client) establishRegion(ctx context.Context, r *regionInfo) error {
 	if err != nil {
 		return err
 	}
-	if err := c.probe(ctx, nr, conn); err != nil {
+	nr.conn = conn
+	if nr, err = c.probeFollowing(ctx, nr); err != nil {
 		if classify(err) == relocate {
 			err = fmt.Errorf("%w (hbase:meta may not be updated yet)", err)
 		}
 		return err
 	}
-	nr.conn = conn
 	c.cache.insert(nr)
 	c.log.Debug("hbase: region re-established", "region", string(nr.name), "addr", nr.addr)
 	return nil
@@ -380,7 +399,7 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 }
 
 // send sends call to the region holding its key and returns the response, retrying as the
-// error calls for until ctx ends.
+// error calls for until ctx ends or the call's attempts are used up.
 func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byte, error) {
 	if c.observing() {
 		return c.sendObserved(ctx, call)
@@ -394,19 +413,36 @@ func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (prot
 		return nil, nil, ErrClosed
 	}
 	b := c.newBackoff()
+	tries := attempts{max: c.attemptCap(call)}
 	var last error
+	var prev *regionInfo
 	relocations := 0
 	for {
 		if ctx.Err() != nil {
-			return nil, nil, ctxErr(ctx, last)
+			return nil, nil, tries.withCount(ctxErr(ctx, last))
 		}
 		r, conn, err := c.findRegion(ctx, call.Table(), call.Key(), false)
 		if err == nil {
+			if prev != nil && r != prev {
+				// The region is back (moved, reopened, relocated): a failure there is a new
+				// story, whose pauses start small again instead of where the old ones grew to.
+				b = c.newBackoff()
+			}
+			prev = r
 			var resp proto.Message
 			var cells []byte
+			deadBefore := isDead(conn)
 			resp, cells, err = c.attempt(ctx, r, conn, call, o)
 			if err == nil {
 				return resp, cells, nil
+			}
+			if errors.Is(err, hberr.ErrConnection) && !deadBefore && !resendableAfterLoss(call) && !c.isClosed() {
+				c.regionFailed(r, conn, err)
+				return nil, nil, indeterminate(err)
+			}
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				// The call got no answer in its time: check that the server still answers.
+				c.suspect(r, conn)
 			}
 		}
 		if c.isClosed() {
@@ -414,41 +450,40 @@ func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (prot
 		}
 		if ctx.Err() != nil {
 			if _, ok := errors.AsType[*RetryError](err); ok {
-				return nil, nil, err // it already says what the wait for the region was about
+				return nil, nil, tries.withCount(err) // it already says what the wait for the region was about
 			}
-			return nil, nil, ctxErr(ctx, last)
+			return nil, nil, tries.withCount(ctxErr(ctx, last))
 		}
 		last = err
 		if errors.Is(err, hberr.ErrCorruptResponse) && !safeToResend(call) {
 			return nil, nil, indeterminate(err)
 		}
 		act := classify(err)
-		if act != giveUp {
-			c.retrying(ctx, o, conn, err, act)
-		}
-		switch act {
-		case giveUp:
+		if act == giveUp {
 			return nil, nil, err
+		}
+		if conn != nil && (act == relocate || act == pauseAndRelocate) {
+			// Take the region out of service even when this was the last attempt: the next
+			// call should not go to the same place.
+			c.regionFailed(r, conn, err)
+		}
+		if end := tries.failed(err); end != nil {
+			return nil, nil, end
+		}
+		c.retrying(ctx, o, conn, err, act)
+		switch act {
 		case relocate:
 			// The first re-lookup is immediate; a region that keeps moving (or a lookup
 			// that keeps failing) is paced by the backoff.
 			relocations++
-			if conn != nil {
-				c.markUnavailable(r, conn)
-			}
 			if conn == nil || relocations > 1 {
 				if b.sleep(ctx) != nil {
-					return nil, nil, ctxErr(ctx, last)
+					return nil, nil, tries.withCount(ctxErr(ctx, last))
 				}
 			}
-		case pauseAndRelocate:
-			if conn != nil {
-				c.markUnavailable(r, conn)
-			}
-			fallthrough
-		case pause:
-			if b.sleep(ctx) != nil {
-				return nil, nil, ctxErr(ctx, last)
+		case pause, pauseAndRelocate:
+			if b.sleepAtLeast(ctx, serverWait(err)) != nil {
+				return nil, nil, tries.withCount(ctxErr(ctx, last))
 			}
 		}
 	}

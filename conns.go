@@ -116,14 +116,22 @@ func (c *Client) connOptions() []region.Option {
 	return append(opts, c.opts.connOptions...)
 }
 
-// serverFailed takes every region served through conn out of service at once; each gets one
-// goroutine that looks it up again.
+// serverFailed takes every region served through conn out of service at once; one goroutine
+// looks them all up again together (relocateRegions).
 func (c *Client) serverFailed(conn *region.Client) {
 	if c.lifetime.Err() != nil {
 		return
 	}
+	var owned []*regionInfo
 	for _, r := range c.cache.onConn(conn) {
-		c.markUnavailable(r, conn)
+		if r.markUnavailable(conn) {
+			owned = append(owned, r)
+		}
+	}
+	if len(owned) > 0 && !c.spawn(func() { c.relocateRegions(conn.Addr(), owned) }) {
+		for _, r := range owned {
+			r.retire()
+		}
 	}
 	c.markUnavailable(c.meta, conn)
 }

@@ -47,9 +47,11 @@ var (
 	// write that must not be applied twice reports ErrIndeterminate instead.
 	ErrCorruptResponse = hberr.ErrCorruptResponse
 	// ErrIndeterminate is returned when an Append, Increment, CheckAndMutate or MutateRow got
-	// a corrupt response: the server may or may not have applied it, and sending it again
-	// could apply it twice or misreport a condition. The error also wraps ErrCorruptResponse
-	// and what was wrong with the response. Read the row to find out.
+	// a corrupt response, or a CheckAndMutate or MutateRow lost its connection after it was
+	// sent: the server may or may not have applied it, and sending it again could apply it
+	// twice or misreport a condition. (Appends and Increments carry a nonce, so the server
+	// recognises their resend after a lost connection and they are retried.) The error also
+	// wraps ErrCorruptResponse or ErrConnection and the cause. Read the row to find out.
 	ErrIndeterminate = hberr.ErrIndeterminate
 	// ErrTLS is wrapped by the error of a dial whose TLS handshake failed (WithTLS): a server
 	// without TLS, a certificate the client does not trust or that has expired, or a server
@@ -58,6 +60,10 @@ var (
 	// ErrBootstrapUnreachable is wrapped by the error of a meta lookup that no bootstrap
 	// server answered (WithBootstrapServers); the error also wraps each server's error.
 	ErrBootstrapUnreachable = hberr.ErrBootstrapUnreachable
+	// ErrAttemptsExhausted: the call failed as many times as WithMaxAttempts, WithNoRetries or
+	// hrpc.MaxAttempts allowed; it comes in an *AttemptsError with the count and the last
+	// failure.
+	ErrAttemptsExhausted = hberr.ErrAttemptsExhausted
 )
 
 // indeterminate reports a corrupt response to a write that is not safe to send again.
@@ -69,6 +75,16 @@ func indeterminate(err error) error {
 // reads, and Puts and Deletes (applying them twice leaves the same data). An Append or
 // Increment carries a nonce, but the server's answer to a repeated nonce is the row as it is
 // then, not the first result, so they are not resent either.
+// resendableAfterLoss reports whether call may be sent again after its connection broke while
+// it was outstanding: the calls safe to resend, and Appends and Increments, whose nonce lets
+// the server recognise the resend and not apply it twice.
+func resendableAfterLoss(call hrpc.Call) bool {
+	if n, ok := call.(interface{ Nonce() uint64 }); ok && n.Nonce() != 0 {
+		return true
+	}
+	return safeToResend(call)
+}
+
 func safeToResend(call hrpc.Call) bool {
 	switch call.(type) {
 	case *hrpc.Get, *hrpc.Put, *hrpc.Delete:

@@ -36,7 +36,10 @@ type fakeCluster struct {
 	// regionFault, when it returns a class name, fails a region action of Multi n with it.
 	regionFault func(n int64, region []byte) string
 	multis      atomic.Int64
-	actions     atomic.Int64
+	// onScan, when set, answers data scans (the fake otherwise serves only hbase:meta).
+	onScan  func(n int64, req *pb.ScanRequest) fakeserver.Response
+	scans   atomic.Int64
+	actions atomic.Int64
 }
 
 type fakeRegion struct {
@@ -78,6 +81,9 @@ func (fc *fakeCluster) handle(r *fakeserver.Request) fakeserver.Response {
 		var req pb.ScanRequest
 		if err := r.Unmarshal(&req); err != nil {
 			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", err.Error())}
+		}
+		if !bytes.Equal(req.GetRegion().GetValue(), metaRegionName) && fc.onScan != nil {
+			return fc.onScan(fc.scans.Add(1), &req)
 		}
 		if !bytes.Equal(req.GetRegion().GetValue(), metaRegionName) {
 			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", "fake scans only hbase:meta")}
@@ -160,32 +166,50 @@ func (fc *fakeCluster) multi(n int64, req *pb.MultiRequest) fakeserver.Response 
 	return fakeserver.Response{Msg: resp, Cells: cells}
 }
 
-// metaScan answers a reversed hbase:meta scan: the regions whose meta row sorts at or before
-// the start row, nearest first.
+// metaScan answers an hbase:meta scan: a reversed lookup (the regions whose meta row sorts at
+// or before the start row, nearest first) or a forward range (MetaRangeRequest).
 func (fc *fakeCluster) metaScan(s *pb.Scan) fakeserver.Response {
 	fc.mu.Lock()
 	regions := append([]fakeRegion(nil), fc.regions...)
 	fc.mu.Unlock()
 	sort.Slice(regions, func(i, j int) bool { return metaCompare(regions[i].name(), regions[j].name()) < 0 })
+	if !s.GetReversed() {
+		var in []fakeRegion
+		for _, r := range regions {
+			c := metaCompare(r.name(), s.GetStartRow())
+			if (c > 0 || c == 0 && s.GetIncludeStartRow()) && metaCompare(r.name(), s.GetStopRow()) <= 0 {
+				in = append(in, r)
+			}
+		}
+		regions = in
+	} else {
+		var in []fakeRegion
+		for i := len(regions) - 1; i >= 0; i-- {
+			name := regions[i].name()
+			if metaCompare(name, s.GetStartRow()) <= 0 && metaCompare(name, s.GetStopRow()) >= 0 {
+				in = append(in, regions[i])
+			}
+		}
+		regions = in
+	}
 	var cells []byte
 	var counts []uint32
-	for i := len(regions) - 1; i >= 0 && len(counts) < int(s.GetCaching()); i-- {
-		r := regions[i]
-		name := r.name()
-		if metaCompare(name, s.GetStartRow()) > 0 || metaCompare(name, s.GetStopRow()) < 0 {
-			continue
+	for _, r := range regions {
+		if len(counts) >= int(s.GetCaching()) {
+			break
 		}
+		name := r.name()
 		info, _ := proto.Marshal(&pb.RegionInfo{
 			RegionId:  proto.Uint64(r.id),
 			TableName: &pb.TableName{Namespace: []byte("default"), Qualifier: []byte(r.table)},
 			StartKey:  []byte(r.start), EndKey: []byte(r.end),
 		})
-		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: name, Family: infoFamily, Qualifier: regionInfoCol,
-			Type: hrpc.CellTypePut, Value: append([]byte("PBUF"), info...)})
 		addr := r.addr
 		if addr == "" {
 			addr = fc.srv.Addr()
 		}
+		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: name, Family: infoFamily, Qualifier: regionInfoCol,
+			Type: hrpc.CellTypePut, Value: append([]byte("PBUF"), info...)})
 		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: name, Family: infoFamily, Qualifier: serverCol,
 			Type: hrpc.CellTypePut, Value: []byte(addr)})
 		counts = append(counts, 2)

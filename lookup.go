@@ -35,6 +35,7 @@ func (c *Client) locateInMeta(ctx context.Context, table, row []byte, before boo
 	if err != nil {
 		return nil, err
 	}
+	c.metaRPCs.Add(1)
 	req := hrpc.MetaLookupRequest(meta.name, table, row, before, metaRowsPerLookup)
 	resp := &pb.ScanResponse{}
 	cells, err := conn.CallChecked(ctx, region.HighPriority, "Scan", req, nil, resp, metaCheck{})

@@ -27,8 +27,13 @@ type options struct {
 	minBackoff       time.Duration
 	maxBackoff       time.Duration
 	lookupTimeout    time.Duration
-	scanLeaseRenew   time.Duration
-	handshaker       region.Handshaker
+	// maxAttempts caps the attempts of one call (WithMaxAttempts); 0: only the context does.
+	maxAttempts int
+	// suspectTimeout is how long a server whose call got no answer in its caller's time has
+	// to answer a probe before its connection is dropped (Client.suspect).
+	suspectTimeout time.Duration
+	scanLeaseRenew time.Duration
+	handshaker     region.Handshaker
 	// connOptions are added to the options of every region server connection.
 	connOptions []region.Option
 	// bootstrap are the servers of the connection registry (WithBootstrapServers); when set,
@@ -53,6 +58,7 @@ func defaultOptions() options {
 		minBackoff:       10 * time.Millisecond,
 		maxBackoff:       time.Second,
 		lookupTimeout:    10 * time.Second,
+		suspectTimeout:   3 * time.Second,
 		scanLeaseRenew:   20 * time.Second,
 		serverLatency:    true,
 	}
@@ -120,6 +126,29 @@ func WithMaxBackoff(d time.Duration) Option {
 	}
 }
 
+// WithMaxAttempts caps how many times a call is sent before it fails with an *AttemptsError
+// (wrapping ErrAttemptsExhausted and the last failure), besides its context: whichever ends
+// first ends the call. An attempt is one failed try: an RPC to the region (or, for a batch, to
+// the action's region) or a failed lookup of the region. Final errors (a missing table, a
+// closed client) end the call at the first attempt anyway. Waiting while the client itself
+// relocates a region is not an attempt; the context bounds it. n must be at least 1; 1 is the
+// same as WithNoRetries. The request option hrpc.MaxAttempts overrides it for one request. The
+// default is no cap: retry until the context ends.
+func WithMaxAttempts(n int) Option {
+	return func(o *options) error {
+		if n < 1 {
+			return fmt.Errorf("hbase: max attempts %d is below 1", n)
+		}
+		o.maxAttempts = n
+		return nil
+	}
+}
+
+// WithNoRetries makes every call fail at its first failure, with an *AttemptsError wrapping
+// it (WithMaxAttempts(1)). The client still learns from the failure: a moved region is looked
+// up again for the next call. hrpc.MaxAttempts overrides it for one request.
+func WithNoRetries() Option { return WithMaxAttempts(1) }
+
 // WithRegionLookupTimeout bounds one attempt to locate a region (hbase:meta lookup, dial,
 // probe) made by the client's background goroutines, which have no caller context. Callers
 // waiting for the region still stop waiting when their own context ends. The default is 10 s.
@@ -171,6 +200,30 @@ func WithConnOptions(opts ...region.Option) Option {
 		o.connOptions = append(o.connOptions, opts...)
 		return nil
 	}
+}
+
+// WithDialer makes the client open its connections to the cluster's servers (region servers
+// and the bootstrap servers of WithBootstrapServers; not ZooKeeper) with dial instead of a
+// zero net.Dialer. dial gets the address as the cluster names the server ("host:port") and
+// must honour ctx. The connection it returns may be any net.Conn: a wrapper (package
+// hbasetest/faultnet injects network faults this way, for tests of an application's own
+// behaviour under partitions and slow or reset connections) works as well as a *net.TCPConn,
+// at the cost of the client's raw socket I/O, which only a *net.TCPConn gets.
+func WithDialer(dial func(ctx context.Context, network, addr string) (net.Conn, error)) Option {
+	return func(o *options) error {
+		if dial == nil {
+			return errors.New("hbase: WithDialer: nil dial function")
+		}
+		o.connOptions = append(o.connOptions, region.WithDialer(dialFunc(dial)))
+		return nil
+	}
+}
+
+// dialFunc adapts a dial function to region.Dialer.
+type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+
+func (f dialFunc) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	return f(ctx, network, addr)
 }
 
 // withMetaLocator replaces the ZooKeeper lookup of hbase:meta (unit tests against fakes).

@@ -106,3 +106,9 @@ func (r *regionInfo) failure() error {
 	defer r.mu.Unlock()
 	return r.lastErr
 }
+
+// at returns a copy of r (same key range and name) served by addr through conn, to replace r
+// in the cache.
+func (r *regionInfo) at(addr string, conn *region.Client) *regionInfo {
+	return &regionInfo{table: r.table, start: r.start, end: r.end, name: r.name, id: r.id, addr: addr, conn: conn}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
@@ -29,7 +30,13 @@ func (b *backoff) next() time.Duration {
 
 // sleep pauses for the next backoff or until ctx ends, whichever is first.
 func (b *backoff) sleep(ctx context.Context) error {
-	d := b.next()
+	return b.sleepAtLeast(ctx, 0)
+}
+
+// sleepAtLeast pauses for the next backoff, or for d when that is longer (a wait the server
+// asked for), or until ctx ends, whichever is first.
+func (b *backoff) sleepAtLeast(ctx context.Context, d time.Duration) error {
+	d = max(b.next(), d)
 	if b.hooks != nil && b.hooks.Backoff != nil {
 		b.hooks.Backoff(ctx, BackoffInfo{Pause: d, Count: b.attempt})
 	}
@@ -90,6 +97,15 @@ func classify(err error) retryAction {
 	return giveUp
 }
 
+// serverWait is how long err asks the client to wait before sending again (an
+// RpcThrottlingException's wait), or 0.
+func serverWait(err error) time.Duration {
+	if re, ok := errors.AsType[*hberr.RemoteError](err); ok {
+		return re.Wait()
+	}
+	return 0
+}
+
 // ctxErr returns the error a call reports when ctx ended while it was waiting for something;
 // last, when set, is what it was retrying and goes into the message.
 func ctxErr(ctx context.Context, last error) error {
@@ -111,8 +127,75 @@ func ctxErr(ctx context.Context, last error) error {
 type RetryError struct {
 	Err  error // context.Canceled, context.DeadlineExceeded or the context's cause
 	Last error // the last error before the context ended
+	// Attempts is how many times the call had failed before its context ended (0 when the
+	// layer that gave up does not count them).
+	Attempts int
 }
 
-func (e *RetryError) Error() string { return e.Err.Error() + " (last error: " + e.Last.Error() + ")" }
+func (e *RetryError) Error() string {
+	if e.Attempts > 0 {
+		return e.Err.Error() + " after " + attemptsText(e.Attempts) + " (last error: " + e.Last.Error() + ")"
+	}
+	return e.Err.Error() + " (last error: " + e.Last.Error() + ")"
+}
 
 func (e *RetryError) Unwrap() []error { return []error{e.Err, e.Last} }
+
+// AttemptsError is returned when a call failed as many times as its maximum number of attempts
+// allows (WithMaxAttempts, WithNoRetries, hrpc.MaxAttempts). It wraps ErrAttemptsExhausted and
+// the last failure, so errors.Is and errors.As see both (ErrAttemptsExhausted and, for
+// example, a *RemoteError of class RegionTooBusyException).
+type AttemptsError struct {
+	Attempts int   // how many times the call failed
+	Last     error // the last failure
+}
+
+func (e *AttemptsError) Error() string {
+	if e.Last == nil {
+		return hberr.ErrAttemptsExhausted.Error() + " after " + attemptsText(e.Attempts)
+	}
+	return hberr.ErrAttemptsExhausted.Error() + " after " + attemptsText(e.Attempts) + ": " + e.Last.Error()
+}
+
+func (e *AttemptsError) Unwrap() []error { return []error{hberr.ErrAttemptsExhausted, e.Last} }
+
+func attemptsText(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return strconv.Itoa(n) + " attempts"
+}
+
+// attemptCap is the maximum number of attempts for call: its own MaxAttempts option, else the
+// client's; 0 means no cap but the context.
+func (c *Client) attemptCap(call any) int {
+	if m, ok := call.(interface{ MaxAttempts() int }); ok {
+		if n := m.MaxAttempts(); n > 0 {
+			return n
+		}
+	}
+	return c.opts.maxAttempts
+}
+
+// attempts counts the failed attempts of one call against its cap.
+type attempts struct {
+	n, max int
+}
+
+// failed counts one failed attempt and returns the error to end the call with when the cap
+// is reached, or nil to retry.
+func (a *attempts) failed(err error) error {
+	a.n++
+	if a.max > 0 && a.n >= a.max {
+		return &AttemptsError{Attempts: a.n, Last: err}
+	}
+	return nil
+}
+
+// withCount records the number of failed attempts in a RetryError the call ends with.
+func (a *attempts) withCount(err error) error {
+	if re, ok := err.(*RetryError); ok && re.Attempts == 0 && a.n > 0 {
+		re.Attempts = a.n
+	}
+	return err
+}

@@ -42,15 +42,19 @@ const scannerCloseTimeout = 5 * time.Second
 // server-side scanner expires, the Scanner reopens the scan just after the last row it
 // returned, so no row is returned twice or skipped.
 type Scanner struct {
-	c        *Client
-	table    []byte
-	start    []byte   // the Scan's start row, for errors
-	spec     *pb.Scan // start_row/include_start_row advance as rows are returned
-	reversed bool
-	whole    bool   // reassemble partial results into whole rows
-	limit    uint32 // rows still allowed; 0 means no limit
-	hasLimit bool
-	rows     uint32 // rows per RPC
+	// maxAttempts caps the failed attempts of one step of the scan (0: only the context);
+	// tries counts them.
+	maxAttempts int
+	tries       attempts
+	c           *Client
+	table       []byte
+	start       []byte   // the Scan's start row, for errors
+	spec        *pb.Scan // start_row/include_start_row advance as rows are returned
+	reversed    bool
+	whole       bool   // reassemble partial results into whole rows
+	limit       uint32 // rows still allowed; 0 means no limit
+	hasLimit    bool
+	rows        uint32 // rows per RPC
 
 	ctx    context.Context // ends when the Scan's context ends or Close is called
 	cancel context.CancelFunc
@@ -130,6 +134,7 @@ func (c *Client) NewScanner(ctx context.Context, s *hrpc.Scan) *Scanner {
 	}
 	sc.limit, sc.hasLimit = s.Limit(), s.Limit() > 0
 	sc.rows = s.NumberOfRows()
+	sc.maxAttempts = c.attemptCap(s)
 	if c.isClosed() {
 		sc.fail(ErrClosed)
 		return sc
@@ -222,6 +227,7 @@ func (s *Scanner) closeServerScanner() {
 func (s *Scanner) fetch(ctx context.Context) error {
 	rctx := ctx
 	b := s.c.newBackoff()
+	s.tries = attempts{max: s.maxAttempts}
 	var last error
 	expired, relocations := 0, 0
 	for len(s.buf) == 0 && !s.done {
@@ -253,16 +259,27 @@ func (s *Scanner) fetch(ctx context.Context) error {
 			}
 			continue
 		}
-		switch act := classify(err); act {
-		case giveUp:
+		act := classify(err)
+		if act == giveUp {
 			if s.open {
 				s.closeServerScanner()
 			}
 			return s.fail(err)
+		}
+		if end := s.tries.failed(err); end != nil {
+			if (act == relocate || act == pauseAndRelocate) && s.conn != nil {
+				s.c.regionFailed(s.reg, s.conn, err)
+			}
+			if s.open {
+				s.closeServerScanner()
+			}
+			return s.fail(end)
+		}
+		switch act {
 		case relocate, pauseAndRelocate:
 			rpcFailed := s.conn != nil // else the region lookup itself failed
 			if rpcFailed {
-				s.c.markUnavailable(s.reg, s.conn)
+				s.c.regionFailed(s.reg, s.conn, err)
 			}
 			s.open, s.partial, s.conn = false, nil, nil
 			if relocations++; !rpcFailed || act == pauseAndRelocate || relocations > 1 {
@@ -287,7 +304,7 @@ func (s *Scanner) stopped(ctx context.Context, last error) error {
 		s.closeServerScanner()
 		s.partial = nil
 	}
-	return s.fail(ctxErr(ctx, last))
+	return s.fail(s.tries.withCount(ctxErr(ctx, last)))
 }
 
 // fail ends the scan with err, as an *OpError naming the scan.

@@ -9,9 +9,11 @@ package hberr
 
 import (
 	"errors"
+	"math"
 	"net"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Sentinels. A *RemoteError, a connection error or an *OpError wraps one or more of them, so
@@ -60,9 +62,15 @@ var (
 	// cluster's state (a parent znode under which ZooKeeper has nothing): retrying cannot help.
 	ErrConfiguration = errors.New("configuration error")
 	// ErrIndeterminate: a write that must not be applied twice (Append, Increment,
-	// CheckAndMutate, MutateRow) got a corrupt response: the server may or may not have
-	// applied it. The error also wraps ErrCorruptResponse. Read the row to find out.
+	// CheckAndMutate, MutateRow) got a corrupt response, or (CheckAndMutate, MutateRow: they
+	// carry no nonce the server could recognise a resend by) lost its connection after it was
+	// sent: the server may or may not have applied it. The error also wraps
+	// ErrCorruptResponse or ErrConnection. Read the row to find out.
 	ErrIndeterminate = errors.New("outcome unknown: the write may or may not have been applied")
+	// ErrAttemptsExhausted: the call was sent as many times as its maximum number of attempts
+	// allowed (hbase.WithMaxAttempts, hbase.WithNoRetries, hrpc.MaxAttempts) and failed each
+	// time. The error also wraps the last failure.
+	ErrAttemptsExhausted = errors.New("attempts exhausted")
 )
 
 // RemoteError is an exception thrown by the server (ResponseHeader.exception, or a per-action
@@ -225,10 +233,14 @@ func (e *RemoteError) classify() {
 
 // Error implements error.
 func (e *RemoteError) Error() string {
-	if e.Message == "" {
-		return e.Class
+	class := e.Class
+	if class == "" {
+		class = "server exception without a class name"
 	}
-	return e.Class + ": " + e.Message
+	if e.Message == "" {
+		return class
+	}
+	return class + ": " + e.Message
 }
 
 // Unwrap returns the sentinels the exception maps to, for errors.Is.
@@ -243,6 +255,9 @@ func (e *RemoteError) Fatal() bool { return e.fatal }
 // startCode=s. As of locationSeqNum=n."). It returns "" when there is none.
 func (e *RemoteError) MovedTo() string {
 	if e.Host != "" && e.Port > 0 {
+		if !validHost(e.Host) || e.Port > 65535 {
+			return ""
+		}
 		return net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
 	}
 	if simpleName(e.Class) != "RegionMovedException" {
@@ -253,10 +268,28 @@ func (e *RemoteError) MovedTo() string {
 	if host == "" || port == "" {
 		return ""
 	}
-	if p, err := strconv.Atoi(port); err != nil || p <= 0 || p > 65535 {
+	if p, err := strconv.Atoi(port); err != nil || p <= 0 || p > 65535 || !validHost(host) {
 		return ""
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// validHost reports whether h can be a host name or IP address the server names: a server's
+// hint is not trusted to dial anything else.
+func validHost(h string) bool {
+	if len(h) > 255 {
+		return false
+	}
+	if net.ParseIP(h) != nil {
+		return true
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldValue returns the text after key up to the next space, or "".
@@ -270,4 +303,62 @@ func fieldValue(s, key string) string {
 		v = v[:j]
 	}
 	return v
+}
+
+// Wait returns how long the server asked the client to wait before sending again: the wait an
+// RpcThrottlingException names at the end of its message ("number of requests exceeded - wait
+// 1.50sec", "... - wait 2mins, 3.00sec", "... - wait 1hrs, 0mins, 5.00sec", the format of
+// HBase's quotas). It returns 0 for other exceptions and for a message it cannot read.
+func (e *RemoteError) Wait() time.Duration {
+	if simpleName(e.Class) != "RpcThrottlingException" {
+		return 0
+	}
+	const marker = " - wait "
+	msg := e.Message
+	i := strings.LastIndex(msg, marker)
+	if i < 0 {
+		return 0
+	}
+	return parseWait(msg[i+len(marker):])
+}
+
+// parseWait reads "[Nhrs, ][Nmins, ]N.NNsec" (Hadoop's StringUtils.formatTime).
+func parseWait(s string) time.Duration {
+	var d time.Duration
+	for _, unit := range []struct {
+		suffix string
+		scale  time.Duration
+	}{{"hrs, ", time.Hour}, {"mins, ", time.Minute}} {
+		if j := strings.Index(s, unit.suffix); j >= 0 {
+			n, err := strconv.Atoi(s[:j])
+			if err != nil || n < 0 || n > 1000 {
+				return 0
+			}
+			d += time.Duration(n) * unit.scale
+			s = s[j+len(unit.suffix):]
+		}
+	}
+	j := strings.Index(s, "sec")
+	if j < 0 {
+		return 0
+	}
+	secs, err := strconv.ParseFloat(s[:j], 64)
+	if err != nil || secs < 0 || secs > 3600 || math.IsNaN(secs) {
+		return 0
+	}
+	return d + time.Duration(secs*float64(time.Second))
+}
+
+// MovedSeqNum returns the location sequence number a RegionMovedException carries ("As of
+// locationSeqNum=n."), or 0.
+func (e *RemoteError) MovedSeqNum() uint64 {
+	if simpleName(e.Class) != "RegionMovedException" {
+		return 0
+	}
+	v := strings.TrimSuffix(fieldValue(e.StackTrace, "locationSeqNum="), ".")
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 )
 
 func TestNewRemoteErrorMapping(t *testing.T) {
@@ -97,5 +98,39 @@ func TestMovedTo(t *testing.T) {
 		if got := e.MovedTo(); got != tc.want {
 			t.Errorf("MovedTo(%q) = %q, want %q", tc.trace, got, tc.want)
 		}
+	}
+}
+
+func TestThrottlingWait(t *testing.T) {
+	const class = "org.apache.hadoop.hbase.quotas.RpcThrottlingException"
+	tests := []struct {
+		class, trace string
+		want         time.Duration
+	}{
+		{class, class + ": number of requests exceeded - wait 1.50sec\n\tat x", 1500 * time.Millisecond},
+		{class, class + ": read size limit exceeded - wait 0.05sec", 50 * time.Millisecond},
+		{class, class + ": number of read requests exceeded - wait 2mins, 3.00sec", 2*time.Minute + 3*time.Second},
+		{class, class + ": write size limit exceeded - wait 1hrs, 0mins, 5.00sec", time.Hour + 5*time.Second},
+		{class, class + ": number of requests exceeded - wait NaNsec", 0},
+		{class, class + ": number of requests exceeded - wait -1.00sec", 0},
+		{class, class + ": number of requests exceeded - wait soon", 0},
+		{class, class + ": no wait here", 0},
+		{"org.apache.hadoop.hbase.CallQueueTooBigException", "CallQueueTooBigException: - wait 1.00sec", 0},
+	}
+	for _, tc := range tests {
+		if got := NewRemoteError(tc.class, tc.trace, false).Wait(); got != tc.want {
+			t.Errorf("Wait(%q) = %v; want %v", tc.trace, got, tc.want)
+		}
+	}
+}
+
+func TestMovedSeqNum(t *testing.T) {
+	const class = "org.apache.hadoop.hbase.exceptions.RegionMovedException"
+	e := NewRemoteError(class, class+": Region moved to: hostname=rs1 port=16020 startCode=17. As of locationSeqNum=1234.\n\tat x", false)
+	if got := e.MovedSeqNum(); got != 1234 {
+		t.Errorf("MovedSeqNum = %d; want 1234", got)
+	}
+	if got := NewRemoteError(class, "garbage", false).MovedSeqNum(); got != 0 {
+		t.Errorf("MovedSeqNum of garbage = %d; want 0", got)
 	}
 }

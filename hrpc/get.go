@@ -17,10 +17,11 @@ type Get struct {
 	storeOffset uint32
 	existsOnly  bool
 	attributes  []*pb.NameBytesPair
+	maxAttempts int
 }
 
 // NewGet builds a Get of row. Options: Families, Columns, TimeRange, MaxVersions, WithFilter,
-// ExistsOnly, NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Attribute.
+// ExistsOnly, NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Attribute, MaxAttempts.
 func NewGet(table, row []byte, opts ...GetOption) (*Get, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
@@ -44,6 +45,7 @@ func NewGet(table, row []byte, opts ...GetOption) (*Get, error) {
 		storeOffset: o.storeOffset,
 		existsOnly:  o.existsOnly,
 		attributes:  attributesProto(o.attributes),
+		maxAttempts: o.maxAttempts,
 	}, nil
 }
 
@@ -61,6 +63,9 @@ func (g *Get) Table() []byte { return g.table }
 
 // Key is the row the Get reads.
 func (g *Get) Key() []byte { return g.row }
+
+// MaxAttempts is the request's MaxAttempts option, 0 when it has none.
+func (g *Get) MaxAttempts() int { return g.maxAttempts }
 
 // Method is "Get".
 func (g *Get) Method() string { return "Get" }

@@ -60,3 +60,26 @@ func regionNameFor(table, start []byte, id string) []byte {
 	k = append(k, ',')
 	return append(k, id...)
 }
+
+// MetaRangeRequest is the forward, closing scan of hbase:meta (region metaRegion) that reads
+// the rows from first to last, both region names of one table and both included (first
+// excluded when afterFirst is set: the next page of a range), up to rows rows. The client uses
+// it to relocate every cached region of a failed server with one RPC per table instead of
+// one lookup per region.
+func MetaRangeRequest(metaRegion, first, last []byte, afterFirst bool, rows uint32) *pb.ScanRequest {
+	return &pb.ScanRequest{
+		Region: regionSpecifier(metaRegion),
+		Scan: &pb.Scan{
+			Column:          []*pb.Column{{Family: MetaInfoFamily}},
+			StartRow:        first,
+			IncludeStartRow: proto.Bool(!afterFirst),
+			StopRow:         last,
+			IncludeStopRow:  proto.Bool(true),
+			Caching:         proto.Uint32(rows),
+			ReadType:        pb.Scan_PREAD.Enum(),
+		},
+		NumberOfRows: proto.Uint32(rows),
+		LimitOfRows:  proto.Uint32(rows),
+		CloseScanner: proto.Bool(true),
+	}
+}

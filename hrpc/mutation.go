@@ -38,6 +38,8 @@ type mutation struct {
 	timeRange  *pb.TimeRange
 	nonce      uint64
 	attributes []*pb.NameBytesPair
+	// maxAttempts is the MaxAttempts option, 0 when not given.
+	maxAttempts int
 }
 
 // Mutation is a Put, Delete, Append or Increment: what RowMutations groups and
@@ -125,14 +127,15 @@ func newMutation[O any](t pb.MutationProto_MutationType, table, row []byte, opts
 		return mutation{}, ErrNoCells
 	}
 	m := mutation{
-		table:      table,
-		row:        row,
-		mtype:      t,
-		cells:      o.cells,
-		timestamp:  o.timestamp,
-		durability: o.durability,
-		timeRange:  o.timeRange,
-		attributes: attributesProto(o.attributes),
+		table:       table,
+		row:         row,
+		mtype:       t,
+		cells:       o.cells,
+		timestamp:   o.timestamp,
+		durability:  o.durability,
+		timeRange:   o.timeRange,
+		attributes:  attributesProto(o.attributes),
+		maxAttempts: o.maxAttempts,
 	}
 	for i := range m.cells {
 		c := &m.cells[i]
@@ -262,6 +265,9 @@ func (m *mutation) Key() []byte { return m.row }
 
 // Method is "Mutate".
 func (m *mutation) Method() string { return "Mutate" }
+
+// MaxAttempts is the request's MaxAttempts option, 0 when it has none.
+func (m *mutation) MaxAttempts() int { return m.maxAttempts }
 
 // Cells are the mutation's cells in the order they were given. Do not modify them.
 func (m *mutation) Cells() []Cell { return m.cells }

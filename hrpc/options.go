@@ -174,7 +174,8 @@ type options struct {
 	durability Durability
 
 	// all
-	attributes []attribute
+	attributes  []attribute
+	maxAttempts int
 }
 
 // addColumn merges family (and qualifiers) into o.columns, keeping the user's order. As in the
@@ -347,6 +348,20 @@ func checkRowLen(row []byte) error {
 		return invalid("row of %d bytes is longer than %d", len(row), maxRowLen)
 	}
 	return nil
+}
+
+// MaxAttempts caps how many times the client sends the request (n ≥ 1; 1 sends it once and
+// never retries), overriding the client's hbase.WithMaxAttempts for this request. The call's
+// context still bounds it: whichever ends first ends the call. Without it the client's
+// setting applies (by default: retry until the context ends).
+func MaxAttempts(n int) RequestOption {
+	return RequestOption(func(o *options) error {
+		if n < 1 {
+			return invalid("MaxAttempts below 1")
+		}
+		o.maxAttempts = n
+		return nil
+	})
 }
 
 func attributesProto(attrs []attribute) []*pb.NameBytesPair {

@@ -39,12 +39,13 @@ type Scan struct {
 	storeLimit  uint32
 	storeOffset uint32
 	attributes  []attribute
+	maxAttempts int
 }
 
 // NewScan builds a Scan of table. Options: StartRow, StopRow, Prefix, Reversed, Limit,
 // NumberOfRows, MaxResultSize, AllowPartialResults, BatchSize, TrackScanMetrics, and the read options Families,
 // Columns, TimeRange, MaxVersions, WithFilter, NoBlockCache, MaxResultsPerColumnFamily,
-// ResultOffsetPerColumnFamily, Attribute.
+// ResultOffsetPerColumnFamily, Attribute, MaxAttempts.
 func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
@@ -73,6 +74,7 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 		storeLimit:      o.storeLimit,
 		storeOffset:     o.storeOffset,
 		attributes:      o.attributes,
+		maxAttempts:     o.maxAttempts,
 	}
 	if o.hasPrefix {
 		if o.startRow != nil || o.stopRow != nil {
@@ -205,6 +207,10 @@ func AllowPartialResults() ScanOption {
 
 // Table is the table scanned.
 func (s *Scan) Table() []byte { return s.table }
+
+// MaxAttempts is the request's MaxAttempts option, 0 when it has none: how many times in a row
+// one step of the scan (open, next) is sent before the scan fails.
+func (s *Scan) MaxAttempts() int { return s.maxAttempts }
 
 // Key is the row that picks the first region: the start row.
 func (s *Scan) Key() []byte { return s.startRow }
