@@ -39,6 +39,8 @@ type Client struct {
 
 	flightsMu sync.Mutex
 	flights   map[string]*flight
+
+	admin *Admin // made with the client, so that Close needs no lock to reach it
 }
 
 // NewClient returns a client for the HBase cluster whose ZooKeeper quorum is zkQuorum
@@ -59,6 +61,7 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 		flights: make(map[string]*flight),
 	}
 	c.pool.conns = make(map[string]*poolEntry)
+	c.admin = newAdmin(c)
 	c.lifetime, c.stop = context.WithCancel(context.Background())
 	switch {
 	case o.locateMeta != nil:
@@ -102,6 +105,7 @@ func (c *Client) Close() error {
 			conn.Close()
 		}
 		c.wg.Wait()
+		c.admin.close()
 		c.closeErr = c.reg.Close()
 		c.opts.closeHandshaker()
 	})
