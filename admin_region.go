@@ -26,11 +26,14 @@ func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 	if err != nil {
 		return nil, err
 	}
-	prefix := q + ","
+	key := q
 	if ns != hrpc.DefaultNamespace {
-		prefix = ns + ":" + prefix
+		key = ns + ":" + q
 	}
-	scan, err := hrpc.NewScan(metaTableName, hrpc.Prefix([]byte(prefix)), hrpc.Families(hrpc.MetaInfoFamily))
+	// hbase:meta sorts by table first (its own comparator): "key,," is before the table's
+	// first region and the table's rows end where another table's begin. No byte-wise stop
+	// row does (table "t!" sorts after "t" there), so the loop stops at the first other table.
+	scan, err := hrpc.NewScan(metaTableName, hrpc.StartRow([]byte(key+",,")), hrpc.Families(hrpc.MetaInfoFamily))
 	if err != nil {
 		return nil, err
 	}
@@ -38,6 +41,12 @@ func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 	for res, err := range a.c.Scan(ctx, scan) {
 		if err != nil {
 			return nil, err
+		}
+		if len(res.Cells) == 0 {
+			continue
+		}
+		if t, _, ok := hrpc.ParseRegionName(res.Cells[0].Row); !ok || t != key {
+			break
 		}
 		r, err := hrpc.ParseMetaRow(res.Cells)
 		if err != nil {
