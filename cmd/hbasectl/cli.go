@@ -47,7 +47,10 @@ type runFunc func(ctx context.Context, c *cli, args []string) error
 // commands are the subcommands in the order the help lists them.
 func commands() []*command {
 	return []*command{
+		statusCmd(), localityCmd(),
+		listCmd(), describeCmd(), createCmd(), dropCmd(),
 		getCmd(), putCmd(), scanCmd(), countCmd(),
+		splitCmd(), mergeCmd(), moveCmd(), balanceCmd(),
 	}
 }
 
@@ -108,6 +111,14 @@ func exitCode(err error) int {
 	case errors.As(err, &ue), errors.As(err, &unreach), hbase.IsNotFound(err),
 		errors.Is(err, hrpc.ErrInvalidOption), errors.Is(err, hbase.ErrBadRequest):
 		return 2
+	}
+	// What the user named is not there, or already is, or cannot be: bad input too.
+	for _, e := range []error{hbase.ErrTableExists, hbase.ErrTableNotDisabled, hbase.ErrNamespaceExists,
+		hbase.ErrNamespaceNotEmpty, hbase.ErrInvalidName, hbase.ErrSnapshotNotFound, hbase.ErrSnapshotExists,
+		hbase.ErrRegionNotFound, hbase.ErrServerNotFound} {
+		if errors.Is(err, e) {
+			return 2
+		}
 	}
 	return 1
 }
