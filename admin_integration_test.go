@@ -283,3 +283,190 @@ func TestAdminPreSplit(t *testing.T) {
 		}
 	}
 }
+
+func TestAdminNamespaces(t *testing.T) {
+	c := newTestClient(t)
+	a := c.Admin()
+	ctx := testContext(t, 2*time.Minute)
+	ns := fmt.Sprintf("adm%d_ns", tables.Add(1))
+	desc, err := hrpc.NewNamespace(ns, hrpc.NamespaceProperty("hbase.namespace.quota.maxtables", "5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateNamespace(ctx, desc); err != nil {
+		t.Fatalf("CreateNamespace: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = a.DeleteNamespace(ctx, ns)
+	})
+	if err := a.CreateNamespace(ctx, desc); !errors.Is(err, ErrNamespaceExists) {
+		t.Fatalf("CreateNamespace again: %v; want ErrNamespaceExists", err)
+	}
+	got, err := a.DescribeNamespace(ctx, ns)
+	if err != nil || got.Name != ns || got.Properties["hbase.namespace.quota.maxtables"] != "5" {
+		t.Fatalf("DescribeNamespace = %+v, %v; want the quota property", got, err)
+	}
+	all, err := a.ListNamespaces(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, n := range all {
+		names = append(names, n.Name)
+	}
+	for _, want := range []string{"default", "hbase", ns} {
+		if !slices.Contains(names, want) {
+			t.Fatalf("ListNamespaces = %q; want %s in it", names, want)
+		}
+	}
+	got.Properties["hbase.namespace.quota.maxtables"] = "7"
+	if err := a.ModifyNamespace(ctx, got); err != nil {
+		t.Fatalf("ModifyNamespace: %v", err)
+	}
+	if got, err = a.DescribeNamespace(ctx, ns); err != nil || got.Properties["hbase.namespace.quota.maxtables"] != "7" {
+		t.Fatalf("after ModifyNamespace: %+v, %v", got, err)
+	}
+
+	// A table in the namespace: listed by namespace, and it keeps the namespace from going.
+	table := ns + ":t"
+	td, err := hrpc.NewTableDescriptor(table, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, td); err != nil {
+		t.Fatalf("CreateTable in %s: %v", ns, err)
+	}
+	adminDropLater(t, a, table)
+	adminPut(t, c, ctx, table, "r")
+	if list, err := a.ListTables(ctx, hrpc.InNamespace(ns)); err != nil || !slices.Equal(list, []string{table}) {
+		t.Fatalf("ListTables(%s) = %q, %v; want [%s]", ns, list, err, table)
+	}
+	if rs, err := a.Regions(ctx, table); err != nil || len(rs) != 1 || rs[0].Table != table {
+		t.Fatalf("Regions(%s) = %v, %v; want one region of it", table, rs, err)
+	}
+	err = a.DeleteNamespace(ctx, ns)
+	if !errors.Is(err, ErrNamespaceNotEmpty) {
+		t.Fatalf("DeleteNamespace of a namespace with a table: %v; want ErrNamespaceNotEmpty", err)
+	}
+	t.Logf("deleting a namespace with a table: %v", err)
+	if err := a.DisableTable(ctx, table); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteTable(ctx, table); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteNamespace(ctx, ns); err != nil {
+		t.Fatalf("DeleteNamespace: %v", err)
+	}
+	if _, err := a.DescribeNamespace(ctx, ns); !errors.Is(err, ErrNamespaceNotFound) {
+		t.Fatalf("DescribeNamespace after delete: %v; want ErrNamespaceNotFound", err)
+	}
+	if err := a.DeleteNamespace(ctx, ns); !errors.Is(err, ErrNamespaceNotFound) {
+		t.Fatalf("DeleteNamespace again: %v; want ErrNamespaceNotFound", err)
+	}
+	if _, err := hrpc.NewNamespace("bad-ns"); !errors.Is(err, ErrInvalidName) {
+		t.Fatalf("NewNamespace(bad-ns): %v; want ErrInvalidName", err)
+	}
+}
+
+// TestAdminClusterStatusLocality reads the status of the 3-server cluster: the master, the
+// live servers, and the load of a table's regions after writes, reads, a flush and a major
+// compaction, with data locality.
+func TestAdminClusterStatusLocality(t *testing.T) {
+	c := newTestClient(t)
+	a := c.Admin()
+	ctx := testContext(t, 3*time.Minute)
+	name := adminTableName(t, "s")
+	adminDropLater(t, a, name)
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc, hrpc.SplitKeys([]byte("r1"), []byte("r2"))); err != nil {
+		t.Fatal(err)
+	}
+	rows := []string{"r0a", "r0b", "r1a", "r1b", "r2a", "r2b"}
+	adminPut(t, c, ctx, name, rows...)
+	for _, r := range rows {
+		g, _ := hrpc.NewGet([]byte(name), []byte(r))
+		if _, err := c.Get(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.FlushTable(ctx, name); err != nil {
+		t.Fatalf("FlushTable: %v", err)
+	}
+	if err := a.CompactTable(ctx, name, true); err != nil {
+		t.Fatalf("CompactTable(major): %v", err)
+	}
+
+	// Region servers report every few seconds (hbase.regionserver.msginterval): wait for
+	// reports that show the writes, the reads and the flushed files.
+	var st *hrpc.ClusterStatus
+	var mine []hrpc.RegionLoad
+	var servers map[string]bool
+	for {
+		st, err = a.ClusterStatus(ctx)
+		if err != nil {
+			t.Fatalf("ClusterStatus: %v", err)
+		}
+		mine, servers = nil, map[string]bool{}
+		for _, s := range st.LiveServers {
+			for _, rl := range s.Regions {
+				if rl.Table == name {
+					mine = append(mine, rl)
+					servers[s.Server.Addr()] = true
+				}
+			}
+		}
+		settled := len(mine) == 3
+		for _, rl := range mine {
+			settled = settled && rl.WriteRequests >= 2 && rl.ReadRequests >= 2 && rl.StoreFiles >= 1 && rl.DataLocality > 0
+		}
+		if settled {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the status never showed the table's load: %+v", mine)
+		case <-time.After(time.Second):
+		}
+	}
+	if st.Master.Port == 0 || st.Master.StartCode == 0 || st.ClusterID == "" {
+		t.Fatalf("master %v, cluster id %q; want both", st.Master, st.ClusterID)
+	}
+	if len(st.LiveServers) != 3 {
+		t.Fatalf("%d live servers; want 3", len(st.LiveServers))
+	}
+	total := 0
+	for _, s := range st.LiveServers {
+		total += len(s.Regions)
+		if s.Server.StartCode == 0 || s.MaxHeapMB == 0 {
+			t.Fatalf("server %+v: want a start code and a heap size", s.Server)
+		}
+	}
+	if total != st.Regions() || total < 3+1 {
+		t.Fatalf("regions = %d (Regions() %d); want the table's 3 and hbase:meta at least", total, st.Regions())
+	}
+	// The launcher's cluster keeps its files on the local file system (no HDFS data nodes):
+	// every block is local, and HBase reports a locality of 1 without block weights. With
+	// weights, locality is their ratio.
+	for _, rl := range mine {
+		if rl.Encoded == "" || len(rl.Name) == 0 || rl.DataLocality > 1 || rl.Stores != 1 ||
+			rl.BlocksLocalWeight > rl.BlocksTotalWeight || rl.LastMajorCompaction == 0 {
+			t.Fatalf("region load %+v: want names, 1 store, locality in (0, 1], a major compaction time", rl)
+		}
+		if rl.BlocksTotalWeight > 0 {
+			if want := float32(rl.BlocksLocalWeight) / float32(rl.BlocksTotalWeight); rl.DataLocality < want-0.01 || rl.DataLocality > want+0.01 {
+				t.Fatalf("region %s: locality %.3f; want local/total weights %.3f", rl.Encoded, rl.DataLocality, want)
+			}
+		}
+		t.Logf("region %s: reads %d writes %d stores %d files %d filesMB %d memstoreMB %d locality %.2f (%d/%d)",
+			rl.Encoded, rl.ReadRequests, rl.WriteRequests, rl.Stores, rl.StoreFiles, rl.StoreFileSizeMB,
+			rl.MemStoreSizeMB, rl.DataLocality, rl.BlocksLocalWeight, rl.BlocksTotalWeight)
+	}
+	t.Logf("master %s, %d backup masters, %d live servers (the table on %d), %d dead, %d regions in transition",
+		st.Master, len(st.BackupMasters), len(st.LiveServers), len(servers), len(st.DeadServers), st.RegionsInTransition)
+}
