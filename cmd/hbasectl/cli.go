@@ -74,12 +74,13 @@ func usagef(format string, args ...any) error {
 
 // unreachableError is a cluster the client could not talk to; it exits with status 2.
 type unreachableError struct {
-	where string
-	err   error
+	where  string
+	within time.Duration
+	err    error
 }
 
 func (e *unreachableError) Error() string {
-	return fmt.Sprintf("cannot reach the cluster (%s): %v", e.where, e.err)
+	return fmt.Sprintf("cannot reach the cluster (%s) within %v (-connect-timeout): %v", e.where, e.within, e.err)
 }
 
 func (e *unreachableError) Unwrap() error { return e.err }
@@ -261,7 +262,12 @@ func (c *cli) connect(ctx context.Context) (*hbase.Client, error) {
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, &unreachableError{where: c.conn.Where(), err: err}
+		// The probe is ours, not the user's: report its cause, not the Get of hbase:meta.
+		var op *hbase.OpError
+		if errors.As(err, &op) {
+			err = op.Err
+		}
+		return nil, &unreachableError{where: c.conn.Where(), within: c.connectTimeout, err: err}
 	}
 	return client, nil
 }

@@ -76,7 +76,7 @@ func TestUnreachableClusterExitsTwo(t *testing.T) {
 		{"-bootstrap", "127.0.0.1:1", "-connect-timeout", "1s", "scan", "t"},
 	} {
 		code, stdout, stderr := runArgs(t, env(), args...)
-		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "hbasectl: cannot reach the cluster ("+args[0][1:]+" 127.0.0.1:1)") {
+		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "hbasectl: cannot reach the cluster ("+args[0][1:]+" 127.0.0.1:1) within 1s (-connect-timeout): ") {
 			t.Errorf("%q: exit code %d, stdout %q, stderr %q; want 2, nothing, one line naming the cluster", args, code, stdout, stderr)
 		}
 	}
