@@ -132,11 +132,16 @@ func classifyMaster(err error) retryAction {
 	return pauseAndRelocate
 }
 
+// masterRemoteRetries bounds how often callMaster sends a call again after an exception of
+// the master that is not classified (neither retryable nor do-not-retry).
+const masterRemoteRetries = 3
+
 // callMaster sends req to the active master and reads its answer into resp, retrying as
 // classifyMaster says until ctx ends.
 func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.Message) error {
 	b := a.c.newBackoff()
 	var last error
+	remoteRetries := 0
 	for {
 		if a.c.isClosed() {
 			return ErrClosed
@@ -163,6 +168,13 @@ func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.M
 		case pauseAndRelocate, relocate:
 			a.c.log.Debug("hbase: master call failed, locating the master again", "method", method, "err", err)
 			a.dropMaster(conn)
+		case pause:
+			// An exception the master raised that says neither "retry" nor "do not": a
+			// plain IOException is often a refusal (a restore of an enabled table). Retry a
+			// few times, as the Java client would, but do not wait for the deadline on it.
+			if remoteRetries++; remoteRetries > masterRemoteRetries {
+				return err
+			}
 		}
 		if b.sleep(ctx) != nil {
 			return ctxErr(ctx, last)

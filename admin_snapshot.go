@@ -12,11 +12,17 @@ import (
 // complete. A name already taken gives ErrSnapshotExists.
 func (a *Admin) Snapshot(ctx context.Context, name, table string) error {
 	req, err := hrpc.SnapshotRequest(name, table, a.nonce())
+	resp := &pb.SnapshotResponse{}
 	if err == nil {
-		err = a.callMaster(ctx, hrpc.MethodSnapshot, req, &pb.SnapshotResponse{})
+		err = a.callMaster(ctx, hrpc.MethodSnapshot, req, resp)
 	}
 	if err == nil {
-		err = a.waitSnapshot(ctx, name, table)
+		if resp.ProcId != nil {
+			// HBase 2.6 takes snapshots in a master procedure.
+			err = a.waitProcedure(ctx, uint64(resp.GetProcId()), a.snapshotDone(name, table))
+		} else {
+			err = a.waitSnapshot(ctx, name, table)
+		}
 	}
 	return adminError("Snapshot", name, err)
 }
@@ -39,6 +45,21 @@ func (a *Admin) waitSnapshot(ctx context.Context, name, table string) error {
 		if err := b.sleep(ctx); err != nil {
 			return ctxErr(ctx, fmt.Errorf("snapshot %q still being taken", name))
 		}
+	}
+}
+
+// snapshotDone is the check of a finished-and-forgotten snapshot procedure.
+func (a *Admin) snapshotDone(name, table string) func(context.Context) (bool, error) {
+	return func(ctx context.Context) (bool, error) {
+		req, err := hrpc.SnapshotDoneRequest(name, table)
+		if err != nil {
+			return false, err
+		}
+		resp := &pb.IsSnapshotDoneResponse{}
+		if err := a.callMaster(ctx, hrpc.MethodIsSnapshotDone, req, resp); err != nil {
+			return false, err
+		}
+		return resp.GetDone(), nil
 	}
 }
 
@@ -80,6 +101,15 @@ func (a *Admin) restoreSnapshot(ctx context.Context, name string) error {
 	}
 	if table == "" {
 		return ErrSnapshotNotFound
+	}
+	// The master refuses an enabled table with a plain IOException: check first, as the Java
+	// client does, to give the typed error.
+	st, err := a.tableState(ctx, table)
+	if err != nil {
+		return err
+	}
+	if st != pb.TableState_DISABLED {
+		return fmt.Errorf("%w: %s must be disabled to be restored", ErrTableNotDisabled, table)
 	}
 	req, err := hrpc.RestoreSnapshotRequest(name, table, a.nonce())
 	if err != nil {
