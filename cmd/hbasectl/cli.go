@@ -50,7 +50,7 @@ func commands() []*command {
 		statusCmd(), localityCmd(),
 		listCmd(), describeCmd(), createCmd(), dropCmd(),
 		getCmd(), putCmd(), scanCmd(), countCmd(),
-		splitCmd(), mergeCmd(), moveCmd(), balanceCmd(),
+		splitCmd(), mergeCmd(), moveCmd(), balanceCmd(), snapshotCmd(),
 	}
 }
 
