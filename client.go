@@ -53,6 +53,7 @@ type Client struct {
 	movedHints       atomic.Int64
 	relocationRounds atomic.Int64
 	suspectDrops     atomic.Int64 // connections closed because their server did not answer
+	admin *Admin // made with the client, so that Close needs no lock to reach it
 }
 
 // NewClient returns a client for the HBase cluster whose ZooKeeper quorum is zkQuorum
@@ -77,6 +78,7 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 		c.lat = newLatencies()
 	}
 	c.pool.conns = make(map[string]*poolEntry)
+	c.admin = newAdmin(c)
 	c.lifetime, c.stop = context.WithCancel(context.Background())
 	switch {
 	case o.locateMeta != nil:
@@ -120,6 +122,7 @@ func (c *Client) Close() error {
 			conn.Close()
 		}
 		c.wg.Wait()
+		c.admin.close()
 		c.closeErr = c.reg.Close()
 		c.opts.closeHandshaker()
 	})

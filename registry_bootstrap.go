@@ -100,6 +100,32 @@ func (b *bootstrapRegistry) locateAt(ctx context.Context, addr string) (string, 
 	}
 }
 
+// LocateMaster asks the bootstrap servers in turn for the active master.
+func (b *bootstrapRegistry) LocateMaster(ctx context.Context) (string, error) {
+	b.mu.Lock()
+	servers := slices.Clone(b.servers)
+	b.mu.Unlock()
+	var errs []error
+	for _, addr := range servers {
+		conn, err := b.conn(ctx, addr)
+		if err == nil {
+			resp := &pb.GetActiveMasterResponse{}
+			if _, err = conn.Call(ctx, hrpc.MethodGetActiveMaster, hrpc.ActiveMasterRequest(), nil, resp); err == nil {
+				if resp.ServerName == nil {
+					err = errors.New("no active master now")
+				} else {
+					return hrpc.ServerAddr(resp.ServerName)
+				}
+			}
+		}
+		if ctx.Err() != nil {
+			return "", context.Cause(ctx)
+		}
+		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
+	}
+	return "", fmt.Errorf("%w (%s): %w", ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
+}
+
 // answered puts addr first and, when the list is due for a refresh, replaces it with the
 // bootstrap nodes addr reports (plus the configured ones).
 func (b *bootstrapRegistry) answered(ctx context.Context, addr string, conn *region.Client) {

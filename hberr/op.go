@@ -58,11 +58,12 @@ func IsRetryable(err error) bool {
 }
 
 // IsNotFound reports whether err says that what the request names does not exist: the table
-// (ErrTableNotFound), a column family (ErrNoSuchFamily) or the namespace
-// (ErrNamespaceNotFound). A missing row is not an error: Get returns a Result without cells.
+// (ErrTableNotFound), a column family (ErrNoSuchFamily), the namespace
+// (ErrNamespaceNotFound) or, for admin calls, the snapshot (ErrSnapshotNotFound). A missing
+// row is not an error: Get returns a Result without cells.
 func IsNotFound(err error) bool {
 	return errors.Is(err, ErrTableNotFound) || errors.Is(err, ErrNoSuchFamily) ||
-		errors.Is(err, ErrNamespaceNotFound)
+		errors.Is(err, ErrNamespaceNotFound) || errors.Is(err, ErrSnapshotNotFound)
 }
 
 // IsTimeout reports whether err is a timeout: the call's context deadline passed (whatever

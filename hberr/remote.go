@@ -178,17 +178,13 @@ var remoteKinds = map[string][]error{
 
 	"DoNotRetryIOException":                {ErrDoNotRetry},
 	"DoNotRetryRegionException":            {ErrDoNotRetry},
-	"UnknownRegionException":               {ErrDoNotRetry},
 	"NoServerForRegionException":           {ErrDoNotRetry},
-	"TableNotDisabledException":            {ErrDoNotRetry},
-	"TableExistsException":                 {ErrDoNotRetry},
 	"AccessDeniedException":                {ErrDoNotRetry},
 	"CoprocessorException":                 {ErrDoNotRetry},
 	"CorruptHFileException":                {ErrDoNotRetry},
 	"FailedSanityCheckException":           {ErrDoNotRetry},
 	"ConstraintException":                  {ErrDoNotRetry},
 	"InvalidFamilyOperationException":      {ErrDoNotRetry},
-	"NamespaceExistException":              {ErrDoNotRetry},
 	"QuotaExceededException":               {ErrDoNotRetry},
 	"RequestTooBigException":               {ErrDoNotRetry},
 	"UnknownProtocolException":             {ErrDoNotRetry},
@@ -220,6 +216,12 @@ func (e *RemoteError) classify() {
 	e.fatal = fatalClasses[name]
 	if kinds, ok := remoteKinds[name]; ok {
 		e.kinds = kinds
+		e.classifyAdmin(name)
+		return
+	}
+	if kinds, ok := adminKinds[name]; ok {
+		e.kinds = kinds
+		e.classifyAdmin(name)
 		return
 	}
 	switch {

@@ -1,6 +1,6 @@
 // MasterService: the calls an admin API needs (DDL, table listing, region
-// moves, balancing, cluster status). Replication, quota, snapshot and
-// hbck messages are left out. The RPC method name is given above each
+// moves, balancing, normalizer, snapshots, cluster status). Replication,
+// quota and hbck messages are left out. The RPC method name is given above each
 // request; note that a few of HBase's method names start in lower case.
 //
 // DDL calls return a proc_id at once; the client polls getProcedureResult with
@@ -3796,11 +3796,694 @@ func (x *AbortProcedureResponse) GetIsProcedureAborted() bool {
 	return false
 }
 
+// SetNormalizerRunning: switches the region normalizer on or off.
+type SetNormalizerRunningRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	On            *bool                  `protobuf:"varint,1,req,name=on" json:"on,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetNormalizerRunningRequest) Reset() {
+	*x = SetNormalizerRunningRequest{}
+	mi := &file_Master_proto_msgTypes[70]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetNormalizerRunningRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetNormalizerRunningRequest) ProtoMessage() {}
+
+func (x *SetNormalizerRunningRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[70]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetNormalizerRunningRequest.ProtoReflect.Descriptor instead.
+func (*SetNormalizerRunningRequest) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{70}
+}
+
+func (x *SetNormalizerRunningRequest) GetOn() bool {
+	if x != nil && x.On != nil {
+		return *x.On
+	}
+	return false
+}
+
+type SetNormalizerRunningResponse struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	PrevNormalizerValue *bool                  `protobuf:"varint,1,opt,name=prev_normalizer_value,json=prevNormalizerValue" json:"prev_normalizer_value,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *SetNormalizerRunningResponse) Reset() {
+	*x = SetNormalizerRunningResponse{}
+	mi := &file_Master_proto_msgTypes[71]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetNormalizerRunningResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetNormalizerRunningResponse) ProtoMessage() {}
+
+func (x *SetNormalizerRunningResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[71]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetNormalizerRunningResponse.ProtoReflect.Descriptor instead.
+func (*SetNormalizerRunningResponse) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{71}
+}
+
+func (x *SetNormalizerRunningResponse) GetPrevNormalizerValue() bool {
+	if x != nil && x.PrevNormalizerValue != nil {
+		return *x.PrevNormalizerValue
+	}
+	return false
+}
+
+// IsNormalizerEnabled
+type IsNormalizerEnabledRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IsNormalizerEnabledRequest) Reset() {
+	*x = IsNormalizerEnabledRequest{}
+	mi := &file_Master_proto_msgTypes[72]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IsNormalizerEnabledRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IsNormalizerEnabledRequest) ProtoMessage() {}
+
+func (x *IsNormalizerEnabledRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[72]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IsNormalizerEnabledRequest.ProtoReflect.Descriptor instead.
+func (*IsNormalizerEnabledRequest) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{72}
+}
+
+type IsNormalizerEnabledResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Enabled       *bool                  `protobuf:"varint,1,req,name=enabled" json:"enabled,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IsNormalizerEnabledResponse) Reset() {
+	*x = IsNormalizerEnabledResponse{}
+	mi := &file_Master_proto_msgTypes[73]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IsNormalizerEnabledResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IsNormalizerEnabledResponse) ProtoMessage() {}
+
+func (x *IsNormalizerEnabledResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[73]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IsNormalizerEnabledResponse.ProtoReflect.Descriptor instead.
+func (*IsNormalizerEnabledResponse) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{73}
+}
+
+func (x *IsNormalizerEnabledResponse) GetEnabled() bool {
+	if x != nil && x.Enabled != nil {
+		return *x.Enabled
+	}
+	return false
+}
+
+// Snapshot: takes a snapshot of snapshot.table; the client polls IsSnapshotDone.
+type SnapshotRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Snapshot      *SnapshotDescription   `protobuf:"bytes,1,req,name=snapshot" json:"snapshot,omitempty"`
+	NonceGroup    *uint64                `protobuf:"varint,2,opt,name=nonce_group,json=nonceGroup,def=0" json:"nonce_group,omitempty"`
+	Nonce         *uint64                `protobuf:"varint,3,opt,name=nonce,def=0" json:"nonce,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+// Default values for SnapshotRequest fields.
+const (
+	Default_SnapshotRequest_NonceGroup = uint64(0)
+	Default_SnapshotRequest_Nonce      = uint64(0)
+)
+
+func (x *SnapshotRequest) Reset() {
+	*x = SnapshotRequest{}
+	mi := &file_Master_proto_msgTypes[74]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SnapshotRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SnapshotRequest) ProtoMessage() {}
+
+func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[74]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SnapshotRequest.ProtoReflect.Descriptor instead.
+func (*SnapshotRequest) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{74}
+}
+
+func (x *SnapshotRequest) GetSnapshot() *SnapshotDescription {
+	if x != nil {
+		return x.Snapshot
+	}
+	return nil
+}
+
+func (x *SnapshotRequest) GetNonceGroup() uint64 {
+	if x != nil && x.NonceGroup != nil {
+		return *x.NonceGroup
+	}
+	return Default_SnapshotRequest_NonceGroup
+}
+
+func (x *SnapshotRequest) GetNonce() uint64 {
+	if x != nil && x.Nonce != nil {
+		return *x.Nonce
+	}
+	return Default_SnapshotRequest_Nonce
+}
+
+type SnapshotResponse struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	ExpectedTimeout *int64                 `protobuf:"varint,1,req,name=expected_timeout,json=expectedTimeout" json:"expected_timeout,omitempty"`
+	ProcId          *int64                 `protobuf:"varint,2,opt,name=proc_id,json=procId" json:"proc_id,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *SnapshotResponse) Reset() {
+	*x = SnapshotResponse{}
+	mi := &file_Master_proto_msgTypes[75]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SnapshotResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SnapshotResponse) ProtoMessage() {}
+
+func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[75]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
+func (*SnapshotResponse) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{75}
+}
+
+func (x *SnapshotResponse) GetExpectedTimeout() int64 {
+	if x != nil && x.ExpectedTimeout != nil {
+		return *x.ExpectedTimeout
+	}
+	return 0
+}
+
+func (x *SnapshotResponse) GetProcId() int64 {
+	if x != nil && x.ProcId != nil {
+		return *x.ProcId
+	}
+	return 0
+}
+
+// GetCompletedSnapshots: every snapshot the cluster holds.
+type GetCompletedSnapshotsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCompletedSnapshotsRequest) Reset() {
+	*x = GetCompletedSnapshotsRequest{}
+	mi := &file_Master_proto_msgTypes[76]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCompletedSnapshotsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCompletedSnapshotsRequest) ProtoMessage() {}
+
+func (x *GetCompletedSnapshotsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[76]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCompletedSnapshotsRequest.ProtoReflect.Descriptor instead.
+func (*GetCompletedSnapshotsRequest) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{76}
+}
+
+type GetCompletedSnapshotsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Snapshots     []*SnapshotDescription `protobuf:"bytes,1,rep,name=snapshots" json:"snapshots,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCompletedSnapshotsResponse) Reset() {
+	*x = GetCompletedSnapshotsResponse{}
+	mi := &file_Master_proto_msgTypes[77]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCompletedSnapshotsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCompletedSnapshotsResponse) ProtoMessage() {}
+
+func (x *GetCompletedSnapshotsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[77]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCompletedSnapshotsResponse.ProtoReflect.Descriptor instead.
+func (*GetCompletedSnapshotsResponse) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{77}
+}
+
+func (x *GetCompletedSnapshotsResponse) GetSnapshots() []*SnapshotDescription {
+	if x != nil {
+		return x.Snapshots
+	}
+	return nil
+}
+
+// DeleteSnapshot: only snapshot.name matters.
+type DeleteSnapshotRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Snapshot      *SnapshotDescription   `protobuf:"bytes,1,req,name=snapshot" json:"snapshot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteSnapshotRequest) Reset() {
+	*x = DeleteSnapshotRequest{}
+	mi := &file_Master_proto_msgTypes[78]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteSnapshotRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteSnapshotRequest) ProtoMessage() {}
+
+func (x *DeleteSnapshotRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[78]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteSnapshotRequest.ProtoReflect.Descriptor instead.
+func (*DeleteSnapshotRequest) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{78}
+}
+
+func (x *DeleteSnapshotRequest) GetSnapshot() *SnapshotDescription {
+	if x != nil {
+		return x.Snapshot
+	}
+	return nil
+}
+
+type DeleteSnapshotResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteSnapshotResponse) Reset() {
+	*x = DeleteSnapshotResponse{}
+	mi := &file_Master_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteSnapshotResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteSnapshotResponse) ProtoMessage() {}
+
+func (x *DeleteSnapshotResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteSnapshotResponse.ProtoReflect.Descriptor instead.
+func (*DeleteSnapshotResponse) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{79}
+}
+
+// RestoreSnapshot restores snapshot.table from the snapshot when that table
+// exists (it must be disabled) and clones the snapshot into it when it does not.
+type RestoreSnapshotRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Snapshot      *SnapshotDescription   `protobuf:"bytes,1,req,name=snapshot" json:"snapshot,omitempty"`
+	NonceGroup    *uint64                `protobuf:"varint,2,opt,name=nonce_group,json=nonceGroup,def=0" json:"nonce_group,omitempty"`
+	Nonce         *uint64                `protobuf:"varint,3,opt,name=nonce,def=0" json:"nonce,omitempty"`
+	RestoreACL    *bool                  `protobuf:"varint,4,opt,name=restoreACL,def=0" json:"restoreACL,omitempty"`
+	CustomSFT     *string                `protobuf:"bytes,5,opt,name=customSFT" json:"customSFT,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+// Default values for RestoreSnapshotRequest fields.
+const (
+	Default_RestoreSnapshotRequest_NonceGroup = uint64(0)
+	Default_RestoreSnapshotRequest_Nonce      = uint64(0)
+	Default_RestoreSnapshotRequest_RestoreACL = bool(false)
+)
+
+func (x *RestoreSnapshotRequest) Reset() {
+	*x = RestoreSnapshotRequest{}
+	mi := &file_Master_proto_msgTypes[80]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RestoreSnapshotRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RestoreSnapshotRequest) ProtoMessage() {}
+
+func (x *RestoreSnapshotRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[80]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RestoreSnapshotRequest.ProtoReflect.Descriptor instead.
+func (*RestoreSnapshotRequest) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{80}
+}
+
+func (x *RestoreSnapshotRequest) GetSnapshot() *SnapshotDescription {
+	if x != nil {
+		return x.Snapshot
+	}
+	return nil
+}
+
+func (x *RestoreSnapshotRequest) GetNonceGroup() uint64 {
+	if x != nil && x.NonceGroup != nil {
+		return *x.NonceGroup
+	}
+	return Default_RestoreSnapshotRequest_NonceGroup
+}
+
+func (x *RestoreSnapshotRequest) GetNonce() uint64 {
+	if x != nil && x.Nonce != nil {
+		return *x.Nonce
+	}
+	return Default_RestoreSnapshotRequest_Nonce
+}
+
+func (x *RestoreSnapshotRequest) GetRestoreACL() bool {
+	if x != nil && x.RestoreACL != nil {
+		return *x.RestoreACL
+	}
+	return Default_RestoreSnapshotRequest_RestoreACL
+}
+
+func (x *RestoreSnapshotRequest) GetCustomSFT() string {
+	if x != nil && x.CustomSFT != nil {
+		return *x.CustomSFT
+	}
+	return ""
+}
+
+type RestoreSnapshotResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ProcId        *uint64                `protobuf:"varint,1,req,name=proc_id,json=procId" json:"proc_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RestoreSnapshotResponse) Reset() {
+	*x = RestoreSnapshotResponse{}
+	mi := &file_Master_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RestoreSnapshotResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RestoreSnapshotResponse) ProtoMessage() {}
+
+func (x *RestoreSnapshotResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RestoreSnapshotResponse.ProtoReflect.Descriptor instead.
+func (*RestoreSnapshotResponse) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{81}
+}
+
+func (x *RestoreSnapshotResponse) GetProcId() uint64 {
+	if x != nil && x.ProcId != nil {
+		return *x.ProcId
+	}
+	return 0
+}
+
+// IsSnapshotDone: done turns true once the snapshot is complete; a failed
+// snapshot comes back as the RPC's exception.
+type IsSnapshotDoneRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Snapshot      *SnapshotDescription   `protobuf:"bytes,1,opt,name=snapshot" json:"snapshot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IsSnapshotDoneRequest) Reset() {
+	*x = IsSnapshotDoneRequest{}
+	mi := &file_Master_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IsSnapshotDoneRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IsSnapshotDoneRequest) ProtoMessage() {}
+
+func (x *IsSnapshotDoneRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IsSnapshotDoneRequest.ProtoReflect.Descriptor instead.
+func (*IsSnapshotDoneRequest) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{82}
+}
+
+func (x *IsSnapshotDoneRequest) GetSnapshot() *SnapshotDescription {
+	if x != nil {
+		return x.Snapshot
+	}
+	return nil
+}
+
+type IsSnapshotDoneResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Done          *bool                  `protobuf:"varint,1,opt,name=done,def=0" json:"done,omitempty"`
+	Snapshot      *SnapshotDescription   `protobuf:"bytes,2,opt,name=snapshot" json:"snapshot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+// Default values for IsSnapshotDoneResponse fields.
+const (
+	Default_IsSnapshotDoneResponse_Done = bool(false)
+)
+
+func (x *IsSnapshotDoneResponse) Reset() {
+	*x = IsSnapshotDoneResponse{}
+	mi := &file_Master_proto_msgTypes[83]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IsSnapshotDoneResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IsSnapshotDoneResponse) ProtoMessage() {}
+
+func (x *IsSnapshotDoneResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_Master_proto_msgTypes[83]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IsSnapshotDoneResponse.ProtoReflect.Descriptor instead.
+func (*IsSnapshotDoneResponse) Descriptor() ([]byte, []int) {
+	return file_Master_proto_rawDescGZIP(), []int{83}
+}
+
+func (x *IsSnapshotDoneResponse) GetDone() bool {
+	if x != nil && x.Done != nil {
+		return *x.Done
+	}
+	return Default_IsSnapshotDoneResponse_Done
+}
+
+func (x *IsSnapshotDoneResponse) GetSnapshot() *SnapshotDescription {
+	if x != nil {
+		return x.Snapshot
+	}
+	return nil
+}
+
 var File_Master_proto protoreflect.FileDescriptor
 
 const file_Master_proto_rawDesc = "" +
 	"\n" +
-	"\fMaster.proto\x12\bhbase.pb\x1a\vHBase.proto\x1a\x13ClusterStatus.proto\x1a\x13ErrorHandling.proto\"\xca\x01\n" +
+	"\fMaster.proto\x12\bhbase.pb\x1a\vHBase.proto\x1a\x13ClusterStatus.proto\x1a\x13ErrorHandling.proto\x1a\x0eSnapshot.proto\"\xca\x01\n" +
 	"\x10AddColumnRequest\x122\n" +
 	"\n" +
 	"table_name\x18\x01 \x02(\v2\x13.hbase.pb.TableNameR\ttableName\x12E\n" +
@@ -4030,7 +4713,44 @@ const file_Master_proto_rawDesc = "" +
 	"\aproc_id\x18\x01 \x02(\x04R\x06procId\x12:\n" +
 	"\x15mayInterruptIfRunning\x18\x02 \x01(\b:\x04trueR\x15mayInterruptIfRunning\"J\n" +
 	"\x16AbortProcedureResponse\x120\n" +
-	"\x14is_procedure_aborted\x18\x01 \x02(\bR\x12isProcedureAborted*(\n" +
+	"\x14is_procedure_aborted\x18\x01 \x02(\bR\x12isProcedureAborted\"-\n" +
+	"\x1bSetNormalizerRunningRequest\x12\x0e\n" +
+	"\x02on\x18\x01 \x02(\bR\x02on\"R\n" +
+	"\x1cSetNormalizerRunningResponse\x122\n" +
+	"\x15prev_normalizer_value\x18\x01 \x01(\bR\x13prevNormalizerValue\"\x1c\n" +
+	"\x1aIsNormalizerEnabledRequest\"7\n" +
+	"\x1bIsNormalizerEnabledResponse\x12\x18\n" +
+	"\aenabled\x18\x01 \x02(\bR\aenabled\"\x89\x01\n" +
+	"\x0fSnapshotRequest\x129\n" +
+	"\bsnapshot\x18\x01 \x02(\v2\x1d.hbase.pb.SnapshotDescriptionR\bsnapshot\x12\"\n" +
+	"\vnonce_group\x18\x02 \x01(\x04:\x010R\n" +
+	"nonceGroup\x12\x17\n" +
+	"\x05nonce\x18\x03 \x01(\x04:\x010R\x05nonce\"V\n" +
+	"\x10SnapshotResponse\x12)\n" +
+	"\x10expected_timeout\x18\x01 \x02(\x03R\x0fexpectedTimeout\x12\x17\n" +
+	"\aproc_id\x18\x02 \x01(\x03R\x06procId\"\x1e\n" +
+	"\x1cGetCompletedSnapshotsRequest\"\\\n" +
+	"\x1dGetCompletedSnapshotsResponse\x12;\n" +
+	"\tsnapshots\x18\x01 \x03(\v2\x1d.hbase.pb.SnapshotDescriptionR\tsnapshots\"R\n" +
+	"\x15DeleteSnapshotRequest\x129\n" +
+	"\bsnapshot\x18\x01 \x02(\v2\x1d.hbase.pb.SnapshotDescriptionR\bsnapshot\"\x18\n" +
+	"\x16DeleteSnapshotResponse\"\xd5\x01\n" +
+	"\x16RestoreSnapshotRequest\x129\n" +
+	"\bsnapshot\x18\x01 \x02(\v2\x1d.hbase.pb.SnapshotDescriptionR\bsnapshot\x12\"\n" +
+	"\vnonce_group\x18\x02 \x01(\x04:\x010R\n" +
+	"nonceGroup\x12\x17\n" +
+	"\x05nonce\x18\x03 \x01(\x04:\x010R\x05nonce\x12%\n" +
+	"\n" +
+	"restoreACL\x18\x04 \x01(\b:\x05falseR\n" +
+	"restoreACL\x12\x1c\n" +
+	"\tcustomSFT\x18\x05 \x01(\tR\tcustomSFT\"2\n" +
+	"\x17RestoreSnapshotResponse\x12\x17\n" +
+	"\aproc_id\x18\x01 \x02(\x04R\x06procId\"R\n" +
+	"\x15IsSnapshotDoneRequest\x129\n" +
+	"\bsnapshot\x18\x01 \x01(\v2\x1d.hbase.pb.SnapshotDescriptionR\bsnapshot\"n\n" +
+	"\x16IsSnapshotDoneResponse\x12\x19\n" +
+	"\x04done\x18\x01 \x01(\b:\x05falseR\x04done\x129\n" +
+	"\bsnapshot\x18\x02 \x01(\v2\x1d.hbase.pb.SnapshotDescriptionR\bsnapshot*(\n" +
 	"\x10MasterSwitchType\x12\t\n" +
 	"\x05SPLIT\x10\x00\x12\t\n" +
 	"\x05MERGE\x10\x01B\x1eZ\x1cgithub.com/go-hbase/hbase/pb"
@@ -4048,7 +4768,7 @@ func file_Master_proto_rawDescGZIP() []byte {
 }
 
 var file_Master_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_Master_proto_msgTypes = make([]protoimpl.MessageInfo, 70)
+var file_Master_proto_msgTypes = make([]protoimpl.MessageInfo, 84)
 var file_Master_proto_goTypes = []any{
 	(MasterSwitchType)(0),                           // 0: hbase.pb.MasterSwitchType
 	(GetProcedureResultResponse_State)(0),           // 1: hbase.pb.GetProcedureResultResponse.State
@@ -4122,60 +4842,81 @@ var file_Master_proto_goTypes = []any{
 	(*GetProcedureResultResponse)(nil),              // 69: hbase.pb.GetProcedureResultResponse
 	(*AbortProcedureRequest)(nil),                   // 70: hbase.pb.AbortProcedureRequest
 	(*AbortProcedureResponse)(nil),                  // 71: hbase.pb.AbortProcedureResponse
-	(*TableName)(nil),                               // 72: hbase.pb.TableName
-	(*ColumnFamilySchema)(nil),                      // 73: hbase.pb.ColumnFamilySchema
-	(*RegionSpecifier)(nil),                         // 74: hbase.pb.RegionSpecifier
-	(*ServerName)(nil),                              // 75: hbase.pb.ServerName
-	(*RegionInfo)(nil),                              // 76: hbase.pb.RegionInfo
-	(*TableSchema)(nil),                             // 77: hbase.pb.TableSchema
-	(*NamespaceDescriptor)(nil),                     // 78: hbase.pb.NamespaceDescriptor
-	(*TableState)(nil),                              // 79: hbase.pb.TableState
-	(Option)(0),                                     // 80: hbase.pb.Option
-	(*ClusterStatus)(nil),                           // 81: hbase.pb.ClusterStatus
-	(*ForeignExceptionMessage)(nil),                 // 82: hbase.pb.ForeignExceptionMessage
+	(*SetNormalizerRunningRequest)(nil),             // 72: hbase.pb.SetNormalizerRunningRequest
+	(*SetNormalizerRunningResponse)(nil),            // 73: hbase.pb.SetNormalizerRunningResponse
+	(*IsNormalizerEnabledRequest)(nil),              // 74: hbase.pb.IsNormalizerEnabledRequest
+	(*IsNormalizerEnabledResponse)(nil),             // 75: hbase.pb.IsNormalizerEnabledResponse
+	(*SnapshotRequest)(nil),                         // 76: hbase.pb.SnapshotRequest
+	(*SnapshotResponse)(nil),                        // 77: hbase.pb.SnapshotResponse
+	(*GetCompletedSnapshotsRequest)(nil),            // 78: hbase.pb.GetCompletedSnapshotsRequest
+	(*GetCompletedSnapshotsResponse)(nil),           // 79: hbase.pb.GetCompletedSnapshotsResponse
+	(*DeleteSnapshotRequest)(nil),                   // 80: hbase.pb.DeleteSnapshotRequest
+	(*DeleteSnapshotResponse)(nil),                  // 81: hbase.pb.DeleteSnapshotResponse
+	(*RestoreSnapshotRequest)(nil),                  // 82: hbase.pb.RestoreSnapshotRequest
+	(*RestoreSnapshotResponse)(nil),                 // 83: hbase.pb.RestoreSnapshotResponse
+	(*IsSnapshotDoneRequest)(nil),                   // 84: hbase.pb.IsSnapshotDoneRequest
+	(*IsSnapshotDoneResponse)(nil),                  // 85: hbase.pb.IsSnapshotDoneResponse
+	(*TableName)(nil),                               // 86: hbase.pb.TableName
+	(*ColumnFamilySchema)(nil),                      // 87: hbase.pb.ColumnFamilySchema
+	(*RegionSpecifier)(nil),                         // 88: hbase.pb.RegionSpecifier
+	(*ServerName)(nil),                              // 89: hbase.pb.ServerName
+	(*RegionInfo)(nil),                              // 90: hbase.pb.RegionInfo
+	(*TableSchema)(nil),                             // 91: hbase.pb.TableSchema
+	(*NamespaceDescriptor)(nil),                     // 92: hbase.pb.NamespaceDescriptor
+	(*TableState)(nil),                              // 93: hbase.pb.TableState
+	(Option)(0),                                     // 94: hbase.pb.Option
+	(*ClusterStatus)(nil),                           // 95: hbase.pb.ClusterStatus
+	(*ForeignExceptionMessage)(nil),                 // 96: hbase.pb.ForeignExceptionMessage
+	(*SnapshotDescription)(nil),                     // 97: hbase.pb.SnapshotDescription
 }
 var file_Master_proto_depIdxs = []int32{
-	72, // 0: hbase.pb.AddColumnRequest.table_name:type_name -> hbase.pb.TableName
-	73, // 1: hbase.pb.AddColumnRequest.column_families:type_name -> hbase.pb.ColumnFamilySchema
-	72, // 2: hbase.pb.DeleteColumnRequest.table_name:type_name -> hbase.pb.TableName
-	72, // 3: hbase.pb.ModifyColumnRequest.table_name:type_name -> hbase.pb.TableName
-	73, // 4: hbase.pb.ModifyColumnRequest.column_families:type_name -> hbase.pb.ColumnFamilySchema
-	74, // 5: hbase.pb.MoveRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
-	75, // 6: hbase.pb.MoveRegionRequest.dest_server_name:type_name -> hbase.pb.ServerName
-	74, // 7: hbase.pb.MergeTableRegionsRequest.region:type_name -> hbase.pb.RegionSpecifier
-	74, // 8: hbase.pb.AssignRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
-	74, // 9: hbase.pb.UnassignRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
-	76, // 10: hbase.pb.SplitTableRegionRequest.region_info:type_name -> hbase.pb.RegionInfo
-	77, // 11: hbase.pb.CreateTableRequest.table_schema:type_name -> hbase.pb.TableSchema
-	72, // 12: hbase.pb.DeleteTableRequest.table_name:type_name -> hbase.pb.TableName
-	72, // 13: hbase.pb.TruncateTableRequest.tableName:type_name -> hbase.pb.TableName
-	72, // 14: hbase.pb.EnableTableRequest.table_name:type_name -> hbase.pb.TableName
-	72, // 15: hbase.pb.DisableTableRequest.table_name:type_name -> hbase.pb.TableName
-	72, // 16: hbase.pb.ModifyTableRequest.table_name:type_name -> hbase.pb.TableName
-	77, // 17: hbase.pb.ModifyTableRequest.table_schema:type_name -> hbase.pb.TableSchema
-	72, // 18: hbase.pb.FlushTableRequest.table_name:type_name -> hbase.pb.TableName
-	78, // 19: hbase.pb.CreateNamespaceRequest.namespaceDescriptor:type_name -> hbase.pb.NamespaceDescriptor
-	78, // 20: hbase.pb.ModifyNamespaceRequest.namespaceDescriptor:type_name -> hbase.pb.NamespaceDescriptor
-	78, // 21: hbase.pb.GetNamespaceDescriptorResponse.namespaceDescriptor:type_name -> hbase.pb.NamespaceDescriptor
-	78, // 22: hbase.pb.ListNamespaceDescriptorsResponse.namespaceDescriptor:type_name -> hbase.pb.NamespaceDescriptor
-	77, // 23: hbase.pb.ListTableDescriptorsByNamespaceResponse.tableSchema:type_name -> hbase.pb.TableSchema
-	72, // 24: hbase.pb.ListTableNamesByNamespaceResponse.tableName:type_name -> hbase.pb.TableName
+	86, // 0: hbase.pb.AddColumnRequest.table_name:type_name -> hbase.pb.TableName
+	87, // 1: hbase.pb.AddColumnRequest.column_families:type_name -> hbase.pb.ColumnFamilySchema
+	86, // 2: hbase.pb.DeleteColumnRequest.table_name:type_name -> hbase.pb.TableName
+	86, // 3: hbase.pb.ModifyColumnRequest.table_name:type_name -> hbase.pb.TableName
+	87, // 4: hbase.pb.ModifyColumnRequest.column_families:type_name -> hbase.pb.ColumnFamilySchema
+	88, // 5: hbase.pb.MoveRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
+	89, // 6: hbase.pb.MoveRegionRequest.dest_server_name:type_name -> hbase.pb.ServerName
+	88, // 7: hbase.pb.MergeTableRegionsRequest.region:type_name -> hbase.pb.RegionSpecifier
+	88, // 8: hbase.pb.AssignRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
+	88, // 9: hbase.pb.UnassignRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
+	90, // 10: hbase.pb.SplitTableRegionRequest.region_info:type_name -> hbase.pb.RegionInfo
+	91, // 11: hbase.pb.CreateTableRequest.table_schema:type_name -> hbase.pb.TableSchema
+	86, // 12: hbase.pb.DeleteTableRequest.table_name:type_name -> hbase.pb.TableName
+	86, // 13: hbase.pb.TruncateTableRequest.tableName:type_name -> hbase.pb.TableName
+	86, // 14: hbase.pb.EnableTableRequest.table_name:type_name -> hbase.pb.TableName
+	86, // 15: hbase.pb.DisableTableRequest.table_name:type_name -> hbase.pb.TableName
+	86, // 16: hbase.pb.ModifyTableRequest.table_name:type_name -> hbase.pb.TableName
+	91, // 17: hbase.pb.ModifyTableRequest.table_schema:type_name -> hbase.pb.TableSchema
+	86, // 18: hbase.pb.FlushTableRequest.table_name:type_name -> hbase.pb.TableName
+	92, // 19: hbase.pb.CreateNamespaceRequest.namespaceDescriptor:type_name -> hbase.pb.NamespaceDescriptor
+	92, // 20: hbase.pb.ModifyNamespaceRequest.namespaceDescriptor:type_name -> hbase.pb.NamespaceDescriptor
+	92, // 21: hbase.pb.GetNamespaceDescriptorResponse.namespaceDescriptor:type_name -> hbase.pb.NamespaceDescriptor
+	92, // 22: hbase.pb.ListNamespaceDescriptorsResponse.namespaceDescriptor:type_name -> hbase.pb.NamespaceDescriptor
+	91, // 23: hbase.pb.ListTableDescriptorsByNamespaceResponse.tableSchema:type_name -> hbase.pb.TableSchema
+	86, // 24: hbase.pb.ListTableNamesByNamespaceResponse.tableName:type_name -> hbase.pb.TableName
 	0,  // 25: hbase.pb.SetSplitOrMergeEnabledRequest.switch_types:type_name -> hbase.pb.MasterSwitchType
 	0,  // 26: hbase.pb.IsSplitOrMergeEnabledRequest.switch_type:type_name -> hbase.pb.MasterSwitchType
-	72, // 27: hbase.pb.GetTableDescriptorsRequest.table_names:type_name -> hbase.pb.TableName
-	77, // 28: hbase.pb.GetTableDescriptorsResponse.table_schema:type_name -> hbase.pb.TableSchema
-	72, // 29: hbase.pb.GetTableNamesResponse.table_names:type_name -> hbase.pb.TableName
-	72, // 30: hbase.pb.GetTableStateRequest.table_name:type_name -> hbase.pb.TableName
-	79, // 31: hbase.pb.GetTableStateResponse.table_state:type_name -> hbase.pb.TableState
-	80, // 32: hbase.pb.GetClusterStatusRequest.options:type_name -> hbase.pb.Option
-	81, // 33: hbase.pb.GetClusterStatusResponse.cluster_status:type_name -> hbase.pb.ClusterStatus
+	86, // 27: hbase.pb.GetTableDescriptorsRequest.table_names:type_name -> hbase.pb.TableName
+	91, // 28: hbase.pb.GetTableDescriptorsResponse.table_schema:type_name -> hbase.pb.TableSchema
+	86, // 29: hbase.pb.GetTableNamesResponse.table_names:type_name -> hbase.pb.TableName
+	86, // 30: hbase.pb.GetTableStateRequest.table_name:type_name -> hbase.pb.TableName
+	93, // 31: hbase.pb.GetTableStateResponse.table_state:type_name -> hbase.pb.TableState
+	94, // 32: hbase.pb.GetClusterStatusRequest.options:type_name -> hbase.pb.Option
+	95, // 33: hbase.pb.GetClusterStatusResponse.cluster_status:type_name -> hbase.pb.ClusterStatus
 	1,  // 34: hbase.pb.GetProcedureResultResponse.state:type_name -> hbase.pb.GetProcedureResultResponse.State
-	82, // 35: hbase.pb.GetProcedureResultResponse.exception:type_name -> hbase.pb.ForeignExceptionMessage
-	36, // [36:36] is the sub-list for method output_type
-	36, // [36:36] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	96, // 35: hbase.pb.GetProcedureResultResponse.exception:type_name -> hbase.pb.ForeignExceptionMessage
+	97, // 36: hbase.pb.SnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	97, // 37: hbase.pb.GetCompletedSnapshotsResponse.snapshots:type_name -> hbase.pb.SnapshotDescription
+	97, // 38: hbase.pb.DeleteSnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	97, // 39: hbase.pb.RestoreSnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	97, // 40: hbase.pb.IsSnapshotDoneRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	97, // 41: hbase.pb.IsSnapshotDoneResponse.snapshot:type_name -> hbase.pb.SnapshotDescription
+	42, // [42:42] is the sub-list for method output_type
+	42, // [42:42] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_Master_proto_init() }
@@ -4186,13 +4927,14 @@ func file_Master_proto_init() {
 	file_HBase_proto_init()
 	file_ClusterStatus_proto_init()
 	file_ErrorHandling_proto_init()
+	file_Snapshot_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_Master_proto_rawDesc), len(file_Master_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   70,
+			NumMessages:   84,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,14 +1,15 @@
 package main
 
 import (
-	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/go-hbase/hbase/internal/connflags"
 )
 
 // errUsage marks a bad command line; main exits with status 2 for it.
@@ -16,8 +17,10 @@ var errUsage = errors.New("usage")
 
 // config is the validated command line.
 type config struct {
-	ZKQuorum    string
-	ZNodeParent string
+	// connflags.Flags are the connection and security flags shared with hbasectl (-zk,
+	// -znode, -bootstrap, -site, -kerberos and the rest): c.ZKQuorum, c.Security ...
+	connflags.Flags
+
 	Table       string
 	Family      string
 	Workloads   []workloadKind
@@ -39,7 +42,6 @@ type config struct {
 	Regions       int
 	StartTimeout  time.Duration
 
-	Security        securityFlags
 	CompareSecurity bool
 
 	JSON    bool
@@ -50,23 +52,9 @@ type config struct {
 	serverCPU func() (time.Duration, error)
 }
 
-// securityFlags are the Kerberos settings, passed through to the client's security options.
-type securityFlags struct {
-	Kerberos        bool
-	Principal       string
-	Keytab          string
-	KRB5Conf        string
-	ServerPrincipal string
-	Protection      string // authentication, integrity or privacy
-	AES             bool
-	// TLS runs native TLS under the protection (set by -compare-security for its tls mode,
-	// with the local cluster's certificates in TLSConfig).
-	TLS       bool
-	TLSConfig *tls.Config
-}
-
-// protections are the values hbase.rpc.protection knows, weakest first.
-var protections = []string{"authentication", "integrity", "privacy"}
+// securityFlags are the Kerberos and TLS settings of one mode, passed through to the client's
+// security options.
+type securityFlags = connflags.Security
 
 const maxKeySize = 1 << 10
 
@@ -89,12 +77,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 		fs.PrintDefaults()
 	}
 	var workloads string
-	znodeDefault := getenv("HBASE_ZNODE")
-	if znodeDefault == "" {
-		znodeDefault = "/hbase"
-	}
-	fs.StringVar(&c.ZKQuorum, "zk", getenv("HBASE_ZK"), "ZooKeeper quorum host:port[,host:port...] (default $HBASE_ZK); not with -local")
-	fs.StringVar(&c.ZNodeParent, "znode", znodeDefault, "HBase's parent znode (from $HBASE_ZNODE when set)")
+	c.Flags.Register(fs, getenv)
 	fs.StringVar(&c.Table, "table", "hbase-bench", "table to use; with -local it is created")
 	fs.StringVar(&c.Family, "family", "f", "column family; cells go to family:q")
 	fs.StringVar(&workloads, "workload", "randwrite,randread", "comma list of "+strings.Join(workloadNames(), ", ")+", run in this order")
@@ -116,13 +99,6 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	fs.IntVar(&c.Regions, "regions", 8, "pre-split the -local table into this many regions")
 	fs.DurationVar(&c.StartTimeout, "start-timeout", 5*time.Minute, "how long the -local cluster may take to start (the first run builds the launcher)")
 
-	fs.BoolVar(&c.Security.Kerberos, "kerberos", false, "authenticate with Kerberos (GSSAPI); with -local, start a secure cluster")
-	fs.StringVar(&c.Security.Principal, "principal", getenv("HBASE_PRINCIPAL"), "client principal (default $HBASE_PRINCIPAL)")
-	fs.StringVar(&c.Security.Keytab, "keytab", getenv("HBASE_KEYTAB"), "client keytab (default $HBASE_KEYTAB)")
-	fs.StringVar(&c.Security.KRB5Conf, "krb5conf", getenv("KRB5_CONFIG"), "krb5.conf path (default $KRB5_CONFIG)")
-	fs.StringVar(&c.Security.ServerPrincipal, "server-principal", getenv("HBASE_SERVER_PRINCIPAL"), "server principal, _HOST is replaced by the server's host (default $HBASE_SERVER_PRINCIPAL or hbase/_HOST@<client realm>)")
-	fs.StringVar(&c.Security.Protection, "protection", "privacy", "quality of protection: "+strings.Join(protections, ", "))
-	fs.BoolVar(&c.Security.AES, "aes", true, "with privacy, negotiate HBase's AES transport encryption instead of GSS wrap")
 	fs.BoolVar(&c.CompareSecurity, "compare-security", false, "with -local: run randread,randwrite (or -workload) against one secure cluster with no encryption, privacy by GSS wrap, privacy by AES and native TLS (Kerberos authentication inside), and compare them")
 
 	fs.BoolVar(&c.JSON, "json", false, "print results as JSON instead of a table")
@@ -212,12 +188,12 @@ func (c *config) validate(set map[string]bool) error {
 	case c.Family == "" || strings.ContainsAny(c.Family, " \t\n:"):
 		return usageErr("-family: want a family name without spaces or ':', got %q", c.Family)
 	}
-	if !validProtection(c.Security.Protection) {
-		return usageErr("-protection: want one of %s, got %q", strings.Join(protections, ", "), c.Security.Protection)
-	}
 	if c.Local {
-		if set["zk"] || set["znode"] {
-			return usageErr("-zk and -znode do not go with -local: the local cluster brings its own")
+		if anySet(set, connflags.ClusterFlags) {
+			return usageErr("-zk, -znode, -bootstrap and -site do not go with -local: the local cluster brings its own")
+		}
+		if !slices.Contains(connflags.Protections, c.Security.Protection) {
+			return usageErr("-protection: want one of %s, got %q", strings.Join(connflags.Protections, ", "), c.Security.Protection)
 		}
 		if c.RegionServers < 1 || c.RegionServers > 10 {
 			return usageErr("-regionservers: want 1 .. 10, got %d", c.RegionServers)
@@ -225,8 +201,8 @@ func (c *config) validate(set map[string]bool) error {
 		if c.Regions < 1 || c.Regions > 1000 || int64(c.Regions) > c.Rows {
 			return usageErr("-regions: want 1 .. min(1000, -rows), got %d", c.Regions)
 		}
-		if set["principal"] || set["keytab"] || set["krb5conf"] || set["server-principal"] {
-			return usageErr("-principal, -keytab, -krb5conf and -server-principal do not go with -local: the local secure cluster makes its own")
+		if anySet(set, connflags.CredentialFlags) {
+			return usageErr("-principal, -keytab, -ccache, -krb5conf, -server-principal, -proxy-user and the -tls flags do not go with -local: the local secure cluster makes its own")
 		}
 		if c.StartTimeout <= 0 {
 			return usageErr("-start-timeout: must be positive, got %v", c.StartTimeout)
@@ -236,24 +212,14 @@ func (c *config) validate(set map[string]bool) error {
 			c.Load = true
 		}
 	} else {
-		if c.ZKQuorum == "" {
-			return usageErr("no ZooKeeper quorum: give -zk host:port (or set $HBASE_ZK), or use -local")
-		}
-		for _, hp := range strings.Split(c.ZKQuorum, ",") {
-			if _, _, err := net.SplitHostPort(hp); err != nil {
-				return usageErr("-zk: %q is not host:port: %v", hp, err)
-			}
+		if err := c.Flags.Check(set); err != nil {
+			return usageErr("%v", err)
 		}
 		if set["regions"] || set["regionservers"] || set["start-timeout"] {
 			return usageErr("-regions, -regionservers and -start-timeout need -local (the client has no admin API to create tables)")
 		}
 		if c.CompareSecurity {
 			return usageErr("-compare-security needs -local: it starts a secure cluster that accepts every protection")
-		}
-		if c.Security.Kerberos {
-			if c.Security.Principal == "" || c.Security.Keytab == "" || c.Security.KRB5Conf == "" {
-				return usageErr("-kerberos needs -principal, -keytab and -krb5conf (or $HBASE_PRINCIPAL, $HBASE_KEYTAB, $KRB5_CONFIG)")
-			}
 		}
 	}
 	if !c.Security.Kerberos && !c.CompareSecurity && (set["protection"] || set["aes"]) {
@@ -283,9 +249,10 @@ func (c *config) validate(set map[string]bool) error {
 	return nil
 }
 
-func validProtection(p string) bool {
-	for _, q := range protections {
-		if p == q {
+// anySet reports whether any of the flags names was given.
+func anySet(set map[string]bool, names []string) bool {
+	for _, n := range names {
+		if set[n] {
 			return true
 		}
 	}

@@ -89,7 +89,7 @@ func TestParseConfigErrors(t *testing.T) {
 		env  func(string) string
 		want string
 	}{
-		{nil, env(), "no ZooKeeper quorum"},
+		{nil, env(), "no cluster: give -zk"},
 		{[]string{"-zk", "nocolon"}, env(), `"nocolon" is not host:port`},
 		{[]string{"-workload", "randread,bogus"}, zk, `unknown workload "bogus"`},
 		{[]string{"-workload", ""}, zk, `unknown workload ""`},
@@ -103,7 +103,12 @@ func TestParseConfigErrors(t *testing.T) {
 		{[]string{"-op-timeout", "2m"}, zk, "-op-timeout"},
 		{[]string{"-table", "a b"}, zk, "-table"},
 		{[]string{"-protection", "secret"}, zk, "-protection: want one of"},
-		{[]string{"-protection", "integrity"}, zk, "need -kerberos"},
+		{[]string{"-protection", "integrity"}, zk, "-protection needs -kerberos"},
+		{[]string{"-zk", "127.0.0.1:1", "-bootstrap", "127.0.0.1:2"}, zk, "-zk and -bootstrap do not go together"},
+		{[]string{"-bootstrap", "nohostport"}, env(), "-bootstrap: \"nohostport\" is not host:port"},
+		{[]string{"-tls-ca", "/ca.pem"}, zk, "need -tls"},
+		{[]string{"-local", "-bootstrap", "127.0.0.1:1"}, env(), "do not go with -local"},
+		{[]string{"-local", "-tls"}, env(), "do not go with -local"},
 		{[]string{"-kerberos"}, zk, "-kerberos needs -principal"},
 		{[]string{"-regions", "4"}, zk, "need -local"},
 		{[]string{"-compare-security"}, zk, "-compare-security needs -local"},

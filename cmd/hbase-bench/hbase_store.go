@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/sasl"
 )
 
 // qualifier is the one column every row has, family:q, as in the seeds' benchmark.
@@ -16,31 +15,22 @@ var qualifier = []byte("q")
 
 // hbaseStore is a store backed by one go-hbase client.
 type hbaseStore struct {
-	client *hbase.Client
-	creds  *sasl.Credentials // nil without Kerberos
-	table  []byte
-	family []byte
+	client   *hbase.Client
+	closeAll func() error // the client, then its Kerberos credentials
+	table    []byte
+	family   []byte
 }
 
 // hbaseOpener connects one go-hbase client per mode.
 func hbaseOpener(log *slog.Logger) openFunc {
 	return func(ctx context.Context, c *config, sec securityFlags) (store, io.Closer, error) {
-		opts := []hbase.Option{
-			hbase.WithZNodeParent(c.ZNodeParent),
-			hbase.WithLogger(log.With("component", "go-hbase")),
-		}
-		secOpts, creds, err := securityOptions(sec)
+		f := c.Flags
+		f.Security = sec
+		client, closeAll, err := f.NewClient(hbase.WithLogger(log.With("component", "go-hbase")))
 		if err != nil {
 			return nil, nil, err
 		}
-		client, err := hbase.NewClient(c.ZKQuorum, append(opts, secOpts...)...)
-		if err != nil {
-			if creds != nil {
-				creds.Close()
-			}
-			return nil, nil, err
-		}
-		st := &hbaseStore{client: client, creds: creds, table: []byte(c.Table), family: []byte(c.Family)}
+		st := &hbaseStore{client: client, closeAll: closeAll, table: []byte(c.Table), family: []byte(c.Family)}
 		// Fail here, with one clear error, rather than in every operation: find the table's
 		// first region and complete the connection handshake (SASL included) once.
 		pctx, cancel := context.WithTimeout(ctx, c.OpTimeout)
@@ -61,11 +51,7 @@ func (s *hbaseStore) ResetServerLatency() { s.client.ResetServerLatency() }
 
 // Close closes the client, then the Kerberos credentials it used.
 func (s *hbaseStore) Close() error {
-	err := s.client.Close()
-	if s.creds != nil {
-		s.creds.Close()
-	}
-	return err
+	return s.closeAll()
 }
 
 func (s *hbaseStore) Get(ctx context.Context, row []byte) (bool, error) {

@@ -1,0 +1,263 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/region"
+	"google.golang.org/protobuf/proto"
+)
+
+// Admin makes the cluster's administrative calls: tables, namespaces, regions, the balancer
+// and normalizer, snapshots and the cluster status. It shares its Client's registry
+// (ZooKeeper or bootstrap servers), security, retry settings and lifetime: get it with
+// Client.Admin, and closing the Client closes it.
+//
+// Calls to the master go to the active master, found through the registry; when it fails
+// or restarts the call finds the new one and sends again, until the call's context ends.
+// Calls that start a master procedure (create, delete, enable, disable, truncate and modify
+// a table, namespaces, split, merge, restore and clone) wait for it to finish, across master
+// restarts, and return its error; each is sent with a nonce, so that sending it again after a
+// restart does not run it twice. Every error is an *AdminError naming the call.
+type Admin struct {
+	c          *Client
+	nonceGroup uint64
+
+	mu     sync.Mutex
+	master *region.Client            // the active master's MasterService connection, or nil
+	rs     map[string]*region.Client // AdminService connections, by server address
+}
+
+// Admin returns the client's Admin; every call returns the same one.
+func (c *Client) Admin() *Admin { return c.admin }
+
+func newAdmin(c *Client) *Admin {
+	return &Admin{c: c, nonceGroup: rand.Uint64(), rs: make(map[string]*region.Client)}
+}
+
+// close closes the admin connections (Client.Close).
+func (a *Admin) close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.master != nil {
+		a.master.Close()
+		a.master = nil
+	}
+	for addr, conn := range a.rs {
+		conn.Close()
+		delete(a.rs, addr)
+	}
+}
+
+func (a *Admin) nonce() hrpc.Nonce { return hrpc.Nonce{Group: a.nonceGroup, Nonce: rand.Uint64()} }
+
+func adminError(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &AdminError{Op: op, Name: name, Err: err}
+}
+
+// masterConn returns the connection to the active master, locating and dialling it if
+// there is none.
+func (a *Admin) masterConn(ctx context.Context) (*region.Client, error) {
+	a.mu.Lock()
+	conn := a.master
+	a.mu.Unlock()
+	if conn != nil && !isDead(conn) {
+		return conn, nil
+	}
+	addr, err := a.c.reg.LocateMaster(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("locating the active master: %w", err)
+	}
+	conn, err = region.Dial(ctx, addr, append(a.c.connOptions(), region.WithService(hrpc.MasterService))...)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.c.isClosed() {
+		conn.Close()
+		return nil, ErrClosed
+	}
+	if old := a.master; old != nil && !isDead(old) {
+		conn.Close() // another call dialled meanwhile
+		return old, nil
+	}
+	a.master = conn
+	a.c.log.Debug("hbase: admin connected to the master", "addr", addr)
+	return conn, nil
+}
+
+// dropMaster forgets conn as the master connection, so the next call locates the master
+// again.
+func (a *Admin) dropMaster(conn *region.Client) {
+	if conn == nil {
+		return
+	}
+	a.mu.Lock()
+	if a.master == conn {
+		a.master = nil
+	}
+	a.mu.Unlock()
+	conn.Close()
+}
+
+// classifyMaster decides how a master call reacts to err: a master stopping, starting or
+// gone (connection broken, not active any more) is looked up again through the registry.
+func classifyMaster(err error) retryAction {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, ErrClosed), errors.Is(err, ErrConfiguration), errors.Is(err, errNoMasterLookup),
+		errors.Is(err, hrpc.ErrInvalidOption), errors.Is(err, hberr.ErrInvalidName):
+		return giveUp
+	case errors.Is(err, hberr.ErrServerStopping), errors.Is(err, hberr.ErrConnection),
+		errors.Is(err, region.ErrClosed):
+		return pauseAndRelocate
+	case errors.Is(err, hberr.ErrDoNotRetry):
+		return giveUp
+	}
+	if _, ok := errors.AsType[*hberr.RemoteError](err); ok {
+		return pause
+	}
+	// Locating or dialling the master failed (no active master yet, refused connection).
+	return pauseAndRelocate
+}
+
+// masterRemoteRetries bounds how often callMaster sends a call again after an exception of
+// the master that is not classified (neither retryable nor do-not-retry).
+const masterRemoteRetries = 3
+
+// callMaster sends req to the active master and reads its answer into resp, retrying as
+// classifyMaster says until ctx ends.
+func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.Message) error {
+	b := a.c.newBackoff()
+	var last error
+	remoteRetries := 0
+	for {
+		if a.c.isClosed() {
+			return ErrClosed
+		}
+		if ctx.Err() != nil {
+			return ctxErr(ctx, last)
+		}
+		conn, err := a.masterConn(ctx)
+		if err == nil {
+			if _, err = conn.Call(ctx, method, req, nil, resp); err == nil {
+				return nil
+			}
+		}
+		if a.c.isClosed() {
+			return ErrClosed
+		}
+		if ctx.Err() != nil {
+			return ctxErr(ctx, last)
+		}
+		last = err
+		switch classifyMaster(err) {
+		case giveUp:
+			return err
+		case pauseAndRelocate, relocate:
+			a.c.log.Debug("hbase: master call failed, locating the master again", "method", method, "err", err)
+			a.dropMaster(conn)
+		case pause:
+			// An exception the master raised that says neither "retry" nor "do not": a
+			// plain IOException is often a refusal (a restore of an enabled table). Retry a
+			// few times, as the Java client would, but do not wait for the deadline on it.
+			if remoteRetries++; remoteRetries > masterRemoteRetries {
+				return err
+			}
+		}
+		if b.sleep(ctx) != nil {
+			return ctxErr(ctx, last)
+		}
+	}
+}
+
+// procedurePoll bounds the pause between two polls of a running procedure.
+const (
+	procedurePollMin = 20 * time.Millisecond
+	procedurePollMax = 500 * time.Millisecond
+)
+
+// waitProcedure waits until master procedure id has finished and returns its error, or until
+// ctx ends. Polls go through callMaster, so a master restart is survived. A procedure the
+// master does not know (finished and forgotten across a restart) is checked with done, when
+// given: the procedure is over when done says the outcome is there.
+func (a *Admin) waitProcedure(ctx context.Context, id uint64, done func(context.Context) (bool, error)) error {
+	b := backoff{min: procedurePollMin, max: procedurePollMax}
+	for {
+		resp := &pb.GetProcedureResultResponse{}
+		if err := a.callMaster(ctx, hrpc.MethodGetProcedureResult, hrpc.ProcedureResultRequest(id), resp); err != nil {
+			return err
+		}
+		state, err := hrpc.ParseProcedureResult(resp)
+		switch state {
+		case hrpc.ProcedureFinished:
+			return err
+		case hrpc.ProcedureNotFound:
+			if done == nil {
+				return nil
+			}
+			ok, err := done(ctx)
+			if err != nil {
+				return err
+			}
+			if ok {
+				return nil
+			}
+			a.c.log.Debug("hbase: procedure not found and its outcome not there yet", "proc", id)
+		}
+		if err := b.sleep(ctx); err != nil {
+			return ctxErr(ctx, fmt.Errorf("procedure %d still running", id))
+		}
+	}
+}
+
+// procedure sends req, which starts a master procedure, and waits for it (see waitProcedure).
+func (a *Admin) procedure(ctx context.Context, method string, req proto.Message, resp procResponse, done func(context.Context) (bool, error)) error {
+	if err := a.callMaster(ctx, method, req, resp); err != nil {
+		return err
+	}
+	return a.waitProcedure(ctx, resp.GetProcId(), done)
+}
+
+// procResponse is the answer of every call that starts a master procedure.
+type procResponse interface {
+	proto.Message
+	GetProcId() uint64
+}
+
+// rsConn returns the AdminService connection to the region server at addr.
+func (a *Admin) rsConn(ctx context.Context, addr string) (*region.Client, error) {
+	a.mu.Lock()
+	conn := a.rs[addr]
+	a.mu.Unlock()
+	if conn != nil && !isDead(conn) {
+		return conn, nil
+	}
+	conn, err := region.Dial(ctx, addr, append(a.c.connOptions(), region.WithService(hrpc.AdminService))...)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.c.isClosed() {
+		conn.Close()
+		return nil, ErrClosed
+	}
+	if old := a.rs[addr]; old != nil && !isDead(old) {
+		conn.Close()
+		return old, nil
+	}
+	a.rs[addr] = conn
+	return conn, nil
+}

@@ -1,0 +1,66 @@
+package hbase
+
+import (
+	"context"
+
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/pb"
+)
+
+// ClusterStatus returns what the master knows of the cluster: the active and backup masters,
+// the live servers with their regions and each region's load (requests, store files, sizes,
+// data locality), the dead servers, and the regions in transition.
+func (a *Admin) ClusterStatus(ctx context.Context) (*hrpc.ClusterStatus, error) {
+	resp := &pb.GetClusterStatusResponse{}
+	if err := a.callMaster(ctx, hrpc.MethodGetClusterStatus, hrpc.ClusterStatusRequest(), resp); err != nil {
+		return nil, adminError("ClusterStatus", "", err)
+	}
+	return hrpc.ParseClusterStatus(resp), nil
+}
+
+// SetBalancer switches the balancer on or off and returns whether it was on. Switching it off
+// waits for a balance in progress to end.
+func (a *Admin) SetBalancer(ctx context.Context, on bool) (prev bool, err error) {
+	resp := &pb.SetBalancerRunningResponse{}
+	if err := a.callMaster(ctx, hrpc.MethodSetBalancerRunning, hrpc.SetBalancerRequest(on), resp); err != nil {
+		return false, adminError("SetBalancer", "", err)
+	}
+	return resp.GetPrevBalanceValue(), nil
+}
+
+// BalancerEnabled reports whether the balancer is on.
+func (a *Admin) BalancerEnabled(ctx context.Context) (bool, error) {
+	resp := &pb.IsBalancerEnabledResponse{}
+	if err := a.callMaster(ctx, hrpc.MethodIsBalancerEnabled, hrpc.BalancerEnabledRequest(), resp); err != nil {
+		return false, adminError("BalancerEnabled", "", err)
+	}
+	return resp.GetEnabled(), nil
+}
+
+// Balance runs the balancer once and reports whether it ran (it does not while it is off or
+// while regions are in transition). The moves it decides are under way when it returns.
+func (a *Admin) Balance(ctx context.Context) (ran bool, err error) {
+	resp := &pb.BalanceResponse{}
+	if err := a.callMaster(ctx, hrpc.MethodBalance, hrpc.BalanceRequest(), resp); err != nil {
+		return false, adminError("Balance", "", err)
+	}
+	return resp.GetBalancerRan(), nil
+}
+
+// SetNormalizer switches the region normalizer on or off and returns whether it was on.
+func (a *Admin) SetNormalizer(ctx context.Context, on bool) (prev bool, err error) {
+	resp := &pb.SetNormalizerRunningResponse{}
+	if err := a.callMaster(ctx, hrpc.MethodSetNormalizerRunning, hrpc.SetNormalizerRequest(on), resp); err != nil {
+		return false, adminError("SetNormalizer", "", err)
+	}
+	return resp.GetPrevNormalizerValue(), nil
+}
+
+// NormalizerEnabled reports whether the region normalizer is on.
+func (a *Admin) NormalizerEnabled(ctx context.Context) (bool, error) {
+	resp := &pb.IsNormalizerEnabledResponse{}
+	if err := a.callMaster(ctx, hrpc.MethodIsNormalizerEnabled, hrpc.NormalizerEnabledRequest(), resp); err != nil {
+		return false, adminError("NormalizerEnabled", "", err)
+	}
+	return resp.GetEnabled(), nil
+}

@@ -1,0 +1,472 @@
+package hbase
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/hrpc"
+)
+
+// The admin calls against the shared real cluster (3 region servers). Each test makes its own
+// tables and namespaces and removes them. TestAdminMasterRestart kills and restarts the
+// cluster's master: it comes last in this file so that it runs after the others.
+
+// adminTableName returns a fresh table name for t.
+func adminTableName(t *testing.T, tag string) string {
+	return fmt.Sprintf("adm%d_%s_%s", tables.Add(1), tag, sanitize(t.Name()))
+}
+
+// adminDropLater deletes table when the test ends, whatever state it is in.
+func adminDropLater(t *testing.T, a *Admin, table string) {
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = a.DisableTable(ctx, table)
+		_ = a.DeleteTable(ctx, table)
+	})
+}
+
+func adminPut(t *testing.T, c *Client, ctx context.Context, table string, rows ...string) {
+	t.Helper()
+	for _, r := range rows {
+		p, err := hrpc.NewPut([]byte(table), []byte(r), hrpc.Value([]byte("f"), []byte("q"), []byte("v-"+r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Put(ctx, p); err != nil {
+			t.Fatalf("Put %s/%s: %v", table, r, err)
+		}
+	}
+}
+
+func adminRows(t *testing.T, c *Client, ctx context.Context, table string) []string {
+	t.Helper()
+	var rows []string
+	for _, r := range opsScanAll(t, c, ctx, table) {
+		rows = append(rows, string(r.Cells[0].Row))
+	}
+	return rows
+}
+
+func regionStarts(rs []*hrpc.Region) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, string(r.Start))
+	}
+	return out
+}
+
+func TestAdminTables(t *testing.T) {
+	c := newTestClient(t)
+	a := c.Admin()
+	ctx := testContext(t, 3*time.Minute)
+	name := adminTableName(t, "t")
+	adminDropLater(t, a, name)
+
+	desc, err := hrpc.NewTableDescriptor(name,
+		hrpc.WithFamily("f", hrpc.Versions(5), hrpc.MinVersions(1), hrpc.TTL(48*time.Hour),
+			hrpc.Compress(hrpc.CompressionGZ), hrpc.Bloom(hrpc.BloomRowCol), hrpc.BlockSize(32<<10),
+			hrpc.InMemory(true), hrpc.BlockEncoding(hrpc.EncodingFastDiff)),
+		hrpc.WithFamily("g"),
+		hrpc.TableAttribute("MAX_FILESIZE", "1073741824"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc, hrpc.SplitKeys([]byte("m"), []byte("f"))); err != nil {
+		t.Fatalf("CreateTable: %v", err)
+	}
+	if ok, err := a.TableExists(ctx, name); err != nil || !ok {
+		t.Fatalf("TableExists = %v, %v; want true", ok, err)
+	}
+	if ok, err := a.TableEnabled(ctx, name); err != nil || !ok {
+		t.Fatalf("TableEnabled = %v, %v; want true", ok, err)
+	}
+	regions, err := a.Regions(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := regionStarts(regions); !slices.Equal(got, []string{"", "f", "m"}) {
+		t.Fatalf("region starts = %q; want [\"\" f m]", got)
+	}
+	for _, r := range regions {
+		if r.Server.Port == 0 || r.Server.StartCode == 0 || r.Table != name || r.Encoded == "" {
+			t.Fatalf("region %+v: want a server with start code, the table and an encoded name", r)
+		}
+	}
+
+	got, err := a.DescribeTable(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := got.Family("f")
+	if f == nil || got.Family("g") == nil || len(got.Families) != 2 {
+		t.Fatalf("DescribeTable families = %+v; want f and g", got.Families)
+	}
+	if f.MaxVersions != 5 || f.MinVersions != 1 || f.TTL != 48*time.Hour || f.Compression != hrpc.CompressionGZ ||
+		f.BloomFilter != hrpc.BloomRowCol || f.BlockSize != 32<<10 || !f.InMemory || f.Encoding != hrpc.EncodingFastDiff {
+		t.Fatalf("family f = %+v; want what was created", f)
+	}
+	if g := got.Family("g"); g.MaxVersions != 1 || g.TTL != 0 || g.BloomFilter != hrpc.BloomRow {
+		t.Fatalf("family g = %+v; want HBase's defaults (1 version, no TTL, ROW bloom)", g)
+	}
+	if got.Attributes["MAX_FILESIZE"] != "1073741824" {
+		t.Fatalf("table attributes = %v; want MAX_FILESIZE", got.Attributes)
+	}
+
+	// Listing: by regex, by namespace, with and without system tables.
+	list, err := a.ListTables(ctx, hrpc.TableRegex("adm.*_t_.*"))
+	if err != nil || !slices.Contains(list, name) {
+		t.Fatalf("ListTables(regex) = %v, %v; want it to hold %s", list, err, name)
+	}
+	list, err = a.ListTables(ctx, hrpc.InNamespace("default"))
+	if err != nil || !slices.Contains(list, name) || slices.Contains(list, "hbase:meta") {
+		t.Fatalf("ListTables(default) = %v, %v; want %s and no system table", list, err, name)
+	}
+	list, err = a.ListTables(ctx, hrpc.InNamespace("hbase"), hrpc.IncludeSystemTables())
+	if err != nil || !slices.Contains(list, "hbase:meta") {
+		t.Fatalf("ListTables(hbase, system) = %v, %v; want hbase:meta", list, err)
+	}
+
+	// Typed errors.
+	if err := a.CreateTable(ctx, desc); !errors.Is(err, ErrTableExists) {
+		t.Fatalf("CreateTable again: %v; want ErrTableExists", err)
+	}
+	var ae *AdminError
+	if err := a.DeleteTable(ctx, name); !errors.Is(err, ErrTableNotDisabled) || !errors.As(err, &ae) || ae.Op != "DeleteTable" {
+		t.Fatalf("DeleteTable of an enabled table: %v; want an AdminError wrapping ErrTableNotDisabled", err)
+	}
+	if err := a.TruncateTable(ctx, name, true); !errors.Is(err, ErrTableNotDisabled) {
+		t.Fatalf("TruncateTable of an enabled table: %v; want ErrTableNotDisabled", err)
+	}
+	if _, err := a.DescribeTable(ctx, name+"_none"); !errors.Is(err, ErrTableNotFound) || !IsNotFound(err) {
+		t.Fatalf("DescribeTable of no table: %v; want ErrTableNotFound", err)
+	}
+	if ok, err := a.TableExists(ctx, name+"_none"); err != nil || ok {
+		t.Fatalf("TableExists(no table) = %v, %v; want false", ok, err)
+	}
+	if err := a.DisableTable(ctx, name+"_none"); !errors.Is(err, ErrTableNotFound) {
+		t.Fatalf("DisableTable of no table: %v; want ErrTableNotFound", err)
+	}
+	for _, bad := range []string{"-x", "a b", "ns:", "n-s:t", ""} {
+		if err := a.DeleteTable(ctx, bad); !errors.Is(err, ErrInvalidName) {
+			t.Fatalf("DeleteTable(%q): %v; want ErrInvalidName", bad, err)
+		}
+	}
+
+	// Families: add, modify, delete.
+	h, err := hrpc.NewFamily("h", hrpc.Versions(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AddFamily(ctx, name, h); err != nil {
+		t.Fatalf("AddFamily: %v", err)
+	}
+	h.MaxVersions = 7
+	h.TTL = time.Hour
+	if err := a.ModifyFamily(ctx, name, h); err != nil {
+		t.Fatalf("ModifyFamily: %v", err)
+	}
+	if err := a.DeleteFamily(ctx, name, "g"); err != nil {
+		t.Fatalf("DeleteFamily: %v", err)
+	}
+	got, err = a.DescribeTable(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Family("g") != nil || got.Family("h") == nil || got.Family("h").MaxVersions != 7 || got.Family("h").TTL != time.Hour {
+		t.Fatalf("after add h, modify h, delete g: families = %+v", got.Families)
+	}
+	if err := a.AddFamily(ctx, name, h); err == nil {
+		t.Fatal("AddFamily of an existing family succeeded")
+	}
+
+	// ModifyTable: read, change, write back.
+	got.Attributes["MAX_FILESIZE"] = "2147483648"
+	got.Family("f").MaxVersions = 3
+	if err := a.ModifyTable(ctx, got); err != nil {
+		t.Fatalf("ModifyTable: %v", err)
+	}
+	got, err = a.DescribeTable(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Attributes["MAX_FILESIZE"] != "2147483648" || got.Family("f").MaxVersions != 3 {
+		t.Fatalf("after ModifyTable: %v, f = %+v", got.Attributes, got.Family("f"))
+	}
+
+	// Disable, truncate keeping the splits, then not.
+	adminPut(t, c, ctx, name, "a", "g", "z")
+	if err := a.DisableTable(ctx, name); err != nil {
+		t.Fatalf("DisableTable: %v", err)
+	}
+	if ok, err := a.TableEnabled(ctx, name); err != nil || ok {
+		t.Fatalf("TableEnabled after disable = %v, %v; want false", ok, err)
+	}
+	if err := a.TruncateTable(ctx, name, true); err != nil {
+		t.Fatalf("TruncateTable(preserve): %v", err)
+	}
+	if rows := adminRows(t, c, ctx, name); len(rows) != 0 {
+		t.Fatalf("rows after truncate = %q; want none", rows)
+	}
+	if regions, err = a.Regions(ctx, name); err != nil || len(regions) != 3 {
+		t.Fatalf("regions after truncate preserving splits = %d, %v; want 3", len(regions), err)
+	}
+	adminPut(t, c, ctx, name, "b")
+	if err := a.DisableTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.TruncateTable(ctx, name, false); err != nil {
+		t.Fatalf("TruncateTable: %v", err)
+	}
+	if regions, err = a.Regions(ctx, name); err != nil || len(regions) != 1 {
+		t.Fatalf("regions after truncate = %d, %v; want 1", len(regions), err)
+	}
+	if rows := adminRows(t, c, ctx, name); len(rows) != 0 {
+		t.Fatalf("rows after truncate = %q; want none", rows)
+	}
+
+	// Enable after disable, then drop.
+	if err := a.DisableTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.EnableTable(ctx, name); err != nil {
+		t.Fatalf("EnableTable: %v", err)
+	}
+	adminPut(t, c, ctx, name, "c")
+	if err := a.DisableTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteTable(ctx, name); err != nil {
+		t.Fatalf("DeleteTable: %v", err)
+	}
+	if ok, err := a.TableExists(ctx, name); err != nil || ok {
+		t.Fatalf("TableExists after delete = %v, %v; want false", ok, err)
+	}
+}
+
+func TestAdminPreSplit(t *testing.T) {
+	c := newTestClient(t)
+	a := c.Admin()
+	ctx := testContext(t, 2*time.Minute)
+	for _, tc := range []struct {
+		opt    hrpc.CreateTableOption
+		starts []string
+	}{
+		{hrpc.UniformSplits(4), []string{"", "\x40", "\x80", "\xc0"}},
+		{hrpc.HexStringSplits(4), []string{"", "40000000", "80000000", "c0000000"}},
+	} {
+		name := adminTableName(t, "p")
+		adminDropLater(t, a, name)
+		desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.CreateTable(ctx, desc, tc.opt); err != nil {
+			t.Fatal(err)
+		}
+		rs, err := a.Regions(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := regionStarts(rs); !slices.Equal(got, tc.starts) {
+			t.Fatalf("region starts = %q; want %q", got, tc.starts)
+		}
+		for i := 1; i < len(rs); i++ {
+			if !bytes.Equal(rs[i-1].End, rs[i].Start) {
+				t.Fatalf("regions %d and %d do not touch: %q vs %q", i-1, i, rs[i-1].End, rs[i].Start)
+			}
+		}
+	}
+}
+
+func TestAdminNamespaces(t *testing.T) {
+	c := newTestClient(t)
+	a := c.Admin()
+	ctx := testContext(t, 2*time.Minute)
+	ns := fmt.Sprintf("adm%d_ns", tables.Add(1))
+	desc, err := hrpc.NewNamespace(ns, hrpc.NamespaceProperty("hbase.namespace.quota.maxtables", "5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateNamespace(ctx, desc); err != nil {
+		t.Fatalf("CreateNamespace: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = a.DeleteNamespace(ctx, ns)
+	})
+	if err := a.CreateNamespace(ctx, desc); !errors.Is(err, ErrNamespaceExists) {
+		t.Fatalf("CreateNamespace again: %v; want ErrNamespaceExists", err)
+	}
+	got, err := a.DescribeNamespace(ctx, ns)
+	if err != nil || got.Name != ns || got.Properties["hbase.namespace.quota.maxtables"] != "5" {
+		t.Fatalf("DescribeNamespace = %+v, %v; want the quota property", got, err)
+	}
+	all, err := a.ListNamespaces(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, n := range all {
+		names = append(names, n.Name)
+	}
+	for _, want := range []string{"default", "hbase", ns} {
+		if !slices.Contains(names, want) {
+			t.Fatalf("ListNamespaces = %q; want %s in it", names, want)
+		}
+	}
+	got.Properties["hbase.namespace.quota.maxtables"] = "7"
+	if err := a.ModifyNamespace(ctx, got); err != nil {
+		t.Fatalf("ModifyNamespace: %v", err)
+	}
+	if got, err = a.DescribeNamespace(ctx, ns); err != nil || got.Properties["hbase.namespace.quota.maxtables"] != "7" {
+		t.Fatalf("after ModifyNamespace: %+v, %v", got, err)
+	}
+
+	// A table in the namespace: listed by namespace, and it keeps the namespace from going.
+	table := ns + ":t"
+	td, err := hrpc.NewTableDescriptor(table, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, td); err != nil {
+		t.Fatalf("CreateTable in %s: %v", ns, err)
+	}
+	adminDropLater(t, a, table)
+	adminPut(t, c, ctx, table, "r")
+	if list, err := a.ListTables(ctx, hrpc.InNamespace(ns)); err != nil || !slices.Equal(list, []string{table}) {
+		t.Fatalf("ListTables(%s) = %q, %v; want [%s]", ns, list, err, table)
+	}
+	if rs, err := a.Regions(ctx, table); err != nil || len(rs) != 1 || rs[0].Table != table {
+		t.Fatalf("Regions(%s) = %v, %v; want one region of it", table, rs, err)
+	}
+	err = a.DeleteNamespace(ctx, ns)
+	if !errors.Is(err, ErrNamespaceNotEmpty) {
+		t.Fatalf("DeleteNamespace of a namespace with a table: %v; want ErrNamespaceNotEmpty", err)
+	}
+	t.Logf("deleting a namespace with a table: %v", err)
+	if err := a.DisableTable(ctx, table); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteTable(ctx, table); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteNamespace(ctx, ns); err != nil {
+		t.Fatalf("DeleteNamespace: %v", err)
+	}
+	if _, err := a.DescribeNamespace(ctx, ns); !errors.Is(err, ErrNamespaceNotFound) {
+		t.Fatalf("DescribeNamespace after delete: %v; want ErrNamespaceNotFound", err)
+	}
+	if err := a.DeleteNamespace(ctx, ns); !errors.Is(err, ErrNamespaceNotFound) {
+		t.Fatalf("DeleteNamespace again: %v; want ErrNamespaceNotFound", err)
+	}
+	if _, err := hrpc.NewNamespace("bad-ns"); !errors.Is(err, ErrInvalidName) {
+		t.Fatalf("NewNamespace(bad-ns): %v; want ErrInvalidName", err)
+	}
+}
+
+// TestAdminClusterStatusLocality reads the status of the 3-server cluster: the master, the
+// live servers, and the load of a table's regions after writes, reads, a flush and a major
+// compaction, with data locality.
+func TestAdminClusterStatusLocality(t *testing.T) {
+	c := newTestClient(t)
+	a := c.Admin()
+	ctx := testContext(t, 3*time.Minute)
+	name := adminTableName(t, "s")
+	adminDropLater(t, a, name)
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc, hrpc.SplitKeys([]byte("r1"), []byte("r2"))); err != nil {
+		t.Fatal(err)
+	}
+	rows := []string{"r0a", "r0b", "r1a", "r1b", "r2a", "r2b"}
+	adminPut(t, c, ctx, name, rows...)
+	for _, r := range rows {
+		g, _ := hrpc.NewGet([]byte(name), []byte(r))
+		if _, err := c.Get(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.FlushTable(ctx, name); err != nil {
+		t.Fatalf("FlushTable: %v", err)
+	}
+	if err := a.CompactTable(ctx, name, true); err != nil {
+		t.Fatalf("CompactTable(major): %v", err)
+	}
+
+	// Region servers report every few seconds (hbase.regionserver.msginterval): wait for
+	// reports that show the writes, the reads and the flushed files.
+	var st *hrpc.ClusterStatus
+	var mine []hrpc.RegionLoad
+	var servers map[string]bool
+	for {
+		st, err = a.ClusterStatus(ctx)
+		if err != nil {
+			t.Fatalf("ClusterStatus: %v", err)
+		}
+		mine, servers = nil, map[string]bool{}
+		for _, s := range st.LiveServers {
+			for _, rl := range s.Regions {
+				if rl.Table == name {
+					mine = append(mine, rl)
+					servers[s.Server.Addr()] = true
+				}
+			}
+		}
+		settled := len(mine) == 3
+		for _, rl := range mine {
+			settled = settled && rl.WriteRequests >= 2 && rl.ReadRequests >= 2 && rl.StoreFiles >= 1 && rl.DataLocality > 0
+		}
+		if settled {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the status never showed the table's load: %+v", mine)
+		case <-time.After(time.Second):
+		}
+	}
+	if st.Master.Port == 0 || st.Master.StartCode == 0 || st.ClusterID == "" {
+		t.Fatalf("master %v, cluster id %q; want both", st.Master, st.ClusterID)
+	}
+	if len(st.LiveServers) != 3 {
+		t.Fatalf("%d live servers; want 3", len(st.LiveServers))
+	}
+	total := 0
+	for _, s := range st.LiveServers {
+		total += len(s.Regions)
+		if s.Server.StartCode == 0 || s.MaxHeapMB == 0 {
+			t.Fatalf("server %+v: want a start code and a heap size", s.Server)
+		}
+	}
+	if total != st.Regions() || total < 3+1 {
+		t.Fatalf("regions = %d (Regions() %d); want the table's 3 and hbase:meta at least", total, st.Regions())
+	}
+	// The launcher's cluster keeps its files on the local file system (no HDFS data nodes):
+	// every block is local, and HBase reports a locality of 1 without block weights. With
+	// weights, locality is their ratio.
+	for _, rl := range mine {
+		if rl.Encoded == "" || len(rl.Name) == 0 || rl.DataLocality > 1 || rl.Stores != 1 ||
+			rl.BlocksLocalWeight > rl.BlocksTotalWeight || rl.LastMajorCompaction == 0 {
+			t.Fatalf("region load %+v: want names, 1 store, locality in (0, 1], a major compaction time", rl)
+		}
+		if rl.BlocksTotalWeight > 0 {
+			if want := float32(rl.BlocksLocalWeight) / float32(rl.BlocksTotalWeight); rl.DataLocality < want-0.01 || rl.DataLocality > want+0.01 {
+				t.Fatalf("region %s: locality %.3f; want local/total weights %.3f", rl.Encoded, rl.DataLocality, want)
+			}
+		}
+		t.Logf("region %s: reads %d writes %d stores %d files %d filesMB %d memstoreMB %d locality %.2f (%d/%d)",
+			rl.Encoded, rl.ReadRequests, rl.WriteRequests, rl.Stores, rl.StoreFiles, rl.StoreFileSizeMB,
+			rl.MemStoreSizeMB, rl.DataLocality, rl.BlocksLocalWeight, rl.BlocksTotalWeight)
+	}
+	t.Logf("master %s, %d backup masters, %d live servers (the table on %d), %d dead, %d regions in transition",
+		st.Master, len(st.BackupMasters), len(st.LiveServers), len(servers), len(st.DeadServers), st.RegionsInTransition)
+}

@@ -1,0 +1,90 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/pb"
+)
+
+// CreateNamespace creates ns (ErrNamespaceExists when there is one of that name).
+func (a *Admin) CreateNamespace(ctx context.Context, ns *hrpc.NamespaceDescriptor) error {
+	var name string
+	if ns != nil {
+		name = ns.Name
+	}
+	req, err := hrpc.CreateNamespaceRequest(ns, a.nonce())
+	if err == nil {
+		err = a.procedure(ctx, hrpc.MethodCreateNamespace, req, &pb.CreateNamespaceResponse{}, a.namespaceExists(name, true))
+	}
+	return adminError("CreateNamespace", name, err)
+}
+
+// ModifyNamespace replaces the properties of namespace ns.Name with those of ns.
+func (a *Admin) ModifyNamespace(ctx context.Context, ns *hrpc.NamespaceDescriptor) error {
+	var name string
+	if ns != nil {
+		name = ns.Name
+	}
+	req, err := hrpc.ModifyNamespaceRequest(ns, a.nonce())
+	if err == nil {
+		err = a.procedure(ctx, hrpc.MethodModifyNamespace, req, &pb.ModifyNamespaceResponse{}, nil)
+	}
+	return adminError("ModifyNamespace", name, err)
+}
+
+// DeleteNamespace deletes an empty namespace (ErrNamespaceNotEmpty when it holds tables).
+func (a *Admin) DeleteNamespace(ctx context.Context, name string) error {
+	req, err := hrpc.DeleteNamespaceRequest(name, a.nonce())
+	if err == nil {
+		err = a.procedure(ctx, hrpc.MethodDeleteNamespace, req, &pb.DeleteNamespaceResponse{}, a.namespaceExists(name, false))
+	}
+	return adminError("DeleteNamespace", name, err)
+}
+
+// DescribeNamespace returns the descriptor of namespace name (ErrNamespaceNotFound when
+// there is none).
+func (a *Admin) DescribeNamespace(ctx context.Context, name string) (*hrpc.NamespaceDescriptor, error) {
+	ns, err := a.describeNamespace(ctx, name)
+	return ns, adminError("DescribeNamespace", name, err)
+}
+
+func (a *Admin) describeNamespace(ctx context.Context, name string) (*hrpc.NamespaceDescriptor, error) {
+	req, err := hrpc.DescribeNamespaceRequest(name)
+	if err != nil {
+		return nil, err
+	}
+	resp := &pb.GetNamespaceDescriptorResponse{}
+	if err := a.callMaster(ctx, hrpc.MethodGetNamespaceDescriptor, req, resp); err != nil {
+		return nil, err
+	}
+	return hrpc.NamespaceFromProto(resp.GetNamespaceDescriptor()), nil
+}
+
+// ListNamespaces returns every namespace, "default" and "hbase" included.
+func (a *Admin) ListNamespaces(ctx context.Context) ([]*hrpc.NamespaceDescriptor, error) {
+	resp := &pb.ListNamespaceDescriptorsResponse{}
+	if err := a.callMaster(ctx, hrpc.MethodListNamespaceDescs, hrpc.ListNamespacesRequest(), resp); err != nil {
+		return nil, adminError("ListNamespaces", "", err)
+	}
+	out := make([]*hrpc.NamespaceDescriptor, 0, len(resp.GetNamespaceDescriptor()))
+	for _, p := range resp.GetNamespaceDescriptor() {
+		out = append(out, hrpc.NamespaceFromProto(p))
+	}
+	return out, nil
+}
+
+// namespaceExists is the check of a finished-and-forgotten namespace procedure.
+func (a *Admin) namespaceExists(name string, want bool) func(context.Context) (bool, error) {
+	return func(ctx context.Context) (bool, error) {
+		_, err := a.describeNamespace(ctx, name)
+		if errors.Is(err, ErrNamespaceNotFound) {
+			return !want, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		return want, nil
+	}
+}

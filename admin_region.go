@@ -1,0 +1,319 @@
+package hbase
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/region"
+	"google.golang.org/protobuf/proto"
+)
+
+// Regions returns the regions of table in key order, read from hbase:meta, with the server
+// each is assigned to.
+func (a *Admin) Regions(ctx context.Context, table string) ([]*hrpc.Region, error) {
+	rs, err := a.regions(ctx, table)
+	return rs, adminError("Regions", table, err)
+}
+
+func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, error) {
+	ns, q, err := hrpc.SplitTableName(table)
+	if err != nil {
+		return nil, err
+	}
+	key := q
+	if ns != hrpc.DefaultNamespace {
+		key = ns + ":" + q
+	}
+	// hbase:meta sorts by table first (its own comparator): "key,," is before the table's
+	// first region and the table's rows end where another table's begin. No byte-wise stop
+	// row does (table "t!" sorts after "t" there), so the loop stops at the first other table.
+	scan, err := hrpc.NewScan(metaTableName, hrpc.StartRow([]byte(key+",,")), hrpc.Families(hrpc.MetaInfoFamily))
+	if err != nil {
+		return nil, err
+	}
+	var out []*hrpc.Region
+	for res, err := range a.c.Scan(ctx, scan) {
+		if err != nil {
+			return nil, err
+		}
+		if len(res.Cells) == 0 {
+			continue
+		}
+		if t, _, ok := hrpc.ParseRegionName(res.Cells[0].Row); !ok || t != key {
+			break
+		}
+		r, err := hrpc.ParseMetaRow(res.Cells)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return nil, ErrTableNotFound
+	}
+	return out, nil
+}
+
+// region finds a region by its full name ("table,start,id.encoded.", as Regions and
+// ClusterStatus give it) or its encoded name, in hbase:meta.
+func (a *Admin) region(ctx context.Context, name []byte) (*hrpc.Region, error) {
+	full := name
+	if _, _, ok := hrpc.ParseRegionName(name); !ok {
+		// An encoded name: the master's report of the live servers has the full names.
+		st, err := a.ClusterStatus(ctx)
+		if err != nil {
+			return nil, err
+		}
+		full = nil
+		for _, s := range st.LiveServers {
+			for _, rl := range s.Regions {
+				if rl.Encoded == string(name) {
+					full = rl.Name
+				}
+			}
+		}
+		if full == nil {
+			return nil, fmt.Errorf("%w: no live server reports region %q", ErrRegionNotFound, name)
+		}
+	}
+	get, err := hrpc.NewGet(metaTableName, full, hrpc.Families(hrpc.MetaInfoFamily))
+	if err != nil {
+		return nil, err
+	}
+	res, err := a.c.Get(ctx, get)
+	if err != nil {
+		return nil, err
+	}
+	r, err := hrpc.ParseMetaRow(res.Cells)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return nil, fmt.Errorf("%w: %q is not an online region in hbase:meta", ErrRegionNotFound, full)
+	}
+	return r, nil
+}
+
+// SplitRegion splits a region (full or encoded name) at key, or at its midpoint when key is
+// nil, and waits until the daughters are open.
+func (a *Admin) SplitRegion(ctx context.Context, regionName, key []byte) error {
+	r, err := a.region(ctx, regionName)
+	if err == nil {
+		err = a.split(ctx, r, key)
+	}
+	return adminError("SplitRegion", string(regionName), err)
+}
+
+// SplitTable splits the region of table holding key at key and waits until the daughters
+// are open.
+func (a *Admin) SplitTable(ctx context.Context, table string, key []byte) error {
+	err := a.splitTable(ctx, table, key)
+	return adminError("SplitTable", table, err)
+}
+
+func (a *Admin) splitTable(ctx context.Context, table string, key []byte) error {
+	if len(key) == 0 {
+		return fmt.Errorf("%w: empty split key", hrpc.ErrInvalidOption)
+	}
+	rs, err := a.regions(ctx, table)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if r.Contains(key) {
+			return a.split(ctx, r, key)
+		}
+	}
+	return fmt.Errorf("%w: no region of %s holds %q", ErrRegionNotFound, table, key)
+}
+
+func (a *Admin) split(ctx context.Context, r *hrpc.Region, key []byte) error {
+	req, err := hrpc.SplitRegionRequest(r, key, a.nonce())
+	if err != nil {
+		return err
+	}
+	return a.procedure(ctx, hrpc.MethodSplitRegion, req, &pb.SplitTableRegionResponse{}, nil)
+}
+
+// MergeRegions merges two or more adjacent regions (full or encoded names) of one table into
+// one and waits until it is open; forcible merges regions that are not adjacent.
+func (a *Admin) MergeRegions(ctx context.Context, forcible bool, regionNames ...[]byte) error {
+	encoded := make([]string, len(regionNames))
+	for i, n := range regionNames {
+		encoded[i] = hrpc.EncodedRegionName(n)
+	}
+	req, err := hrpc.MergeRegionsRequest(encoded, forcible, a.nonce())
+	if err == nil {
+		err = a.procedure(ctx, hrpc.MethodMergeTableRegions, req, &pb.MergeTableRegionsResponse{}, nil)
+	}
+	return adminError("MergeRegions", strings.Join(encoded, ","), err)
+}
+
+// MoveRegion moves a region (full or encoded name) to the region server at dest ("host:port"
+// or "host,port,startcode"), or to a server the master picks when dest is empty, and returns
+// once it is open there.
+func (a *Admin) MoveRegion(ctx context.Context, regionName []byte, dest string) error {
+	err := a.move(ctx, regionName, dest)
+	return adminError("MoveRegion", string(regionName), err)
+}
+
+func (a *Admin) move(ctx context.Context, regionName []byte, dest string) error {
+	var to *hrpc.ServerName
+	if dest != "" {
+		sn, err := a.liveServer(ctx, dest)
+		if err != nil {
+			return err
+		}
+		to = &sn
+	}
+	req, err := hrpc.MoveRegionRequest(hrpc.EncodedRegionName(regionName), to)
+	if err != nil {
+		return err
+	}
+	return a.callMaster(ctx, hrpc.MethodMoveRegion, req, &pb.MoveRegionResponse{})
+}
+
+// liveServer finds the live server dest names ("host:port", or "host,port,startcode").
+func (a *Admin) liveServer(ctx context.Context, dest string) (hrpc.ServerName, error) {
+	st, err := a.ClusterStatus(ctx)
+	if err != nil {
+		return hrpc.ServerName{}, err
+	}
+	for _, s := range st.LiveServers {
+		if s.Server.Addr() == dest || s.Server.String() == dest {
+			return s.Server, nil
+		}
+	}
+	if h, p, err := net.SplitHostPort(dest); err == nil {
+		if _, err := strconv.Atoi(p); err == nil && h != "" {
+			return hrpc.ServerName{}, fmt.Errorf("%w at %s", ErrServerNotFound, dest)
+		}
+	}
+	return hrpc.ServerName{}, fmt.Errorf("%w %q (want host:port)", ErrServerNotFound, dest)
+}
+
+// AssignRegion assigns a closed region (full or encoded name) to a server and returns once it
+// is open.
+func (a *Admin) AssignRegion(ctx context.Context, regionName []byte) error {
+	r, err := a.region(ctx, regionName)
+	if err == nil {
+		var req *pb.AssignRegionRequest
+		if req, err = hrpc.AssignRegionRequest(r); err == nil {
+			err = a.callMaster(ctx, hrpc.MethodAssignRegion, req, &pb.AssignRegionResponse{})
+		}
+	}
+	return adminError("AssignRegion", string(regionName), err)
+}
+
+// UnassignRegion closes a region (full or encoded name); it stays closed, its rows
+// unavailable, until AssignRegion.
+func (a *Admin) UnassignRegion(ctx context.Context, regionName []byte) error {
+	r, err := a.region(ctx, regionName)
+	if err == nil {
+		var req *pb.UnassignRegionRequest
+		if req, err = hrpc.UnassignRegionRequest(r); err == nil {
+			err = a.callMaster(ctx, hrpc.MethodUnassignRegion, req, &pb.UnassignRegionResponse{})
+		}
+	}
+	return adminError("UnassignRegion", string(regionName), err)
+}
+
+// FlushRegion writes the memstore of a region (full or encoded name) to store files.
+func (a *Admin) FlushRegion(ctx context.Context, regionName []byte) error {
+	err := a.onRegionServer(ctx, regionName, nil, hrpc.MethodFlushRegion, func(r *hrpc.Region) (proto.Message, proto.Message, error) {
+		req, err := hrpc.FlushRegionRequest(r)
+		return req, &pb.FlushRegionResponse{}, err
+	})
+	return adminError("FlushRegion", string(regionName), err)
+}
+
+// CompactRegion queues a compaction (major: of all store files into one) of a region (full
+// or encoded name). It returns once the compaction is queued, not done.
+func (a *Admin) CompactRegion(ctx context.Context, regionName []byte, major bool) error {
+	err := a.onRegionServer(ctx, regionName, nil, hrpc.MethodCompactRegion, compactReq(major))
+	return adminError("CompactRegion", string(regionName), err)
+}
+
+// FlushTable writes the memstores of every region of table to store files.
+func (a *Admin) FlushTable(ctx context.Context, table string) error {
+	err := a.eachRegion(ctx, table, hrpc.MethodFlushRegion, func(r *hrpc.Region) (proto.Message, proto.Message, error) {
+		req, err := hrpc.FlushRegionRequest(r)
+		return req, &pb.FlushRegionResponse{}, err
+	})
+	return adminError("FlushTable", table, err)
+}
+
+// CompactTable queues a compaction (major: of all store files of a store into one) of every
+// region of table. It returns once they are queued, not done.
+func (a *Admin) CompactTable(ctx context.Context, table string, major bool) error {
+	err := a.eachRegion(ctx, table, hrpc.MethodCompactRegion, compactReq(major))
+	return adminError("CompactTable", table, err)
+}
+
+func compactReq(major bool) func(r *hrpc.Region) (proto.Message, proto.Message, error) {
+	return func(r *hrpc.Region) (proto.Message, proto.Message, error) {
+		req, err := hrpc.CompactRegionRequest(r, major)
+		return req, &pb.CompactRegionResponse{}, err
+	}
+}
+
+func (a *Admin) eachRegion(ctx context.Context, table, method string, build func(*hrpc.Region) (proto.Message, proto.Message, error)) error {
+	rs, err := a.regions(ctx, table)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if err := a.onRegionServer(ctx, r.Name, r, method, build); err != nil {
+			return fmt.Errorf("region %s: %w", r.Encoded, err)
+		}
+	}
+	return nil
+}
+
+// onRegionServer sends the request build makes for a region to the region's server
+// (AdminService). When the region is not served there any more (moved, split) or the server
+// fails, it reads hbase:meta again and retries, until ctx ends.
+func (a *Admin) onRegionServer(ctx context.Context, name []byte, r *hrpc.Region, method string, build func(*hrpc.Region) (proto.Message, proto.Message, error)) error {
+	b := a.c.newBackoff()
+	var last error
+	for {
+		var err error
+		if r == nil {
+			r, err = a.region(ctx, name)
+		}
+		if err == nil && r.Server.Port == 0 {
+			err = fmt.Errorf("%w: region %s is not assigned", hberr.ErrRegionUnavailable, r.Encoded)
+		}
+		if err == nil {
+			var req, resp proto.Message
+			if req, resp, err = build(r); err != nil {
+				return err
+			}
+			var conn *region.Client
+			if conn, err = a.rsConn(ctx, r.Server.Addr()); err == nil {
+				if _, err = conn.Call(ctx, method, req, nil, resp); err == nil {
+					return nil
+				}
+			}
+		}
+		if ctx.Err() != nil {
+			return ctxErr(ctx, last)
+		}
+		last = err
+		if classify(err) == giveUp {
+			return err
+		}
+		r = nil // look it up again
+		if b.sleep(ctx) != nil {
+			return ctxErr(ctx, last)
+		}
+	}
+}
