@@ -53,7 +53,7 @@ type Client struct {
 	movedHints       atomic.Int64
 	relocationRounds atomic.Int64
 	suspectDrops     atomic.Int64 // connections closed because their server did not answer
-	admin *Admin // made with the client, so that Close needs no lock to reach it
+	admin            *Admin       // made with the client, so that Close needs no lock to reach it
 }
 
 // NewClient returns a client for the HBase cluster whose ZooKeeper quorum is zkQuorum

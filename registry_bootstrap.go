@@ -107,7 +107,7 @@ func (b *bootstrapRegistry) LocateMaster(ctx context.Context) (string, error) {
 	b.mu.Unlock()
 	var errs []error
 	for _, addr := range servers {
-		conn, err := b.conn(ctx, addr)
+		conn, _, err := b.conn(ctx, addr)
 		if err == nil {
 			resp := &pb.GetActiveMasterResponse{}
 			if _, err = conn.Call(ctx, hrpc.MethodGetActiveMaster, hrpc.ActiveMasterRequest(), nil, resp); err == nil {
