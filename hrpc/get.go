@@ -128,8 +128,14 @@ func (g *Get) Marshal(regionName, cellblock []byte) (proto.Message, []byte, erro
 	return &a.req, cellblock, nil
 }
 
-// NewResponse returns an empty GetResponse.
-func (g *Get) NewResponse() proto.Message { return new(pb.GetResponse) }
+// NewResponse returns an empty GetResponse. It may be recycled by Decode: do not use it after
+// passing it to Decode.
+func (g *Get) NewResponse() proto.Message {
+	if g.existsOnly {
+		return new(pb.GetResponse)
+	}
+	return newGetResponse()
+}
 
 type getActionAlloc struct {
 	action pb.Action
@@ -150,10 +156,19 @@ func (g *Get) Action(index uint32, cellblock []byte) (*pb.Action, []byte, error)
 // Decode turns a GetResponse and its cellblock into a Result. A missing row gives a Result
 // without cells (and, for ExistsOnly, Exists pointing to false).
 func (g *Get) Decode(resp proto.Message, cellblock []byte) (*Result, error) {
+	if rr, ok := resp.(*getResponse); ok {
+		res, err := g.decode(&rr.GetResponse, cellblock)
+		rr.recycle()
+		return res, err
+	}
 	r, ok := resp.(*pb.GetResponse)
 	if !ok {
 		return nil, badResponse("%T for a Get", resp)
 	}
+	return g.decode(r, cellblock)
+}
+
+func (g *Get) decode(r *pb.GetResponse, cellblock []byte) (*Result, error) {
 	if r.Result == nil {
 		res := &Result{}
 		if g.existsOnly {
