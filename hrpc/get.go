@@ -1,6 +1,8 @@
 package hrpc
 
 import (
+	"sync"
+
 	"github.com/go-hbase/hbase/pb"
 	"google.golang.org/protobuf/proto"
 )
@@ -109,23 +111,37 @@ func (g *Get) Proto() *pb.Get {
 	return &a.get
 }
 
+// getRequestAlloc is a GetRequest with every field it points to, recycled (Recycle). The
+// embedded message is what protobuf sees.
 type getRequestAlloc struct {
-	req        pb.GetRequest
+	pb.GetRequest
 	region     pb.RegionSpecifier
 	regionType pb.RegionSpecifier_RegionSpecifierType
 	g          getAlloc
 }
 
+// getRequests is a free list, not state: nothing observable depends on what it holds.
+var getRequests = sync.Pool{New: func() any { return new(getRequestAlloc) }}
+
 // Marshal builds the GetRequest for regionName. A Get has no cells: cellblock is returned as is.
 func (g *Get) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
-	a := new(getRequestAlloc)
+	a := getRequests.Get().(*getRequestAlloc)
+	*a = getRequestAlloc{}
 	a.regionType = pb.RegionSpecifier_REGION_NAME
 	a.region.Type = &a.regionType
 	a.region.Value = regionName
-	a.req.Region = &a.region
+	a.Region = &a.region
 	g.fill(&a.g)
-	a.req.Get = &a.g.get
-	return &a.req, cellblock, nil
+	a.Get = &a.g.get
+	return a, cellblock, nil
+}
+
+// Recycle gives back a request Marshal built, once it has been encoded and nothing uses it
+// any more: a later Marshal may reuse it. Other messages are left alone.
+func (g *Get) Recycle(req proto.Message) {
+	if a, ok := req.(*getRequestAlloc); ok {
+		getRequests.Put(a)
+	}
 }
 
 // NewResponse returns an empty GetResponse. It may be recycled by Decode: do not use it after
