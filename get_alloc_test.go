@@ -19,21 +19,18 @@ import (
 )
 
 // startLeanRegionServer serves table "t" (one region, through the fake cluster's hbase:meta)
-// from a server that answers every call as a region server answers a Get of a one-cell row
-// (associated_cell_count 1, stale false, the cell in the cellblock) and allocates nothing per
-// call: allocation counts of a Client against it are the client's own.
-func startLeanRegionServer(tb testing.TB, row []byte) *Client {
+// from a server that answers every call with msg and cells and allocates nothing per call:
+// allocation counts of a Client against it are the client's own.
+func startLeanRegionServer(tb testing.TB, msg proto.Message, cells []byte) *Client {
 	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	msg, err := proto.Marshal(&pb.GetResponse{Result: &pb.Result{AssociatedCellCount: proto.Int32(1), Stale: proto.Bool(false)}})
+	wire, err := proto.Marshal(msg)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cells := hrpc.AppendCell(nil, &hrpc.Cell{Row: row, Family: []byte("f"), Qualifier: []byte("q"),
-		Timestamp: 1, Type: hrpc.CellTypePut, Value: make([]byte, 100)})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var conns []net.Conn
@@ -46,7 +43,7 @@ func startLeanRegionServer(tb testing.TB, row []byte) *Client {
 			mu.Lock()
 			conns = append(conns, nc)
 			mu.Unlock()
-			wg.Go(func() { serveLeanGets(nc, msg, cells) })
+			wg.Go(func() { serveLean(nc, wire, cells) })
 		}
 	})
 	tb.Cleanup(func() {
@@ -73,9 +70,9 @@ func startLeanRegionServer(tb testing.TB, row []byte) *Client {
 	return c
 }
 
-// serveLeanGets reads the preamble and the connection header, then answers each request frame
+// serveLean reads the preamble and the connection header, then answers each request frame
 // with msg and cells under the request's call id.
-func serveLeanGets(nc net.Conn, msg, cells []byte) {
+func serveLean(nc net.Conn, msg, cells []byte) {
 	br := bufio.NewReaderSize(nc, 64<<10)
 	bw := bufio.NewWriterSize(nc, 64<<10)
 	var pre [6]byte
@@ -101,7 +98,7 @@ func serveLeanGets(nc net.Conn, msg, cells []byte) {
 	}
 	var meta, hdr [16]byte
 	cbm := protowire.AppendVarint(protowire.AppendTag(meta[:0], 1, protowire.VarintType), uint64(len(cells)))
-	out := make([]byte, 0, 512)
+	out := make([]byte, 0, 64+len(msg)+len(cells))
 	for readFrame() {
 		h, n := protowire.ConsumeBytes(frame) // the RequestHeader
 		if n < 0 {
@@ -125,6 +122,14 @@ func serveLeanGets(nc net.Conn, msg, cells []byte) {
 	}
 }
 
+// startLeanGetServer answers every call as a region server answers a Get of a one-cell row
+// (associated_cell_count 1, stale false, the cell of 100 bytes in the cellblock).
+func startLeanGetServer(tb testing.TB, row []byte) *Client {
+	cells := hrpc.AppendCell(nil, &hrpc.Cell{Row: row, Family: []byte("f"), Qualifier: []byte("q"),
+		Timestamp: 1, Type: hrpc.CellTypePut, Value: make([]byte, 100)})
+	return startLeanRegionServer(tb, &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: proto.Int32(1), Stale: proto.Bool(false)}}, cells)
+}
+
 // TestGetAllocations: a Get through the whole Client (region cache, retry loop, region
 // connection, response check and decoding) allocates twice: the response frame, which the
 // result's cells alias and the caller owns, and the Result with its cell. Issue 15's bound is
@@ -133,7 +138,7 @@ func TestGetAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	c := startLeanRegionServer(t, []byte("row"))
+	c := startLeanGetServer(t, []byte("row"))
 	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -154,7 +159,7 @@ func TestGetAllocations(t *testing.T) {
 // BenchmarkClientGetLean: one Get at a time through a whole Client against a server that
 // allocates nothing, so B/op and allocs/op are the client's.
 func BenchmarkClientGetLean(b *testing.B) {
-	c := startLeanRegionServer(b, []byte("row"))
+	c := startLeanGetServer(b, []byte("row"))
 	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
 	ctx := b.Context()
 	if _, err := c.Get(ctx, get); err != nil {
