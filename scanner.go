@@ -72,6 +72,7 @@ type Scanner struct {
 	buf     []*hrpc.Result
 	next    int             // buf[next:] are still to return; reused from 0 when drained
 	resp    pb.ScanResponse // reused: its repeated fields keep their capacity (nextResponse)
+	flags   respFlags       // what resp's flags point to
 	no, yes bool            // what spec's flags point to: moving past a row does not allocate
 	cur     *hrpc.Result    // what Result returns
 	partial *hrpc.Result    // pieces of a row not complete yet
@@ -396,7 +397,18 @@ func (s *Scanner) nextResponse() *pb.ScanResponse {
 	}
 	s.resp.Reset()
 	s.resp.CellsPerResult, s.resp.PartialFlagPerResult = cpr, pf
+	// Fields whose absence means zero are merged in place; those whose presence matters
+	// (scanner_id, more_results, mvcc_read_point) are left unset.
+	s.flags = respFlags{}
+	s.resp.Ttl, s.resp.Stale = &s.flags.ttl, &s.flags.stale
+	s.resp.MoreResultsInRegion, s.resp.HeartbeatMessage = &s.flags.moreInRegion, &s.flags.heartbeat
 	return &s.resp
+}
+
+// respFlags are the ScanResponse fields that mean the same absent or zero.
+type respFlags struct {
+	ttl                            uint32
+	stale, moreInRegion, heartbeat bool
 }
 
 // maxResultsHint bounds the results per response a scanner makes room for in advance.
