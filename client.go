@@ -500,11 +500,14 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 	if err != nil {
 		return nil, nil, err
 	}
-	if o != nil && o.hooks != nil {
-		defer func() { o.reqBytes = requestSize(req, reqCells) }()
-	}
 	resp := call.NewResponse()
 	cells, err := conn.CallChecked(ctx, region.NormalPriority, call.Method(), req, reqCells, resp, call)
+	if o != nil && o.hooks != nil {
+		o.reqBytes = requestSize(req, reqCells)
+	}
+	if rc, ok := call.(hrpc.RequestRecycler); ok {
+		rc.Recycle(req) // encoded by CallChecked, used by nothing after it
+	}
 	if err != nil {
 		return nil, nil, err
 	}

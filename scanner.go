@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"sync"
 	"time"
 
@@ -73,9 +74,13 @@ type Scanner struct {
 	check   scanCheck
 	batches scanBatches // regroups pieces of rows into full batches (BatchSize)
 	buf     []*hrpc.Result
-	cur     *hrpc.Result // what Result returns
-	partial *hrpc.Result // pieces of a row not complete yet
-	lastRow []byte       // the last row returned
+	next    int             // buf[next:] are still to return; reused from 0 when drained
+	resp    pb.ScanResponse // reused: its repeated fields keep their capacity (nextResponse)
+	flags   respFlags       // what resp's flags point to
+	no, yes bool            // what spec's flags point to: moving past a row does not allocate
+	cur     *hrpc.Result    // what Result returns
+	partial *hrpc.Result    // pieces of a row not complete yet
+	lastRow []byte          // the last row returned
 	// lastCell is the last cell returned when that row may have more (pieces of rows are
 	// passed on as they come: BatchSize or AllowPartialResults): a scan reopened in the
 	// middle of the row starts again at the row, and its cells up to lastCell are dropped.
@@ -135,6 +140,7 @@ func (c *Client) NewScanner(ctx context.Context, s *hrpc.Scan) *Scanner {
 	sc.limit, sc.hasLimit = s.Limit(), s.Limit() > 0
 	sc.rows = s.NumberOfRows()
 	sc.maxAttempts = c.attemptCap(s)
+	sc.yes = true
 	if c.isClosed() {
 		sc.fail(ErrClosed)
 		return sc
@@ -152,10 +158,12 @@ func (s *Scanner) Next() bool {
 	defer s.mu.Unlock()
 	s.cur = nil
 	for {
-		if len(s.buf) > 0 {
-			s.cur = s.buf[0]
-			s.buf[0] = nil
-			s.buf = s.buf[1:]
+		if s.next < len(s.buf) {
+			s.cur = s.buf[s.next]
+			s.buf[s.next] = nil
+			if s.next++; s.next == len(s.buf) {
+				s.buf, s.next = s.buf[:0], 0
+			}
 			return true
 		}
 		if s.done || s.closed {
@@ -197,7 +205,7 @@ func (s *Scanner) Close() error {
 	}
 	s.closed = true
 	s.endObs()
-	s.buf = nil
+	s.buf, s.next = nil, 0
 	if s.renew != nil {
 		s.renew.Stop()
 	}
@@ -347,7 +355,7 @@ func (s *Scanner) step(ctx context.Context) error {
 	if s.track {
 		hrpc.WithScanMetrics(req)
 	}
-	resp := &pb.ScanResponse{}
+	resp := s.nextResponse()
 	s.check.reversed = s.reversed
 	err := s.call(ctx, req, resp)
 	if err != nil {
@@ -364,6 +372,7 @@ func (s *Scanner) step(ctx context.Context) error {
 	} else {
 		s.seq++
 	}
+	s.buf = slices.Grow(s.buf, len(s.check.results))
 	for _, r := range s.check.results {
 		s.add(r)
 	}
@@ -387,6 +396,40 @@ func (s *Scanner) step(ctx context.Context) error {
 	}
 	return nil
 }
+
+// nextResponse empties the scanner's ScanResponse for the next RPC, which region merges into
+// it. Nothing of the last response is kept (the results were built from it and alias only
+// the cellblock); the repeated fields keep their capacity, so that a response of many rows
+// does not grow them again.
+func (s *Scanner) nextResponse() *pb.ScanResponse {
+	cpr, pf := s.resp.CellsPerResult[:0], s.resp.PartialFlagPerResult[:0]
+	if cap(cpr) == 0 {
+		// The server sends one entry per result, each its own field: room for the rows
+		// asked for, so that the first response does not grow them entry by entry.
+		n := min(s.rows, maxResultsHint)
+		if s.hasLimit {
+			n = min(n, s.limit)
+		}
+		cpr, pf = make([]uint32, 0, n), make([]bool, 0, n)
+	}
+	s.resp.Reset()
+	s.resp.CellsPerResult, s.resp.PartialFlagPerResult = cpr, pf
+	// Fields whose absence means zero are merged in place; those whose presence matters
+	// (scanner_id, more_results, mvcc_read_point) are left unset.
+	s.flags = respFlags{}
+	s.resp.Ttl, s.resp.Stale = &s.flags.ttl, &s.flags.stale
+	s.resp.MoreResultsInRegion, s.resp.HeartbeatMessage = &s.flags.moreInRegion, &s.flags.heartbeat
+	return &s.resp
+}
+
+// respFlags are the ScanResponse fields that mean the same absent or zero.
+type respFlags struct {
+	ttl                            uint32
+	stale, moreInRegion, heartbeat bool
+}
+
+// maxResultsHint bounds the results per response a scanner makes room for in advance.
+const maxResultsHint = 256
 
 // limitLeft is how many rows the scan may still return; 0 means no limit.
 func (s *Scanner) limitLeft() uint32 {
@@ -454,11 +497,11 @@ func (s *Scanner) emit(r *hrpc.Result) {
 	s.buf = append(s.buf, r)
 	s.lastRow = row
 	s.spec.StartRow = row
-	s.spec.IncludeStartRow = proto.Bool(false)
+	s.spec.IncludeStartRow = &s.no
 	s.lastCell = nil
 	if !s.whole && r.Partial {
 		// The server may send more of this row: a reopen starts at the row again.
-		s.spec.IncludeStartRow = proto.Bool(true)
+		s.spec.IncludeStartRow = &s.yes
 		last := r.Cells[len(r.Cells)-1]
 		s.lastCell = &last
 	}

@@ -25,6 +25,7 @@ func BenchmarkEncodeGet(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		get.Recycle(msg) // as the client does once the request is encoded
 	}
 }
 
@@ -62,8 +63,8 @@ func BenchmarkDecodeGetResult(b *testing.B) {
 	b.SetBytes(int64(len(block) + len(wire)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r := get.NewResponse()
-		if err := proto.Unmarshal(wire, r); err != nil {
+		r := get.NewResponse() // merged into, as region does
+		if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(wire, r); err != nil {
 			b.Fatal(err)
 		}
 		res, err := get.Decode(r, block)

@@ -30,6 +30,13 @@ type Call interface {
 	CheckResponse(resp proto.Message, cells []byte) error
 }
 
+// RequestRecycler is a Call whose request messages are recycled: the sender gives each
+// request Marshal built back with Recycle once the request is encoded and nothing uses it.
+type RequestRecycler interface {
+	Call
+	Recycle(req proto.Message)
+}
+
 // Batchable calls go into a MultiRequest (Get, Put, Delete, Append, Increment).
 type Batchable interface {
 	Call
@@ -71,11 +78,12 @@ type Result struct {
 
 // The request types the client sends as they are.
 var (
-	_ Batchable = (*Get)(nil)
-	_ Mutation  = (*Put)(nil)
-	_ Mutation  = (*Delete)(nil)
-	_ Mutation  = (*Append)(nil)
-	_ Mutation  = (*Increment)(nil)
-	_ Call      = (*RowMutations)(nil)
-	_ Call      = (*CheckAndMutate)(nil)
+	_ Batchable       = (*Get)(nil)
+	_ RequestRecycler = (*Get)(nil)
+	_ Mutation        = (*Put)(nil)
+	_ Mutation        = (*Delete)(nil)
+	_ Mutation        = (*Append)(nil)
+	_ Mutation        = (*Increment)(nil)
+	_ Call            = (*RowMutations)(nil)
+	_ Call            = (*CheckAndMutate)(nil)
 )

@@ -22,6 +22,9 @@ var ErrForeignCells = errors.New("hrpc: result holds cells of another row")
 
 // CheckResponse checks a GetResponse.
 func (g *Get) CheckResponse(resp proto.Message, cells []byte) error {
+	if rr, ok := resp.(*getResponse); ok {
+		return checkSingleResult(rr.Result, cells, g.row)
+	}
 	r, ok := resp.(*pb.GetResponse)
 	if !ok {
 		return badResponse("%T for a Get", resp)

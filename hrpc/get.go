@@ -1,6 +1,8 @@
 package hrpc
 
 import (
+	"sync"
+
 	"github.com/go-hbase/hbase/pb"
 	"google.golang.org/protobuf/proto"
 )
@@ -114,27 +116,47 @@ func (g *Get) Proto() *pb.Get {
 	return &a.get
 }
 
+// getRequestAlloc is a GetRequest with every field it points to, recycled (Recycle). The
+// embedded message is what protobuf sees.
 type getRequestAlloc struct {
-	req        pb.GetRequest
+	pb.GetRequest
 	region     pb.RegionSpecifier
 	regionType pb.RegionSpecifier_RegionSpecifierType
 	g          getAlloc
 }
 
+// getRequests is a free list, not state: nothing observable depends on what it holds.
+var getRequests = sync.Pool{New: func() any { return new(getRequestAlloc) }}
+
 // Marshal builds the GetRequest for regionName. A Get has no cells: cellblock is returned as is.
 func (g *Get) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
-	a := new(getRequestAlloc)
+	a := getRequests.Get().(*getRequestAlloc)
+	*a = getRequestAlloc{}
 	a.regionType = pb.RegionSpecifier_REGION_NAME
 	a.region.Type = &a.regionType
 	a.region.Value = regionName
-	a.req.Region = &a.region
+	a.Region = &a.region
 	g.fill(&a.g)
-	a.req.Get = &a.g.get
-	return &a.req, cellblock, nil
+	a.Get = &a.g.get
+	return a, cellblock, nil
 }
 
-// NewResponse returns an empty GetResponse.
-func (g *Get) NewResponse() proto.Message { return new(pb.GetResponse) }
+// Recycle gives back a request Marshal built, once it has been encoded and nothing uses it
+// any more: a later Marshal may reuse it. Other messages are left alone.
+func (g *Get) Recycle(req proto.Message) {
+	if a, ok := req.(*getRequestAlloc); ok {
+		getRequests.Put(a)
+	}
+}
+
+// NewResponse returns an empty GetResponse. It may be recycled by Decode: do not use it after
+// passing it to Decode.
+func (g *Get) NewResponse() proto.Message {
+	if g.existsOnly {
+		return new(pb.GetResponse)
+	}
+	return newGetResponse()
+}
 
 type getActionAlloc struct {
 	action pb.Action
@@ -155,10 +177,19 @@ func (g *Get) Action(index uint32, cellblock []byte) (*pb.Action, []byte, error)
 // Decode turns a GetResponse and its cellblock into a Result. A missing row gives a Result
 // without cells (and, for ExistsOnly, Exists pointing to false).
 func (g *Get) Decode(resp proto.Message, cellblock []byte) (*Result, error) {
+	if rr, ok := resp.(*getResponse); ok {
+		res, err := g.decode(&rr.GetResponse, cellblock)
+		rr.recycle()
+		return res, err
+	}
 	r, ok := resp.(*pb.GetResponse)
 	if !ok {
 		return nil, badResponse("%T for a Get", resp)
 	}
+	return g.decode(r, cellblock)
+}
+
+func (g *Get) decode(r *pb.GetResponse, cellblock []byte) (*Result, error) {
 	if r.Result == nil {
 		res := &Result{}
 		if g.existsOnly {

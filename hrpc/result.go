@@ -11,14 +11,29 @@ import (
 // from cells (the response's cellblock, which may be shared by several results and is advanced
 // past them); cells carried in the protobuf itself follow. Cells alias their buffers.
 func ParseResult(r *pb.Result, cells *CellReader) (*Result, error) {
-	res := new(Result)
+	var res *Result
+	if r != nil && r.Exists == nil && int(r.GetAssociatedCellCount())+len(r.Cell) == 1 {
+		// The most common result, one cell, in one allocation.
+		rc := new(resultCell)
+		rc.res.Cells = rc.cell[:]
+		res = &rc.res
+	} else {
+		res = new(Result)
+	}
 	if err := parseResultInto(res, r, cells); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// parseResultInto fills res with one allocation: the cells of the result.
+// resultCell is a Result with room for one cell.
+type resultCell struct {
+	res  Result
+	cell [1]Cell
+}
+
+// parseResultInto fills res with one allocation: the cells of the result, unless res.Cells
+// already has room for exactly them.
 func parseResultInto(res *Result, r *pb.Result, cells *CellReader) error {
 	if r == nil {
 		return nil
@@ -44,7 +59,9 @@ func parseResultInto(res *Result, r *pb.Result, cells *CellReader) error {
 	if count > 0 && int64(cells.Remaining()) < int64(count)*(4+kvHeaderLen+keyFixedLen) {
 		return badResponse("result claims %d cells but the cellblock has %d bytes left", count, cells.Remaining())
 	}
-	res.Cells = make([]Cell, n)
+	if len(res.Cells) != n {
+		res.Cells = make([]Cell, n)
+	}
 	for i := 0; i < count; i++ {
 		if err := cells.Next(&res.Cells[i]); err != nil {
 			if errors.Is(err, io.EOF) {

@@ -13,17 +13,29 @@ import (
 // moved on by the scanner as rows are returned) and asks for the first rows per RPC. limit is
 // how many rows the scan may still return (0: no limit).
 func ScanOpenRequest(regionName []byte, spec *pb.Scan, rowsPerRPC, limit uint32) *pb.ScanRequest {
-	req := &pb.ScanRequest{
-		Region:                  regionSpecifier(regionName),
+	a := &scanOpenAlloc{regionType: pb.RegionSpecifier_REGION_NAME, rows: rowsPerRPC, limit: limit, yes: true}
+	a.region = pb.RegionSpecifier{Type: &a.regionType, Value: regionName}
+	a.req = pb.ScanRequest{
+		Region:                  &a.region,
 		Scan:                    spec,
-		NumberOfRows:            proto.Uint32(rowsPerRPC),
-		ClientHandlesPartials:   proto.Bool(true),
-		ClientHandlesHeartbeats: proto.Bool(true),
+		NumberOfRows:            &a.rows,
+		ClientHandlesPartials:   &a.yes,
+		ClientHandlesHeartbeats: &a.yes,
 	}
 	if limit > 0 {
-		req.LimitOfRows = proto.Uint32(limit)
+		a.req.LimitOfRows = &a.limit
 	}
-	return req
+	return &a.req
+}
+
+// scanOpenAlloc is a ScanRequest that opens a scanner with every field it points to: one
+// allocation.
+type scanOpenAlloc struct {
+	req         pb.ScanRequest
+	region      pb.RegionSpecifier
+	regionType  pb.RegionSpecifier_RegionSpecifierType
+	rows, limit uint32
+	yes         bool
 }
 
 // ScanNextRequest asks an open scanner for its next rows; seq is the call sequence number the

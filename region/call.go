@@ -37,7 +37,8 @@ func (cl *call) complete(err error) {
 const maxPooledBuffer = 1 << 20
 
 // Call sends one RPC. reqCells is an already encoded KeyValueCodec cellblock (may be nil).
-// The response message is unmarshalled into resp; the response's cellblock bytes are returned
+// The response message is merged into resp (proto.UnmarshalOptions.Merge: give an empty message,
+// or a recycled one whose set fields may be overwritten); the response's cellblock bytes are returned
 // (they stay valid after return: the caller owns them).
 //
 // Errors: a *hberr.RemoteError for a server exception (errors.Is maps it to hberr.ErrRegionUnavailable,
@@ -137,7 +138,7 @@ func (c *Client) finish(cl *call, method string, req, resp proto.Message, check 
 		return nil, err
 	}
 	if resp != nil {
-		if err := proto.Unmarshal(cl.msg, resp); err != nil {
+		if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(cl.msg, resp); err != nil {
 			err = c.corrupt(cl, method, req, fmt.Errorf("decode %T: %w", resp, err))
 			c.release(cl)
 			return nil, err

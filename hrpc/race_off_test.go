@@ -1,0 +1,5 @@
+//go:build !race
+
+package hrpc
+
+const raceEnabled = false
