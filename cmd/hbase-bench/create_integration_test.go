@@ -15,6 +15,9 @@ import (
 // -create: the table is made through the admin API, pre-split as asked, then benchmarked; a
 // second run finds it there and leaves it.
 func TestCreateOnExistingCluster(t *testing.T) {
+	if hbasetest.Skipped() {
+		t.Skip("integration test: needs an HBase mini cluster")
+	}
 	cl := hbasetest.StartT(t, hbasetest.Options{})
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
