@@ -470,3 +470,416 @@ func TestAdminClusterStatusLocality(t *testing.T) {
 	t.Logf("master %s, %d backup masters, %d live servers (the table on %d), %d dead, %d regions in transition",
 		st.Master, len(st.BackupMasters), len(st.LiveServers), len(servers), len(st.DeadServers), st.RegionsInTransition)
 }
+
+func TestAdminRegions(t *testing.T) {
+	c := newTestClient(t)
+	a := c.Admin()
+	ctx := testContext(t, 4*time.Minute)
+	name := adminTableName(t, "r")
+	adminDropLater(t, a, name)
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc, hrpc.SplitKeys([]byte("c"), []byte("f"), []byte("m"), []byte("s"), []byte("w"))); err != nil {
+		t.Fatal(err)
+	}
+	rows := []string{"a", "g", "k", "p", "t", "x", "z"}
+	adminPut(t, c, ctx, name, rows...)
+	mustRegions := func(want []string) []*hrpc.Region {
+		t.Helper()
+		rs, err := a.Regions(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := regionStarts(rs); !slices.Equal(got, want) {
+			t.Fatalf("region starts = %q; want %q", got, want)
+		}
+		return rs
+	}
+
+	// Merge the first two regions (full names), and the next two (encoded names).
+	rs := mustRegions([]string{"", "c", "f", "m", "s", "w"})
+	if err := a.MergeRegions(ctx, false, rs[0].Name, rs[1].Name); err != nil {
+		t.Fatalf("MergeRegions: %v", err)
+	}
+	if err := a.MergeRegions(ctx, false, []byte(rs[2].Encoded), []byte(rs[3].Encoded)); err != nil {
+		t.Fatalf("MergeRegions(encoded): %v", err)
+	}
+	mustRegions([]string{"", "f", "s", "w"})
+
+	// Split the table at a key, then a region (by encoded name) at another. (Regions made by
+	// a merge or a split hold references to their parents' files and HBase splits them only
+	// after a compaction has rewritten those, so the splits are of regions made by the create.)
+	if err := a.SplitTable(ctx, name, []byte("u")); err != nil {
+		t.Fatalf("SplitTable: %v", err)
+	}
+	rs = mustRegions([]string{"", "f", "s", "u", "w"})
+	if err := a.SplitRegion(ctx, []byte(rs[4].Encoded), []byte("y")); err != nil {
+		t.Fatalf("SplitRegion: %v", err)
+	}
+	rs = mustRegions([]string{"", "f", "s", "u", "w", "y"})
+	if err := a.SplitRegion(ctx, rs[0].Name, []byte("x")); !errors.Is(err, hrpc.ErrInvalidOption) {
+		t.Fatalf("SplitRegion outside the region: %v; want ErrInvalidOption", err)
+	}
+	if got := adminRows(t, c, ctx, name); !slices.Equal(got, rows) {
+		t.Fatalf("rows after merges and splits = %q; want %q", got, rows)
+	}
+
+	// Move the first region to another server, then anywhere.
+	st, err := a.ClusterStatus(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dest hrpc.ServerName
+	for _, s := range st.LiveServers {
+		if s.Server.Addr() != rs[0].Server.Addr() {
+			dest = s.Server
+		}
+	}
+	if err := a.MoveRegion(ctx, rs[0].Name, dest.Addr()); err != nil {
+		t.Fatalf("MoveRegion to %s: %v", dest.Addr(), err)
+	}
+	rs = mustRegions([]string{"", "f", "s", "u", "w", "y"})
+	if rs[0].Server.Addr() != dest.Addr() {
+		t.Fatalf("region on %s after the move; want %s", rs[0].Server.Addr(), dest.Addr())
+	}
+	if err := a.MoveRegion(ctx, []byte(rs[0].Encoded), ""); err != nil {
+		t.Fatalf("MoveRegion anywhere: %v", err)
+	}
+	if err := a.MoveRegion(ctx, []byte(rs[0].Encoded), "localhost:1"); !errors.Is(err, ErrServerNotFound) {
+		t.Fatalf("MoveRegion to no server: %v; want ErrServerNotFound", err)
+	}
+	if got := adminRows(t, c, ctx, name); !slices.Equal(got, rows) {
+		t.Fatalf("rows after moves = %q; want %q", got, rows)
+	}
+
+	// Unassign: the region's rows are unavailable until it is assigned again.
+	rs = mustRegions([]string{"", "f", "s", "u", "w", "y"})
+	if err := a.UnassignRegion(ctx, rs[2].Name); err != nil {
+		t.Fatalf("UnassignRegion: %v", err)
+	}
+	short, cancel := context.WithTimeout(ctx, 2*time.Second)
+	g, _ := hrpc.NewGet([]byte(name), []byte("t"))
+	_, err = c.Get(short, g)
+	cancel()
+	if err == nil {
+		t.Fatal("Get from an unassigned region succeeded")
+	}
+	if err := a.AssignRegion(ctx, rs[2].Name); err != nil {
+		t.Fatalf("AssignRegion: %v", err)
+	}
+	if res, err := c.Get(ctx, g); err != nil || len(res.Cells) != 1 {
+		t.Fatalf("Get after AssignRegion = %v, %v; want the row", res, err)
+	}
+
+	// Flush and compact regions by full and encoded name.
+	adminPut(t, c, ctx, name, "b", "q")
+	rs = mustRegions([]string{"", "f", "s", "u", "w", "y"})
+	if err := a.FlushRegion(ctx, rs[0].Name); err != nil {
+		t.Fatalf("FlushRegion: %v", err)
+	}
+	if err := a.FlushRegion(ctx, []byte(rs[1].Encoded)); err != nil {
+		t.Fatalf("FlushRegion(encoded): %v", err)
+	}
+	if err := a.CompactRegion(ctx, rs[0].Name, false); err != nil {
+		t.Fatalf("CompactRegion: %v", err)
+	}
+	if err := a.CompactRegion(ctx, []byte(rs[1].Encoded), true); err != nil {
+		t.Fatalf("CompactRegion(major): %v", err)
+	}
+	if err := a.FlushRegion(ctx, []byte("0123456789abcdef0123456789abcdef")); !errors.Is(err, ErrRegionNotFound) {
+		t.Fatalf("FlushRegion of no region: %v; want ErrRegionNotFound", err)
+	}
+	// The flushed files show in the servers' reports.
+	for {
+		st, err := a.ClusterStatus(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := 0
+		for _, s := range st.LiveServers {
+			for _, rl := range s.Regions {
+				if rl.Table == name {
+					files += int(rl.StoreFiles)
+				}
+			}
+		}
+		if files >= 2 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no store files reported after the flushes (%d)", files)
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+func TestAdminBalancerNormalizer(t *testing.T) {
+	c := newTestClient(t)
+	a := c.Admin()
+	ctx := testContext(t, 2*time.Minute)
+	was, err := a.BalancerEnabled(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_, _ = a.SetBalancer(ctx, was)
+	})
+	if prev, err := a.SetBalancer(ctx, false); err != nil || prev != was {
+		t.Fatalf("SetBalancer(false) = %v, %v; want the previous state %v", prev, err, was)
+	}
+	if ran, err := a.Balance(ctx); err != nil || ran {
+		t.Fatalf("Balance with the balancer off = %v, %v; want false", ran, err)
+	}
+	if prev, err := a.SetBalancer(ctx, true); err != nil || prev {
+		t.Fatalf("SetBalancer(true) = %v, %v; want previous false", prev, err)
+	}
+	if on, err := a.BalancerEnabled(ctx); err != nil || !on {
+		t.Fatalf("BalancerEnabled = %v, %v; want true", on, err)
+	}
+	// With the balancer on it runs, unless regions are in transition at that moment.
+	var ran bool
+	for !ran {
+		if ran, err = a.Balance(ctx); err != nil {
+			t.Fatalf("Balance: %v", err)
+		}
+		if !ran {
+			select {
+			case <-ctx.Done():
+				t.Fatal("the balancer never ran")
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+	}
+
+	nwas, err := a.NormalizerEnabled(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_, _ = a.SetNormalizer(ctx, nwas)
+	})
+	if prev, err := a.SetNormalizer(ctx, !nwas); err != nil || prev != nwas {
+		t.Fatalf("SetNormalizer(%v) = %v, %v; want %v", !nwas, prev, err, nwas)
+	}
+	if on, err := a.NormalizerEnabled(ctx); err != nil || on != !nwas {
+		t.Fatalf("NormalizerEnabled = %v, %v; want %v", on, err, !nwas)
+	}
+}
+
+func TestAdminSnapshots(t *testing.T) {
+	c := newTestClient(t)
+	a := c.Admin()
+	ctx := testContext(t, 3*time.Minute)
+	name := adminTableName(t, "n")
+	clone := name + "_clone"
+	snap := name + "_snap"
+	adminDropLater(t, a, name)
+	adminDropLater(t, a, clone)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = a.DeleteSnapshot(ctx, snap)
+	})
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f", hrpc.Versions(3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc, hrpc.SplitKeys([]byte("m"))); err != nil {
+		t.Fatal(err)
+	}
+	adminPut(t, c, ctx, name, "a", "z")
+	if err := a.Snapshot(ctx, snap, name); err != nil {
+		t.Fatalf("Snapshot: %v", err)
+	}
+	if err := a.Snapshot(ctx, snap, name); !errors.Is(err, ErrSnapshotExists) {
+		t.Fatalf("Snapshot again: %v; want ErrSnapshotExists", err)
+	}
+	snaps, err := a.ListSnapshots(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(snaps, func(s hrpc.Snapshot) bool { return s.Name == snap })
+	if i < 0 || snaps[i].Table != name || snaps[i].Created.IsZero() || time.Since(snaps[i].Created) > 5*time.Minute {
+		t.Fatalf("ListSnapshots = %+v; want %s of %s, just taken", snaps, snap, name)
+	}
+
+	// Clone into a new table: same data, same descriptor.
+	if err := a.CloneSnapshot(ctx, snap, clone); err != nil {
+		t.Fatalf("CloneSnapshot: %v", err)
+	}
+	if got := adminRows(t, c, ctx, clone); !slices.Equal(got, []string{"a", "z"}) {
+		t.Fatalf("rows of the clone = %q; want [a z]", got)
+	}
+	if d, err := a.DescribeTable(ctx, clone); err != nil || d.Family("f") == nil || d.Family("f").MaxVersions != 3 {
+		t.Fatalf("clone's descriptor = %+v, %v; want f with 3 versions", d, err)
+	}
+	if rs, err := a.Regions(ctx, clone); err != nil || len(rs) != 2 {
+		t.Fatalf("clone's regions = %d, %v; want 2", len(rs), err)
+	}
+	if err := a.CloneSnapshot(ctx, snap, clone); !errors.Is(err, ErrTableExists) {
+		t.Fatalf("CloneSnapshot onto an existing table: %v; want ErrTableExists", err)
+	}
+
+	// Restore: the rows written since are gone; the table must be disabled first.
+	adminPut(t, c, ctx, name, "b", "y")
+	if err := a.RestoreSnapshot(ctx, snap); !errors.Is(err, ErrTableNotDisabled) {
+		t.Fatalf("RestoreSnapshot of an enabled table: %v; want ErrTableNotDisabled", err)
+	}
+	if err := a.DisableTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RestoreSnapshot(ctx, snap); err != nil {
+		t.Fatalf("RestoreSnapshot: %v", err)
+	}
+	if err := a.EnableTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if got := adminRows(t, c, ctx, name); !slices.Equal(got, []string{"a", "z"}) {
+		t.Fatalf("rows after restore = %q; want [a z]", got)
+	}
+
+	if err := a.DeleteSnapshot(ctx, snap); err != nil {
+		t.Fatalf("DeleteSnapshot: %v", err)
+	}
+	if err := a.DeleteSnapshot(ctx, snap); !errors.Is(err, ErrSnapshotNotFound) || !IsNotFound(err) {
+		t.Fatalf("DeleteSnapshot again: %v; want ErrSnapshotNotFound", err)
+	}
+	if err := a.RestoreSnapshot(ctx, snap); !errors.Is(err, ErrSnapshotNotFound) {
+		t.Fatalf("RestoreSnapshot of no snapshot: %v; want ErrSnapshotNotFound", err)
+	}
+	if err := a.Snapshot(ctx, "bad name", name); !errors.Is(err, ErrInvalidName) {
+		t.Fatalf("Snapshot(bad name): %v; want ErrInvalidName", err)
+	}
+}
+
+// TestAdminBootstrapRegistry: a client that knows only a region server (no ZooKeeper) finds
+// the active master through the servers' connection registry (GetActiveMaster).
+func TestAdminBootstrapRegistry(t *testing.T) {
+	cl := testCluster(t)
+	if !cl.AtLeast(2, 5) {
+		t.Skip("region servers serve the connection registry from HBase 2.5")
+	}
+	ctx := testContext(t, 2*time.Minute)
+	st, err := cl.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewClient("", WithBootstrapServers(st.RegionServers[0].Addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	a := c.Admin()
+	status, err := a.ClusterStatus(ctx)
+	if err != nil {
+		t.Fatalf("ClusterStatus through the bootstrap registry: %v", err)
+	}
+	if status.Master.Addr() != cl.MasterAddr || len(status.LiveServers) != 3 {
+		t.Fatalf("master %s, %d live servers; want %s and 3", status.Master.Addr(), len(status.LiveServers), cl.MasterAddr)
+	}
+	name := adminTableName(t, "b")
+	adminDropLater(t, a, name)
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc); err != nil {
+		t.Fatalf("CreateTable through the bootstrap registry: %v", err)
+	}
+	adminPut(t, c, ctx, name, "r")
+	if rows := adminRows(t, c, ctx, name); !slices.Equal(rows, []string{"r"}) {
+		t.Fatalf("rows = %q; want [r]", rows)
+	}
+}
+
+// TestAdminMasterRestart kills the master while a create-table procedure runs and starts a
+// new one: CreateTable, waiting on the procedure all along, must find the new master through
+// ZooKeeper and return once the table is created, without error. It runs last: it takes the
+// shared cluster's master away for a while.
+func TestAdminMasterRestart(t *testing.T) {
+	cl := testCluster(t)
+	c := newTestClient(t)
+	a := c.Admin()
+	ctx := testContext(t, 4*time.Minute)
+	name := adminTableName(t, "m")
+	adminDropLater(t, a, name)
+	before, err := a.ClusterStatus(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Enough regions that assigning them takes a while on the mini cluster.
+	var splits [][]byte
+	for i := 1; i < 120; i++ {
+		splits = append(splits, fmt.Appendf(nil, "%04d", i))
+	}
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- a.CreateTable(ctx, desc, hrpc.SplitKeys(splits...)) }()
+
+	// Kill the master as soon as the procedure has put the table in hbase:meta (state
+	// ENABLING): the regions are being assigned then.
+	probe := newTestClient(t).Admin()
+	for {
+		enabled, err := probe.TableEnabled(ctx, name)
+		if err == nil && !enabled {
+			break
+		}
+		if err == nil && enabled {
+			t.Fatal("the table was created before the master could be killed: inconclusive, make the table bigger")
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("CreateTable returned (%v) before the master could be killed: inconclusive", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	killAt := time.Since(start)
+	if err := cl.KillMaster(ctx); err != nil {
+		t.Fatalf("KillMaster: %v", err)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("CreateTable returned (%v) while the master was down; want it to wait", err)
+	default:
+	}
+	m, err := cl.StartMaster(ctx)
+	if err != nil {
+		t.Fatalf("StartMaster: %v", err)
+	}
+	restartedAt := time.Since(start)
+	if err := <-done; err != nil {
+		t.Fatalf("CreateTable across the master restart: %v", err)
+	}
+	t.Logf("procedure started, master killed at %v, new master %s active at %v, CreateTable returned at %v",
+		killAt.Round(time.Millisecond), m.Addr, restartedAt.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+
+	if on, err := a.TableEnabled(ctx, name); err != nil || !on {
+		t.Fatalf("TableEnabled after the restart = %v, %v; want true", on, err)
+	}
+	rs, err := a.Regions(ctx, name)
+	if err != nil || len(rs) != len(splits)+1 {
+		t.Fatalf("regions = %d, %v; want %d", len(rs), err, len(splits)+1)
+	}
+	after, err := a.ClusterStatus(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Master.StartCode == before.Master.StartCode {
+		t.Fatalf("master start code %d before and after; want a new master", after.Master.StartCode)
+	}
+	adminPut(t, c, ctx, name, "0001", "0119")
+	if got := adminRows(t, c, ctx, name); !slices.Equal(got, []string{"0001", "0119"}) {
+		t.Fatalf("rows = %q; want [0001 0119]", got)
+	}
+}

@@ -38,6 +38,7 @@ type config struct {
 	Seed        uint64
 
 	Local         bool
+	Create        bool // without -local: create the table through the admin API if it is missing
 	RegionServers int
 	Regions       int
 	StartTimeout  time.Duration
@@ -96,7 +97,8 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 
 	fs.BoolVar(&c.Local, "local", false, "start a local HBase mini cluster (package hbasetest), create the table, run, stop")
 	fs.IntVar(&c.RegionServers, "regionservers", 1, "region servers of the -local cluster")
-	fs.IntVar(&c.Regions, "regions", 8, "pre-split the -local table into this many regions")
+	fs.IntVar(&c.Regions, "regions", 8, "pre-split the -local (or -create) table into this many regions")
+	fs.BoolVar(&c.Create, "create", false, "without -local: create the table (family -family, pre-split into -regions regions) through the admin API when it does not exist")
 	fs.DurationVar(&c.StartTimeout, "start-timeout", 5*time.Minute, "how long the -local cluster may take to start (the first run builds the launcher)")
 
 	fs.BoolVar(&c.CompareSecurity, "compare-security", false, "with -local: run randread,randwrite (or -workload) against one secure cluster with no encryption, privacy by GSS wrap, privacy by AES and native TLS (Kerberos authentication inside), and compare them")
@@ -189,6 +191,9 @@ func (c *config) validate(set map[string]bool) error {
 		return usageErr("-family: want a family name without spaces or ':', got %q", c.Family)
 	}
 	if c.Local {
+		if c.Create {
+			return usageErr("-create does not go with -local: the local cluster's table is always created")
+		}
 		if anySet(set, connflags.ClusterFlags) {
 			return usageErr("-zk, -znode, -bootstrap and -site do not go with -local: the local cluster brings its own")
 		}
@@ -215,8 +220,14 @@ func (c *config) validate(set map[string]bool) error {
 		if err := c.Flags.Check(set); err != nil {
 			return usageErr("%v", err)
 		}
-		if set["regions"] || set["regionservers"] || set["start-timeout"] {
-			return usageErr("-regions, -regionservers and -start-timeout need -local (the client has no admin API to create tables)")
+		if set["regionservers"] || set["start-timeout"] {
+			return usageErr("-regionservers and -start-timeout need -local")
+		}
+		if set["regions"] && !c.Create {
+			return usageErr("-regions needs -local or -create: it shapes a table the benchmark creates")
+		}
+		if c.Create && (c.Regions < 1 || c.Regions > 1000 || int64(c.Regions) > c.Rows) {
+			return usageErr("-regions: want 1 .. min(1000, -rows), got %d", c.Regions)
 		}
 		if c.CompareSecurity {
 			return usageErr("-compare-security needs -local: it starts a secure cluster that accepts every protection")

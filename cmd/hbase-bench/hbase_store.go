@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hrpc"
@@ -31,6 +33,12 @@ func hbaseOpener(log *slog.Logger) openFunc {
 			return nil, nil, err
 		}
 		st := &hbaseStore{client: client, closeAll: closeAll, table: []byte(c.Table), family: []byte(c.Family)}
+		if c.Create {
+			if err := createTable(ctx, client.Admin(), c, log); err != nil {
+				st.Close()
+				return nil, nil, err
+			}
+		}
 		// Fail here, with one clear error, rather than in every operation: find the table's
 		// first region and complete the connection handshake (SASL included) once.
 		pctx, cancel := context.WithTimeout(ctx, c.OpTimeout)
@@ -90,5 +98,39 @@ func (s *hbaseStore) PutBatch(ctx context.Context, rows [][]byte, value []byte) 
 			return fmt.Errorf("put %s: %w", rows[i], r.Err)
 		}
 	}
+	return nil
+}
+
+// createTable creates the benchmark table through the admin API (-create) when it does not
+// exist: family c.Family, pre-split into c.Regions regions over the key space as -local does.
+// An existing table is left as it is.
+func createTable(ctx context.Context, admin *hbase.Admin, c *config, log *slog.Logger) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	exists, err := admin.TableExists(ctx, c.Table)
+	if err != nil {
+		return err
+	}
+	if exists {
+		log.Info("table exists, left as it is", "table", c.Table)
+		return nil
+	}
+	desc, err := hrpc.NewTableDescriptor(c.Table, hrpc.WithFamily(c.Family))
+	if err != nil {
+		return err
+	}
+	var opts []hrpc.CreateTableOption
+	if c.Regions > 1 {
+		splits, err := splitKeys(c.Rows, c.Regions, c.KeySize)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, hrpc.SplitKeys(splits...))
+	}
+	began := time.Now()
+	if err := admin.CreateTable(ctx, desc, opts...); err != nil && !errors.Is(err, hbase.ErrTableExists) {
+		return err
+	}
+	log.Info("table created", "table", c.Table, "regions", c.Regions, "took", time.Since(began).Round(time.Millisecond))
 	return nil
 }

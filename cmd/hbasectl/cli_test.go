@@ -95,12 +95,12 @@ func TestHelpDocumentsEveryCommandAndFlag(t *testing.T) {
 		}
 	})
 	for _, cmd := range commands() {
-		if !strings.Contains(stdout, "  "+cmd.name+" "+cmd.args) || !strings.Contains(stdout, cmd.summary) {
+		if !strings.Contains(stdout, "  "+cmd.name+" ") || !strings.Contains(stdout, cmd.summary) || !strings.Contains(stdout, "  "+strings.TrimSpace("hbasectl "+cmd.name+" "+cmd.args)+"\n") {
 			t.Errorf("-h does not list %s with its arguments and summary", cmd.name)
 		}
 		cfs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 		cmd.setup(cfs)
-		section := stdout[strings.Index(stdout, "hbasectl "+cmd.name+" "+cmd.args):]
+		section := stdout[strings.Index(stdout, strings.TrimSpace("hbasectl "+cmd.name+" "+cmd.args)+"\n"):]
 		cfs.VisitAll(func(f *flag.Flag) {
 			if !strings.Contains(section, "-"+f.Name) {
 				t.Errorf("-h does not document %s -%s", cmd.name, f.Name)

@@ -38,7 +38,7 @@ func (c *cli) help(getenv func(string) string) {
 	io.WriteString(w, "Commands:\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, cmd := range commands() {
-		fmt.Fprintf(tw, "  %s %s\t%s\n", cmd.name, cmd.args, cmd.summary)
+		fmt.Fprintf(tw, "  %s\t%s\n", cmd.name, cmd.summary)
 	}
 	tw.Flush()
 	io.WriteString(w, "\nFlags (-json and -timeout may also follow the command):\n")
@@ -46,7 +46,7 @@ func (c *cli) help(getenv func(string) string) {
 	fs.SetOutput(w)
 	(&cli{}).globalFlags(fs, getenv)
 	fs.PrintDefaults()
-	io.WriteString(w, "\nCommand flags (before or after the arguments; -- ends the flags):\n")
+	io.WriteString(w, "\nCommand arguments and flags (flags before or after the arguments; -- ends the flags):\n")
 	for _, cmd := range commands() {
 		writeCommandFlags(w, cmd, "  ")
 	}
@@ -61,7 +61,7 @@ func (c *cli) commandHelp(cmd *command) {
 }
 
 func writeCommandFlags(w io.Writer, cmd *command, indent string) {
-	fmt.Fprintf(w, "%shbasectl %s %s\n", indent, cmd.name, cmd.args)
+	fmt.Fprintf(w, "%s%s\n", indent, strings.TrimSpace("hbasectl "+cmd.name+" "+cmd.args))
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	cmd.setup(fs)
 	var sb strings.Builder
