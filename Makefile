@@ -60,8 +60,10 @@ stress: launcher
 # The reliability suite (issue 14), an outline of the long run: retry controls, recovery from
 # moves and server deaths (hbase:meta scans counted, RegionMoved hints), network faults through
 # hbasetest/faultnet (partition, reset mid-response, slow reads, latency), recovery times per
-# fault kind, and the chaos test; with -race, then without (the production I/O path). Not in
-# it yet: the Jepsen-style workloads checked against histories, and the 10-minute soak.
+# fault kind, five workloads checked against their acknowledged history under network faults
+# (unique inserts, Increment counters, MutateRow transfers, two-family rows, CAS appends), and
+# the chaos test; with -race, then without (the production I/O path). Not in it yet: scans
+# across splits under network faults, and the 10-minute soak.
 RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestChaos
 reliability: launcher
 	$(GO) test -race -count=1 -p 1 -timeout 40m -run '$(RELIABILITY_TESTS)' -v .

@@ -43,13 +43,15 @@ func (s *workloadStats) String() string {
 		time.Duration(max(s.worstLate.Load(), 0)).Round(time.Millisecond))
 }
 
-// TestWorkloadsUnderNetworkFaults runs three of issue 14's workloads against the real cluster
+// TestWorkloadsUnderNetworkFaults runs five of issue 14's workloads against the real cluster
 // through a faultnet dialer while the network to the server of their rows misbehaves in turn
 // (a partition, resets in the middle of responses, latency, slow reads), and checks each
 // against what was acknowledged: unique inserts (every acknowledged row is there), Increment
 // counters (the final value lies between the acknowledged and the attempted increments), and
 // transfers between two columns of a row with MutateRow (their sum never changes, for any
-// reader at any time).
+// reader at any time), two cells in two column families written by one Put (never seen
+// mixed), and compare-and-set appends with CheckAndMutate (every acknowledged token in the
+// final value once, no refused one).
 func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 	cl := testCluster(t)
 	fn := faultnet.New()
@@ -64,8 +66,15 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var inserts, increments, transfers, reads, pairs, pairReads workloadStats
+	var inserts, increments, transfers, reads, pairs, pairReads, cas workloadStats
 	pairRow := []byte(row + "-pair")
+	casRow := []byte(row + "-cas")
+	casSeed, _ := hrpc.NewPut([]byte(table), casRow, hrpc.Value(fam, []byte("q"), []byte("|")))
+	if _, err := c.Put(ctx, casSeed); err != nil {
+		t.Fatal(err)
+	}
+	var casMu sync.Mutex
+	casAcked, casRejected := map[string]bool{}, map[string]bool{}
 	var insertedMu sync.Mutex
 	inserted := map[string]bool{}
 	stop := make(chan struct{})
@@ -117,6 +126,33 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 			err := c.MutateRow(cctx, rm)
 			cancel()
 			transfers.record(dl, err)
+		})
+	}
+	// Compare-and-set appends: read the value, append a unique token if nobody changed it.
+	for w := range 2 {
+		loop(func(i int) {
+			cctx, cancel, _ := callCtx()
+			res, err := c.Get(cctx, mustGetT(t, table, string(casRow)))
+			cancel()
+			if err != nil || len(res.Cells) != 1 {
+				return
+			}
+			cur := res.Cells[0].Value
+			token := fmt.Sprintf("w%d.%d", w, i)
+			put, _ := hrpc.NewPut([]byte(table), casRow, hrpc.Value(fam, []byte("q"), append(bytes.Clone(cur), token+"|"...)))
+			cam, _ := hrpc.NewCheckAndMutate(hrpc.IfValue(fam, []byte("q"), hrpc.Equal, cur), put)
+			cctx, cancel, dl := callCtx()
+			applied, err := c.CheckAndMutate(cctx, cam)
+			cancel()
+			cas.record(dl, err)
+			casMu.Lock()
+			switch {
+			case err == nil && applied:
+				casAcked[token] = true
+			case err == nil:
+				casRejected[token] = true
+			}
+			casMu.Unlock()
 		})
 	}
 	// Two cells in two column families of one row, written together by one Put: a reader
@@ -198,6 +234,35 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 	}
 	sum := counterSum(res)
 
+	res, err = v.Get(ctx, mustGetT(t, table, string(casRow)))
+	if err != nil || len(res.Cells) != 1 {
+		t.Fatalf("reading the CAS row: %v, %v", res, err)
+	}
+	seen := map[string]int{}
+	for _, tok := range bytes.Split(bytes.Trim(res.Cells[0].Value, "|"), []byte("|")) {
+		if len(tok) > 0 {
+			seen[string(tok)]++
+		}
+	}
+	casLost, casDup, casWrong := 0, 0, 0
+	for tok := range casAcked {
+		if seen[tok] == 0 {
+			casLost++
+		}
+	}
+	for tok, n := range seen {
+		if n > 1 {
+			casDup++
+		}
+		if casRejected[tok] {
+			casWrong++
+		}
+	}
+	t.Logf("CAS appends:    %v; %d tokens in the final value, %d acknowledged: lost %d, duplicated %d, refused yet present %d",
+		&cas, len(seen), len(casAcked), casLost, casDup, casWrong)
+	if casLost+casDup+casWrong != 0 {
+		t.Errorf("CAS appends: lost %d, duplicated %d, refused yet present %d; want none", casLost, casDup, casWrong)
+	}
 	t.Logf("unique inserts: %v; acknowledged rows lost: %d", &inserts, lost)
 	t.Logf("increments:     %v; counter %d (acknowledged %d ≤ counter ≤ attempted %d)", &increments,
 		counter, increments.acked.Load(), increments.attempted.Load())
@@ -214,7 +279,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 	if sum != total {
 		t.Errorf("a + b = %d at the end; want %d", sum, total)
 	}
-	for _, s := range []*workloadStats{&inserts, &increments, &transfers, &reads, &pairs, &pairReads} {
+	for _, s := range []*workloadStats{&inserts, &increments, &transfers, &reads, &pairs, &pairReads, &cas} {
 		if late := time.Duration(s.worstLate.Load()); late > time.Second {
 			t.Errorf("a call returned %v past its deadline", late)
 		}
