@@ -17,22 +17,30 @@ import (
 // `make test` and are skipped under -short.
 
 func Example() {
-	// A local cluster with a table "users"; a program connects to its own cluster instead:
+	// A local cluster; a program connects to its own cluster instead:
 	// hbase.NewClient("zk1:2181,zk2:2181,zk3:2181").
 	cluster, err := hbasetest.Start(context.Background(), hbasetest.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer cluster.Stop()
-	if err := cluster.CreateTable(context.Background(), "users", []string{"info"}, nil); err != nil {
-		log.Fatal(err)
-	}
 
 	client, err := hbase.NewClient(cluster.ZKQuorum, hbase.WithZNodeParent(cluster.ZNodeParent))
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer client.Close()
+
+	// The table "users", made through the admin API (see ExampleAdmin).
+	desc, err := hrpc.NewTableDescriptor("users", hrpc.WithFamily("info"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	actx, acancel := context.WithTimeout(context.Background(), time.Minute)
+	defer acancel()
+	if err := client.Admin().CreateTable(actx, desc); err != nil {
+		log.Fatal(err)
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -68,15 +76,20 @@ func ExampleClient_Scan() {
 		log.Fatal(err)
 	}
 	defer cluster.Stop()
-	if err := cluster.CreateTable(context.Background(), "events", []string{"e"}, [][]byte{[]byte("2026-11-10")}); err != nil {
-		log.Fatal(err)
-	}
-
 	client, err := hbase.NewClient(cluster.ZKQuorum, hbase.WithZNodeParent(cluster.ZNodeParent))
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer client.Close()
+	desc, err := hrpc.NewTableDescriptor("events", hrpc.WithFamily("e"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	actx, acancel := context.WithTimeout(context.Background(), time.Minute)
+	defer acancel()
+	if err := client.Admin().CreateTable(actx, desc, hrpc.SplitKeys([]byte("2026-11-10"))); err != nil {
+		log.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -114,15 +127,20 @@ func ExampleClient_SendBatch() {
 		log.Fatal(err)
 	}
 	defer cluster.Stop()
-	if err := cluster.CreateTable(context.Background(), "users", []string{"info"}, [][]byte{[]byte("bob")}); err != nil {
-		log.Fatal(err)
-	}
-
 	client, err := hbase.NewClient(cluster.ZKQuorum, hbase.WithZNodeParent(cluster.ZNodeParent))
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer client.Close()
+	desc, err := hrpc.NewTableDescriptor("users", hrpc.WithFamily("info"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	actx, acancel := context.WithTimeout(context.Background(), time.Minute)
+	defer acancel()
+	if err := client.Admin().CreateTable(actx, desc, hrpc.SplitKeys([]byte("bob"))); err != nil {
+		log.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
