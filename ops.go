@@ -2,19 +2,25 @@ package hbase
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
-// ErrBadRequest is returned, before anything is sent, for a nil request.
-var ErrBadRequest = errors.New("hbase: bad request")
+// ErrBadRequest is wrapped by the *OpError of a call given a nil request; nothing is sent.
+var ErrBadRequest = hberr.ErrBadRequest
+
+// nilRequest is the error of an operation called with a nil request: an *OpError like every
+// other error of a call.
+func nilRequest(op string) error {
+	return &OpError{Op: op, Err: fmt.Errorf("%w: nil %s", ErrBadRequest, op)}
+}
 
 // Get reads one row. A missing row gives a Result without cells.
 func (c *Client) Get(ctx context.Context, g *hrpc.Get) (*hrpc.Result, error) {
 	if g == nil {
-		return nil, fmt.Errorf("%w: nil Get", ErrBadRequest)
+		return nil, nilRequest("Get")
 	}
 	resp, cells, err := c.send(ctx, g)
 	if err != nil {
@@ -30,7 +36,7 @@ func (c *Client) Get(ctx context.Context, g *hrpc.Get) (*hrpc.Result, error) {
 // Put writes the cells of p.
 func (c *Client) Put(ctx context.Context, p *hrpc.Put) (*hrpc.Result, error) {
 	if p == nil {
-		return nil, fmt.Errorf("%w: nil Put", ErrBadRequest)
+		return nil, nilRequest("Put")
 	}
 	return c.mutate(ctx, p, "Put")
 }
@@ -38,7 +44,7 @@ func (c *Client) Put(ctx context.Context, p *hrpc.Put) (*hrpc.Result, error) {
 // Delete applies d.
 func (c *Client) Delete(ctx context.Context, d *hrpc.Delete) (*hrpc.Result, error) {
 	if d == nil {
-		return nil, fmt.Errorf("%w: nil Delete", ErrBadRequest)
+		return nil, nilRequest("Delete")
 	}
 	return c.mutate(ctx, d, "Delete")
 }
@@ -46,7 +52,7 @@ func (c *Client) Delete(ctx context.Context, d *hrpc.Delete) (*hrpc.Result, erro
 // Append applies a and returns the new values.
 func (c *Client) Append(ctx context.Context, a *hrpc.Append) (*hrpc.Result, error) {
 	if a == nil {
-		return nil, fmt.Errorf("%w: nil Append", ErrBadRequest)
+		return nil, nilRequest("Append")
 	}
 	return c.mutate(ctx, a, "Append")
 }
@@ -54,7 +60,7 @@ func (c *Client) Append(ctx context.Context, a *hrpc.Append) (*hrpc.Result, erro
 // Increment applies inc and returns the new values.
 func (c *Client) Increment(ctx context.Context, inc *hrpc.Increment) (*hrpc.Result, error) {
 	if inc == nil {
-		return nil, fmt.Errorf("%w: nil Increment", ErrBadRequest)
+		return nil, nilRequest("Increment")
 	}
 	return c.mutate(ctx, inc, "Increment")
 }
@@ -75,7 +81,7 @@ func (c *Client) mutate(ctx context.Context, m hrpc.Mutation, op string) (*hrpc.
 // reports whether it did.
 func (c *Client) CheckAndMutate(ctx context.Context, cam *hrpc.CheckAndMutate) (bool, error) {
 	if cam == nil {
-		return false, fmt.Errorf("%w: nil CheckAndMutate", ErrBadRequest)
+		return false, nilRequest("CheckAndMutate")
 	}
 	resp, cells, err := c.send(ctx, cam)
 	if err != nil {
@@ -91,7 +97,7 @@ func (c *Client) CheckAndMutate(ctx context.Context, cam *hrpc.CheckAndMutate) (
 // MutateRow applies several mutations of one row atomically.
 func (c *Client) MutateRow(ctx context.Context, rm *hrpc.RowMutations) error {
 	if rm == nil {
-		return fmt.Errorf("%w: nil RowMutations", ErrBadRequest)
+		return nilRequest("RowMutations")
 	}
 	resp, cells, err := c.send(ctx, rm)
 	if err == nil {

@@ -186,7 +186,7 @@ func TestBadInputBeforeAnyRPC(t *testing.T) {
 	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
 	c := fc.client(t)
 	ctx := testContext(t, 5*time.Second)
-	if _, err := c.Get(ctx, nil); !errors.Is(err, ErrBadRequest) {
+	if _, err := c.Get(ctx, nil); !errors.Is(err, ErrBadRequest) || !isOpError(err, "Get") {
 		t.Errorf("Get(nil) = %v", err)
 	}
 	// Put(a Delete) does not compile: each mutation kind has its own type.
@@ -376,4 +376,10 @@ func TestLookupTimeoutErrorKeepsCause(t *testing.T) {
 	if errors.Is(err, context.DeadlineExceeded) || classify(err) != pauseAndRelocate {
 		t.Errorf("lookupTimeoutError(deadline) = %v (classify %v)", err, classify(err))
 	}
+}
+
+// isOpError reports whether err is an *OpError of operation op.
+func isOpError(err error, op string) bool {
+	e, ok := errors.AsType[*OpError](err)
+	return ok && e.Op == op
 }

@@ -126,7 +126,7 @@ func (c *Client) Scan(ctx context.Context, s *hrpc.Scan) iter.Seq2[*hrpc.Result,
 func (c *Client) NewScanner(ctx context.Context, s *hrpc.Scan) *Scanner {
 	sc := &Scanner{c: c}
 	if s == nil {
-		sc.err, sc.done = fmt.Errorf("%w: nil Scan", ErrBadRequest), true
+		sc.err, sc.done = nilRequest("Scan"), true
 		return sc
 	}
 	sc.table = s.Table()

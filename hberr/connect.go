@@ -12,4 +12,6 @@ var (
 	// ErrBootstrapUnreachable is wrapped by the error of a meta lookup that no bootstrap
 	// server answered (WithBootstrapServers); the error also wraps each server's error.
 	ErrBootstrapUnreachable = errors.New("no bootstrap server answered")
+	// ErrBadRequest is wrapped by the error of a call given a nil request: nothing was sent.
+	ErrBadRequest = errors.New("bad request")
 )
