@@ -137,18 +137,7 @@ func TestChaos(t *testing.T) {
 	if len(acked) < 1000 {
 		t.Errorf("only %d Puts were acknowledged in %v: the workload hardly ran", len(acked), workload.Round(time.Second))
 	}
-	// A call later than chaosMaxLate fails the test unless the probe shows the process
-	// itself was not running for the excess while the call was late.
-	late, call := w.stats.maxLateness()
-	t.Logf("latest return after a deadline: %v (%s)", late.Round(time.Millisecond), call)
-	for _, lc := range w.stats.lateCallsOver(chaosMaxLate) {
-		stalled := probe.stalledBetween(lc.returned.Add(-lc.late()), lc.returned)
-		if lc.late()-stalled > chaosMaxLate {
-			t.Errorf("%s; the process was stalled for %v of that", lc, stalled.Round(time.Millisecond))
-		} else {
-			t.Logf("excused: %s; the process was stalled for %v of that", lc, stalled.Round(time.Millisecond))
-		}
-	}
+	checkLateCalls(t, &w.stats, probe)
 	if n := w.violations.Load(); n > 0 {
 		t.Errorf("%d reads during the workload returned a wrong or missing value for an acknowledged row (first ones logged above)", n)
 	}
@@ -164,6 +153,23 @@ func TestChaos(t *testing.T) {
 	if err := goleak.Find(ignore); err != nil {
 		t.Errorf("goroutines left after Close: %v", err)
 	}
+}
+
+// checkLateCalls fails t for every call that returned more than chaosMaxLate after its
+// deadline, unless the probe shows the process itself was not running for the excess while
+// the call was late. It returns the latest return after a deadline.
+func checkLateCalls(t *testing.T, s *chaosStats, probe *schedProbe) time.Duration {
+	late, call := s.maxLateness()
+	t.Logf("latest return after a deadline: %v (%s)", late.Round(time.Millisecond), call)
+	for _, lc := range s.lateCallsOver(chaosMaxLate) {
+		stalled := probe.stalledBetween(lc.returned.Add(-lc.late()), lc.returned)
+		if lc.late()-stalled > chaosMaxLate {
+			t.Errorf("%s; the process was stalled for %v of that", lc, stalled.Round(time.Millisecond))
+		} else {
+			t.Logf("excused: %s; the process was stalled for %v of that", lc, stalled.Round(time.Millisecond))
+		}
+	}
+	return late
 }
 
 // chaosFault is one fault injected through the mini cluster's launcher.
@@ -720,8 +726,8 @@ func errorKind(err error) string {
 
 // verifyByGet reads every acknowledged row back, from 16 goroutines. The cluster is calm by
 // now, but a call may still meet a region that the balancer just moved; each row gets a few
-// tries before a failure counts.
-func verifyByGet(t *testing.T, client *hbase.Client, table []byte, acked map[string]string) {
+// tries before a failure counts. It returns how many rows were missing, wrong or unreadable.
+func verifyByGet(t *testing.T, client *hbase.Client, table []byte, acked map[string]string) int {
 	rows := make([]string, 0, len(acked))
 	for r := range acked {
 		rows = append(rows, r)
@@ -779,11 +785,13 @@ func verifyByGet(t *testing.T, client *hbase.Client, table []byte, acked map[str
 		t.Errorf("Get verification: %d acknowledged rows missing or wrong, %d unreadable; first: %s",
 			missing.Load(), failed.Load(), strings.Join(firsts, "; "))
 	}
+	return int(missing.Load() + failed.Load())
 }
 
 // verifyByScan reads the whole table with one Scan: every acknowledged row must be there with
-// its value, rows in strictly increasing order.
-func verifyByScan(t *testing.T, client *hbase.Client, table []byte, acked map[string]string) {
+// its value, rows in strictly increasing order. It returns how many acknowledged rows were
+// missing or wrong, or -1 when the Scan failed.
+func verifyByScan(t *testing.T, client *hbase.Client, table []byte, acked map[string]string) int {
 	began := time.Now()
 	scan, err := hrpc.NewScan(table)
 	if err != nil {
@@ -797,7 +805,7 @@ func verifyByScan(t *testing.T, client *hbase.Client, table []byte, acked map[st
 	for res, err := range client.Scan(ctx, scan) {
 		if err != nil {
 			t.Errorf("full Scan failed after %d rows: %v", len(seen), err)
-			return
+			return -1
 		}
 		if len(res.Cells) == 0 {
 			continue
@@ -824,6 +832,7 @@ func verifyByScan(t *testing.T, client *hbase.Client, table []byte, acked map[st
 	if len(bad) > 0 {
 		t.Errorf("full Scan: %d acknowledged rows missing or wrong, e.g. %s", len(bad), strings.Join(bad[:min(len(bad), 10)], "; "))
 	}
+	return len(bad)
 }
 
 // countingHandler counts the client's log records by level and message, and passes them on
