@@ -60,24 +60,12 @@ func TestChaos(t *testing.T) {
 	defer cancel()
 	// Four regions to start with; rows begin with a random hex byte, so every region is busy.
 	splits := [][]byte{[]byte("40"), []byte("80"), []byte("c0")}
-	if err := cl.CreateTable(setupCtx, table, []string{string(chaosFamily)}, splits); err != nil {
-		t.Fatalf("creating %s: %v", table, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		_ = cl.DisableTable(ctx, table)
-		_ = cl.DropTable(ctx, table)
-	})
+	createFaultTable(t, setupCtx, cl, table, splits)
 
 	ignore := goleak.IgnoreCurrent()
 	// The client's log messages are counted: they show that the faults reached the client
 	// (connections lost, regions re-established) even when no call failed.
-	var next slog.Handler
-	if os.Getenv("CHAOS_LOG") == "1" {
-		next = slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})
-	}
-	logs := newCountingHandler(next)
+	logs := faultTestLogs()
 	client, err := hbase.NewClient(cl.ZKQuorum, hbase.WithZNodeParent(cl.ZNodeParent), hbase.WithLogger(slog.New(logs)))
 	if err != nil {
 		t.Fatal(err)
@@ -916,4 +904,29 @@ func verifyByJavaScan(t *testing.T, cl *hbasetest.Cluster, table string, acked m
 	if bad > 0 {
 		t.Errorf("Java client scan: %d acknowledged rows missing or wrong", bad)
 	}
+}
+
+// createFaultTable creates the table of a fault test with chaosFamily and splits, and drops it
+// when the test ends.
+func createFaultTable(t *testing.T, ctx context.Context, cl *hbasetest.Cluster, table string, splits [][]byte) {
+	t.Helper()
+	if err := cl.CreateTable(ctx, table, []string{string(chaosFamily)}, splits); err != nil {
+		t.Fatalf("creating %s: %v", table, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = cl.DisableTable(ctx, table)
+		_ = cl.DropTable(ctx, table)
+	})
+}
+
+// faultTestLogs counts the client's log messages of a fault test; CHAOS_LOG=1 also prints
+// them at debug level.
+func faultTestLogs() *countingHandler {
+	var next slog.Handler
+	if os.Getenv("CHAOS_LOG") == "1" {
+		next = slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})
+	}
+	return newCountingHandler(next)
 }

@@ -95,22 +95,10 @@ func TestSoak(t *testing.T) {
 	for b := 0x20; b < 0x100; b += 0x20 {
 		splits = append(splits, fmt.Appendf(nil, "%02x", b))
 	}
-	if err := cl.CreateTable(setupCtx, table, []string{string(chaosFamily)}, splits); err != nil {
-		t.Fatalf("creating %s: %v", table, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		_ = cl.DisableTable(ctx, table)
-		_ = cl.DropTable(ctx, table)
-	})
+	createFaultTable(t, setupCtx, cl, table, splits)
 
 	ignore := goleak.IgnoreCurrent()
-	var next slog.Handler
-	if os.Getenv("CHAOS_LOG") == "1" {
-		next = slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})
-	}
-	logs := newCountingHandler(next)
+	logs := faultTestLogs()
 	sn := &soakNet{fn: faultnet.New(), open: map[string]int{}}
 	client, err := hbase.NewClient(cl.ZKQuorum, hbase.WithZNodeParent(cl.ZNodeParent),
 		hbase.WithLogger(slog.New(logs)), hbase.WithDialer(sn.dial))
