@@ -506,7 +506,18 @@ func TestAdminRegions(t *testing.T) {
 	if err := a.MergeRegions(ctx, false, []byte(rs[2].Encoded), []byte(rs[3].Encoded)); err != nil {
 		t.Fatalf("MergeRegions(encoded): %v", err)
 	}
-	mustRegions([]string{"", "f", "s", "w"})
+	rs = mustRegions([]string{"", "f", "s", "w"})
+	// A region a merge has just made is found by its encoded name at once, before its
+	// server's next report to the master (every 3 s) names it.
+	for _, want := range rs[:2] {
+		got, err := a.Region(ctx, []byte(want.Encoded))
+		if err != nil {
+			t.Fatalf("Region(%s) just after the merge: %v", want.Encoded, err)
+		}
+		if got.Table != name || !bytes.Equal(got.Name, want.Name) || got.Server != want.Server {
+			t.Fatalf("Region(%s) = %+v; want %+v", want.Encoded, got, want)
+		}
+	}
 
 	// Split the table at a key, then a region (by encoded name) at another. (Regions made by
 	// a merge or a split hold references to their parents' files and HBase splits them only

@@ -62,26 +62,20 @@ func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 	return out, nil
 }
 
-// region finds a region by its full name ("table,start,id.encoded.", as Regions and
-// ClusterStatus give it) or its encoded name, in hbase:meta.
+// Region returns a region named in full ("table,start,id.encoded.", as Regions and
+// ClusterStatus give it) or by its encoded name, read from hbase:meta, with the server it is
+// assigned to. ErrRegionNotFound when hbase:meta holds no such online region.
+func (a *Admin) Region(ctx context.Context, name []byte) (*hrpc.Region, error) {
+	r, err := a.region(ctx, name)
+	return r, adminError("Region", string(name), err)
+}
+
 func (a *Admin) region(ctx context.Context, name []byte) (*hrpc.Region, error) {
 	full := name
 	if _, _, ok := hrpc.ParseRegionName(name); !ok {
-		// An encoded name: the master's report of the live servers has the full names.
-		st, err := a.ClusterStatus(ctx)
-		if err != nil {
+		var err error
+		if full, err = a.fullRegionName(ctx, string(name)); err != nil {
 			return nil, err
-		}
-		full = nil
-		for _, s := range st.LiveServers {
-			for _, rl := range s.Regions {
-				if rl.Encoded == string(name) {
-					full = rl.Name
-				}
-			}
-		}
-		if full == nil {
-			return nil, fmt.Errorf("%w: no live server reports region %q", ErrRegionNotFound, name)
 		}
 	}
 	get, err := hrpc.NewGet(metaTableName, full, hrpc.Families(hrpc.MetaInfoFamily))
@@ -100,6 +94,37 @@ func (a *Admin) region(ctx context.Context, name []byte) (*hrpc.Region, error) {
 		return nil, fmt.Errorf("%w: %q is not an online region in hbase:meta", ErrRegionNotFound, full)
 	}
 	return r, nil
+}
+
+// fullRegionName finds the full name of the region with this encoded name. The master's
+// report of the live servers has it for most regions at the cost of one call; a region a
+// split or merge has just created is missing there until its server's next report
+// (hbase.regionserver.msginterval, 3 s), so hbase:meta is scanned for it then.
+func (a *Admin) fullRegionName(ctx context.Context, encoded string) ([]byte, error) {
+	st, err := a.ClusterStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range st.LiveServers {
+		for _, rl := range s.Regions {
+			if rl.Encoded == encoded {
+				return rl.Name, nil
+			}
+		}
+	}
+	scan, err := hrpc.NewScan(metaTableName, hrpc.Families(hrpc.MetaInfoFamily))
+	if err != nil {
+		return nil, err
+	}
+	for res, err := range a.c.Scan(ctx, scan) {
+		if err != nil {
+			return nil, err
+		}
+		if len(res.Cells) > 0 && hrpc.EncodedRegionName(res.Cells[0].Row) == encoded {
+			return res.Cells[0].Row, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: no region %q in hbase:meta", ErrRegionNotFound, encoded)
 }
 
 // SplitRegion splits a region (full or encoded name) at key, or at its midpoint when key is

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"io"
 	"strconv"
@@ -38,25 +39,21 @@ func (r *regionsResult) writeText(w io.Writer) error {
 	return writeRegions(w, r.Regions)
 }
 
-// tableOfRegion finds the table of a region named in full or encoded, through the cluster
-// status (every open region is in some server's report).
+// tableOfRegion finds the table of a region named in full or encoded, and the server it is on,
+// in hbase:meta. A region hbase:meta does not hold gives no table and no error: the command
+// itself then reports what the master says about the name.
 func tableOfRegion(ctx context.Context, admin *hbase.Admin, name string) (table, server string, err error) {
-	if t, _, ok := hrpc.ParseRegionName([]byte(name)); ok {
-		table = t
+	r, err := admin.Region(ctx, []byte(name))
+	if errors.Is(err, hbase.ErrRegionNotFound) {
+		return "", "", nil
 	}
-	encoded := hrpc.EncodedRegionName([]byte(name))
-	cs, err := admin.ClusterStatus(ctx)
 	if err != nil {
 		return "", "", err
 	}
-	for _, s := range cs.LiveServers {
-		for _, l := range s.Regions {
-			if l.Encoded == encoded {
-				return l.Table, s.Server.Addr(), nil
-			}
-		}
+	if r.Server.Host != "" {
+		server = r.Server.Addr()
 	}
-	return table, "", nil
+	return r.Table, server, nil
 }
 
 func emitRegions(ctx context.Context, c *cli, admin *hbase.Admin, table string) error {
