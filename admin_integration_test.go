@@ -207,6 +207,31 @@ func TestAdminTables(t *testing.T) {
 	if ok, err := a.TableEnabled(ctx, name); err != nil || ok {
 		t.Fatalf("TableEnabled after disable = %v, %v; want false", ok, err)
 	}
+	// Calls on the disabled table, whose regions the client has cached, end at once with
+	// ErrTableDisabled instead of retrying until their deadline.
+	disabledCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	g, _ := hrpc.NewGet([]byte(name), []byte("a"))
+	_, getErr := c.Get(disabledCtx, g)
+	p, _ := hrpc.NewPut([]byte(name), []byte("a"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	_, putErr := c.Put(disabledCtx, p)
+	sc, _ := hrpc.NewScan([]byte(name))
+	var scanErr error
+	for _, err := range c.Scan(disabledCtx, sc) {
+		if err != nil {
+			scanErr = err
+			break
+		}
+	}
+	stillTime := disabledCtx.Err() == nil
+	cancel()
+	for op, err := range map[string]error{"Get": getErr, "Put": putErr, "Scan": scanErr} {
+		if !errors.Is(err, ErrTableDisabled) || !errors.Is(err, ErrDoNotRetry) || errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s on a disabled table: %v; want ErrTableDisabled before the deadline", op, err)
+		}
+	}
+	if !stillTime {
+		t.Error("the calls on the disabled table took their whole 30 s")
+	}
 	if err := a.TruncateTable(ctx, name, true); err != nil {
 		t.Fatalf("TruncateTable(preserve): %v", err)
 	}

@@ -235,7 +235,7 @@ func (c *Client) establishRegion(ctx context.Context, r *regionInfo) error {
 	}
 	nr.conn = conn
 	if nr, err = c.probeFollowing(ctx, nr); err != nil {
-		if classify(err) == relocate {
+		if err = c.checkDisabled(ctx, r.table, err); classify(err) == relocate {
 			err = fmt.Errorf("%w (hbase:meta may not be updated yet)", err)
 		}
 		return err
@@ -362,6 +362,7 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 	if bytes.Equal(table, metaTableName) {
 		return c.findMeta(ctx)
 	}
+	var waitedFor *regionInfo
 	for {
 		if c.isClosed() {
 			return nil, nil, ErrClosed
@@ -388,11 +389,15 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 		case gone:
 			continue
 		case avail == nil:
+			if err := r.failure(); r == waitedFor && errors.Is(err, ErrTableDisabled) {
+				return nil, nil, err // the re-establishing this call waited for found the table disabled (failFast)
+			}
 			c.markUnavailable(r, nil)
 			continue
 		}
 		select {
 		case <-avail:
+			waitedFor = r
 		case <-ctx.Done():
 			return nil, nil, ctxErr(ctx, r.failure())
 		case <-c.lifetime.Done():

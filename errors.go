@@ -35,7 +35,9 @@ var (
 	ErrNoSuchFamily = hberr.ErrNoSuchFamily
 	// ErrNamespaceNotFound: the table's namespace does not exist.
 	ErrNamespaceNotFound = hberr.ErrNamespaceNotFound
-	// ErrTableDisabled: the table is disabled.
+	// ErrTableDisabled: the table is disabled. Calls on a table disabled after the client
+	// cached its regions end with it at once too (the client reads the table state when a
+	// region's server no longer serves it).
 	ErrTableDisabled = hberr.ErrTableDisabled
 	// ErrScannerExpired: a server-side scanner expired or was reset; the Scanner reopens it
 	// from the last row it returned, so callers see it only when that is impossible.

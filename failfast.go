@@ -55,15 +55,16 @@ type misconfigured struct{ error }
 func (e misconfigured) Unwrap() error        { return e.error }
 func (e misconfigured) Is(target error) bool { return target == ErrConfiguration }
 
-// failFast stops re-establishing hbase:meta after a configuration error: the error is
-// recorded and the callers waiting for meta are woken to return it (findMeta). The next call
-// that needs meta looks it up again, so a client recovers once the configuration (the
-// cluster's side of it) is right.
+// failFast stops re-establishing hbase:meta after a configuration error, or a region of a
+// disabled table: the error is recorded and the callers waiting for the region are woken to
+// return it (findMeta, findRegion). The next call that needs the region looks it up again, so
+// a client recovers once the configuration (the cluster's side of it) is right or the table
+// is enabled again.
 func (c *Client) failFast(r *regionInfo, err error) bool {
-	if r != c.meta || !errors.Is(err, ErrConfiguration) {
+	if r == c.meta && !errors.Is(err, ErrConfiguration) || r != c.meta && !errors.Is(err, ErrTableDisabled) {
 		return false
 	}
-	c.log.Debug("hbase: locating hbase:meta failed for a configuration error", "err", err)
+	c.log.Debug("hbase: re-establishing a region failed for good", "region", string(r.name), "err", err)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.lastErr = err

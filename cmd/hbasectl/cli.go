@@ -49,6 +49,7 @@ func commands() []*command {
 	return []*command{
 		statusCmd(), localityCmd(),
 		listCmd(), describeCmd(), createCmd(), dropCmd(),
+		switchTableCmd(true), switchTableCmd(false), truncateCmd(), flushCmd(), compactCmd(), namespaceCmd(),
 		getCmd(), putCmd(), scanCmd(), countCmd(),
 		splitCmd(), mergeCmd(), moveCmd(), balanceCmd(), snapshotCmd(),
 	}
@@ -116,7 +117,7 @@ func exitCode(err error) int {
 	// What the user named is not there, or already is, or cannot be: bad input too.
 	for _, e := range []error{hbase.ErrTableExists, hbase.ErrTableNotDisabled, hbase.ErrNamespaceExists,
 		hbase.ErrNamespaceNotEmpty, hbase.ErrInvalidName, hbase.ErrSnapshotNotFound, hbase.ErrSnapshotExists,
-		hbase.ErrRegionNotFound, hbase.ErrServerNotFound} {
+		hbase.ErrRegionNotFound, hbase.ErrServerNotFound, hbase.ErrTableDisabled} {
 		if errors.Is(err, e) {
 			return 2
 		}

@@ -51,6 +51,14 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{zk, []string{"count", "-caching", "0", "t"}, "count: -caching must be positive"},
 		{zk, []string{"-timeout", "0s", "get", "t", "r"}, "-timeout: must be positive"},
 		{zk, []string{"get", "t", "r", "-timeout", "-1s"}, "-timeout: must be positive"},
+		{zk, []string{"namespace", "frob"}, `namespace: want create, delete, describe or list, got "frob"`},
+		{zk, []string{"namespace", "create"}, "namespace create: want namespace create <name>"},
+		{zk, []string{"namespace", "list", "-prop", "a=b"}, "-prop goes with create only"},
+		{zk, []string{"namespace", "create", "-prop", "a", "ns"}, "-prop: want key=value"},
+		{zk, []string{"namespace", "create", "bad/ns"}, "namespace create: "},
+		{zk, []string{"enable"}, "enable: missing arguments"},
+		{zk, []string{"compact", "-major", "t", "extra"}, `compact: unexpected argument "extra"`},
+		{zk, []string{"flush", "-major", "t"}, "flush: flag provided but not defined: -major"},
 	} {
 		code, stdout, stderr := runArgs(t, tc.env, tc.args...)
 		if code != 2 {

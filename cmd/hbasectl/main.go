@@ -15,7 +15,7 @@
 // ASCII as is, any other byte as \xNN.
 //
 // The exit status is 0 on success, 2 for bad input (a bad flag or argument, an unknown
-// command, an unreachable cluster, a table or family that does not exist), with one line on
+// command, an unreachable cluster, a table or family that does not exist, a disabled table), with one line on
 // stderr, and 1 for any other failure.
 package main
 
