@@ -24,8 +24,8 @@ func compareConfig(c *config, files []string, set map[string]bool) (*config, err
 	if len(files) == 0 {
 		return nil, usageErr("-compare: name the -json reports to compare, e.g. hbase-bench -compare a.json b.json")
 	}
-	if c.Plot != "" && !strings.HasSuffix(strings.ToLower(c.Plot), ".svg") {
-		return nil, usageErr("-plot: want a file name ending in .svg, got %q", c.Plot)
+	if c.Plot != "" && !plotFile(c.Plot) {
+		return nil, usageErr("-plot: want a file name ending in .svg or .png, got %q", c.Plot)
 	}
 	c.Compare = files
 	return c, nil

@@ -118,7 +118,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 
 	fs.DurationVar(&c.Interval, "interval", time.Second, "width of the windows of the time series (-json's series, -plot) and how often the live progress line on a terminal is redrawn")
 	fs.DurationVar(&c.Progress, "progress", 10*time.Second, "when stderr is not a terminal, print a progress line this often; 0: no progress output, on a terminal either")
-	fs.StringVar(&c.Plot, "plot", "", "write an SVG chart of p50/p95/p99 over time per workload to this file (with -compare: the runs compared)")
+	fs.StringVar(&c.Plot, "plot", "", "write a chart of p50/p95/p99 over time, a panel per workload, to this .svg (or .png) file (with -compare: the runs compared)")
 	fs.BoolVar(&compare, "compare", false, "compare the -json reports named as arguments (hbase-bench -compare [-plot f.svg] a.json b.json ...): a table of each run against the first, and with -plot one chart; connects to nothing")
 	fs.BoolVar(&c.JSON, "json", false, "print results as JSON instead of a table (with the time series)")
 	fs.BoolVar(&c.Verbose, "v", false, "log debug messages to stderr")
@@ -223,8 +223,8 @@ func (c *config) validate(set map[string]bool) error {
 		return usageErr("-interval: want more than 0 and at most 1m, got %v", c.Interval)
 	case c.Progress < 0:
 		return usageErr("-progress: must not be negative, got %v", c.Progress)
-	case c.Plot != "" && !strings.HasSuffix(strings.ToLower(c.Plot), ".svg"):
-		return usageErr("-plot: want a file name ending in .svg, got %q", c.Plot)
+	case c.Plot != "" && !plotFile(c.Plot):
+		return usageErr("-plot: want a file name ending in .svg or .png, got %q", c.Plot)
 	}
 	if c.Local {
 		if c.Create {
@@ -300,15 +300,6 @@ func (c *config) validate(set map[string]bool) error {
 func anySet(set map[string]bool, names []string) bool {
 	for _, n := range names {
 		if set[n] {
-			return true
-		}
-	}
-	return false
-}
-
-func (c *config) hasWorkload(w workloadKind) bool {
-	for _, x := range c.Workloads {
-		if x == w {
 			return true
 		}
 	}

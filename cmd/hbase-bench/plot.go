@@ -3,13 +3,18 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -67,7 +72,7 @@ func runPanels(rep *report) []panel {
 	return out
 }
 
-// drawChart writes panels as an SVG file at path.
+// drawChart writes panels to path: an SVG file, or a PNG one when path ends in .png.
 func drawChart(path, title string, panels []panel) error {
 	var plots [][]*plot.Plot
 	for _, pn := range panels {
@@ -84,7 +89,16 @@ func drawChart(path, title string, panels []panel) error {
 	}
 	plots[0][0].Title.Text = title + "\n" + plots[0][0].Title.Text
 	const width, panelHeight = 22 * vg.Centimeter, 8 * vg.Centimeter
-	img := vgsvg.New(width, panelHeight*vg.Length(len(plots)))
+	height := panelHeight * vg.Length(len(plots))
+	var img interface {
+		vg.CanvasSizer
+		io.WriterTo
+	}
+	if strings.HasSuffix(strings.ToLower(path), ".png") {
+		img = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(96))}
+	} else {
+		img = vgsvg.New(width, height)
+	}
 	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2,
 		PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4, PadY: vg.Millimeter * 4}
 	canvases := plot.Align(plots, tiles, draw.New(img))
@@ -109,7 +123,7 @@ func panelPlot(pn panel) (*plot.Plot, error) {
 	p.X.Label.Text = "time (s)"
 	p.Y.Label.Text = "latency (µs)"
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = logTicks125{}
 	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
 	drawn := 0
@@ -138,4 +152,36 @@ func panelPlot(pn panel) (*plot.Plot, error) {
 		p.Y.Min, p.Y.Max = p.Y.Min/1.5, p.Y.Max*1.5
 	}
 	return p, nil
+}
+
+// plotFile reports whether -plot can write name: .svg or .png.
+func plotFile(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, ".svg") || strings.HasSuffix(n, ".png")
+}
+
+// logTicks125 marks a log axis at 1, 2, ..., 9 times each power of ten and labels 1, 2 and 5:
+// latencies span one or two decades, where powers of ten alone leave an axis unlabelled.
+type logTicks125 struct{}
+
+func (logTicks125) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	if lo <= 0 || hi < lo {
+		return nil
+	}
+	for e := math.Floor(math.Log10(lo)); math.Pow(10, e) <= hi; e++ {
+		base := math.Pow(10, e)
+		for m := 1; m < 10; m++ {
+			v := float64(m) * base
+			if v < lo || v > hi {
+				continue
+			}
+			label := ""
+			if m == 1 || m == 2 || m == 5 {
+				label = strconv.FormatFloat(v, 'f', -1, 64)
+			}
+			ticks = append(ticks, plot.Tick{Value: v, Label: label})
+		}
+	}
+	return ticks
 }

@@ -217,12 +217,18 @@ func (s *runSpec) sample(smp *sampler) func() {
 	return func() {
 		close(done)
 		<-exited
-		p := smp.collect(time.Now())
-		if p.Ops+p.Errors == 0 {
-			smp.series = smp.series[:len(smp.series)-1]
-			return
+		prev := smp.last
+		now := time.Now()
+		p := smp.collect(now)
+		if p.Ops+p.Errors > 0 {
+			report(p)
 		}
-		report(p)
+		// A last window much shorter than the others holds too few operations for its
+		// percentiles to mean much: the series (and the chart) leave it out, unless it is
+		// the only one.
+		if now.Sub(prev) < s.Interval/2 && len(smp.series) > 1 {
+			smp.series = smp.series[:len(smp.series)-1]
+		}
 	}
 }
 
