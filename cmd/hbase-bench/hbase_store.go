@@ -38,11 +38,11 @@ func startErrorf(format string, args ...any) error {
 }
 
 // hbaseOpener connects one go-hbase client per mode.
-func hbaseOpener(log *slog.Logger) openFunc {
+func hbaseOpener(log, clientLog *slog.Logger) openFunc {
 	return func(ctx context.Context, c *config, sec securityFlags) (store, io.Closer, error) {
 		f := c.Flags
 		f.Security = sec
-		client, closeAll, err := f.NewClient(hbase.WithLogger(log.With("component", "go-hbase")))
+		client, closeAll, err := f.NewClient(hbase.WithLogger(clientLog))
 		if err != nil {
 			return nil, nil, startErrorf("connect: %v", err)
 		}

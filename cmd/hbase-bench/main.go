@@ -65,8 +65,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		c.progress = progress.update
 	}
 	log := slog.New(slog.NewTextHandler(progress, &slog.HandlerOptions{Level: level}))
+	// The client's own news (sessions established, regions located) is noise in a benchmark's
+	// output: its warnings and errors only, unless -v.
+	clientLevel := slog.LevelWarn
+	if c.Verbose {
+		clientLevel = slog.LevelDebug
+	}
+	clientLog := slog.New(slog.NewTextHandler(progress, &slog.HandlerOptions{Level: clientLevel})).With("component", "go-hbase")
 
-	rep, err := execute(ctx, c, log)
+	rep, err := execute(ctx, c, log, clientLog)
 	progress.finish()
 	if rep != nil && len(rep.Results) > 0 {
 		var werr error
@@ -92,9 +99,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return exitCode(rep, err)
 }
 
-// execute starts the local clusters when asked, then benchmarks the table through go-hbase.
-func execute(ctx context.Context, c *config, log *slog.Logger) (*report, error) {
-	open := hbaseOpener(log)
+// execute starts the local clusters when asked, then benchmarks the table through go-hbase
+// (whose client logs to clientLog).
+func execute(ctx context.Context, c *config, log, clientLog *slog.Logger) (*report, error) {
+	open := hbaseOpener(log, clientLog)
 	if !c.Local {
 		return benchmark(ctx, c, modesFor(c), open, log)
 	}
