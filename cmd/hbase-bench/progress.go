@@ -72,12 +72,12 @@ func (p *progressPrinter) finish() {
 	}
 }
 
-// Write writes a log line, below the live line.
+// Write writes a log line below the live line, which stays as it was.
 func (p *progressPrinter) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.shown {
-		fmt.Fprint(p.out, "\r\x1b[K")
+		fmt.Fprintln(p.out)
 		p.shown = false
 		p.label = ""
 	}

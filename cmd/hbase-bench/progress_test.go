@@ -41,12 +41,12 @@ func TestProgressTerminalLine(t *testing.T) {
 	p := newProgressPrinter(&b, true, time.Second)
 	p.update(update("randomRead", time.Second, 1))
 	p.update(update("randomRead", 2*time.Second, 2))
-	p.Write([]byte("a log line\n")) // clears the live line first
+	p.Write([]byte("a log line\n")) // below the live line, which stays
 	p.update(update("scan", time.Second, 1))
 	p.update(update("mixed", time.Second, 1)) // keeps scan's last line
 	p.finish()
 	got := b.String()
-	want := "\r\x1b[KrandomRead  1s/10s" + rest(1) + "\r\x1b[KrandomRead  2s/10s" + rest(2) + "\r\x1b[Ka log line\n" +
+	want := "\r\x1b[KrandomRead  1s/10s" + rest(1) + "\r\x1b[KrandomRead  2s/10s" + rest(2) + "\na log line\n" +
 		"\r\x1b[Kscan  1s/10s" + rest(1) + "\n\r\x1b[Kmixed  1s/10s" + rest(1) + "\n"
 	if got != want {
 		t.Errorf("terminal output\n%q\nwant\n%q", got, want)

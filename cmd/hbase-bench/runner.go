@@ -220,14 +220,15 @@ func (s *runSpec) sample(smp *sampler) func() {
 		prev := smp.last
 		now := time.Now()
 		p := smp.collect(now)
-		if p.Ops+p.Errors > 0 {
-			report(p)
-		}
 		// A last window much shorter than the others holds too few operations for its
-		// percentiles to mean much: the series (and the chart) leave it out, unless it is
-		// the only one.
+		// percentiles to mean much: the series (and the chart, and the progress line) leave
+		// it out, unless it is the only one.
 		if now.Sub(prev) < s.Interval/2 && len(smp.series) > 1 {
 			smp.series = smp.series[:len(smp.series)-1]
+			return
+		}
+		if p.Ops+p.Errors > 0 {
+			report(p)
 		}
 	}
 }
