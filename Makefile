@@ -5,7 +5,7 @@ GO          ?= go
 # One test binary at a time (-p 1): each may run an HBase JVM, and the machine has 2 cores.
 TESTFLAGS   ?= -race -p 1 -count=1 -timeout 40m
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
-BENCHFLAGS  ?= -local -workload randwrite,randread,seqwrite,scan -duration 20s
+BENCHFLAGS  ?= -local -workload randomWrite,randomRead,sequentialWrite,scanRange100 -duration 20s
 # The adapters are modules of their own (the client does not depend on them): `go test ./...`
 # at the root does not enter them.
 CONTRIB     := contrib/prometheus contrib/otel

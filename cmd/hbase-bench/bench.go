@@ -55,6 +55,9 @@ func benchmark(ctx context.Context, c *config, modes []mode, open openFunc, log 
 	for i, m := range modes {
 		st, closer, err := open(ctx, c, m.Security)
 		if err != nil {
+			if len(modes) == 1 && errors.Is(err, errSetup) {
+				return nil, err // says it all
+			}
 			return nil, fmt.Errorf("connect %s: %w", describeSecurity(m.Security), err)
 		}
 		defer closer.Close()
@@ -74,6 +77,7 @@ func benchmark(ctx context.Context, c *config, modes []mode, open openFunc, log 
 			for mi, m := range modes {
 				spec := specFor(c, w, m.Name, 0)
 				spec.Duration, spec.Ops, spec.Seed = c.Warmup, 0, c.Seed^0x5eed
+				spec.Label = string(w) + " " + m.Name + " (warm-up)"
 				log.Debug("warm-up", "workload", w, "mode", m.Name)
 				if _, err := runWorkload(ctx, stores[mi], spec); err != nil {
 					return nil, fmt.Errorf("warm-up: %w", err)
@@ -138,6 +142,10 @@ func specFor(c *config, w workloadKind, modeName string, round int) runSpec {
 		KeySize:     c.KeySize,
 		ValueSize:   c.ValueSize,
 		ScanRows:    c.ScanRows,
+		ReadRatio:   c.ReadRatio,
+		Rate:        c.Rate,
+		Interval:    c.Interval,
+		Progress:    c.progress,
 		Seed:        c.Seed + uint64(round)*7919,
 	}
 	if c.Ops > 0 {
@@ -176,6 +184,12 @@ func settingsOf(c *config) settings {
 	s := settings{
 		Local:       c.Local,
 		Table:       c.Table,
+		Family:      c.Family,
+		Qualifier:   c.Qualifier,
+		PE:          c.PE,
+		Caching:     c.Caching,
+		Rate:        c.Rate,
+		IntervalSec: c.Interval.Seconds(),
 		Rows:        c.Rows,
 		KeySize:     c.KeySize,
 		ValueSize:   c.ValueSize,
@@ -197,8 +211,21 @@ func settingsOf(c *config) settings {
 	}
 	for _, w := range c.Workloads {
 		s.Workloads = append(s.Workloads, string(w))
+		if w == mixed {
+			s.ReadRatio = c.ReadRatio
+		}
 	}
 	return s
+}
+
+// describeRun is the chart's title: the table, callers and machine of the run.
+func describeRun(rep *report) string {
+	s := rep.Settings
+	d := fmt.Sprintf("%s, %d callers, %d rows, values of %d B, GOMAXPROCS %d", s.Table, s.Concurrency, s.Rows, s.ValueSize, s.GOMAXPROCS)
+	if s.Local {
+		d += ", local mini cluster"
+	}
+	return d
 }
 
 func describeSecurity(s securityFlags) string {
@@ -212,10 +239,11 @@ func describeSecurity(s securityFlags) string {
 }
 
 // exitCode maps the outcome of a run to the process status: 0 when every operation
-// succeeded, 1 when some failed or the run broke off, 2 for a bad command line.
+// succeeded, 1 when some failed or the run broke off, 2 for a bad command line or a run that
+// could not start (errSetup: cluster unreachable, table missing).
 func exitCode(rep *report, err error) int {
 	switch {
-	case errors.Is(err, errUsage):
+	case errors.Is(err, errUsage), errors.Is(err, errSetup):
 		return 2
 	case err != nil:
 		return 1

@@ -23,11 +23,20 @@ type config struct {
 
 	Table       string
 	Family      string
+	Qualifier   string
+	PE          bool // PerformanceEvaluation's table and key layout
 	Workloads   []workloadKind
 	Rows        int64
 	KeySize     int
 	ValueSize   int
 	ScanRows    int
+	Caching     int     // rows per scan RPC of scan, scanRangeN and filterScan
+	ReadRatio   float64 // mixed: the share of Gets
+	Rate        float64 // operations per second offered (0: as fast as the workers go)
+	Interval    time.Duration
+	Progress    time.Duration // plain progress lines when stderr is no terminal (0: none at all)
+	Plot        string        // -plot: SVG file of p50/p95/p99 over time
+	Compare     []string      // -compare: JSON reports to compare instead of running
 	Concurrency int
 	Duration    time.Duration // 0: bounded by Ops alone
 	Ops         int64         // per workload; 0: bounded by Duration alone
@@ -51,6 +60,8 @@ type config struct {
 	// serverCPU, when set (-local), reads the CPU time the cluster's JVM has used, so that
 	// each run also reports the server's CPU per operation.
 	serverCPU func() (time.Duration, error)
+	// progress, when set, shows each window of a measured run (the progress line).
+	progress func(progressUpdate)
 }
 
 // securityFlags are the Kerberos and TLS settings of one mode, passed through to the client's
@@ -69,30 +80,32 @@ const maxValueSize = 64 << 20
 func parseConfig(args []string, getenv func(string) string, out io.Writer) (*config, error) {
 	c := &config{}
 	fs := flag.NewFlagSet("hbase-bench", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() {
-		fmt.Fprintf(out, "hbase-bench: load an HBase table and report latency percentiles, throughput and client CPU per operation.\n\n")
-		fmt.Fprintf(out, "  hbase-bench -local -workload randwrite,randread,seqwrite,scan -duration 20s\n")
-		fmt.Fprintf(out, "  hbase-bench -zk 127.0.0.1:2181 -table bench -workload randread -ops 100000\n")
-		fmt.Fprintf(out, "  hbase-bench -local -compare-security -duration 20s\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+	// The flag package prints errors and the whole usage itself; a bad command line is one
+	// line from run instead, and only -h prints the usage.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	var workloads string
+	var compare bool
 	c.Flags.Register(fs, getenv)
-	fs.StringVar(&c.Table, "table", "hbase-bench", "table to use; with -local it is created")
-	fs.StringVar(&c.Family, "family", "f", "column family; cells go to family:q")
-	fs.StringVar(&workloads, "workload", "randwrite,randread", "comma list of "+strings.Join(workloadNames(), ", ")+", run in this order")
-	fs.Int64Var(&c.Rows, "rows", 100000, "key space: rows 0 .. rows-1")
-	fs.IntVar(&c.KeySize, "key-size", defaultKeySize, "row key length in bytes (zero-padded decimal row number)")
-	fs.IntVar(&c.ValueSize, "value-size", 100, "value length in bytes")
-	fs.IntVar(&c.ScanRows, "scan-rows", 100, "rows read by one scan operation")
-	fs.IntVar(&c.Concurrency, "concurrency", 16, "goroutines issuing requests")
+	fs.StringVar(&c.Table, "table", "hbase-bench", "table to use; with -local it is created (-pe: TestTable)")
+	fs.StringVar(&c.Family, "family", "f", "column family (-pe: info0)")
+	fs.StringVar(&c.Qualifier, "qualifier", "q", "column of each row's value, family:qualifier (-pe: 0)")
+	fs.BoolVar(&c.PE, "pe", false, "HBase PerformanceEvaluation's layout, to compare with PE on the same table: -table TestTable -family info0 -qualifier 0 -value-size 1000 -rows 1048576 (PE's 1 GiB for one client), split keys as PE's --presplit; flags given override")
+	fs.StringVar(&workloads, "workload", "randomWrite,randomRead", "comma list of workloads, run in this order (see Workloads below)")
+	fs.Int64Var(&c.Rows, "rows", 100000, "key space: rows 0 .. rows-1 (against a table PE loaded: PE's --rows times its clients)")
+	fs.IntVar(&c.KeySize, "key-size", defaultKeySize, "row key length in bytes (zero-padded decimal row number, 26 as in PE)")
+	fs.IntVar(&c.ValueSize, "value-size", 100, "value length in bytes (-pe: 1000)")
+	fs.IntVar(&c.ScanRows, "scan-rows", 100, "rows read by one randomSeekScan operation")
+	fs.IntVar(&c.Caching, "caching", 30, "rows per scan RPC of scan, scanRange10/100/1000 and filterScan (PE's --caching, default 30)")
+	fs.Float64Var(&c.ReadRatio, "read-ratio", 0.5, "mixed: the share of operations that are Gets (the rest are Puts), 0 .. 1")
+	fs.IntVar(&c.Concurrency, "concurrency", 16, "goroutines issuing requests (PE's nclients)")
 	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how long each workload runs (with -ops and no -duration: no time limit)")
 	fs.Int64Var(&c.Ops, "ops", 0, "operations per workload (0: run for -duration); the first limit reached ends a workload")
-	fs.DurationVar(&c.OpTimeout, "op-timeout", 10*time.Second, "deadline of each request")
+	fs.Float64Var(&c.Rate, "rate", 0, "offer this many operations per second across all -concurrency callers, latency measured from each operation's due time (no coordinated omission); 0: as fast as they go")
+	fs.DurationVar(&c.OpTimeout, "op-timeout", 10*time.Second, "deadline of each request (scan: of each scanner's rows as a whole run)")
 	fs.IntVar(&c.Rounds, "rounds", 0, "split each workload into this many interleaved rounds and merge them (0: 1, or 20 with -compare-security)")
 	fs.DurationVar(&c.Warmup, "warmup", 0, "run each workload (in each mode) this long unmeasured before measuring it (default 0, or 3s with -compare-security)")
-	load := fs.String("load", "auto", "write every row once before the workloads, unmeasured: true, false, or auto (with -local when a read or scan workload runs)")
+	load := fs.String("load", "auto", "write every row once before the workloads, unmeasured: true, false, or auto (with -local when a workload reads)")
 	fs.Uint64Var(&c.Seed, "seed", 0, "random seed for keys (0: from the clock)")
 
 	fs.BoolVar(&c.Local, "local", false, "start a local HBase mini cluster (package hbasetest), create the table, run, stop")
@@ -101,22 +114,33 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	fs.BoolVar(&c.Create, "create", false, "without -local: create the table (family -family, pre-split into -regions regions) through the admin API when it does not exist")
 	fs.DurationVar(&c.StartTimeout, "start-timeout", 5*time.Minute, "how long the -local cluster may take to start (the first run builds the launcher)")
 
-	fs.BoolVar(&c.CompareSecurity, "compare-security", false, "with -local: run randread,randwrite (or -workload) against one secure cluster with no encryption, privacy by GSS wrap, privacy by AES and native TLS (Kerberos authentication inside), and compare them")
+	fs.BoolVar(&c.CompareSecurity, "compare-security", false, "with -local: run randomRead,randomWrite (or -workload) against one secure cluster with no encryption, privacy by GSS wrap, privacy by AES and native TLS (Kerberos authentication inside), and compare them")
 
-	fs.BoolVar(&c.JSON, "json", false, "print results as JSON instead of a table")
+	fs.DurationVar(&c.Interval, "interval", time.Second, "width of the windows of the time series (-json's series, -plot) and how often the live progress line on a terminal is redrawn")
+	fs.DurationVar(&c.Progress, "progress", 10*time.Second, "when stderr is not a terminal, print a progress line this often; 0: no progress output, on a terminal either")
+	fs.StringVar(&c.Plot, "plot", "", "write a chart of p50/p95/p99 over time, a panel per workload, to this .svg (or .png) file (with -compare: the runs compared)")
+	fs.BoolVar(&compare, "compare", false, "compare the -json reports named as arguments (hbase-bench -compare [-plot f.svg] a.json b.json ...): a table of each run against the first, and with -plot one chart; connects to nothing")
+	fs.BoolVar(&c.JSON, "json", false, "print results as JSON instead of a table (with the time series)")
 	fs.BoolVar(&c.Verbose, "v", false, "log debug messages to stderr")
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			printUsage(fs, out)
 			return nil, err
 		}
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: %v (hbase-bench -h lists the flags)", errUsage, err)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if compare {
+		return compareConfig(c, fs.Args(), set)
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if c.PE {
+		peDefaults(c, set)
+	}
 
 	var err error
 	if c.Workloads, err = parseWorkloads(workloads); err != nil {
@@ -189,6 +213,18 @@ func (c *config) validate(set map[string]bool) error {
 		return usageErr("-table: want a table name without spaces or ':', got %q", c.Table)
 	case c.Family == "" || strings.ContainsAny(c.Family, " \t\n:"):
 		return usageErr("-family: want a family name without spaces or ':', got %q", c.Family)
+	case c.Caching < 1 || c.Caching > 100000:
+		return usageErr("-caching: want 1 .. 100000, got %d", c.Caching)
+	case !(c.ReadRatio >= 0 && c.ReadRatio <= 1):
+		return usageErr("-read-ratio: want 0 .. 1, got %v", c.ReadRatio)
+	case !(c.Rate >= 0 && c.Rate <= 1e7):
+		return usageErr("-rate: want 0 (unpaced) .. 10000000 operations per second, got %v", c.Rate)
+	case c.Interval <= 0 || c.Interval > time.Minute:
+		return usageErr("-interval: want more than 0 and at most 1m, got %v", c.Interval)
+	case c.Progress < 0:
+		return usageErr("-progress: must not be negative, got %v", c.Progress)
+	case c.Plot != "" && !plotFile(c.Plot):
+		return usageErr("-plot: want a file name ending in .svg or .png, got %q", c.Plot)
 	}
 	if c.Local {
 		if c.Create {
@@ -213,7 +249,7 @@ func (c *config) validate(set map[string]bool) error {
 			return usageErr("-start-timeout: must be positive, got %v", c.StartTimeout)
 		}
 		// A fresh table has nothing to read: fill it unless told not to.
-		if !set["load"] && (c.hasWorkload(randRead) || c.hasWorkload(scanRows)) {
+		if !set["load"] && slices.ContainsFunc(c.Workloads, readsTable) {
 			c.Load = true
 		}
 	} else {
@@ -242,7 +278,7 @@ func (c *config) validate(set map[string]bool) error {
 	if c.CompareSecurity {
 		for _, w := range c.Workloads {
 			if w != randRead && w != randWrite {
-				return usageErr("-compare-security measures Get and Put: -workload may hold randread and randwrite, got %s", w)
+				return usageErr("-compare-security measures Get and Put: -workload may hold randomRead and randomWrite, got %s", w)
 			}
 		}
 		if !set["workload"] {
@@ -264,15 +300,6 @@ func (c *config) validate(set map[string]bool) error {
 func anySet(set map[string]bool, names []string) bool {
 	for _, n := range names {
 		if set[n] {
-			return true
-		}
-	}
-	return false
-}
-
-func (c *config) hasWorkload(w workloadKind) bool {
-	for _, x := range c.Workloads {
-		if x == w {
 			return true
 		}
 	}

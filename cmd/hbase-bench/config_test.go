@@ -46,7 +46,7 @@ func TestParseConfigLocal(t *testing.T) {
 	if c.Duration != 0 || c.Ops != 300 {
 		t.Errorf("-ops without -duration: duration %v ops %d, want 0 and 300", c.Duration, c.Ops)
 	}
-	if len(c.Workloads) != 4 || c.Workloads[3] != scanRows {
+	if len(c.Workloads) != 4 || c.Workloads[3] != seqScan {
 		t.Errorf("workloads %v", c.Workloads)
 	}
 	c, err = parseConfig([]string{"-local", "-workload", "randwrite,seqwrite"}, env(), io.Discard)
@@ -119,7 +119,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{[]string{"-local", "-rows", "5", "-regions", "6", "-key-size", "3"}, env(), "-regions"},
 		{[]string{"-local", "-regionservers", "0"}, env(), "-regionservers"},
 		{[]string{"-local", "-keytab", "/x"}, env(), "do not go with -local"},
-		{[]string{"-local", "-compare-security", "-workload", "scan"}, env(), "may hold randread and randwrite"},
+		{[]string{"-local", "-compare-security", "-workload", "scan"}, env(), "may hold randomRead and randomWrite"},
 		{[]string{"-local", "-compare-security", "-aes=false"}, env(), "sets -kerberos, -protection and -aes itself"},
 		{[]string{"-local", "-ops", "2", "-rounds", "3"}, env(), "cannot be split into 3 rounds"},
 		{[]string{"-load", "maybe"}, zk, "-load"},

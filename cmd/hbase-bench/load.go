@@ -27,6 +27,7 @@ func loadRows(ctx context.Context, st store, c *config) (time.Duration, error) {
 	if !ok {
 		spec := specFor(c, seqWrite, "", 0)
 		spec.Duration, spec.Ops = 0, c.Rows
+		spec.Rate, spec.Interval, spec.Progress = 0, 0, nil // set-up: unpaced and unshown
 		r, err := runWorkload(ctx, st, spec)
 		if err != nil {
 			return 0, err

@@ -60,10 +60,13 @@ func startLocal(ctx context.Context, c *config, plan clusterPlan, log *slog.Logg
 	began := time.Now()
 	hc, err := hbasetest.Start(ctx, opts)
 	if err != nil {
-		return nil, fmt.Errorf("start local cluster: %w", err)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("start local cluster: %w", err)
+		}
+		return nil, startErrorf("start local cluster: %v", err)
 	}
 	lc := &localCluster{hc}
-	splits, err := splitKeys(c.Rows, c.Regions, c.KeySize)
+	splits, err := c.tableSplits()
 	if err != nil {
 		lc.stop(log)
 		return nil, err

@@ -25,7 +25,7 @@ func TestLocalBench(t *testing.T) {
 	defer cancel()
 	var stdout, stderr strings.Builder
 	code := run(ctx, []string{
-		"-local", "-regions", "4", "-rows", "2000", "-workload", "randwrite,randread,seqwrite,scan",
+		"-local", "-regions", "4", "-rows", "2000", "-workload", "randwrite,randread,seqwrite,randomSeekScan",
 		"-ops", "300", "-concurrency", "4", "-scan-rows", "20", "-json",
 	}, env(), &stdout, &stderr)
 	if code != 0 {
@@ -38,7 +38,7 @@ func TestLocalBench(t *testing.T) {
 	if len(rep.Results) != 4 {
 		t.Fatalf("%d results, want 4:\n%s", len(rep.Results), stdout.String())
 	}
-	for i, want := range []workloadKind{randWrite, randRead, seqWrite, scanRows} {
+	for i, want := range []workloadKind{randWrite, randRead, seqWrite, randomSeekScan} {
 		r := rep.Results[i]
 		if r.Workload != string(want) {
 			t.Errorf("result %d is %s, want %s", i, r.Workload, want)

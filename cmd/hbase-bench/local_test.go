@@ -49,7 +49,7 @@ func TestWithCredentials(t *testing.T) {
 }
 
 func TestSortResults(t *testing.T) {
-	c, err := parseConfig([]string{"-local", "-compare-security", "-workload", "randwrite,randread"}, env(), io.Discard)
+	c, err := parseConfig([]string{"-local", "-compare-security", "-workload", "randomWrite,randread"}, env(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestSortResults(t *testing.T) {
 	for _, r := range rs {
 		got = append(got, r.Workload+"/"+r.Mode)
 	}
-	want := []string{"randwrite/none", "randwrite/privacy-gss", "randwrite/privacy-aes", "randread/none", "randread/privacy-gss", "randread/privacy-aes"}
+	want := []string{"randomWrite/none", "randomWrite/privacy-gss", "randomWrite/privacy-aes", "randomRead/none", "randomRead/privacy-gss", "randomRead/privacy-aes"}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("order %q, want %q", got, want)

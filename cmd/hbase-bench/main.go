@@ -1,18 +1,23 @@
-// Command hbase-bench loads an HBase table with random reads, random writes, sequential
-// writes and scans, and reports latency percentiles, throughput, client CPU and allocations
-// per operation.
+// Command hbase-bench loads an HBase table with the workloads of HBase's PerformanceEvaluation
+// (sequentialWrite, randomWrite, randomRead, scanRange10/100/1000, scan, increment,
+// checkAndMutate, filterScan) and a mixed one, and reports latency percentiles, throughput,
+// client CPU and allocations per operation, with a live progress line, a time series (-json,
+// -plot) and, with -rate, latency at a fixed offered load.
 //
-// It runs against an existing cluster (-zk) or starts a local mini cluster itself (-local,
-// what `make bench` uses). With -local -compare-security it measures Get and Put against one
-// secure cluster with no encryption, privacy by GSS wrap and privacy by AES, and prints each
-// mode's p75 latency as a ratio of the no-encryption reference measured in the same run.
+// It runs against an existing cluster (-zk; -pe for a table PerformanceEvaluation laid out)
+// or starts a local mini cluster itself (-local, what `make bench` uses). With -local
+// -compare-security it measures Get and Put against one secure cluster with no encryption,
+// privacy by GSS wrap and privacy by AES, and prints each mode's p75 latency as a ratio of
+// the no-encryption reference measured in the same run. -compare sets earlier -json runs side
+// by side.
 //
-//	go run ./cmd/hbase-bench -local -workload randwrite,randread,seqwrite,scan -duration 20s
-//	go run ./cmd/hbase-bench -local -compare-security -duration 30s
-//	go run ./cmd/hbase-bench -zk 127.0.0.1:2181 -table t -workload randread -ops 100000 -json
+//	go run ./cmd/hbase-bench -local -workload randomWrite,randomRead,scanRange100 -duration 20s
+//	go run ./cmd/hbase-bench -zk 127.0.0.1:2181 -pe -workload randomRead -ops 100000 -json
+//	go run ./cmd/hbase-bench -compare -plot runs.svg a.json b.json
 //
 // The exit status is 0 when every operation succeeded, 1 when any failed (the table says how
-// many and why) or the run could not start, 2 for a bad command line.
+// many and why) or the run broke off, 2 for a bad command line, an unreachable cluster, a
+// missing table or -compare files that are not reports.
 package main
 
 import (
@@ -44,19 +49,43 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "hbase-bench: %v\n", err)
 		return 2
 	}
+	if c.Compare != nil {
+		if err := runCompare(c, stdout); err != nil {
+			fmt.Fprintf(stderr, "hbase-bench: %v\n", err)
+			return exitCode(nil, err)
+		}
+		return 0
+	}
 	level := slog.LevelInfo
 	if c.Verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	progress := newProgressPrinter(stderr, isTerminal(stderr), c.Progress)
+	if c.Progress > 0 {
+		c.progress = progress.update
+	}
+	log := slog.New(slog.NewTextHandler(progress, &slog.HandlerOptions{Level: level}))
+	// The client's own news (sessions established, regions located) is noise in a benchmark's
+	// output: its warnings and errors only, unless -v.
+	clientLevel := slog.LevelWarn
+	if c.Verbose {
+		clientLevel = slog.LevelDebug
+	}
+	clientLog := slog.New(slog.NewTextHandler(progress, &slog.HandlerOptions{Level: clientLevel})).With("component", "go-hbase")
 
-	rep, err := execute(ctx, c, log)
+	rep, err := execute(ctx, c, log, clientLog)
+	progress.finish()
 	if rep != nil && len(rep.Results) > 0 {
 		var werr error
 		if c.JSON {
 			werr = writeJSON(stdout, rep)
 		} else {
 			werr = writeTable(stdout, rep)
+		}
+		if werr == nil && c.Plot != "" {
+			if werr = drawChart(c.Plot, "hbase-bench "+describeRun(rep), runPanels(rep)); werr != nil {
+				werr = fmt.Errorf("-plot %s: %w", c.Plot, werr)
+			}
 		}
 		if werr != nil && err == nil {
 			err = werr
@@ -70,9 +99,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return exitCode(rep, err)
 }
 
-// execute starts the local clusters when asked, then benchmarks the table through go-hbase.
-func execute(ctx context.Context, c *config, log *slog.Logger) (*report, error) {
-	open := hbaseOpener(log)
+// execute starts the local clusters when asked, then benchmarks the table through go-hbase
+// (whose client logs to clientLog).
+func execute(ctx context.Context, c *config, log, clientLog *slog.Logger) (*report, error) {
+	open := hbaseOpener(log, clientLog)
 	if !c.Local {
 		return benchmark(ctx, c, modesFor(c), open, log)
 	}

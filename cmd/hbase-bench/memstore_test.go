@@ -21,11 +21,15 @@ type memStore struct {
 	failN   int64 // every failN-th call fails (0: never)
 	delay   time.Duration
 	putKeys chan []byte // when set, every Put's key is sent here
+	counts  map[string]int64
+	checks  map[string][]byte
 }
 
 var errInjected = errors.New("injected failure")
 
-func newMemStore() *memStore { return &memStore{rows: map[string][]byte{}} }
+func newMemStore() *memStore {
+	return &memStore{rows: map[string][]byte{}, counts: map[string]int64{}, checks: map[string][]byte{}}
+}
 
 func (m *memStore) before(ctx context.Context) error {
 	n := m.calls.Add(1)
@@ -74,6 +78,12 @@ func (m *memStore) Scan(ctx context.Context, start []byte, n int) (int, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	i, _ := slices.BinarySearch(m.keys(), string(start))
+	return min(n, len(m.sorted)-i), nil
+}
+
+// keys is the sorted row keys; m.mu must be held.
+func (m *memStore) keys() []string {
 	if m.dirty {
 		m.sorted = m.sorted[:0]
 		for k := range m.rows {
@@ -82,9 +92,91 @@ func (m *memStore) Scan(ctx context.Context, start []byte, n int) (int, error) {
 		slices.Sort(m.sorted)
 		m.dirty = false
 	}
-	i, _ := slices.BinarySearch(m.sorted, string(start))
-	return min(n, len(m.sorted)-i), nil
+	return m.sorted
 }
+
+func (m *memStore) ScanRange(ctx context.Context, start, stop []byte) (int, error) {
+	if err := m.before(ctx); err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	keys := m.keys()
+	i, _ := slices.BinarySearch(keys, string(start))
+	j := len(keys)
+	if stop != nil {
+		j, _ = slices.BinarySearch(keys, string(stop))
+	}
+	return max(0, j-i), nil
+}
+
+func (m *memStore) Increment(ctx context.Context, row []byte) (int64, error) {
+	if err := m.before(ctx); err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.counts[string(row)]++
+	return m.counts[string(row)], nil
+}
+
+func (m *memStore) CheckAndMutate(ctx context.Context, row []byte) (bool, error) {
+	if err := m.before(ctx); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.checks[string(row)] = bytes.Clone(row)
+	return bytes.Equal(m.checks[string(row)], row), nil
+}
+
+func (m *memStore) FilterScan(ctx context.Context, value []byte) (int, error) {
+	if err := m.before(ctx); err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, v := range m.rows {
+		if bytes.Equal(v, value) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// OpenScan snapshots the keys of [start, stop); each Next is a call of its own.
+func (m *memStore) OpenScan(ctx context.Context, start, stop []byte) rowCursor {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	keys := m.keys()
+	i, _ := slices.BinarySearch(keys, string(start))
+	j := len(keys)
+	if stop != nil {
+		j, _ = slices.BinarySearch(keys, string(stop))
+	}
+	return &memCursor{m: m, ctx: ctx, keys: slices.Clone(keys[i:max(i, j)])}
+}
+
+type memCursor struct {
+	m    *memStore
+	ctx  context.Context
+	keys []string
+	read []string // the keys Next returned, in order
+}
+
+func (c *memCursor) Next() (bool, error) {
+	if err := c.m.before(c.ctx); err != nil {
+		return false, err
+	}
+	if len(c.read) == len(c.keys) {
+		return false, nil
+	}
+	c.read = append(c.read, c.keys[len(c.read)])
+	return true, nil
+}
+
+func (c *memCursor) Close() {}
 
 func (m *memStore) len() int {
 	m.mu.Lock()

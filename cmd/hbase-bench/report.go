@@ -23,11 +23,18 @@ type settings struct {
 	RegionServers int      `json:"regionservers,omitempty"`
 	Regions       int      `json:"regions,omitempty"`
 	Table         string   `json:"table"`
+	Family        string   `json:"family,omitempty"`
+	Qualifier     string   `json:"qualifier,omitempty"`
+	PE            bool     `json:"pe_layout,omitempty"`
 	Workloads     []string `json:"workloads"`
 	Rows          int64    `json:"rows"`
 	KeySize       int      `json:"key_size"`
 	ValueSize     int      `json:"value_size"`
 	ScanRows      int      `json:"scan_rows"`
+	Caching       int      `json:"caching,omitempty"`
+	ReadRatio     float64  `json:"read_ratio,omitempty"` // with a mixed workload
+	Rate          float64  `json:"rate,omitempty"`       // -rate: operations per second offered
+	IntervalSec   float64  `json:"interval_sec,omitempty"`
 	Concurrency   int      `json:"concurrency"`
 	DurationSec   float64  `json:"duration_sec"`
 	Ops           int64    `json:"ops"`
@@ -100,9 +107,7 @@ func writeTable(w io.Writer, r *report) error {
 		return err
 	}
 	for _, x := range r.Results {
-		if x.Workload == string(scanRows) && x.Rows > 0 && x.ElapsedSec > 0 {
-			fmt.Fprintf(w, "%s%s: %d rows, %.0f rows/s\n", modePrefix(x.Mode), x.Workload, x.Rows, float64(x.Rows)/x.ElapsedSec)
-		}
+		writeNotes(w, x)
 	}
 	if len(r.Comparison) > 0 {
 		where := "same cluster, same run, modes interleaved"
@@ -145,6 +150,28 @@ func writeTable(w io.Writer, r *report) error {
 		}
 	}
 	return writeServerLatency(w, r.ServerLatency)
+}
+
+// writeNotes prints what the table's columns do not hold for x: rows scanned, the mix of a
+// mixed run, the offered load of a paced one.
+func writeNotes(w io.Writer, x *result) {
+	name := modePrefix(x.Mode) + x.Workload
+	if x.Rows > 0 && x.ElapsedSec > 0 {
+		fmt.Fprintf(w, "%s: %d rows, %.0f rows/s, %.1f rows per operation\n", name, x.Rows, float64(x.Rows)/x.ElapsedSec, float64(x.Rows)/float64(max(x.Ops, 1)))
+	}
+	if x.Workload == string(mixed) && x.Ops+x.Errors > 0 {
+		fmt.Fprintf(w, "%s: %d Gets, %d Puts\n", name, x.Reads, x.Ops+x.Errors-x.Reads)
+	}
+	if x.Workload == string(checkAndMutate) && x.Empty > 0 {
+		fmt.Fprintf(w, "%s: %d checks did not hold\n", name, x.Empty)
+	}
+	if x.OfferedRate > 0 {
+		fmt.Fprintf(w, "%s: offered %.0f ops/s, latency from each operation's due time", name, x.OfferedRate)
+		if x.Missed > 0 {
+			fmt.Fprintf(w, "; %d operations never sent (the callers fell behind: raise -concurrency)", x.Missed)
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 func modePrefix(mode string) string {

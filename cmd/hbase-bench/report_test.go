@@ -19,7 +19,7 @@ func fakeResult(w workloadKind, mode string, p75 time.Duration, cpu time.Duratio
 
 func TestWriteTable(t *testing.T) {
 	r := fakeResult(randRead, "", 300*time.Microsecond, 5*time.Millisecond)
-	s := fakeResult(scanRows, "", time.Millisecond, 5*time.Millisecond)
+	s := fakeResult(randomSeekScan, "", time.Millisecond, 5*time.Millisecond)
 	s.Rows, s.Errors, s.ErrorSamples = 5000, 2, []string{"hbase: region unavailable"}
 	var b strings.Builder
 	if err := writeTable(&b, &report{Results: []*result{r, s}}); err != nil {
@@ -36,11 +36,11 @@ func TestWriteTable(t *testing.T) {
 		t.Errorf("header %q has a mode column without modes", lines[0])
 	}
 	fields := strings.Fields(lines[1])
-	want := []string{"randread", "100", "100", "300", "300", "300", "300", "300", "50.0", "25.0", "0", "0"}
+	want := []string{"randomRead", "100", "100", "300", "300", "300", "300", "300", "50.0", "25.0", "0", "0"}
 	if strings.Join(fields, " ") != strings.Join(want, " ") {
 		t.Errorf("row %q, want fields %q", lines[1], want)
 	}
-	for _, s := range []string{"scan: 5000 rows, 5000 rows/s", "scan: 2 of 102 operations failed, e.g. hbase: region unavailable"} {
+	for _, s := range []string{"randomSeekScan: 5000 rows, 5000 rows/s", "randomSeekScan: 2 of 102 operations failed, e.g. hbase: region unavailable"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("output lacks %q:\n%s", s, out)
 		}
@@ -63,12 +63,12 @@ func TestCompareSecurityTable(t *testing.T) {
 	for _, c := range cmp {
 		byKey[c.Workload+"/"+c.Mode] = c
 	}
-	for key, want := range map[string]float64{"randread/none": 1, "randread/privacy-gss": 1.5, "randread/privacy-aes": 1.05, "randwrite/privacy-aes": 1.2} {
+	for key, want := range map[string]float64{"randomRead/none": 1, "randomRead/privacy-gss": 1.5, "randomRead/privacy-aes": 1.05, "randomWrite/privacy-aes": 1.2} {
 		if got := byKey[key].Ratio; got < want-0.01 || got > want+0.01 {
 			t.Errorf("%s p75 ratio %.3f, want %.2f", key, got, want)
 		}
 	}
-	if got := byKey["randread/privacy-gss"].CPURatio; got != 2 {
+	if got := byKey["randomRead/privacy-gss"].CPURatio; got != 2 {
 		t.Errorf("GSS CPU ratio %v, want 2", got)
 	}
 	var b strings.Builder
@@ -86,8 +86,8 @@ func TestCompareSecurityTable(t *testing.T) {
 	for _, s := range []string{
 		"mode",
 		"(same cluster, same run, modes interleaved)",
-		"target privacy+AES within 10% of no encryption at p75, randread: 1.05, met",
-		"target privacy+AES within 10% of no encryption at p75, randwrite: 1.20, NOT met",
+		"target privacy+AES within 10% of no encryption at p75, randomRead: 1.05, met",
+		"target privacy+AES within 10% of no encryption at p75, randomWrite: 1.20, NOT met",
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("output lacks %q:\n%s", s, out)
@@ -133,7 +133,7 @@ func TestServerCPUColumns(t *testing.T) {
 
 func TestWriteJSON(t *testing.T) {
 	rep := &report{
-		Settings: settings{Table: "t", Rows: 10, Workloads: []string{"randread"}},
+		Settings: settings{Table: "t", Rows: 10, Workloads: []string{"randomRead"}},
 		Results:  []*result{fakeResult(randRead, modeNone, 250*time.Microsecond, time.Millisecond)},
 	}
 	rep.Comparison = compare(rep.Results)
@@ -162,7 +162,7 @@ func TestWriteJSON(t *testing.T) {
 			t.Errorf("%s = %v, want %v", key, res[key], want)
 		}
 	}
-	if res["mode"] != modeNone || res["workload"] != "randread" {
+	if res["mode"] != modeNone || res["workload"] != "randomRead" {
 		t.Errorf("mode %v workload %v", res["mode"], res["workload"])
 	}
 }

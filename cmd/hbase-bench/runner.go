@@ -19,6 +19,7 @@ import (
 type runSpec struct {
 	Kind        workloadKind
 	Mode        string // security mode label, "" outside -compare-security
+	Label       string // what the progress line calls the run (default: Kind and Mode)
 	Concurrency int
 	Duration    time.Duration // 0: no time limit
 	Ops         int64         // 0: no operation limit
@@ -27,28 +28,51 @@ type runSpec struct {
 	KeySize     int
 	ValueSize   int
 	ScanRows    int
-	Seed        uint64
-	// Seq is the next row of seqwrite, shared by its workers and by its rounds.
+	ReadRatio   float64 // mixed: the share of operations that are Gets
+	// Rate, when positive, paces the run at this many operations per second across all
+	// workers, latency measured from each operation's due time (pace.go).
+	Rate float64
+	// Interval is the width of the windows of the time series (0: no series).
+	Interval time.Duration
+	// Progress, when set, is called after each window.
+	Progress func(progressUpdate)
+	Seed     uint64
+	// Seq is the next row of sequentialWrite, shared by its workers and by its rounds.
 	Seq *atomic.Uint64
 	// ServerCPU, when set, reads the server's CPU time before and after the run.
 	ServerCPU func() (time.Duration, error)
+	// newClock gives each worker its clock (tests: a fake one); nil: the wall clock.
+	newClock func() clock
 }
 
 // errInterrupted is returned when the caller's context ended before the run did.
 var errInterrupted = errors.New("interrupted")
 
-// worker is one goroutine's share of a run: counters and a histogram of its own, merged
-// after the run so that recording a sample never contends with another worker.
+// worker is one goroutine's share of a run: counters and histograms of its own, merged after
+// the run so that recording a sample never contends with another worker. mu guards what the
+// sampler takes each window (win, winOps, winErrs) and the totals it reads.
 type worker struct {
+	id      int
 	rng     *rand.Rand
+	clock   clock
 	key     []byte
+	stop    []byte
 	value   []byte
-	hist    *hdrhistogram.Histogram
-	ops     int64
-	errs    int64
+	probe   []byte // filterScan's random value
+	cursor  rowCursor
+	casN    uint64 // increment and checkAndMutate: this worker's next row
 	empty   int64
 	rows    int64
+	reads   int64
 	samples []string
+
+	mu      sync.Mutex
+	hist    *hdrhistogram.Histogram
+	win     *hdrhistogram.Histogram
+	ops     int64
+	errs    int64
+	winOps  int64
+	winErrs int64
 }
 
 // runWorkload runs spec against st until its duration or operation count is reached, and
@@ -61,6 +85,9 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	if spec.Seq == nil {
 		spec.Seq = new(atomic.Uint64)
 	}
+	if spec.newClock == nil {
+		spec.newClock = func() clock { return newRealClock() }
+	}
 	var stop atomic.Bool
 	var claimed atomic.Int64
 	workers := make([]*worker, spec.Concurrency)
@@ -70,16 +97,23 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	for i := range workers {
 		rng := rand.New(rand.NewPCG(spec.Seed, uint64(i)+1))
 		w := &worker{
+			id:      i,
 			hist:    newHistogram(),
+			win:     newWindowHistogram(),
 			rng:     rng,
+			clock:   spec.newClock(),
 			key:     make([]byte, 0, spec.KeySize),
+			stop:    make([]byte, 0, spec.KeySize),
 			value:   make([]byte, spec.ValueSize),
+			probe:   make([]byte, spec.ValueSize),
 			samples: make([]string, 0, maxErrorSamples),
 		}
-		for j := range w.value {
-			w.value[j] = byte(rng.Uint32())
-		}
+		fillValue(rng, w.value)
 		workers[i] = w
+	}
+	limit := spec.Ops
+	if spec.Rate > 0 {
+		limit = scheduledOps(spec.Rate, spec.Duration, spec.Ops)
 	}
 	var wg sync.WaitGroup
 	var ms0, ms1 runtime.MemStats
@@ -88,17 +122,27 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	cpu0, cpuErr := cputime.Self()
 	start := time.Now()
 	if spec.Duration > 0 {
-		t := time.AfterFunc(spec.Duration, func() { stop.Store(true) })
+		// A paced run sends every operation due before the end, late or not; those still
+		// unsent an operation timeout after it are counted as missed.
+		end := spec.Duration
+		if spec.Rate > 0 {
+			end += spec.OpTimeout
+		}
+		t := time.AfterFunc(end, func() { stop.Store(true) })
 		defer t.Stop()
 	}
+	smp := newSampler(workers, start)
+	stopSampling := spec.sample(smp)
+	paceStart := workers[0].clock.Now()
 	for _, w := range workers {
-		wg.Go(func() { w.run(ctx, st, &spec, &stop, &claimed) })
+		wg.Go(func() { w.run(ctx, st, &spec, &stop, &claimed, limit, paceStart) })
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
 	cpu1, cpuErr1 := cputime.Self()
 	server1, serverOK1 := spec.serverCPU()
 	runtime.ReadMemStats(&ms1)
+	stopSampling()
 
 	r := newResult(spec.Kind, spec.Mode)
 	r.elapsed = elapsed
@@ -115,9 +159,19 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 		r.Errors += w.errs
 		r.Empty += w.empty
 		r.Rows += w.rows
+		r.Reads += w.reads
 		r.hist.Merge(w.hist)
 		for _, s := range w.samples {
 			r.addErrorSample(s)
+		}
+	}
+	if spec.Interval > 0 {
+		r.Series = smp.series
+	}
+	if spec.Rate > 0 {
+		r.OfferedRate = spec.Rate
+		if ctx.Err() == nil {
+			r.Missed = max(0, limit-r.Ops-r.Errors)
 		}
 	}
 	r.finish()
@@ -127,56 +181,215 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	return r, nil
 }
 
-func (w *worker) run(ctx context.Context, st store, spec *runSpec, stop *atomic.Bool, claimed *atomic.Int64) {
-	key, value := w.key, w.value
-	for !stop.Load() && ctx.Err() == nil {
-		if spec.Ops > 0 && claimed.Add(1) > spec.Ops {
+// sample starts the sampler's ticker when the spec asks for a time series; the function it
+// returns stops it and closes the last, partial window.
+func (s *runSpec) sample(smp *sampler) func() {
+	if s.Interval <= 0 {
+		return func() {}
+	}
+	label := s.Label
+	if label == "" {
+		label = string(s.Kind)
+		if s.Mode != "" {
+			label += " " + s.Mode
+		}
+	}
+	done, exited := make(chan struct{}), make(chan struct{})
+	report := func(p point) {
+		if s.Progress != nil {
+			s.Progress(progressUpdate{Label: label, Elapsed: time.Duration(p.T * float64(time.Second)),
+				Planned: s.Duration, Ops: smp.ops, Errors: smp.errs, Window: p})
+		}
+	}
+	go func() {
+		defer close(exited)
+		t := time.NewTicker(s.Interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				report(smp.collect(now))
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-exited
+		prev := smp.last
+		now := time.Now()
+		p := smp.collect(now)
+		// A last window much shorter than the others holds too few operations for its
+		// percentiles to mean much: the series (and the chart, and the progress line) leave
+		// it out, unless it is the only one.
+		if now.Sub(prev) < s.Interval/2 && len(smp.series) > 1 {
+			smp.series = smp.series[:len(smp.series)-1]
 			return
 		}
-		var row uint64
-		if spec.Kind == seqWrite {
-			row = (spec.Seq.Add(1) - 1) % uint64(spec.Rows)
-		} else {
-			row = w.rng.Uint64N(uint64(spec.Rows))
+		if p.Ops+p.Errors > 0 {
+			report(p)
 		}
-		key = appendKey(key[:0], row, spec.KeySize)
+	}
+}
 
-		begin := time.Now()
-		opCtx, cancel := context.WithTimeout(ctx, spec.OpTimeout)
-		var err error
-		switch spec.Kind {
-		case randRead:
-			var found bool
-			if found, err = st.Get(opCtx, key); err == nil && !found {
-				w.empty++
-			}
-		case randWrite, seqWrite:
-			err = st.Put(opCtx, key, value)
-		case scanRows:
-			var n int
-			if n, err = st.Scan(opCtx, key, spec.ScanRows); err == nil {
-				w.rows += int64(n)
-				if n == 0 {
-					w.empty++
-				}
-			}
-		default:
-			err = fmt.Errorf("unknown workload %q", spec.Kind)
+func (w *worker) run(ctx context.Context, st store, spec *runSpec, stop *atomic.Bool, claimed *atomic.Int64, limit int64, paceStart time.Time) {
+	defer w.closeCursor()
+	paced := spec.Rate > 0
+	for !stop.Load() && ctx.Err() == nil {
+		k := claimed.Add(1) - 1
+		if limit > 0 && k >= limit {
+			return
 		}
-		cancel()
-		lat := time.Since(begin)
+		var begin time.Time
+		if paced {
+			begin = paceStart.Add(scheduleOffset(k, spec.Rate))
+			w.clock.SleepUntil(ctx, begin)
+			if ctx.Err() != nil || stop.Load() {
+				return
+			}
+		} else {
+			begin = w.clock.Now()
+		}
+		err := w.do(ctx, st, spec)
+		lat := w.clock.Now().Sub(begin)
+		if err != nil && ctx.Err() != nil {
+			return // interrupted: the failure is ours, not the server's
+		}
+		w.mu.Lock()
 		if err != nil {
-			if ctx.Err() != nil {
-				return // interrupted: the failure is ours, not the server's
-			}
 			w.errs++
-			if len(w.samples) < maxErrorSamples {
-				w.samples = append(w.samples, err.Error())
-			}
-			continue
+			w.winErrs++
+		} else {
+			w.ops++
+			w.winOps++
+			recordLatency(w.hist, lat)
+			recordLatency(w.win, lat)
 		}
-		w.ops++
-		recordLatency(w.hist, lat)
+		w.mu.Unlock()
+		if err != nil && len(w.samples) < maxErrorSamples {
+			w.samples = append(w.samples, err.Error())
+		}
+	}
+}
+
+// do sends one operation of spec's workload.
+func (w *worker) do(ctx context.Context, st store, spec *runSpec) error {
+	rows := uint64(spec.Rows)
+	if spec.Kind == seqScan {
+		return w.nextScanned(ctx, st, spec)
+	}
+	opCtx, cancel := context.WithTimeout(ctx, spec.OpTimeout)
+	defer cancel()
+	switch spec.Kind {
+	case randRead:
+		w.key = appendKey(w.key[:0], w.rng.Uint64N(rows), spec.KeySize)
+		return w.get(opCtx, st)
+	case randWrite:
+		w.key = appendKey(w.key[:0], w.rng.Uint64N(rows), spec.KeySize)
+		return st.Put(opCtx, w.key, w.value)
+	case seqWrite:
+		w.key = appendKey(w.key[:0], (spec.Seq.Add(1)-1)%rows, spec.KeySize)
+		return st.Put(opCtx, w.key, w.value)
+	case mixed:
+		w.key = appendKey(w.key[:0], w.rng.Uint64N(rows), spec.KeySize)
+		if w.rng.Float64() < spec.ReadRatio {
+			w.reads++
+			return w.get(opCtx, st)
+		}
+		return st.Put(opCtx, w.key, w.value)
+	case scanRange10, scanRange100, scanRange1000:
+		start, stop, hasStop := scanRangeRows(w.rng, rows, scanRangeOf(spec.Kind), spec.KeySize)
+		w.key = appendKey(w.key[:0], start, spec.KeySize)
+		var stopKey []byte
+		if hasStop {
+			w.stop = appendKey(w.stop[:0], stop, spec.KeySize)
+			stopKey = w.stop
+		}
+		n, err := st.ScanRange(opCtx, w.key, stopKey)
+		w.countRows(n, err)
+		return err
+	case randomSeekScan:
+		w.key = appendKey(w.key[:0], w.rng.Uint64N(rows), spec.KeySize)
+		n, err := st.Scan(opCtx, w.key, spec.ScanRows)
+		w.countRows(n, err)
+		return err
+	case increment:
+		w.key = appendKey(w.key[:0], casRow(w.casN, rows), spec.KeySize)
+		w.casN++
+		_, err := st.Increment(opCtx, w.key)
+		return err
+	case checkAndMutate:
+		w.key = appendKey(w.key[:0], casRow(w.casN, rows), spec.KeySize)
+		w.casN++
+		ok, err := st.CheckAndMutate(opCtx, w.key)
+		if err == nil && !ok {
+			w.empty++
+		}
+		return err
+	case filterScan:
+		fillValue(w.rng, w.probe)
+		n, err := st.FilterScan(opCtx, w.probe)
+		if err == nil {
+			w.rows += int64(n)
+		}
+		return err
+	}
+	return fmt.Errorf("unknown workload %q", spec.Kind)
+}
+
+func (w *worker) get(ctx context.Context, st store) error {
+	found, err := st.Get(ctx, w.key)
+	if err == nil && !found {
+		w.empty++
+	}
+	return err
+}
+
+func (w *worker) countRows(n int, err error) {
+	if err != nil {
+		return
+	}
+	w.rows += int64(n)
+	if n == 0 {
+		w.empty++
+	}
+}
+
+// nextScanned reads one row of the worker's share of the table (scan), opening the scanner
+// on first use and again after its end or an error. The scanner lives as long as the run:
+// -op-timeout does not bound its rows.
+func (w *worker) nextScanned(ctx context.Context, st store, spec *runSpec) error {
+	for range 2 { // at the end of the share, start over once
+		if w.cursor == nil {
+			lo, hi := scanShare(w.id, spec.Concurrency, uint64(spec.Rows))
+			w.key = appendKey(w.key[:0], lo, spec.KeySize)
+			var stopKey []byte
+			if hi < uint64(spec.Rows) {
+				w.stop = appendKey(w.stop[:0], hi, spec.KeySize)
+				stopKey = w.stop
+			}
+			w.cursor = st.OpenScan(ctx, w.key, stopKey)
+		}
+		ok, err := w.cursor.Next()
+		if err != nil {
+			w.closeCursor()
+			return err
+		}
+		if ok {
+			w.rows++
+			return nil
+		}
+		w.closeCursor()
+	}
+	w.empty++ // the share holds no row
+	return nil
+}
+
+func (w *worker) closeCursor() {
+	if w.cursor != nil {
+		w.cursor.Close()
+		w.cursor = nil
 	}
 }
 

@@ -12,6 +12,18 @@ type nopStore struct{}
 func (nopStore) Get(context.Context, []byte) (bool, error)      { return true, nil }
 func (nopStore) Put(context.Context, []byte, []byte) error      { return nil }
 func (nopStore) Scan(context.Context, []byte, int) (int, error) { return 1, nil }
+func (nopStore) ScanRange(context.Context, []byte, []byte) (int, error) {
+	return 1, nil
+}
+func (nopStore) Increment(context.Context, []byte) (int64, error)     { return 1, nil }
+func (nopStore) CheckAndMutate(context.Context, []byte) (bool, error) { return true, nil }
+func (nopStore) FilterScan(context.Context, []byte) (int, error)      { return 0, nil }
+func (nopStore) OpenScan(context.Context, []byte, []byte) rowCursor   { return nopCursor{} }
+
+type nopCursor struct{}
+
+func (nopCursor) Next() (bool, error) { return true, nil }
+func (nopCursor) Close()              {}
 
 func BenchmarkRunnerOverhead(b *testing.B) {
 	spec := testSpec(randRead)

@@ -154,7 +154,7 @@ func TestScanCountsRows(t *testing.T) {
 	if _, err := runWorkload(t.Context(), st, load); err != nil {
 		t.Fatal(err)
 	}
-	spec := testSpec(scanRows)
+	spec := testSpec(randomSeekScan)
 	spec.Ops, spec.ScanRows = 200, 10
 	r, err := runWorkload(t.Context(), st, spec)
 	if err != nil {

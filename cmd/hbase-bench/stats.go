@@ -42,8 +42,16 @@ type result struct {
 
 	Ops    int64 `json:"ops"`    // operations that completed without error
 	Errors int64 `json:"errors"` // operations that failed
-	Empty  int64 `json:"empty"`  // Gets that found no cell, scans that found no row
-	Rows   int64 `json:"rows"`   // rows read by scans
+	// Empty counts Gets that found no cell, scans that found no row and checkAndMutates
+	// whose check did not hold.
+	Empty int64 `json:"empty"`
+	Rows  int64 `json:"rows"`            // rows read by scans
+	Reads int64 `json:"reads,omitempty"` // mixed: how many of the operations were Gets
+	// OfferedRate is -rate (operations per second offered; latency from each one's due time).
+	OfferedRate float64 `json:"offered_ops_per_sec,omitempty"`
+	// Missed counts paced operations never sent: due before the end, still unsent an
+	// operation timeout after it (the workers could not keep up).
+	Missed int64 `json:"missed,omitempty"`
 
 	ElapsedSec  float64 `json:"elapsed_sec"`
 	OpsPerSec   float64 `json:"ops_per_sec"`
@@ -61,6 +69,8 @@ type result struct {
 	AllocsPerOp       float64  `json:"allocs_per_op"`
 	BytesPerOp        float64  `json:"bytes_per_op"`
 	ErrorSamples      []string `json:"error_samples,omitempty"`
+	// Series is the run cut into -interval windows (rounds one after the other).
+	Series []point `json:"series,omitempty"`
 
 	// Raw sums behind the derived figures, kept so rounds can merge.
 	elapsed time.Duration
@@ -79,10 +89,17 @@ func newResult(w workloadKind, mode string) *result {
 
 // merge adds other (another round of the same workload) into r.
 func (r *result) merge(other *result) {
+	shift := r.elapsed.Seconds()
+	for _, p := range other.Series {
+		p.T += shift
+		r.Series = append(r.Series, p)
+	}
 	r.Ops += other.Ops
 	r.Errors += other.Errors
 	r.Empty += other.Empty
 	r.Rows += other.Rows
+	r.Reads += other.Reads
+	r.Missed += other.Missed
 	r.elapsed += other.elapsed
 	r.cpu += other.cpu
 	r.server += other.server

@@ -59,7 +59,7 @@ func TestRecordLatencyClamps(t *testing.T) {
 }
 
 func TestEmptyResult(t *testing.T) {
-	r := newResult(scanRows, "")
+	r := newResult(randomSeekScan, "")
 	r.finish()
 	if r.P50Micros != 0 || r.MaxMicros != 0 || r.OpsPerSec != 0 || r.CPUMicrosOp != 0 {
 		t.Errorf("empty result has figures: %+v", r)
