@@ -93,7 +93,7 @@ bench: smoke
 # go-hbase beside HBase's own Java client (issue 15): one cluster (1 region server, PE's table
 # pre-split and loaded with 100k rows of 100 B), the two clients alternating in blocks of about a
 # second for randomRead and randomWrite at 8 and 32 callers, scanRange100 at 8 and randomRead at
-# 1; prints the figures, the ratios to the Java client and issue 15's targets (about 7 minutes).
+# 1; prints the figures, the ratios to the Java client and issue 15's targets (about 5 minutes).
 # BENCH_SECONDS is each client's time per workload. TestJavaClientTargets skips itself unless
 # GOHBASE_BENCH=1, so make test only compiles it.
 BENCH_SECONDS ?= 24

@@ -15,6 +15,7 @@ type peFigures struct {
 	allocsPerRow            float64 // scans: per row returned
 	requestAllocsPerOp      float64
 	gcs                     uint64
+	callsPerWrite           float64 // RPCs per socket write (go-hbase)
 	ops, rows               int64
 }
 
@@ -27,6 +28,9 @@ func (a *peAcc) figures() peFigures {
 		cpuPerOp: a.cpu / time.Duration(n), serverPerOp: a.server / time.Duration(n),
 		allocsPerOp: float64(a.mallocs) / float64(n), bytesPerOp: float64(a.bytes) / float64(n),
 		requestAllocsPerOp: a.requestAllocsPerOp, gcs: a.gcs, ops: a.n, rows: a.rows,
+	}
+	if a.writes > 0 {
+		f.callsPerWrite = float64(a.calls) / float64(a.writes)
 	}
 	if a.rows > 0 {
 		f.allocsPerRow = float64(a.mallocs) / float64(a.rows)
@@ -101,20 +105,21 @@ func fmtDur(d time.Duration) string {
 // printPEResults prints three Markdown tables: each side's figures, go-hbase's ratios to the
 // Java client, and issue 15's targets.
 func printPEResults(ws []peWorkload, results [][2]*peAcc) {
-	fmt.Print("\n| workload | callers | client | ops/s | rows/s | p50 | p75 | p99 | client CPU/op | server CPU/op | allocs/op | B/op | GCs | ops |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Print("\n| workload | callers | client | ops/s | rows/s | p50 | p75 | p99 | client CPU/op | server CPU/op | allocs/op | B/op | GCs | RPCs/write | ops |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for i, w := range ws {
 		for k, name := range []string{"go-hbase", "Java"} {
 			f := results[i][k].figures()
-			allocs, bytes, gcs := "", "", ""
+			allocs, bytes, gcs, perWrite := "", "", "", ""
 			if k == 0 {
 				allocs, bytes, gcs = fmt.Sprintf("%.1f", f.allocsPerOp), fmt.Sprintf("%.0f", f.bytesPerOp), fmt.Sprint(f.gcs)
+				perWrite = fmt.Sprintf("%.2f", f.callsPerWrite)
 			}
 			rows := ""
 			if w.rangeLen > 0 {
 				rows = fmt.Sprintf("%.0f", f.rowsPerSec)
 			}
-			fmt.Printf("| %s | %d | %s | %.0f | %s | %s | %s | %s | %.1f µs | %.1f µs | %s | %s | %s | %d |\n", w.name, w.callers, name,
-				f.opsPerSec, rows, fmtDur(f.p50), fmtDur(f.p75), fmtDur(f.p99), us(f.cpuPerOp), us(f.serverPerOp), allocs, bytes, gcs, f.ops)
+			fmt.Printf("| %s | %d | %s | %.0f | %s | %s | %s | %s | %.1f µs | %.1f µs | %s | %s | %s | %s | %d |\n", w.name, w.callers, name,
+				f.opsPerSec, rows, fmtDur(f.p50), fmtDur(f.p75), fmtDur(f.p99), us(f.cpuPerOp), us(f.serverPerOp), allocs, bytes, gcs, perWrite, f.ops)
 		}
 	}
 	fmt.Print("\nRatios go-hbase / Java client (same run); client CPU per operation go-hbase and Java; go-hbase allocations per operation (the benchmark loop's own request building in brackets) and per row returned:\n\n")

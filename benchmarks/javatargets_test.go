@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -58,6 +59,8 @@ type peSide struct {
 	run  func(ctx context.Context, w hbasetest.Work) (hbasetest.WorkBlock, error)
 	cpu  func() (time.Duration, error)
 	isGo bool // runs in this process: its allocations are counted
+	// rpcs, when set, counts the RPCs sent and the socket writes that carried them so far.
+	rpcs func() (calls, writes uint64)
 }
 
 // peAcc accumulates one side's blocks of one workload.
@@ -66,6 +69,7 @@ type peAcc struct {
 	n, rows             int64
 	wall, cpu, server   time.Duration
 	mallocs, bytes, gcs uint64
+	calls, writes       uint64
 	requestAllocsPerOp  float64 // the benchmark's own share of mallocs: building the request
 	blocks, blockOps    int
 }
@@ -76,10 +80,12 @@ type peAcc struct {
 // 100 B, for the workloads issue 15 sets targets for (peWorkloads). For each workload both
 // clients warm up unrecorded, then take turns in blocks of about GOHBASE_BENCH_BLOCK_SECONDS
 // (1) of the slower client's work, the order rotating, until each has run about
-// GOHBASE_BENCH_SECONDS (24) of it (GOHBASE_BENCH_WARMUP sets every warm-up's operations, for
-// a quick check); both draw the same rows (hbasetest.WorkRow). It prints the
+// GOHBASE_BENCH_SECONDS (24) of it; both draw the same rows (hbasetest.WorkRow). It prints the
 // absolute figures, the ratios to the Java client and each target of issue 15, met or not.
-// Skipped unless GOHBASE_BENCH=1.
+// Skipped unless GOHBASE_BENCH=1. For a quick check or a profile of some workloads:
+// GOHBASE_BENCH_WARMUP sets every warm-up's operations, GOHBASE_BENCH_WORKLOADS picks workloads
+// by name and callers ("randomRead-32,scanRange100-8"); the blocks carry a pprof label, so
+// `go tool pprof -tagfocus 'block=randomRead-x32/go-hbase'` of a -cpuprofile is go-hbase's part.
 func TestJavaClientTargets(t *testing.T) {
 	if os.Getenv("GOHBASE_BENCH") != "1" {
 		t.Skip("benchmark against a real cluster: set GOHBASE_BENCH=1 (make bench-java)")
@@ -87,6 +93,7 @@ func TestJavaClientTargets(t *testing.T) {
 	perSide := time.Duration(envInt(t, "GOHBASE_BENCH_SECONDS", 24)) * time.Second
 	blockDur := time.Duration(envInt(t, "GOHBASE_BENCH_BLOCK_SECONDS", 1)) * time.Second
 	warmup := envInt(t, "GOHBASE_BENCH_WARMUP", 0) // 0: each workload's own
+	workloads := selectPEWorkloads(t, os.Getenv("GOHBASE_BENCH_WORKLOADS"))
 	ctx := t.Context()
 	cl := hbasetest.StartT(t, hbasetest.Options{FullJIT: true})
 	defer cl.Stop()
@@ -116,11 +123,16 @@ func TestJavaClientTargets(t *testing.T) {
 	}
 	defer j.Close()
 	sides := []peSide{
-		{name: "go-hbase", run: goWork(c), cpu: cputime.Self, isGo: true},
+		{name: "go-hbase", run: goWork(c), cpu: cputime.Self, isGo: true, rpcs: func() (calls, writes uint64) {
+			for _, s := range c.Stats().Servers {
+				calls, writes = calls+s.Calls, writes+s.Writes
+			}
+			return calls, writes
+		}},
 		{name: "Java client", run: j.Work, cpu: j.CPUTime},
 	}
-	results := make([][2]*peAcc, len(peWorkloads))
-	for wi, w := range peWorkloads {
+	results := make([][2]*peAcc, len(workloads))
+	for wi, w := range workloads {
 		if warmup > 0 {
 			w.warmup = warmup
 		}
@@ -129,7 +141,7 @@ func TestJavaClientTargets(t *testing.T) {
 		t.Logf("%s x%d: %d blocks of %d ops per side in %v", w.name, w.callers, results[wi][0].blocks,
 			results[wi][0].blockOps, time.Since(began).Round(time.Second))
 	}
-	printPEResults(peWorkloads, results)
+	printPEResults(workloads, results)
 }
 
 // loadPETable writes every row of the table once, from 32 goroutines.
@@ -199,8 +211,12 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 			i := (k + round) % len(sides)
 			sd, a := sides[i], out[i]
 			var ms0, ms1 runtime.MemStats
+			var calls0, writes0, calls1, writes1 uint64
 			if sd.isGo {
 				runtime.ReadMemStats(&ms0)
+			}
+			if sd.rpcs != nil {
+				calls0, writes0 = sd.rpcs()
 			}
 			cpu0, server0 := sideCPUOf(t, sd), clusterCPU(t, cl)
 			pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("block", fmt.Sprintf("%s-x%d/%s", w.name, w.callers, sd.name))))
@@ -209,6 +225,9 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 			cpu1, server1 := sideCPUOf(t, sd), clusterCPU(t, cl)
 			if sd.isGo {
 				runtime.ReadMemStats(&ms1)
+			}
+			if sd.rpcs != nil {
+				calls1, writes1 = sd.rpcs()
 			}
 			if err != nil {
 				t.Fatalf("%s %s x%d: %v", sd.name, w.name, w.callers, err)
@@ -224,6 +243,8 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 			a.mallocs += ms1.Mallocs - ms0.Mallocs
 			a.bytes += ms1.TotalAlloc - ms0.TotalAlloc
 			a.gcs += uint64(ms1.NumGC - ms0.NumGC)
+			a.calls += calls1 - calls0
+			a.writes += writes1 - writes0
 		}
 	}
 	return out
@@ -339,4 +360,25 @@ func requestAllocs(w peWorkload) float64 {
 	})
 	_ = sink
 	return allocs
+}
+
+// selectPEWorkloads picks the workloads named in list ("randomRead-32,scanRange100-8"); all
+// when list is empty.
+func selectPEWorkloads(t *testing.T, list string) []peWorkload {
+	if list == "" {
+		return peWorkloads
+	}
+	var out []peWorkload
+	for _, name := range strings.Split(list, ",") {
+		found := false
+		for _, w := range peWorkloads {
+			if fmt.Sprintf("%s-%d", w.name, w.callers) == strings.TrimSpace(name) {
+				out, found = append(out, w), true
+			}
+		}
+		if !found {
+			t.Fatalf("GOHBASE_BENCH_WORKLOADS: no workload %q (want name-callers, such as randomRead-32)", name)
+		}
+	}
+	return out
 }
