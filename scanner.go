@@ -103,8 +103,9 @@ type Scanner struct {
 //	}
 //
 // ctx bounds the whole scan. Breaking out of the loop closes the server-side scanner, and so
-// does the end of ctx: at once during an RPC, otherwise when the loop asks for the next row.
-// Use NewScanner for the explicit Next form.
+// does the end of ctx: at once during an RPC, otherwise once the loop has taken the rows
+// already received; the last value is then ctx's error. Use NewScanner for the explicit Next
+// form.
 func (c *Client) Scan(ctx context.Context, s *hrpc.Scan) iter.Seq2[*hrpc.Result, error] {
 	return func(yield func(*hrpc.Result, error) bool) {
 		sc := c.newScanner(ctx, s, true)
