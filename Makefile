@@ -13,7 +13,7 @@ CONTRIB     := contrib/prometheus contrib/otel
 # Run the secure-cluster integration tests too (they are opt-in for plain `go test ./...`).
 export GOHBASE_SECURE_CLUSTER = 1
 
-.PHONY: all unit test test-matrix stress bench smoke check proto launcher reliability soak
+.PHONY: all unit test test-matrix stress bench bench-java smoke check proto launcher reliability soak
 
 all: check test
 
@@ -89,6 +89,16 @@ soak: launcher
 # The Java smoke test (standard HBase client, plain and Kerberos), then the benchmark.
 bench: smoke
 	$(GO) run ./cmd/hbase-bench $(BENCHFLAGS)
+
+# go-hbase beside HBase's own Java client (issue 15): one cluster (1 region server, PE's table
+# pre-split and loaded with 100k rows of 100 B), the two clients alternating in blocks of about a
+# second for randomRead and randomWrite at 8 and 32 callers, scanRange100 at 8 and randomRead at
+# 1; prints the figures, the ratios to the Java client and issue 15's targets (about 5 minutes).
+# BENCH_SECONDS is each client's time per workload. TestJavaClientTargets skips itself unless
+# GOHBASE_BENCH=1, so make test only compiles it.
+BENCH_SECONDS ?= 24
+bench-java: launcher
+	GOHBASE_BENCH=1 GOHBASE_BENCH_SECONDS=$(BENCH_SECONDS) $(GO) test -count=1 -run 'TestJavaClientTargets$$' -timeout 30m -v ./benchmarks
 
 smoke: launcher
 	$(GO) run ./cmd/hbase-local -smoke

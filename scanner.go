@@ -57,9 +57,8 @@ type Scanner struct {
 	hasLimit    bool
 	rows        uint32 // rows per RPC
 
-	ctx    context.Context // ends when the Scan's context ends or Close is called
+	ctx    context.Context // ends when the Scan's context ends or Close is called (not owned: newScanner)
 	cancel context.CancelFunc
-	stopAF func() bool
 
 	mu        sync.Mutex
 	reg       *regionInfo
@@ -103,11 +102,13 @@ type Scanner struct {
 //		...
 //	}
 //
-// ctx bounds the whole scan. Breaking out of the loop closes the server-side scanner. Use
-// NewScanner for the explicit Next form.
+// ctx bounds the whole scan. Breaking out of the loop closes the server-side scanner, and so
+// does the end of ctx: at once during an RPC, otherwise once the loop has taken the rows
+// already received; the last value is then ctx's error. Use NewScanner for the explicit Next
+// form.
 func (c *Client) Scan(ctx context.Context, s *hrpc.Scan) iter.Seq2[*hrpc.Result, error] {
 	return func(yield func(*hrpc.Result, error) bool) {
-		sc := c.NewScanner(ctx, s)
+		sc := c.newScanner(ctx, s, true)
 		defer sc.Close()
 		for sc.Next() {
 			if !yield(sc.Result(), nil) {
@@ -124,6 +125,15 @@ func (c *Client) Scan(ctx context.Context, s *hrpc.Scan) iter.Seq2[*hrpc.Result,
 // when it ends, Next returns false and Err says why. The server-side scanner is closed when
 // the scan ends, when Close is called, and when ctx ends.
 func (c *Client) NewScanner(ctx context.Context, s *hrpc.Scan) *Scanner {
+	return c.newScanner(ctx, s, false)
+}
+
+// newScanner starts scan s. With owned, only the caller ever calls Next and Close, always on
+// one goroutine and always ending with Close (Client.Scan's iterator): ctx then bounds Next
+// directly. Otherwise the scanner runs under a context of its own, which Close cancels so that
+// it ends a Next in flight on another goroutine, and which closes the scanner when ctx ends
+// while nobody is in Next. That is 6 allocations per scan an owned scanner does without.
+func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scanner {
 	sc := &Scanner{c: c}
 	if s == nil {
 		sc.err, sc.done = nilRequest("Scan"), true
@@ -145,8 +155,12 @@ func (c *Client) NewScanner(ctx context.Context, s *hrpc.Scan) *Scanner {
 		sc.fail(ErrClosed)
 		return sc
 	}
-	sc.ctx, sc.cancel = context.WithCancel(ctx)
-	sc.stopAF = context.AfterFunc(sc.ctx, func() { sc.Close() })
+	if owned {
+		sc.ctx = ctx
+	} else {
+		sc.ctx, sc.cancel = context.WithCancel(ctx)
+		context.AfterFunc(sc.ctx, func() { sc.Close() })
+	}
 	sc.startObs(s)
 	return sc
 }

@@ -2,6 +2,8 @@ package hbase
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -303,6 +305,24 @@ func TestScannerClosesServerScanner(t *testing.T) {
 		break
 	}
 	waitFor(t, func() bool { return fs.closes.Load() == 3 }, "close_scanner after break")
+
+	// The iterator's scanner runs under the caller's context: when it ends in the loop, the
+	// rows already received come, then the context's error, and the server-side scanner is
+	// closed.
+	ictx, icancel := contextWithCancel(t)
+	rows, loopErr := 0, error(nil)
+	for _, err := range c.Scan(ictx, mustScan(t, hrpc.NumberOfRows(2))) {
+		if err != nil {
+			loopErr = err
+			break
+		}
+		rows++
+		icancel()
+	}
+	if rows != 2 || !errors.Is(loopErr, context.Canceled) {
+		t.Fatalf("cancelled in the loop: %d rows, error %v; want the 2 rows received, then context.Canceled", rows, loopErr)
+	}
+	waitFor(t, func() bool { return fs.closes.Load() == 4 }, "close_scanner after the context ended in the loop")
 	fs.mu.Lock()
 	open := len(fs.open)
 	fs.mu.Unlock()

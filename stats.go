@@ -30,6 +30,7 @@ type ServerStats struct {
 	Addr         string
 	InFlight     int    // RPCs waiting for their response now
 	Calls        uint64 // RPCs sent on this connection
+	Writes       uint64 // writes to its socket: concurrent calls share one (Calls/Writes)
 	BytesWritten uint64
 	BytesRead    uint64
 }
@@ -53,7 +54,7 @@ func (c *Client) Stats() Stats {
 			}
 			st := e.conn.Stats()
 			s.Servers = append(s.Servers, ServerStats{Addr: addr, InFlight: st.InFlight,
-				Calls: st.Calls, BytesWritten: st.BytesWritten, BytesRead: st.BytesRead})
+				Calls: st.Calls, Writes: st.Writes, BytesWritten: st.BytesWritten, BytesRead: st.BytesRead})
 		default:
 		}
 	}

@@ -103,10 +103,11 @@ func (c *Client) CallChecked(ctx context.Context, priority uint32, method string
 		return nil, err
 	}
 	c.calls[cl.id] = cl
+	others := len(c.calls) > 1
 	c.mu.Unlock()
 
 	c.stats.calls.Add(1)
-	c.w.enqueue(c, cl)
+	c.w.enqueue(c, cl, others)
 
 	select {
 	case <-cl.done:

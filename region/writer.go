@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -57,8 +58,9 @@ func (w *writer) init(conn net.Conn, layer Layer, cfg config) {
 }
 
 // enqueue queues cl's request frame (copied) and writes it unless another goroutine is writing.
-// Write errors kill the connection; the calls learn about it from fail.
-func (w *writer) enqueue(c *Client, cl *call) {
+// Write errors kill the connection; the calls learn about it from fail. others tells that
+// other calls were in flight on the connection when cl was registered.
+func (w *writer) enqueue(c *Client, cl *call, others bool) {
 	if w.split != nil {
 		w.enqueueSplit(c, cl)
 		return
@@ -76,6 +78,13 @@ func (w *writer) enqueue(c *Client, cl *call) {
 	}
 	w.writing = true
 	w.mu.Unlock()
+	if others {
+		// With other calls in flight, responses come in bursts: the reader has likely just
+		// made several callers runnable, each about to send its next request. Letting them
+		// run first puts their frames into this write instead of a system call each, the
+		// largest part of a busy client's CPU. A lone caller writes at once.
+		runtime.Gosched()
+	}
 	w.drain(c, true, nil)
 }
 

@@ -32,6 +32,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * get TABLE START N THREADS            -> OK nanos nanos ...   (one latency per Get, in order)
  * put TABLE START N THREADS VALUELEN   -> OK nanos nanos ...
  * scan TABLE BATCH MAXRESULTSIZE ALLOWPARTIAL -> OK row:cells[+] ...   (one per Result)
+ * work OP TABLE ROWS RANGE SEED N THREADS VALUELEN -> OK wallNanos rows nanos ...  (Workload)
  * anything that fails                  -> ERR reason
  * </pre>
  *
@@ -66,6 +67,11 @@ public final class ClientBench {
         String[] w = line.trim().split(" ");
         if (w[0].equals("scan")) {
           out.println(scanShapes(conn, w));
+          out.flush();
+          continue;
+        }
+        if (w[0].equals("work")) {
+          out.println(Workload.run(conn, w, k -> pools.computeIfAbsent(k, Executors::newFixedThreadPool)));
           out.flush();
           continue;
         }

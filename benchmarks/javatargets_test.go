@@ -1,0 +1,384 @@
+package benchmarks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/cputime"
+)
+
+// The table of TestJavaClientTargets: PerformanceEvaluation's name and layout
+// (hbasetest.PEKey rows, one cell info0:0), peRows rows of peValueLen bytes, in peRegions
+// regions.
+const (
+	peTable    = "TestTable"
+	peRows     = 100_000
+	peValueLen = 100
+	peRegions  = 8
+)
+
+// peWorkload is one row of the targets table: a PE workload from callers callers.
+type peWorkload struct {
+	name     string // PE's name
+	workload string // hbasetest.Workload...
+	callers  int
+	rangeLen int // rows per scan
+	warmup   int // unrecorded operations per side first
+}
+
+// peWorkloads are the workloads issue 15 sets targets for. The first block of each operation
+// warms the Java client up for long (HotSpot's C2 compiles after 5,000 to 15,000 calls of a
+// method); the later ones reuse those paths.
+var peWorkloads = []peWorkload{
+	{"randomRead", hbasetest.WorkloadRandomRead, 8, 0, 20000},
+	{"randomRead", hbasetest.WorkloadRandomRead, 32, 0, 8000},
+	{"randomWrite", hbasetest.WorkloadRandomWrite, 8, 0, 20000},
+	{"randomWrite", hbasetest.WorkloadRandomWrite, 32, 0, 8000},
+	{"scanRange100", hbasetest.WorkloadScanRange, 8, 100, 3000},
+	{"randomRead", hbasetest.WorkloadRandomRead, 1, 0, 4000},
+}
+
+// peSide is one client running blocks of a workload.
+type peSide struct {
+	name string
+	run  func(ctx context.Context, w hbasetest.Work) (hbasetest.WorkBlock, error)
+	cpu  func() (time.Duration, error)
+	isGo bool // runs in this process: its allocations are counted
+	// rpcs, when set, counts the RPCs sent and the socket writes that carried them so far.
+	rpcs func() (calls, writes uint64)
+}
+
+// peAcc accumulates one side's blocks of one workload.
+type peAcc struct {
+	h                   *hdrhistogram.Histogram
+	n, rows             int64
+	wall, cpu, server   time.Duration
+	mallocs, bytes, gcs uint64
+	calls, writes       uint64
+	requestAllocsPerOp  float64 // the benchmark's own share of mallocs: building the request
+	blocks, blockOps    int
+}
+
+// TestJavaClientTargets is `make bench-java`: go-hbase beside HBase's own Java client (the
+// cluster's version, in a warmed JVM of its own: hbasetest.JavaClient) on one cluster with one
+// region server and PE's table pre-split in 8 regions and loaded once with 100,000 rows of
+// 100 B, for the workloads issue 15 sets targets for (peWorkloads). For each workload both
+// clients warm up unrecorded, then take turns in blocks of about GOHBASE_BENCH_BLOCK_SECONDS
+// (1) of the slower client's work, the order rotating, until each has run about
+// GOHBASE_BENCH_SECONDS (24) of it; both draw the same rows (hbasetest.WorkRow). It prints the
+// absolute figures, the ratios to the Java client and each target of issue 15, met or not.
+// Skipped unless GOHBASE_BENCH=1. For a quick check or a profile of some workloads:
+// GOHBASE_BENCH_WARMUP sets every warm-up's operations, GOHBASE_BENCH_WORKLOADS picks workloads
+// by name and callers ("randomRead-32,scanRange100-8"); the blocks carry a pprof label, so
+// `go tool pprof -tagfocus 'block=randomRead-x32/go-hbase'` of a -cpuprofile is go-hbase's part.
+func TestJavaClientTargets(t *testing.T) {
+	if os.Getenv("GOHBASE_BENCH") != "1" {
+		t.Skip("benchmark against a real cluster: set GOHBASE_BENCH=1 (make bench-java)")
+	}
+	perSide := time.Duration(envInt(t, "GOHBASE_BENCH_SECONDS", 24)) * time.Second
+	blockDur := time.Duration(envInt(t, "GOHBASE_BENCH_BLOCK_SECONDS", 1)) * time.Second
+	warmup := envInt(t, "GOHBASE_BENCH_WARMUP", 0) // 0: each workload's own
+	workloads := selectPEWorkloads(t, os.Getenv("GOHBASE_BENCH_WORKLOADS"))
+	ctx := t.Context()
+	cl := hbasetest.StartT(t, hbasetest.Options{FullJIT: true})
+	defer cl.Stop()
+	var splits [][]byte
+	for k := 1; k < peRegions; k++ {
+		splits = append(splits, hbasetest.PEKey(nil, int64(peRows*k/peRegions)))
+	}
+	if err := cl.CreateTable(ctx, peTable, []string{hbasetest.PEFamily}, splits); err != nil {
+		t.Fatal(err)
+	}
+	c, err := hbase.NewClient(cl.ZKQuorum, hbase.WithZNodeParent(cl.ZNodeParent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	began := time.Now()
+	if err := loadPETable(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Flush(ctx, peTable); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("loaded %d rows of %d B in %v", peRows, peValueLen, time.Since(began).Round(time.Millisecond))
+	j, err := cl.StartJavaClient(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	sides := []peSide{
+		{name: "go-hbase", run: goWork(c), cpu: cputime.Self, isGo: true, rpcs: func() (calls, writes uint64) {
+			for _, s := range c.Stats().Servers {
+				calls, writes = calls+s.Calls, writes+s.Writes
+			}
+			return calls, writes
+		}},
+		{name: "Java client", run: j.Work, cpu: j.CPUTime},
+	}
+	results := make([][2]*peAcc, len(workloads))
+	for wi, w := range workloads {
+		if warmup > 0 {
+			w.warmup = warmup
+		}
+		began := time.Now()
+		results[wi] = runPEWorkload(t, cl, sides, w, perSide, blockDur)
+		t.Logf("%s x%d: %d blocks of %d ops per side in %v", w.name, w.callers, results[wi][0].blocks,
+			results[wi][0].blockOps, time.Since(began).Round(time.Second))
+	}
+	printPEResults(workloads, results)
+}
+
+// loadPETable writes every row of the table once, from 32 goroutines.
+func loadPETable(ctx context.Context, c *hbase.Client) error {
+	value := bytes.Repeat([]byte("v"), peValueLen)
+	var next atomic.Int64
+	errs := make([]error, 32)
+	var wg sync.WaitGroup
+	for k := range errs {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < peRows; i = next.Add(1) - 1 {
+				p, err := hrpc.NewPut([]byte(peTable), hbasetest.PEKey(nil, i),
+					hrpc.Value([]byte(hbasetest.PEFamily), []byte(hbasetest.PEQualifier), value))
+				if err == nil {
+					_, err = c.Put(ctx, p)
+				}
+				if err != nil {
+					errs[k] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// runPEWorkload measures both sides on w: an unrecorded warm-up whose last quarter gives
+// each side's rate, then alternating blocks, each as many operations as the slower side runs
+// in blockDur, until the slower side has run about perSide. Blocks carry a pprof label
+// ("block": workload/side) for -cpuprofile.
+func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWorkload, perSide, blockDur time.Duration) [2]*peAcc {
+	ctx := t.Context()
+	work := func(seed int64, n int) hbasetest.Work {
+		return hbasetest.Work{Workload: w.workload, Table: peTable, Rows: peRows, Range: w.rangeLen,
+			Seed: seed, N: n, Threads: w.callers, ValueLen: peValueLen}
+	}
+	var seed int64 = 1
+	slowest := 0.0 // operations per second of the slower side in its last warm-up part
+	for _, sd := range sides {
+		first := w.warmup * 3 / 4
+		if _, err := sd.run(ctx, work(seed, first)); err != nil {
+			t.Fatalf("%s %s warm-up: %v", sd.name, w.name, err)
+		}
+		seed += int64(first)
+		b, err := sd.run(ctx, work(seed, w.warmup-first))
+		if err != nil {
+			t.Fatalf("%s %s warm-up: %v", sd.name, w.name, err)
+		}
+		seed += int64(w.warmup - first)
+		rate := float64(w.warmup-first) / b.Wall.Seconds()
+		if slowest == 0 || rate < slowest {
+			slowest = rate
+		}
+	}
+	blockOps := max(int(slowest*blockDur.Seconds()), 20*w.callers)
+	rounds := max(int(perSide/blockDur), 4)
+	var out [2]*peAcc
+	for i, sd := range sides {
+		out[i] = &peAcc{h: newHistogram(), blocks: rounds, blockOps: blockOps}
+		if sd.isGo {
+			out[i].requestAllocsPerOp = requestAllocs(w)
+		}
+	}
+	for round := range rounds {
+		for k := range sides {
+			i := (k + round) % len(sides)
+			sd, a := sides[i], out[i]
+			var ms0, ms1 runtime.MemStats
+			var calls0, writes0, calls1, writes1 uint64
+			if sd.isGo {
+				runtime.ReadMemStats(&ms0)
+			}
+			if sd.rpcs != nil {
+				calls0, writes0 = sd.rpcs()
+			}
+			cpu0, server0 := sideCPUOf(t, sd), clusterCPU(t, cl)
+			pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("block", fmt.Sprintf("%s-x%d/%s", w.name, w.callers, sd.name))))
+			b, err := sd.run(ctx, work(seed+int64(round*blockOps), blockOps))
+			pprof.SetGoroutineLabels(ctx)
+			cpu1, server1 := sideCPUOf(t, sd), clusterCPU(t, cl)
+			if sd.isGo {
+				runtime.ReadMemStats(&ms1)
+			}
+			if sd.rpcs != nil {
+				calls1, writes1 = sd.rpcs()
+			}
+			if err != nil {
+				t.Fatalf("%s %s x%d: %v", sd.name, w.name, w.callers, err)
+			}
+			for _, d := range b.Latencies {
+				a.h.RecordValue(d.Nanoseconds())
+			}
+			a.n += int64(len(b.Latencies))
+			a.rows += b.Rows
+			a.wall += b.Wall
+			a.cpu += cpu1 - cpu0
+			a.server += server1 - server0
+			a.mallocs += ms1.Mallocs - ms0.Mallocs
+			a.bytes += ms1.TotalAlloc - ms0.TotalAlloc
+			a.gcs += uint64(ms1.NumGC - ms0.NumGC)
+			a.calls += calls1 - calls0
+			a.writes += writes1 - writes0
+		}
+	}
+	return out
+}
+
+func sideCPUOf(t *testing.T, sd peSide) time.Duration {
+	d, err := sd.cpu()
+	if err != nil {
+		t.Fatalf("%s: %v", sd.name, err)
+	}
+	return d
+}
+
+// goWork runs blocks of a workload through c, as the Java client's Workload does: the same
+// rows, callers goroutines sharing one client, operation i on caller i mod callers.
+func goWork(c *hbase.Client) func(ctx context.Context, w hbasetest.Work) (hbasetest.WorkBlock, error) {
+	value := bytes.Repeat([]byte("v"), peValueLen)
+	family, qualifier := []byte(hbasetest.PEFamily), []byte(hbasetest.PEQualifier)
+	return func(ctx context.Context, w hbasetest.Work) (hbasetest.WorkBlock, error) {
+		table := []byte(w.Table)
+		lat := make([]time.Duration, w.N)
+		callers := max(w.Threads, 1)
+		errs := make([]error, callers)
+		rows := make([]int64, callers)
+		one := func(i int) (int64, error) {
+			switch w.Workload {
+			case hbasetest.WorkloadRandomRead:
+				g, err := hrpc.NewGet(table, hbasetest.PEKey(nil, hbasetest.WorkRow(w.Seed, i, w.Rows)))
+				if err != nil {
+					return 0, err
+				}
+				res, err := c.Get(ctx, g)
+				if err != nil {
+					return 0, err
+				}
+				if len(res.Cells) == 0 {
+					return 0, errors.New("randomRead: row not found")
+				}
+				return 1, nil
+			case hbasetest.WorkloadRandomWrite:
+				p, err := hrpc.NewPut(table, hbasetest.PEKey(nil, hbasetest.WorkRow(w.Seed, i, w.Rows)), hrpc.Value(family, qualifier, value))
+				if err != nil {
+					return 0, err
+				}
+				_, err = c.Put(ctx, p)
+				return 0, err
+			case hbasetest.WorkloadScanRange:
+				start := hbasetest.WorkRow(w.Seed, i, w.Rows-int64(w.Range))
+				s, err := hrpc.NewScan(table, hrpc.StartRow(hbasetest.PEKey(nil, start)), hrpc.StopRow(hbasetest.PEKey(nil, start+int64(w.Range))))
+				if err != nil {
+					return 0, err
+				}
+				var got int64
+				for _, err := range c.Scan(ctx, s) {
+					if err != nil {
+						return 0, err
+					}
+					got++
+				}
+				if got != int64(w.Range) {
+					return 0, fmt.Errorf("scanRange: %d rows, want %d", got, w.Range)
+				}
+				return got, nil
+			}
+			return 0, fmt.Errorf("unknown workload %q", w.Workload)
+		}
+		began := time.Now()
+		var wg sync.WaitGroup
+		for k := range callers {
+			caller := func() {
+				for i := k; i < w.N; i += callers {
+					t0 := time.Now()
+					n, err := one(i)
+					lat[i] = time.Since(t0)
+					if err != nil {
+						errs[k] = err
+						return
+					}
+					rows[k] += n
+				}
+			}
+			if callers == 1 {
+				caller() // no goroutine hand-off in the sequential case
+			} else {
+				wg.Go(caller)
+			}
+		}
+		wg.Wait()
+		b := hbasetest.WorkBlock{Wall: time.Since(began), Latencies: lat}
+		for _, n := range rows {
+			b.Rows += n
+		}
+		return b, errors.Join(errs...)
+	}
+}
+
+// requestAllocs is what the benchmark's own loop allocates per operation of w, around the
+// client's call: the row keys and the request (hrpc.NewGet, NewPut with its Value, NewScan
+// with its rows). The rest of the mallocs counted in a block are the client's.
+func requestAllocs(w peWorkload) float64 {
+	table, value := []byte(peTable), bytes.Repeat([]byte("v"), peValueLen)
+	family, qualifier := []byte(hbasetest.PEFamily), []byte(hbasetest.PEQualifier)
+	var sink any
+	allocs := testing.AllocsPerRun(1000, func() {
+		switch w.workload {
+		case hbasetest.WorkloadRandomRead:
+			sink, _ = hrpc.NewGet(table, hbasetest.PEKey(nil, 42))
+		case hbasetest.WorkloadRandomWrite:
+			sink, _ = hrpc.NewPut(table, hbasetest.PEKey(nil, 42), hrpc.Value(family, qualifier, value))
+		case hbasetest.WorkloadScanRange:
+			sink, _ = hrpc.NewScan(table, hrpc.StartRow(hbasetest.PEKey(nil, 42)), hrpc.StopRow(hbasetest.PEKey(nil, 142)))
+		}
+	})
+	_ = sink
+	return allocs
+}
+
+// selectPEWorkloads picks the workloads named in list ("randomRead-32,scanRange100-8"); all
+// when list is empty.
+func selectPEWorkloads(t *testing.T, list string) []peWorkload {
+	if list == "" {
+		return peWorkloads
+	}
+	var out []peWorkload
+	for _, name := range strings.Split(list, ",") {
+		found := false
+		for _, w := range peWorkloads {
+			if fmt.Sprintf("%s-%d", w.name, w.callers) == strings.TrimSpace(name) {
+				out, found = append(out, w), true
+			}
+		}
+		if !found {
+			t.Fatalf("GOHBASE_BENCH_WORKLOADS: no workload %q (want name-callers, such as randomRead-32)", name)
+		}
+	}
+	return out
+}
