@@ -37,7 +37,7 @@ launcher:
 # I/O); ticket renewal, the admin calls and the recovery timings exercise logic above the
 # connection, whose I/O the data tests cover; make reliability runs the network-fault and
 # recovery tests without -race. This keeps make test under 25 minutes on 2 cores.
-NORACE_SKIP ?= ^Example|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase
+NORACE_SKIP ?= ^Example|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults
 
 test: launcher
 	GOHBASE_STRESS_CALLS=20000 $(GO) test $(TESTFLAGS) ./...
@@ -67,11 +67,12 @@ stress: launcher
 # The reliability suite (issue 14), an outline of the long run: retry controls, recovery from
 # moves and server deaths (hbase:meta scans counted, RegionMoved hints), network faults through
 # hbasetest/faultnet (partition, reset mid-response, slow reads, latency), recovery times per
-# fault kind, five workloads checked against their acknowledged history under network faults
-# (unique inserts, Increment counters, MutateRow transfers, two-family rows, CAS appends), and
-# the chaos test; with -race, then without (the production I/O path). Not in it yet: scans
-# across splits under network faults; the 10-minute soak is make soak.
-RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestChaos
+# fault kind, the server's throttling waits (a one-server cluster of its own with quotas on),
+# five workloads checked against their acknowledged history under network faults (unique
+# inserts, Increment counters, MutateRow transfers, two-family rows, CAS appends), full scans
+# across splits and moves under latency and resets, and the chaos test; with -race, then
+# without (the production I/O path). The 10-minute soak is make soak.
+RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestChaos
 reliability: launcher
 	$(GO) test -race -count=1 -p 1 -timeout 40m -run '$(RELIABILITY_TESTS)' -v .
 	$(GO) test -count=1 -p 1 -timeout 40m -run '$(RELIABILITY_TESTS)' -v .

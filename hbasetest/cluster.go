@@ -271,6 +271,9 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 			args = append(args, "--ticket-lifetime", strconv.FormatInt(ticketLifetimeSeconds(c.opts.TicketLifetime), 10))
 		}
 	}
+	if c.opts.Quotas {
+		args = append(args, "--quotas")
+	}
 	if c.opts.PoisonReleasedBuffers {
 		args = append(args, "--poison-released-buffers")
 	}

@@ -138,6 +138,20 @@ func (c *Cluster) Delete(ctx context.Context, table string, row, family, qualifi
 	return err
 }
 
+// ThrottleTable limits table to perSecond requests a second on each region server (HBase's
+// REQUEST_NUMBER throttle, QuotaSettingsFactory.throttleTable), or removes its throttle when
+// perSecond is 0. The cluster must have been started with Options.Quotas. The master records
+// the throttle at once; the region servers apply it when their quota caches next refresh
+// (within about a second), and calls over it then fail with RpcThrottlingException naming how
+// long to wait.
+func (c *Cluster) ThrottleTable(ctx context.Context, table string, perSecond int) error {
+	if perSecond < 0 {
+		return fmt.Errorf("hbasetest: throttle %s: negative requests per second %d", table, perSecond)
+	}
+	_, err := c.do(ctx, "throttle", table, strconv.Itoa(perSecond))
+	return err
+}
+
 // Flush flushes the memstores of table.
 func (c *Cluster) Flush(ctx context.Context, table string) error {
 	_, err := c.do(ctx, "flush", table)

@@ -59,6 +59,9 @@
 //	kill-master                     aborts the master
 //	start-master                    OK <host:port> <startcode>
 //	stop-zk                         stops ZooKeeper; HBase serves on for a while (registry tests)
+//	throttle <table> <n>            limits the table to n requests a second on each region server
+//	                                (0 removes the limit); needs Options.Quotas; the servers apply
+//	                                it within about a second
 //	kinit <ccache> <life> <renew>   OK <principal> <end ms> <renew-till ms>   (secure only) a TGT for
 //	                                the client principal from its keytab, written to the MIT
 //	                                credential cache file <ccache> (hex of an absolute path);

@@ -63,6 +63,11 @@ type Options struct {
 	// ports too (hbase.server.netty.tls.supportplaintext), to compare TLS with other
 	// protections against the same servers.
 	TLSAllowPlaintext bool
+	// Quotas turns on HBase's RPC quotas (hbase.quota.enabled), with the region servers'
+	// quota caches refreshed every second (hbase.quota.refresh.period) instead of every 5
+	// minutes, so that Cluster.ThrottleTable takes effect within a second or two. Quotas
+	// cannot be switched on in a running cluster; the master creates hbase:quota at startup.
+	Quotas bool
 	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion. A
 	// version without "-hadoop3" (2.4.18, the only form of 2.4) is a Hadoop 2 build; the
 	// launcher then adds Hadoop 3's Kerby-based MiniKdc, so secure clusters work the same.

@@ -19,6 +19,8 @@ func FuzzRemoteErrorHints(f *testing.F) {
 	f.Add(throttled, throttled+": number of requests exceeded - wait 1.50sec\n\tat x", "", 0)
 	f.Add(throttled, throttled+": read size limit exceeded - wait 1hrs, 2mins, 3.05sec", "", 0)
 	f.Add(throttled, throttled+": - wait 99999999999999999999hrs, 0mins, 1e308sec", "", 0)
+	f.Add(throttled, throttled+": number of requests exceeded - wait 1sec, 250ms\n\tat x", "", 0)
+	f.Add(throttled, throttled+": - wait 1000hrs, 1000hrs, 3600000000ms", "", 0)
 	f.Add("org.apache.hadoop.hbase.CallQueueTooBigException", "Call queue is full", "", 0)
 	f.Fuzz(func(t *testing.T, class, trace, host string, port int) {
 		e := NewRemoteError(class, trace, false)

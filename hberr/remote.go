@@ -9,7 +9,6 @@ package hberr
 
 import (
 	"errors"
-	"math"
 	"net"
 	"strconv"
 	"strings"
@@ -308,9 +307,11 @@ func fieldValue(s, key string) string {
 }
 
 // Wait returns how long the server asked the client to wait before sending again: the wait an
-// RpcThrottlingException names at the end of its message ("number of requests exceeded - wait
-// 1.50sec", "... - wait 2mins, 3.00sec", "... - wait 1hrs, 0mins, 5.00sec", the format of
-// HBase's quotas). It returns 0 for other exceptions and for a message it cannot read.
+// RpcThrottlingException names at the end of its message. HBase 2.x writes it as
+// RpcThrottlingException.stringFromMillis does ("number of requests exceeded - wait 250ms",
+// "... - wait 1sec, 500ms", "... - wait 2mins, 3sec, 0ms", "... - wait 1hr, 0ms"); the
+// older form of Hadoop's StringUtils.formatTime ("- wait 1.50sec", "- wait 1hrs, 0mins,
+// 5.00sec") is read too. It returns 0 for other exceptions and for a message it cannot read.
 func (e *RemoteError) Wait() time.Duration {
 	if simpleName(e.Class) != "RpcThrottlingException" {
 		return 0
@@ -324,31 +325,61 @@ func (e *RemoteError) Wait() time.Duration {
 	return parseWait(msg[i+len(marker):])
 }
 
-// parseWait reads "[Nhrs, ][Nmins, ]N.NNsec" (Hadoop's StringUtils.formatTime).
+// waitUnits are the units of a throttling wait, longest first where one ends another ("mins"
+// before "ms" would not matter, but "hrs" before "hr" does).
+var waitUnits = [...]struct {
+	suffix string
+	scale  time.Duration
+	max    float64 // the largest count read; more is not a wait but garbage
+}{
+	{"hrs", time.Hour, 1000},
+	{"hr", time.Hour, 1000},
+	{"mins", time.Minute, 60_000},
+	{"min", time.Minute, 60_000},
+	{"ms", time.Millisecond, 3_600_000_000},
+	{"sec", time.Second, 3_600_000},
+}
+
+// maxWait bounds a wait read from a message: more is garbage, not a throttle.
+const maxWait = 1000 * time.Hour
+
+// parseWait reads a wait made of comma-separated parts, each a count and a unit (hr, hrs, min,
+// mins, sec, ms), up to the end of the line. Any part it cannot read, or a sum over maxWait,
+// makes it 0.
 func parseWait(s string) time.Duration {
+	if j := strings.IndexAny(s, "\r\n"); j >= 0 {
+		s = s[:j]
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0
+	}
 	var d time.Duration
-	for _, unit := range []struct {
-		suffix string
-		scale  time.Duration
-	}{{"hrs, ", time.Hour}, {"mins, ", time.Minute}} {
-		if j := strings.Index(s, unit.suffix); j >= 0 {
-			n, err := strconv.Atoi(s[:j])
-			if err != nil || n < 0 || n > 1000 {
+	for part := range strings.SplitSeq(s, ",") {
+		part = strings.TrimSpace(part)
+		ok := false
+		for _, u := range waitUnits {
+			num, found := strings.CutSuffix(part, u.suffix)
+			if !found {
+				continue
+			}
+			num = strings.TrimSpace(num)
+			n, err := strconv.ParseFloat(num, 64)
+			if err != nil || !(n >= 0 && n <= u.max) || strings.ContainsAny(num, "eEx_pP") {
 				return 0
 			}
-			d += time.Duration(n) * unit.scale
-			s = s[j+len(unit.suffix):]
+			d += time.Duration(n * float64(u.scale))
+			if d > maxWait {
+				return 0
+			}
+			ok = true
+			break
+		}
+		if !ok {
+			return 0
 		}
 	}
-	j := strings.Index(s, "sec")
-	if j < 0 {
-		return 0
-	}
-	secs, err := strconv.ParseFloat(s[:j], 64)
-	if err != nil || secs < 0 || secs > 3600 || math.IsNaN(secs) {
-		return 0
-	}
-	return d + time.Duration(secs*float64(time.Second))
+	return d
 }
 
 // MovedSeqNum returns the location sequence number a RegionMovedException carries ("As of

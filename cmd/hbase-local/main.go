@@ -46,6 +46,7 @@ func run() int {
 	flag.IntVar(&o.ControlPort, "control-port", 0, "launcher control port (0: a free one)")
 	flag.IntVar(&o.HeapMB, "heap-mb", 1024, "JVM heap in MB")
 	flag.BoolVar(&o.FullJIT, "full-jit", false, "run the JVM with its optimising compiler (for benchmarks)")
+	flag.BoolVar(&o.Quotas, "quotas", false, "RPC quotas on (hbase.quota.enabled, caches refreshed every second), for the throttle command")
 	timeout := flag.Duration("timeout", 5*time.Minute, "how long building and starting may take")
 	smoke := flag.Bool("smoke", false, "run the Java smoke test against the cluster, then stop")
 	envFile := flag.String("env", "", "also write the KEY=VALUE lines to this file")

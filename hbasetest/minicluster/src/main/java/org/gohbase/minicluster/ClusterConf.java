@@ -92,6 +92,12 @@ final class ClusterConf {
       c.set("hbase.rpc.tls.truststore.location", ca);
       c.set("hbase.rpc.tls.truststore.type", "PEM");
     }
+    if (a.quotas) {
+      // The master creates hbase:quota at startup; each region server checks every RPC
+      // against the limiters its QuotaCache refreshes from that table.
+      c.setBoolean("hbase.quota.enabled", true);
+      c.setInt("hbase.quota.refresh.period", 1000);
+    }
     if (a.poisonReleasedBuffers) {
       c.set("hbase.netty.rpcserver.allocator", PoisonReleasedBuffers.class.getName());
     }

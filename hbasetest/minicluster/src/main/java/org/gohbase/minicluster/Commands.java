@@ -29,6 +29,8 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.master.RegionState;
+import org.apache.hadoop.hbase.quotas.QuotaSettingsFactory;
+import org.apache.hadoop.hbase.quotas.ThrottleType;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.JVMClusterUtil;
@@ -182,6 +184,9 @@ final class Commands {
         synchronized (topology) {
           return startMaster();
         }
+      case "throttle":
+        args(w, 3, 3);
+        return throttle(table(w[1]), parseLong(w[2]));
       case "kinit":
         args(w, 4, 4);
         return kinit(Hex.decode(w[1]), parseLong(w[2]), parseLong(w[3]));
@@ -408,6 +413,26 @@ final class Commands {
           }
           admin.truncateTable(tn, true);
           break;
+      }
+    }
+    return "";
+  }
+
+  /**
+   * Sets a throttle of perSecond requests a second on every region server for table, or removes
+   * it (0). The master writes it to hbase:quota; each region server applies it once its quota
+   * cache refreshes (every second with --quotas), so a caller waits for its effect itself.
+   */
+  private String throttle(TableName tn, long perSecond) throws Exception {
+    if (perSecond < 0) {
+      throw new UsageException("throttle: negative requests per second " + perSecond);
+    }
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      needTable(admin, tn);
+      if (perSecond == 0) {
+        admin.setQuota(QuotaSettingsFactory.unthrottleTable(tn));
+      } else {
+        admin.setQuota(QuotaSettingsFactory.throttleTable(tn, ThrottleType.REQUEST_NUMBER, perSecond, TimeUnit.SECONDS));
       }
     }
     return "";
