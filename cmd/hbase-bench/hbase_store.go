@@ -97,8 +97,9 @@ func (s *hbaseStore) Close() error {
 	return s.closeAll()
 }
 
+// Get reads the value column of row, as PE's Gets ask for their column (addColumns).
 func (s *hbaseStore) Get(ctx context.Context, row []byte) (bool, error) {
-	g, err := hrpc.NewGet(s.table, row, hrpc.Families(s.family))
+	g, err := hrpc.NewGet(s.table, row, hrpc.Columns(s.family, s.qualifier))
 	if err != nil {
 		return false, err
 	}

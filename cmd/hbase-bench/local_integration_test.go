@@ -87,8 +87,8 @@ func TestLocalCompareSecurity(t *testing.T) {
 		t.Fatalf("output is not the JSON report: %v\n%s", err, stdout.String())
 	}
 	want := []string{
-		"randread/" + modeNone, "randread/" + modeGSS, "randread/" + modeAES, "randread/" + modeTLS,
-		"randwrite/" + modeNone, "randwrite/" + modeGSS, "randwrite/" + modeAES, "randwrite/" + modeTLS,
+		"randomRead/" + modeNone, "randomRead/" + modeGSS, "randomRead/" + modeAES, "randomRead/" + modeTLS,
+		"randomWrite/" + modeNone, "randomWrite/" + modeGSS, "randomWrite/" + modeAES, "randomWrite/" + modeTLS,
 	}
 	if len(rep.Results) != len(want) {
 		t.Fatalf("%d results, want %d:\n%s", len(rep.Results), len(want), stdout.String())
