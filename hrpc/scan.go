@@ -304,7 +304,6 @@ type scanProtoAlloc struct {
 }
 
 func proto32(v uint32) *uint32 { return &v }
-func proto64(v uint64) *uint64 { return &v }
 func protoBool(v bool) *bool   { return &v }
 
 // ParseScanResponse turns a ScanResponse and its cellblock into results, in order. With a
