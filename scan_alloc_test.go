@@ -72,8 +72,8 @@ func TestScanAllocations(t *testing.T) {
 		})
 	}
 	a100, a1000 := allocs(100), allocs(1000)
-	if a100 > 22 {
-		t.Errorf("a scan of 100 rows allocates %.0f times, want at most 22", a100)
+	if a100 > 20 {
+		t.Errorf("a scan of 100 rows allocates %.0f times, want at most 20", a100)
 	}
 	if a1000 > a100+8 {
 		t.Errorf("a scan of 1,000 rows allocates %.0f times, 100 rows %.0f: want at most 8 more", a1000, a100)

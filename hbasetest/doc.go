@@ -92,6 +92,8 @@
 // Two stand-alone Java clients run in JVMs of their own: JavaSmoke exercises every data
 // operation once, and StartJavaClient keeps a Java client connected that runs timed blocks of
 // Gets and Puts on request, the reference that package benchmarks measures go-hbase against,
+// as well as blocks of HBase PerformanceEvaluation's randomRead, randomWrite and scanRange
+// on PE's table layout (JavaClient.Work; WorkRow and PEKey give another client the same rows),
 // and describes the Results of a Java scan (JavaClient.ScanShapes) for behaviour to compare.
 // Cluster.CPUTime and JavaClient.CPUTime read the CPU time of the JVMs (Linux only).
 package hbasetest

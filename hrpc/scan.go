@@ -252,16 +252,14 @@ func (s *Scan) BatchSize() uint32 { return s.batchSize }
 // ScanProto builds the protobuf Scan for the first ScanRequest to a region. The client's scanner
 // overrides start_row (and include_start_row) when it resumes in a later region.
 func (s *Scan) ScanProto() *pb.Scan {
-	p := &pb.Scan{
-		Column:        columnsProto(s.columns),
-		Attribute:     attributesProto(s.attributes),
-		StartRow:      s.startRow,
-		StopRow:       s.stopRow,
-		Filter:        s.filter,
-		TimeRange:     s.timeRange,
-		MaxResultSize: proto64(s.maxResultSize),
-		Caching:       proto32(s.numberOfRows),
-	}
+	// The message and the scalars every scan sets in one allocation.
+	a := &scanProtoAlloc{maxResultSize: s.maxResultSize, caching: s.numberOfRows}
+	p := &a.p
+	p.Column = columnsProto(s.columns)
+	p.Attribute = attributesProto(s.attributes)
+	p.StartRow, p.StopRow = s.startRow, s.stopRow
+	p.Filter, p.TimeRange = s.filter, s.timeRange
+	p.MaxResultSize, p.Caching = &a.maxResultSize, &a.caching
 	if len(p.StartRow) == 0 {
 		p.StartRow = nil
 	}
@@ -298,8 +296,14 @@ func (s *Scan) ScanProto() *pb.Scan {
 	return p
 }
 
+// scanProtoAlloc is a pb.Scan with the scalars ScanProto always points to.
+type scanProtoAlloc struct {
+	p             pb.Scan
+	maxResultSize uint64
+	caching       uint32
+}
+
 func proto32(v uint32) *uint32 { return &v }
-func proto64(v uint64) *uint64 { return &v }
 func protoBool(v bool) *bool   { return &v }
 
 // ParseScanResponse turns a ScanResponse and its cellblock into results, in order. With a
