@@ -117,14 +117,22 @@ func TestRecoveryTimesAgainstHBase(t *testing.T) {
 		}
 	}
 	killed := -1
-	faults := []fault{
-		{"move", 1, move},
-		{"split", 2, split("a")},
-		{"move", 1, move},
-		{"split", 2, split("9")},
-		{"move", 1, move},
-		{"split", 2, split("8r")},
-		{"move", 1, move},
+	// Each round moves a region four times and splits another three times (at keys that keep
+	// "8row" in a region that can be split again; eight splits at most), then the last round
+	// kills a server.
+	splitKeys := []string{"a", "9", "8r", "8s", "8rp", "8ro", "8rox", "8row"}
+	var faults []fault
+	for range reliabilityRounds(t) {
+		for i := range 7 {
+			if i%2 == 1 && len(splitKeys) > 0 {
+				faults = append(faults, fault{"split", 2, split(splitKeys[0])})
+				splitKeys = splitKeys[1:]
+				continue
+			}
+			faults = append(faults, fault{"move", 1, move})
+		}
+	}
+	faults = append(faults, []fault{
 		{"kill-rs", 3, func(ctx context.Context) (hbasetest.Reopen, error) {
 			r := regionOf("c")
 			meta, err := cl.Regions(ctx, "hbase:meta")
@@ -156,7 +164,7 @@ func TestRecoveryTimesAgainstHBase(t *testing.T) {
 			killed = r.Server
 			return hbasetest.Reopen{}, cl.KillRS(ctx, r.Server)
 		}},
-	}
+	}...)
 	t.Cleanup(func() {
 		if killed >= 0 {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
