@@ -34,8 +34,8 @@ launcher:
 # ran in the first).
 # Left out of the second, non-race pass (they ran in the first): tests whose connections go
 # through hbasetest/faultnet use net.Conn either way (a wrapped connection has no raw socket
-# I/O); ticket renewal, the admin calls and the recovery timings exercise logic above the
-# connection, whose I/O the data tests cover; make reliability runs the network-fault and
+# I/O); ticket renewal, the admin calls, the recovery timings and the server's throttling (a
+# cluster of its own) exercise logic above the connection, whose I/O the data tests cover; make reliability runs the network-fault and
 # recovery tests without -race. This keeps make test under 25 minutes on 2 cores.
 NORACE_SKIP ?= ^Example|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults
 
