@@ -34,8 +34,8 @@ launcher:
 # ran in the first).
 # Left out of the second, non-race pass (they ran in the first): tests whose connections go
 # through hbasetest/faultnet use net.Conn either way (a wrapped connection has no raw socket
-# I/O); ticket renewal, the admin calls and the recovery timings exercise logic above the
-# connection, whose I/O the data tests cover; make reliability runs the network-fault and
+# I/O); ticket renewal, the admin calls, the recovery timings and the server's throttling (a
+# cluster of its own) exercise logic above the connection, whose I/O the data tests cover; make reliability runs the network-fault and
 # recovery tests without -race. This keeps make test under 25 minutes on 2 cores.
 NORACE_SKIP ?= ^Example|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults
 
@@ -73,9 +73,13 @@ stress: launcher
 # across splits and moves under latency and resets, and the chaos test; with -race, then
 # without (the production I/O path). The 10-minute soak is make soak.
 RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestChaos
+# The long run repeats the fault sequences of the network-fault workloads, the scans and the
+# recovery measurement RELIABILITY_ROUNDS times (make test runs each once); the workload test
+# prints the README's per-fault table.
+RELIABILITY_ROUNDS ?= 3
 reliability: launcher
-	$(GO) test -race -count=1 -p 1 -timeout 40m -run '$(RELIABILITY_TESTS)' -v .
-	$(GO) test -count=1 -p 1 -timeout 40m -run '$(RELIABILITY_TESTS)' -v .
+	GOHBASE_RELIABILITY_ROUNDS=$(RELIABILITY_ROUNDS) $(GO) test -race -count=1 -p 1 -timeout 60m -run '$(RELIABILITY_TESTS)' -v .
+	GOHBASE_RELIABILITY_ROUNDS=$(RELIABILITY_ROUNDS) $(GO) test -count=1 -p 1 -timeout 60m -run '$(RELIABILITY_TESTS)' -v .
 
 # The soak test (issue 14): SOAK of mixed load (Puts, Gets, Increments, Scans; 16 goroutines,
 # deadlines of 200 ms to 1 s) on three region servers, a fault every SOAK_FAULT_EVERY (region

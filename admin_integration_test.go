@@ -448,7 +448,9 @@ func TestAdminClusterStatusLocality(t *testing.T) {
 		}
 		settled := len(mine) == 3
 		for _, rl := range mine {
-			settled = settled && rl.WriteRequests >= 2 && rl.ReadRequests >= 2 && rl.StoreFiles >= 1 && rl.DataLocality > 0
+			// CompactTable returns once the compactions are queued: wait for the major one too.
+			settled = settled && rl.WriteRequests >= 2 && rl.ReadRequests >= 2 && rl.StoreFiles >= 1 && rl.DataLocality > 0 &&
+				rl.LastMajorCompaction > 0
 		}
 		if settled {
 			break

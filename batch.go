@@ -256,6 +256,11 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		}
 	}
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			// The batch got no answer in its time: check that the server still answers,
+			// as after a single call (suspect).
+			c.suspect(sb.regions[0], sb.conn)
+		}
 		fail(-1, err)
 		return retry, needPause
 	}

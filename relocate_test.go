@@ -313,3 +313,88 @@ func TestRelookupFollowsMovedHintWhenMetaLags(t *testing.T) {
 		t.Errorf("movedHints = %d; want 1", c.movedHints.Load())
 	}
 }
+
+// TestReopenedRegionFoundSoon: a region out of service (a move or split under way) is looked
+// up again with pauses of at most reopenBackoffCap during its first reopenWindow, and right
+// after the smallest pause once its server says it is opening it; the pauses are those the
+// Backoff hook reports for the client's own lookups (not a call's).
+func TestReopenedRegionFoundSoon(t *testing.T) {
+	fc := newFakeCluster(t)
+	type callKey struct{}
+	var mu sync.Mutex
+	var pauses []time.Duration // the re-lookups' pauses, in order
+	var afterOpening []int     // indexes in pauses of the pauses that followed a RegionOpeningException
+	var probes atomic.Int64
+	const closed, opening = 12, 4 // probes refused as closed, then as opening
+	var lastOpening atomic.Bool
+	rs, err := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
+		if r.Method != "Get" {
+			return fc.handle(r)
+		}
+		var req pb.GetRequest
+		_ = r.Unmarshal(&req)
+		if !req.GetGet().GetExistenceOnly() {
+			if probes.Load() <= closed+opening {
+				return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.NotServingRegionException", "closed")}
+			}
+			return cellResult(&req)
+		}
+		switch n := probes.Add(1); {
+		case n == 1: // the first lookup, before the region closes
+		case n <= closed+1:
+			lastOpening.Store(false)
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.NotServingRegionException", "closed")}
+		case n <= closed+opening+1:
+			lastOpening.Store(true)
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.exceptions.RegionOpeningException", "opening")}
+		}
+		lastOpening.Store(false)
+		return fakeserver.Response{Msg: &pb.GetResponse{Result: &pb.Result{Exists: proto.Bool(false)}}}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rs.Close() })
+	fc.mu.Lock()
+	fc.regions = fakeRegions(1, rs.Addr())
+	fc.mu.Unlock()
+	c := fc.client(t, WithHooks(&Hooks{Backoff: func(ctx context.Context, ev BackoffInfo) {
+		if ctx.Value(callKey{}) != nil {
+			return // a call's own pause
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if lastOpening.Load() {
+			afterOpening = append(afterOpening, len(pauses))
+		}
+		pauses = append(pauses, ev.Pause)
+	}}))
+	ctx := context.WithValue(testContext(t, 10*time.Second), callKey{}, true)
+	began := time.Now()
+	if _, err := c.Get(ctx, mustGetT(t, "t", "row")); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(began)
+	mu.Lock()
+	defer mu.Unlock()
+	if took > reopenWindow {
+		t.Fatalf("the outage lasted %v, longer than reopenWindow; the test needs a shorter one", took)
+	}
+	if len(pauses) < closed {
+		t.Fatalf("%d re-lookup pauses for %d refused probes: %v", len(pauses), closed+opening, pauses)
+	}
+	for i, p := range pauses {
+		if p > reopenBackoffCap {
+			t.Errorf("re-lookup pause %d = %v within %v of the outage; want at most %v", i, p, took, reopenBackoffCap)
+		}
+	}
+	if len(afterOpening) == 0 {
+		t.Fatalf("no pause after a RegionOpeningException: %v", pauses)
+	}
+	for _, i := range afterOpening {
+		if p := pauses[i]; p > 10*time.Millisecond {
+			t.Errorf("pause %v after RegionOpeningException; want the smallest backoff (≤ 10ms)", p)
+		}
+	}
+	t.Logf("outage %v, %d re-lookups, pauses %v", took.Round(time.Millisecond), len(pauses), pauses)
+}

@@ -97,6 +97,13 @@ func classify(err error) retryAction {
 	return giveUp
 }
 
+// opening reports whether err says the region is being opened on the server that answered
+// (RegionOpeningException): it will serve soon.
+func opening(err error) bool {
+	re, ok := errors.AsType[*hberr.RemoteError](err)
+	return ok && re.Class == "org.apache.hadoop.hbase.exceptions.RegionOpeningException"
+}
+
 // serverWait is how long err asks the client to wait before sending again (an
 // RpcThrottlingException's wait), or 0.
 func serverWait(err error) time.Duration {

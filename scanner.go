@@ -267,6 +267,11 @@ func (s *Scanner) fetch(ctx context.Context) error {
 			return s.fail(ErrClosed)
 		}
 		if rctx.Err() != nil {
+			if s.conn != nil && errors.Is(err, rctx.Err()) {
+				// The scan RPC got no answer in its time: check that the server still
+				// answers, as after a single call (suspect).
+				s.c.suspect(s.reg, s.conn)
+			}
 			return s.stopped(ctx, last)
 		}
 		last = err

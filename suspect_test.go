@@ -105,3 +105,64 @@ func TestLostConnectionAfterSend(t *testing.T) {
 		t.Errorf("CheckAndMutate sent %d times; want once", n)
 	}
 }
+
+// TestSilentServerSuspectedByBatchAndScan: a batch or a scan whose server stops answering
+// makes it suspect as a single call does: the probe gets no answer either and the connection
+// is dropped, so later calls dial again instead of waiting on a dead connection.
+func TestSilentServerSuspectedByBatchAndScan(t *testing.T) {
+	fc := newFakeCluster(t)
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
+	var silent atomic.Bool
+	srv, err := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
+		if silent.Load() {
+			return fakeserver.Response{NoReply: true}
+		}
+		return fc.handle(r)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	fc.mu.Lock()
+	fc.regions = fakeRegions(3, srv.Addr())
+	fc.mu.Unlock()
+	c := fc.client(t)
+	c.opts.suspectTimeout = 200 * time.Millisecond
+	ctx := testContext(t, 10*time.Second)
+	warm := func() {
+		t.Helper()
+		if _, err := c.Get(ctx, mustGetT(t, "t", "k01-row")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	warm()
+
+	silent.Store(true)
+	put, _ := hrpc.NewPut([]byte("t"), []byte("k01-row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	callCtx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	res := c.SendBatch(callCtx, []hrpc.Batchable{put})
+	cancel()
+	if !errors.Is(res[0].Err, context.DeadlineExceeded) {
+		t.Fatalf("batch to a silent server: %v; want DeadlineExceeded", res[0].Err)
+	}
+	waitFor(t, func() bool { return c.suspectDrops.Load() == 1 }, "the silent server's connection to be dropped after a batch")
+	silent.Store(false)
+	warm()
+
+	silent.Store(true)
+	scan, _ := hrpc.NewScan([]byte("t"), hrpc.StartRow([]byte("k01")), hrpc.StopRow([]byte("k02")))
+	callCtx, cancel = context.WithTimeout(ctx, 100*time.Millisecond)
+	var scanErr error
+	for _, err := range c.Scan(callCtx, scan) {
+		if err != nil {
+			scanErr = err
+		}
+	}
+	cancel()
+	if !errors.Is(scanErr, context.DeadlineExceeded) {
+		t.Fatalf("scan of a silent server: %v; want DeadlineExceeded", scanErr)
+	}
+	waitFor(t, func() bool { return c.suspectDrops.Load() == 2 }, "the silent server's connection to be dropped after a scan")
+	silent.Store(false)
+	warm()
+}

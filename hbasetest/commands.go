@@ -173,14 +173,42 @@ func (c *Cluster) MajorCompact(ctx context.Context, table string) error {
 // Split splits the region of table that holds splitKey at splitKey and waits until both
 // daughters are open. It returns the daughters' encoded names.
 func (c *Cluster) Split(ctx context.Context, table string, splitKey []byte) (left, right string, err error) {
+	l, r, err := c.SplitTimed(ctx, table, splitKey)
+	return l.EncodedName, r.EncodedName, err
+}
+
+// SplitTimed is Split, and tells when the parent stopped serving and when each daughter
+// opened, as the servers saw it (Reopen).
+func (c *Cluster) SplitTimed(ctx context.Context, table string, splitKey []byte) (left, right Reopen, err error) {
 	w, err := c.do(ctx, "split", table, encodeBytes(splitKey))
 	if err != nil {
-		return "", "", err
+		return Reopen{}, Reopen{}, err
 	}
-	if len(w) != 2 {
-		return "", "", fmt.Errorf("hbasetest: split: unexpected answer %q", strings.Join(w, " "))
+	if len(w) != 7 {
+		return Reopen{}, Reopen{}, fmt.Errorf("hbasetest: split: unexpected answer %q", strings.Join(w, " "))
 	}
-	return w[0], w[1], nil
+	us, err := parseMicros("split", w[2:])
+	if err != nil {
+		return Reopen{}, Reopen{}, err
+	}
+	left = Reopen{EncodedName: w[0], Closed: us[0], Opened: us[1], InMeta: us[2]}
+	right = Reopen{EncodedName: w[1], Closed: us[0], Opened: us[3], InMeta: us[4]}
+	return left, right, nil
+}
+
+// parseMicros reads wall-clock microseconds since the epoch; 0 is the zero Time.
+func parseMicros(cmd string, w []string) ([]time.Time, error) {
+	out := make([]time.Time, len(w))
+	for i, s := range w {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("hbasetest: %s: bad time %q", cmd, s)
+		}
+		if n > 0 {
+			out[i] = time.UnixMicro(n)
+		}
+	}
+	return out, nil
 }
 
 // Merge merges two adjacent regions, given by encoded name, and returns the encoded name of
@@ -199,8 +227,25 @@ func (c *Cluster) Merge(ctx context.Context, encodedA, encodedB string) (string,
 // Move moves a region to the region server with the given index and waits until it is open
 // there.
 func (c *Cluster) Move(ctx context.Context, encodedName string, server int) error {
-	_, err := c.do(ctx, "move", encodedName, strconv.Itoa(server))
+	_, err := c.MoveTimed(ctx, encodedName, server)
 	return err
+}
+
+// MoveTimed is Move, and tells when the region stopped serving on its old server and when it
+// opened on the new one, as the servers saw it (Reopen).
+func (c *Cluster) MoveTimed(ctx context.Context, encodedName string, server int) (Reopen, error) {
+	w, err := c.do(ctx, "move", encodedName, strconv.Itoa(server))
+	if err != nil {
+		return Reopen{}, err
+	}
+	if len(w) != 3 {
+		return Reopen{}, fmt.Errorf("hbasetest: move: unexpected answer %q", strings.Join(w, " "))
+	}
+	us, err := parseMicros("move", w)
+	if err != nil {
+		return Reopen{}, err
+	}
+	return Reopen{EncodedName: encodedName, Closed: us[0], Opened: us[1], InMeta: us[2]}, nil
 }
 
 // MoveAll moves every region off the region server with the given index.

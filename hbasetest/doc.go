@@ -47,9 +47,13 @@
 //	increment <table> <row> <fam> <qual> <delta>   OK <new value, decimal>
 //	delete <table> <row> [fam [qual]]
 //	flush|compact|major-compact <table>          (compactions wait until finished)
-//	split <table> <splitkey>        OK <encoded daughter> <encoded daughter>   (waits for both daughters)
+//	split <table> <splitkey>        OK <encoded daughter> <encoded daughter> <closed> <left open> <left in meta> <right open> <right in meta>
+//	                                waits for both daughters; the times (wall-clock µs since the
+//	                                epoch, 0: not seen) are when the parent stopped serving, and
+//	                                when each daughter took requests and hbase:meta said it open
 //	merge <encoded> <encoded>       OK <encoded merged region>                  (adjacent regions)
-//	move <encoded> <index>          moves a region to the region server with that index
+//	move <encoded> <index>          OK <closed> <open> <in meta>  moves a region to the region server
+//	                                with that index; times as for split
 //	move-all <index>                moves every region of that server to the other live servers
 //	move-meta [index]               moves hbase:meta (to another server when no index is given)
 //	balance                         OK <true|false>  (the balancer is otherwise off)

@@ -3,6 +3,7 @@ package hbasetest
 import (
 	"log/slog"
 	"testing"
+	"time"
 )
 
 // testLogger sends the package's progress messages to the test log.
@@ -25,4 +26,20 @@ func needsJVM(t testing.TB) {
 	if Skipped() {
 		t.Skip("starts an HBase mini cluster (skipped under -short or " + SkipEnv + "=1)")
 	}
+}
+
+// checkReopen checks the moments of a move or split the launcher saw: all seen, in order,
+// within the command.
+func checkReopen(t *testing.T, r Reopen, began, ended time.Time) {
+	t.Helper()
+	if r.Closed.IsZero() || r.Opened.IsZero() || r.InMeta.IsZero() {
+		t.Fatalf("reopen of %s: a moment not seen: %+v", r.EncodedName, r)
+	}
+	const slack = 5 * time.Millisecond // the launcher's clock reads in microseconds
+	if r.Closed.Before(began.Add(-slack)) || r.Opened.Before(r.Closed) || r.InMeta.Before(r.Closed) || r.Opened.After(ended.Add(slack)) {
+		t.Errorf("reopen of %s out of order: command %v..%v, closed %v, open %v, in meta %v", r.EncodedName,
+			began.Format(time.StampMicro), ended.Format(time.StampMicro), r.Closed.Format(time.StampMicro),
+			r.Opened.Format(time.StampMicro), r.InMeta.Format(time.StampMicro))
+	}
+	t.Logf("reopen of %s: closed → open %v, in hbase:meta %v after the open", r.EncodedName, r.Took(), r.InMeta.Sub(r.Opened))
 }

@@ -2,6 +2,7 @@ package hbasetest
 
 import (
 	"testing"
+	"time"
 )
 
 func TestPlainThreeRegionServers(t *testing.T) {
@@ -34,8 +35,14 @@ func TestPlainThreeRegionServers(t *testing.T) {
 		regs := mustRegions(t, c, "multi", 6)
 		r := regs[0]
 		to := (r.Server + 1) % 3
-		if err := c.Move(ctx, r.EncodedName, to); err != nil {
+		began := time.Now()
+		reopen, err := c.MoveTimed(ctx, r.EncodedName, to)
+		if err != nil {
 			t.Fatal(err)
+		}
+		checkReopen(t, reopen, began, time.Now())
+		if reopen.EncodedName != r.EncodedName {
+			t.Errorf("MoveTimed reopened %s; want %s", reopen.EncodedName, r.EncodedName)
 		}
 		if got := regionByName(t, c, "multi", r.EncodedName); got.Server != to {
 			t.Fatalf("region on server %d after move to %d", got.Server, to)

@@ -189,6 +189,12 @@ func TestPlainOneRegionServer(t *testing.T) {
 		if _, err := c.Command(ctx, "put bin zz 66 71 76"); !errors.As(err, &ce) {
 			t.Errorf("bad hex: %v", err)
 		}
+		if err := c.ThrottleTable(ctx, "bin", 5); !errors.As(err, &ce) {
+			t.Errorf("a throttle on a cluster without quotas: %v", err)
+		}
+		if err := c.ThrottleTable(ctx, "bin", -1); err == nil || errors.As(err, &ce) {
+			t.Errorf("a negative throttle: %v; want refused before it is sent", err)
+		}
 		if _, err := c.Command(ctx, "two\nlines"); err == nil {
 			t.Error("a command with a newline was accepted")
 		}
@@ -206,10 +212,14 @@ func TestPlainOneRegionServer(t *testing.T) {
 		if !bytes.Equal(regs[0].EndKey, []byte("m")) || !bytes.Equal(regs[1].StartKey, []byte("m")) {
 			t.Fatalf("pre-split regions %q-%q, %q-%q", regs[0].StartKey, regs[0].EndKey, regs[1].StartKey, regs[1].EndKey)
 		}
-		left, right, err := c.Split(ctx, "sm", []byte("t"))
+		began := time.Now()
+		lr, rr, err := c.SplitTimed(ctx, "sm", []byte("t"))
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkReopen(t, lr, began, time.Now())
+		checkReopen(t, rr, began, time.Now())
+		left, right := lr.EncodedName, rr.EncodedName
 		regs = mustRegions(t, c, "sm", 3)
 		if regs[1].EncodedName != left || regs[2].EncodedName != right || !bytes.Equal(regs[2].StartKey, []byte("t")) {
 			t.Fatalf("after split: %+v (daughters %s %s)", regs, left, right)

@@ -3,6 +3,7 @@ package hbasetest
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrStopped is returned by commands sent to a cluster that was stopped or whose launcher
@@ -69,6 +70,25 @@ type Region struct {
 	Server      int    // index of the region server hosting it; -1 when unassigned
 	Addr        string // host:port of that server; "" when unassigned
 	StartCode   int64
+}
+
+// Reopen is how a region move or split went as the servers saw it: the launcher watches the
+// region servers' online regions and the hbase:meta region in its own JVM every millisecond,
+// without RPCs. Times are wall-clock (the launcher runs on this machine); a zero Time was not
+// seen within 2 s of the command's end.
+type Reopen struct {
+	EncodedName string    // the region that opened (a daughter, for a split)
+	Closed      time.Time // the region stopped taking requests on its old server (the parent, for a split)
+	Opened      time.Time // it opened and took requests on its new server
+	InMeta      time.Time // hbase:meta said it was open there
+}
+
+// Took is the server's own reopen time: from Closed to Opened (0 when either is unknown).
+func (r Reopen) Took() time.Duration {
+	if r.Closed.IsZero() || r.Opened.IsZero() {
+		return 0
+	}
+	return r.Opened.Sub(r.Closed)
 }
 
 // Cell is one cell as the launcher's Java client read it.

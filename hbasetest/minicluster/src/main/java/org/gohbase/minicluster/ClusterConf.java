@@ -52,6 +52,9 @@ final class ClusterConf {
     c.setInt("hbase.balancer.period", 3_600_000);
     c.setInt("hbase.master.cleaner.interval", 3_600_000);
     c.setInt("hbase.regionserver.compaction.check.period", 3_600_000);
+    // Files a compaction replaced are removed within a second, not two minutes: until then a
+    // split's daughter still holds references to its parent and cannot split again.
+    c.setInt("hbase.hfile.compaction.discharger.interval", 1000);
 
     if (a.secure) {
       String principal = kdc.serverPrincipal();

@@ -547,11 +547,27 @@ final class Commands {
     }
     try (Admin admin = mc.adminConn.getAdmin()) {
       needTable(admin, tn);
-      RegionInfo parent = containing(tn, key).getRegion();
+      HRegionLocation parentLoc = containing(tn, key);
+      RegionInfo parent = parentLoc.getRegion();
       if (Bytes.equals(parent.getStartKey(), key)) {
         throw new UsageException("split: " + Hex.encode(key) + " is already the start of region " + parent.getEncodedName());
       }
-      admin.splitRegionAsync(parent.getRegionName(), key).get(WAIT_MS, TimeUnit.MILLISECONDS);
+      int from = mc.slotOf(parentLoc.getServerName());
+      HRegionServer src = from < 0 ? null : mc.regionServer(from);
+      RegionInfo[] left = new RegionInfo[1];
+      RegionInfo[] right = new RegionInfo[1];
+      ReopenWatch watch = new ReopenWatch(
+        src == null ? () -> true : ReopenWatch.closedOn(src, parent.getEncodedName()),
+        ReopenWatch.openAnywhere(mc, tn, parent.getStartKey(), key, left),
+        ReopenWatch.openInMeta(mc, left, null),
+        ReopenWatch.openAnywhere(mc, tn, key, parent.getEndKey(), right),
+        ReopenWatch.openInMeta(mc, right, null));
+      try {
+        admin.splitRegionAsync(parent.getRegionName(), key).get(WAIT_MS, TimeUnit.MILLISECONDS);
+      } catch (Exception e) {
+        watch.close();
+        throw e;
+      }
       String[] daughters = new String[2];
       waitFor("the daughters of " + parent.getEncodedName(), WAIT_MS, () -> {
         daughters[0] = daughters[1] = null;
@@ -568,7 +584,8 @@ final class Commands {
         }
         return daughters[0] != null && daughters[1] != null;
       });
-      return daughters[0] + " " + daughters[1];
+      long[] at = watch.finish(2_000);
+      return daughters[0] + " " + daughters[1] + " " + at[0] + " " + at[1] + " " + at[2] + " " + at[3] + " " + at[4];
     }
   }
 
@@ -624,11 +641,25 @@ final class Commands {
   private String move(String encoded, int slot) throws Exception {
     HMaster m = needMaster();
     RegionInfo ri = regionState(m, encoded).getRegion();
-    ServerName to = needRS(slot).getServerName();
+    HRegionServer target = needRS(slot);
+    ServerName to = target.getServerName();
+    RegionState before = regionState(m, encoded);
+    int from = mc.slotOf(before.getServerName());
+    HRegionServer src = from < 0 ? null : mc.regionServer(from);
+    ReopenWatch watch = new ReopenWatch(
+      src == null ? () -> true : ReopenWatch.closedOn(src, encoded),
+      ReopenWatch.openOn(target, encoded),
+      ReopenWatch.openInMeta(mc, new RegionInfo[] {ri}, to));
     try (Admin admin = mc.adminConn.getAdmin()) {
       moveAndWait(admin, m, ri, to);
+    } catch (Exception e) {
+      watch.close();
+      throw e;
     }
-    return "";
+    long[] at = watch.finish(2_000);
+    // When the region stopped serving on its old server, opened on the new one, and
+    // hbase:meta said so (wall-clock microseconds; 0: not seen).
+    return at[0] + " " + at[1] + " " + at[2];
   }
 
   private List<ServerName> liveServersExcept(ServerName except) {
