@@ -17,24 +17,7 @@ import (
 // reset) fails calls at their context only; the probe that follows gets no answer either, so
 // the client drops the connection, and calls succeed again once the server answers.
 func TestSilentServerIsDroppedAndRecovers(t *testing.T) {
-	fc := newFakeCluster(t)
-	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
-	var silent atomic.Bool
-	srv, err := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
-		if silent.Load() {
-			return fakeserver.Response{NoReply: true}
-		}
-		return fc.handle(r)
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	fc.mu.Lock()
-	fc.regions = fakeRegions(3, srv.Addr())
-	fc.mu.Unlock()
-	c := fc.client(t)
-	c.opts.suspectTimeout = 200 * time.Millisecond
+	fc, srv, c, silent := silenceableCluster(t)
 	ctx := testContext(t, 10*time.Second)
 	if _, err := c.Get(ctx, mustGetT(t, "t", "k01-row")); err != nil {
 		t.Fatal(err)
@@ -43,7 +26,7 @@ func TestSilentServerIsDroppedAndRecovers(t *testing.T) {
 	silent.Store(true)
 	callCtx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	began := time.Now()
-	_, err = c.Get(callCtx, mustGetT(t, "t", "k01-row"))
+	_, err := c.Get(callCtx, mustGetT(t, "t", "k01-row"))
 	cancel()
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(began) > time.Second {
 		t.Fatalf("Get from a silent server: %v after %v; want DeadlineExceeded at its 100ms context", err, time.Since(began))
@@ -110,24 +93,7 @@ func TestLostConnectionAfterSend(t *testing.T) {
 // makes it suspect as a single call does: the probe gets no answer either and the connection
 // is dropped, so later calls dial again instead of waiting on a dead connection.
 func TestSilentServerSuspectedByBatchAndScan(t *testing.T) {
-	fc := newFakeCluster(t)
-	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
-	var silent atomic.Bool
-	srv, err := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
-		if silent.Load() {
-			return fakeserver.Response{NoReply: true}
-		}
-		return fc.handle(r)
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	fc.mu.Lock()
-	fc.regions = fakeRegions(3, srv.Addr())
-	fc.mu.Unlock()
-	c := fc.client(t)
-	c.opts.suspectTimeout = 200 * time.Millisecond
+	_, _, c, silent := silenceableCluster(t)
 	ctx := testContext(t, 10*time.Second)
 	warm := func() {
 		t.Helper()
@@ -165,4 +131,30 @@ func TestSilentServerSuspectedByBatchAndScan(t *testing.T) {
 	waitFor(t, func() bool { return c.suspectDrops.Load() == 2 }, "the silent server's connection to be dropped after a scan")
 	silent.Store(false)
 	warm()
+}
+
+// silenceableCluster is a fake cluster whose one region server (3 regions) stops answering
+// anything, without closing or resetting, while *silent is set; its client gives up on a
+// suspect server's probe after 200 ms.
+func silenceableCluster(t *testing.T) (*fakeCluster, *fakeserver.Server, *Client, *atomic.Bool) {
+	t.Helper()
+	fc := newFakeCluster(t)
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
+	silent := new(atomic.Bool)
+	srv, err := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
+		if silent.Load() {
+			return fakeserver.Response{NoReply: true}
+		}
+		return fc.handle(r)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	fc.mu.Lock()
+	fc.regions = fakeRegions(3, srv.Addr())
+	fc.mu.Unlock()
+	c := fc.client(t)
+	c.opts.suspectTimeout = 200 * time.Millisecond
+	return fc, srv, c, silent
 }
