@@ -79,11 +79,21 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 		c.stats.retries.Add(uint64(len(pending)))
 		rounds++
 		// The first retry of moved regions is immediate; later rounds are paced, and last
-		// at least as long as a throttled action's server asked.
+		// at least as long as a throttled action's server asked. An action asked to wait
+		// past the batch's deadline fails now, as a single call does.
 		var wait time.Duration
+		kept := pending[:0]
 		for _, i := range pending {
-			wait = max(wait, serverWait(last[i]))
+			w := serverWait(last[i])
+			if early := waitPastDeadline(ctx, w, last[i]); early != nil {
+				a := attempts{n: tries[i]}
+				results[i].Err = a.withCount(early)
+				continue
+			}
+			wait = max(wait, w)
+			kept = append(kept, i)
 		}
+		pending = kept
 		if len(pending) > 0 && (needPause || rounds > 1) && b.sleepAtLeast(ctx, wait) != nil {
 			break
 		}

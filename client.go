@@ -499,6 +499,11 @@ func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (prot
 		if end := tries.failed(err); end != nil {
 			return nil, nil, end
 		}
+		if act == pause || act == pauseAndRelocate {
+			if early := waitPastDeadline(ctx, serverWait(err), err); early != nil {
+				return nil, nil, tries.withCount(early)
+			}
+		}
 		c.retrying(ctx, o, conn, err, act)
 		switch act {
 		case relocate:

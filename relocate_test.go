@@ -1,11 +1,13 @@
 package hbase
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -181,22 +183,33 @@ func TestThrottlingWaitHonoured(t *testing.T) {
 		t.Errorf("retry %v after CallQueueTooBig with a 5ms backoff cap; want a short backoff", d)
 	}
 
-	// A wait longer than the call's context ends the call at its context.
+	// A wait longer than what is left of the call's context ends the call at once, with the
+	// error its deadline would have given: waiting would only hold the caller.
 	fc2 := newFakeCluster(t, fakeRegion{table: "t", id: 1})
 	fc2.onGet = func(int64, *pb.GetRequest) fakeserver.Response {
 		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.quotas.RpcThrottlingException",
 			"number of requests exceeded - wait 1mins, 0.00sec")}
 	}
 	c2 := fc2.client(t)
-	callCtx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	callCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	began := time.Now()
 	_, err := c2.Get(callCtx, mustGetT(t, "t", "row"))
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(began) > 2*time.Second {
-		t.Errorf("err = %v after %v; want DeadlineExceeded at the context's end", err, time.Since(began))
+	re, isRemote := errors.AsType[*RemoteError](err)
+	if !errors.Is(err, context.DeadlineExceeded) || !isRemote || !strings.HasSuffix(re.Class, "RpcThrottlingException") ||
+		!strings.Contains(err.Error(), "asked for a wait of 1m0s") {
+		t.Errorf("err = %v; want DeadlineExceeded with the throttling and its wait", err)
+	}
+	if callCtx.Err() != nil {
+		t.Error("the Get waited for its context to end though the server asked for a longer wait")
 	}
 	if n := fc2.gets.Load(); n != 1 {
 		t.Errorf("server saw %d Gets while asking for a 1 minute wait; want 1", n)
+	}
+	// Without a deadline the call waits as asked (here until it is cancelled).
+	cancelCtx, cancelNow := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancelNow)
+	if _, err := c2.Get(cancelCtx, mustGetT(t, "t", "row")); !errors.Is(err, context.Canceled) {
+		t.Errorf("Get without a deadline: %v; want Canceled after waiting", err)
 	}
 }
 
@@ -266,6 +279,46 @@ func TestThrottlingWaitHonouredInBatch(t *testing.T) {
 	}
 	if d := times[1].Sub(times[0]); d < 250*time.Millisecond {
 		t.Errorf("batch retried %v after the throttling exception; want at least the 250ms asked for", d)
+	}
+}
+
+// TestThrottlingWaitPastDeadlineInBatch: an action of a batch whose server asks for a wait
+// longer than the batch has left fails at once, as a single call does; the others go on.
+func TestThrottlingWaitPastDeadlineInBatch(t *testing.T) {
+	throttled := fakeRegion{table: "t", id: 1}
+	fc2 := newFakeCluster(t, throttled, fakeRegion{table: "u", id: 2})
+	var multis atomic.Int64
+	fc2.onMulti = func(n int64, req *pb.MultiRequest) fakeserver.Response {
+		multis.Add(1)
+		resp := fakeserver.Response{Msg: &pb.MultiResponse{}}
+		for _, ra := range req.GetRegionAction() {
+			rar := &pb.RegionActionResult{Exception: &pb.NameBytesPair{
+				Name:  proto.String("org.apache.hadoop.hbase.quotas.RpcThrottlingException"),
+				Value: []byte("org.apache.hadoop.hbase.quotas.RpcThrottlingException: number of requests exceeded - wait 1mins, 0sec")}}
+			if !bytes.Equal(ra.GetRegion().GetValue(), throttled.name()) {
+				one := fc2.multi(n, &pb.MultiRequest{RegionAction: []*pb.RegionAction{ra}})
+				rar = one.Msg.(*pb.MultiResponse).GetRegionActionResult()[0]
+				resp.Cells = append(resp.Cells, one.Cells...)
+			}
+			resp.Msg.(*pb.MultiResponse).RegionActionResult = append(resp.Msg.(*pb.MultiResponse).RegionActionResult, rar)
+		}
+		return resp
+	}
+	c2 := fc2.client(t)
+	callCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	res := c2.SendBatch(callCtx, []hrpc.Batchable{mustGetT(t, "t", "a"), mustGetT(t, "u", "b")})
+	if !errors.Is(res[0].Err, context.DeadlineExceeded) || !strings.Contains(res[0].Err.Error(), "asked for a wait of 1m0s") {
+		t.Errorf("throttled action: %v; want DeadlineExceeded naming the wait", res[0].Err)
+	}
+	if res[1].Err != nil {
+		t.Errorf("the other action: %v", res[1].Err)
+	}
+	if callCtx.Err() != nil {
+		t.Error("the batch waited for its context to end though the server asked for a longer wait")
+	}
+	if n := multis.Load(); n != 1 {
+		t.Errorf("server saw %d MultiRequests; want 1", n)
 	}
 }
 

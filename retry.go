@@ -3,6 +3,7 @@ package hbase
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -111,6 +112,30 @@ func serverWait(err error) time.Duration {
 		return re.Wait()
 	}
 	return 0
+}
+
+// waitPastDeadline returns the error of a call whose server asked it to wait d before
+// sending again (an RpcThrottlingException's wait) when ctx ends before d is over, and nil
+// otherwise. Waiting would only hold the caller until its deadline and fail it then; the Java
+// client stops at this point too. The error is what the deadline would have given
+// (context.DeadlineExceeded, and last), early.
+func waitPastDeadline(ctx context.Context, d time.Duration, last error) error {
+	if d <= 0 {
+		return nil
+	}
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return nil
+	}
+	left := time.Until(deadline)
+	if left >= d {
+		return nil
+	}
+	return &RetryError{
+		Err: fmt.Errorf("%w (the server asked for a wait of %v, more than the %v left)",
+			context.DeadlineExceeded, d, max(left, 0).Round(time.Millisecond)),
+		Last: last,
+	}
 }
 
 // ctxErr returns the error a call reports when ctx ended while it was waiting for something;
