@@ -101,13 +101,18 @@ func (m *memStore) ScanRange(ctx context.Context, start, stop []byte) (int, erro
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return len(m.keysIn(start, stop)), nil
+}
+
+// keysIn returns the sorted keys of [start, stop) (stop nil: to the end); m.mu is held.
+func (m *memStore) keysIn(start, stop []byte) []string {
 	keys := m.keys()
 	i, _ := slices.BinarySearch(keys, string(start))
 	j := len(keys)
 	if stop != nil {
 		j, _ = slices.BinarySearch(keys, string(stop))
 	}
-	return max(0, j-i), nil
+	return keys[i:max(i, j)]
 }
 
 func (m *memStore) Increment(ctx context.Context, row []byte) (int64, error) {
@@ -149,13 +154,7 @@ func (m *memStore) FilterScan(ctx context.Context, value []byte) (int, error) {
 func (m *memStore) OpenScan(ctx context.Context, start, stop []byte) rowCursor {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	keys := m.keys()
-	i, _ := slices.BinarySearch(keys, string(start))
-	j := len(keys)
-	if stop != nil {
-		j, _ = slices.BinarySearch(keys, string(stop))
-	}
-	return &memCursor{m: m, ctx: ctx, keys: slices.Clone(keys[i:max(i, j)])}
+	return &memCursor{m: m, ctx: ctx, keys: slices.Clone(m.keysIn(start, stop))}
 }
 
 type memCursor struct {

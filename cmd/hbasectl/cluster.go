@@ -163,11 +163,10 @@ func statusCmd() *command {
 				if *table != "" && !*regions {
 					return usagef("status: -table needs -regions")
 				}
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				cs, err := admin.ClusterStatus(ctx)
 				if err != nil {

@@ -33,11 +33,10 @@ func switchTableCmd(on bool) *command {
 		name: name, args: "<table>", summary: summary, minArgs: 1, maxArgs: 1,
 		setup: func(fs *flag.FlagSet) runFunc {
 			return func(ctx context.Context, c *cli, args []string) error {
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				enabled, err := admin.TableEnabled(ctx, args[0])
 				if err != nil {
@@ -67,20 +66,13 @@ func truncateCmd() *command {
 		setup: func(fs *flag.FlagSet) runFunc {
 			preserve := fs.Bool("preserve-splits", true, "keep the table's region boundaries")
 			return func(ctx context.Context, c *cli, args []string) error {
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
-				enabled, err := admin.TableEnabled(ctx, args[0])
-				if err != nil {
+				if _, err := disableIfEnabled(ctx, admin, args[0]); err != nil {
 					return err
-				}
-				if enabled {
-					if err := admin.DisableTable(ctx, args[0]); err != nil {
-						return err
-					}
 				}
 				// The master leaves a truncated table enabled.
 				if err := admin.TruncateTable(ctx, args[0], *preserve); err != nil {
@@ -113,11 +105,10 @@ func storeCmd(name, summary string, run func(ctx context.Context, admin *hbase.A
 				major = fs.Bool("major", false, "a major compaction: rewrite every store file into one, dropping deleted and expired cells")
 			}
 			return func(ctx context.Context, c *cli, args []string) error {
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				out := &storeResult{Action: name, Target: args[0], Major: major != nil && *major}
 				if err := run(ctx, admin, args[0], isRegionName(args[0]), out.Major); err != nil {

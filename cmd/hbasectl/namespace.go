@@ -73,11 +73,10 @@ func namespaceCmd() *command {
 						return usagef("namespace create: %v", err)
 					}
 				}
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				out := &namespacesResult{Action: args[0], Namespaces: []namespaceOut{}}
 				var list []*hrpc.NamespaceDescriptor

@@ -82,11 +82,10 @@ func splitCmd() *command {
 				} else if !isRegionName(args[0]) {
 					return usagef("split: a table splits at a key: want split <table> <key> (or split <region> to split a region at its midpoint)")
 				}
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				table := args[0]
 				if isRegionName(args[0]) {
@@ -123,11 +122,10 @@ func mergeCmd() *command {
 					}
 					names[i] = []byte(a)
 				}
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				table, _, err := tableOfRegion(ctx, admin, args[0])
 				if err != nil {
@@ -170,11 +168,10 @@ func moveCmd() *command {
 				if len(args) == 2 {
 					dest = args[1]
 				}
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				table, from, err := tableOfRegion(ctx, admin, args[0])
 				if err != nil {
@@ -232,11 +229,10 @@ func balanceCmd() *command {
 				if action != "run" && action != "on" && action != "off" && action != "status" {
 					return usagef("balance: want on, off or status, got %q", action)
 				}
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				out := &balanceResult{}
 				switch action {

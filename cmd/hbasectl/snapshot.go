@@ -46,11 +46,10 @@ func snapshotCmd() *command {
 						"create": "create <table> <name>", "list": "list", "delete": "delete <name>",
 						"restore": "restore <name>", "clone": "clone <name> <table>"}[args[0]])
 				}
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				switch args[0] {
 				case "create":

@@ -24,6 +24,26 @@ func (c *cli) admin(ctx context.Context) (*hbase.Admin, error) {
 	return client.Admin(), nil
 }
 
+// adminWithTimeout returns the client's Admin, connecting first, and ctx bounded by -timeout
+// for the command's calls.
+func (c *cli) adminWithTimeout(ctx context.Context) (*hbase.Admin, context.Context, context.CancelFunc, error) {
+	admin, err := c.admin(ctx)
+	if err != nil {
+		return nil, ctx, func() {}, err
+	}
+	ctx, cancel := c.withTimeout(ctx)
+	return admin, ctx, cancel, nil
+}
+
+// disableIfEnabled disables table unless it is disabled already, and says whether it did.
+func disableIfEnabled(ctx context.Context, admin *hbase.Admin, table string) (bool, error) {
+	enabled, err := admin.TableEnabled(ctx, table)
+	if err != nil || !enabled {
+		return false, err
+	}
+	return true, admin.DisableTable(ctx, table)
+}
+
 // listResult is what list prints.
 type listResult struct {
 	Tables []string `json:"tables"`
@@ -59,11 +79,10 @@ func listCmd() *command {
 				if *system {
 					opts = append(opts, hrpc.IncludeSystemTables())
 				}
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				tables, err := admin.ListTables(ctx, opts...)
 				if err != nil {
@@ -191,11 +210,10 @@ func describeCmd() *command {
 		name: "describe", args: "<table>", summary: "show a table's state, families with their settings, and regions", minArgs: 1, maxArgs: 1,
 		setup: func(fs *flag.FlagSet) runFunc {
 			return func(ctx context.Context, c *cli, args []string) error {
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				return describe(ctx, c, admin, args[0])
 			}
@@ -306,11 +324,10 @@ func createCmd() *command {
 				case *regions > 1:
 					return usagef("create: -algo: want hex or uniform, got %q", *algo)
 				}
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				if err := admin.CreateTable(ctx, desc, copts...); err != nil {
 					return err
@@ -337,22 +354,14 @@ func dropCmd() *command {
 		name: "drop", args: "<table>", summary: "disable (when enabled) and delete a table with its data", minArgs: 1, maxArgs: 1,
 		setup: func(fs *flag.FlagSet) runFunc {
 			return func(ctx context.Context, c *cli, args []string) error {
-				admin, err := c.admin(ctx)
+				admin, ctx, cancel, err := c.adminWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				out := &dropResult{Table: args[0]}
-				enabled, err := admin.TableEnabled(ctx, args[0])
-				if err != nil {
+				if out.Disabled, err = disableIfEnabled(ctx, admin, args[0]); err != nil {
 					return err
-				}
-				if enabled {
-					if err := admin.DisableTable(ctx, args[0]); err != nil {
-						return err
-					}
-					out.Disabled = true
 				}
 				if err := admin.DeleteTable(ctx, args[0]); err != nil {
 					return err
