@@ -41,6 +41,10 @@ type Client struct {
 	flightsMu sync.Mutex
 	flights   map[string]*flight
 
+	// scanners are Client.Scan's scanners, with their buffers, given back when their
+	// iteration ends (scanner_pool.go).
+	scanners sync.Pool
+
 	hooks *Hooks     // nil: no hooks (hooks.go)
 	lat   *latencies // nil: latency per server not kept (latency.go)
 	stats counters   // Stats (stats.go)

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
@@ -69,17 +70,26 @@ type Scanner struct {
 	readPoint uint64 // mvcc read point of the open region, reused when reopening in it
 	lastRPC   time.Time
 	renew     *time.Timer
+	// renewRuns counts the runs of renewLease that renew has scheduled and that have not
+	// ended: a scanner is reused only when none may still look at it (releaseScanner).
+	renewRuns atomic.Int32
 
 	check   scanCheck
 	batches scanBatches // regroups pieces of rows into full batches (BatchSize)
 	buf     []*hrpc.Result
 	next    int             // buf[next:] are still to return; reused from 0 when drained
 	resp    pb.ScanResponse // reused: its repeated fields keep their capacity (nextResponse)
-	flags   respFlags       // what resp's flags point to
+	flags   respFlags       // what resp's preset fields point to
 	no, yes bool            // what spec's flags point to: moving past a row does not allocate
-	cur     *hrpc.Result    // what Result returns
-	partial *hrpc.Result    // pieces of a row not complete yet
-	lastRow []byte          // the last row returned
+	// The scan's messages are built in place: specBuf holds spec, reqs the requests, and
+	// specReadPoint is what spec's mvcc_read_point points to on a reopen.
+	specBuf       hrpc.ScanProtoBuffer
+	reqs          hrpc.ScanRequests
+	specReadPoint uint64
+	pooled        bool         // Client.Scan's: given back to the client's pool when the iteration ends
+	cur           *hrpc.Result // what Result returns
+	partial       *hrpc.Result // pieces of a row not complete yet
+	lastRow       []byte       // the last row returned
 	// lastCell is the last cell returned when that row may have more (pieces of rows are
 	// passed on as they come: BatchSize or AllowPartialResults): a scan reopened in the
 	// middle of the row starts again at the row, and its cells up to lastCell are dropped.
@@ -109,7 +119,7 @@ type Scanner struct {
 func (c *Client) Scan(ctx context.Context, s *hrpc.Scan) iter.Seq2[*hrpc.Result, error] {
 	return func(yield func(*hrpc.Result, error) bool) {
 		sc := c.newScanner(ctx, s, true)
-		defer sc.Close()
+		defer c.releaseScanner(sc)
 		for sc.Next() {
 			if !yield(sc.Result(), nil) {
 				return
@@ -133,15 +143,24 @@ func (c *Client) NewScanner(ctx context.Context, s *hrpc.Scan) *Scanner {
 // directly. Otherwise the scanner runs under a context of its own, which Close cancels so that
 // it ends a Next in flight on another goroutine, and which closes the scanner when ctx ends
 // while nobody is in Next. That is 6 allocations per scan an owned scanner does without.
+//
+// An owned scanner comes from the client's pool and goes back to it (releaseScanner); nothing
+// it gives the caller points into it.
 func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scanner {
-	sc := &Scanner{c: c}
+	var sc *Scanner
+	if owned {
+		sc = c.pooledScanner()
+	} else {
+		sc = new(Scanner)
+	}
+	sc.c = c
 	if s == nil {
 		sc.err, sc.done = nilRequest("Scan"), true
 		return sc
 	}
 	sc.table = s.Table()
 	sc.start = s.StartRow()
-	sc.spec = s.ScanProto()
+	sc.spec = s.ScanProtoInto(&sc.specBuf)
 	sc.reversed = s.Reversed()
 	sc.whole = !s.AllowPartialResults() && s.BatchSize() == 0
 	if !s.AllowPartialResults() {
@@ -220,9 +239,7 @@ func (s *Scanner) Close() error {
 	s.closed = true
 	s.endObs()
 	s.buf, s.next = nil, 0
-	if s.renew != nil {
-		s.renew.Stop()
-	}
+	s.stopRenewal()
 	s.closeServerScanner()
 	return nil
 }
@@ -234,13 +251,15 @@ func (s *Scanner) closeServerScanner() {
 		return
 	}
 	s.open = false
-	conn, id := s.conn, s.id
-	s.c.spawn(func() {
-		ctx, cancel := context.WithTimeout(s.c.lifetime, scannerCloseTimeout)
+	// The goroutine holds only what it needs, not the scanner, which may be reused for
+	// another scan meanwhile (releaseScanner).
+	c, conn, id := s.c, s.conn, s.id
+	c.spawn(func() {
+		ctx, cancel := context.WithTimeout(c.lifetime, scannerCloseTimeout)
 		defer cancel()
 		req := hrpc.ScanCloseRequest(id)
 		if _, err := conn.Call(ctx, "Scan", req, nil, &pb.ScanResponse{}); err != nil {
-			s.c.log.Debug("hbase: closing scanner failed", "addr", conn.Addr(), "err", err)
+			c.log.Debug("hbase: closing scanner failed", "addr", conn.Addr(), "err", err)
 		}
 	})
 }
@@ -339,9 +358,7 @@ func (s *Scanner) fail(err error) error {
 	err = &OpError{Op: "Scan", Table: s.table, Row: s.start, Err: err}
 	s.err, s.done = err, true
 	s.endObs()
-	if s.renew != nil {
-		s.renew.Stop()
-	}
+	s.stopRenewal()
 	return err
 }
 
@@ -363,13 +380,14 @@ func (s *Scanner) step(ctx context.Context) error {
 		s.reg, s.conn = r, conn
 		s.batches.reset() // cells not returned yet come again from the new scanner
 		if s.readPoint != 0 {
-			s.spec.MvccReadPoint = proto.Uint64(s.readPoint)
+			s.specReadPoint = s.readPoint
+			s.spec.MvccReadPoint = &s.specReadPoint
 		} else {
 			s.spec.MvccReadPoint = nil
 		}
-		req = hrpc.ScanOpenRequest(r.name, s.spec, s.rows, s.limitLeft())
+		req = s.reqs.Open(r.name, s.spec, s.rows, s.limitLeft())
 	} else {
-		req = hrpc.ScanNextRequest(s.id, s.seq, s.rows, s.limitLeft())
+		req = s.reqs.Next(s.id, s.seq, s.rows, s.limitLeft())
 	}
 	if s.track {
 		hrpc.WithScanMetrics(req)
@@ -381,12 +399,12 @@ func (s *Scanner) step(ctx context.Context) error {
 		return err
 	}
 	if !s.open {
-		if resp.ScannerId == nil && resp.GetMoreResultsInRegion() {
+		if s.flags.scannerID == noScannerID && resp.GetMoreResultsInRegion() {
 			return fmt.Errorf("%w: ScanResponse opening a scanner has no scanner id", hrpc.ErrBadResponse)
 		}
-		s.id, s.open, s.seq = resp.GetScannerId(), true, 0
-		if resp.MvccReadPoint != nil && s.readPoint == 0 {
-			s.readPoint = resp.GetMvccReadPoint()
+		s.id, s.open, s.seq = s.flags.scannerID, true, 0
+		if s.readPoint == 0 {
+			s.readPoint = s.flags.readPoint // 0, as the unset field, keeps the scan without one
 		}
 	} else {
 		s.seq++
@@ -398,9 +416,10 @@ func (s *Scanner) step(ctx context.Context) error {
 	if len(s.check.results) == 0 && !resp.GetHeartbeatMessage() {
 		s.batches.endRow(s.emit) // an empty answer that is not a heartbeat ends a row
 	}
+	clear(s.check.results) // they are the caller's now: the spare array does not hold them
 	s.check.results = nil
 	switch {
-	case resp.MoreResults != nil && !resp.GetMoreResults():
+	case !s.flags.moreResults: // true when unset
 		s.open = false // the server closed it
 		s.flushPartial()
 		s.done = true
@@ -422,30 +441,42 @@ func (s *Scanner) step(ctx context.Context) error {
 // does not grow them again.
 func (s *Scanner) nextResponse() *pb.ScanResponse {
 	cpr, pf := s.resp.CellsPerResult[:0], s.resp.PartialFlagPerResult[:0]
-	if cap(cpr) == 0 {
-		// The server sends one entry per result, each its own field: room for the rows
-		// asked for, so that the first response does not grow them entry by entry.
-		n := min(s.rows, maxResultsHint)
-		if s.hasLimit {
-			n = min(n, s.limit)
-		}
-		cpr, pf = make([]uint32, 0, n), make([]bool, 0, n)
+	// The server sends one entry per result, each its own field: room for the rows asked
+	// for, so that a response does not grow them entry by entry.
+	n := int(min(s.rows, maxResultsHint))
+	if s.hasLimit {
+		n = min(n, int(s.limit))
+	}
+	if cap(cpr) < n {
+		cpr = make([]uint32, 0, n)
+	}
+	if cap(pf) < n {
+		pf = make([]bool, 0, n)
 	}
 	s.resp.Reset()
 	s.resp.CellsPerResult, s.resp.PartialFlagPerResult = cpr, pf
-	// Fields whose absence means zero are merged in place; those whose presence matters
-	// (scanner_id, more_results, mvcc_read_point) are left unset.
-	s.flags = respFlags{}
+	// The scalars are merged in place, preset to what their absence means: protobuf would
+	// otherwise allocate each. scanner_id, whose absence is an error when the region has
+	// more rows, is preset to an id no server gives (noScannerID).
+	s.flags = respFlags{scannerID: noScannerID, moreResults: true}
 	s.resp.Ttl, s.resp.Stale = &s.flags.ttl, &s.flags.stale
 	s.resp.MoreResultsInRegion, s.resp.HeartbeatMessage = &s.flags.moreInRegion, &s.flags.heartbeat
+	s.resp.ScannerId, s.resp.MoreResults = &s.flags.scannerID, &s.flags.moreResults
+	s.resp.MvccReadPoint = &s.flags.readPoint
 	return &s.resp
 }
 
-// respFlags are the ScanResponse fields that mean the same absent or zero.
+// respFlags are the scalar fields of a ScanResponse, merged in place.
 type respFlags struct {
-	ttl                            uint32
-	stale, moreInRegion, heartbeat bool
+	scannerID, readPoint                        uint64
+	ttl                                         uint32
+	stale, moreInRegion, heartbeat, moreResults bool
 }
+
+// noScannerID stands for a ScanResponse without scanner_id: -1 as a Java long, which is what
+// the Java client's scanner callables hold before they have a scanner, and which HBase never
+// gives one (its ids have bit 31 clear).
+const noScannerID = ^uint64(0)
 
 // maxResultsHint bounds the results per response a scanner makes room for in advance.
 const maxResultsHint = 256
@@ -585,7 +616,7 @@ func (s *Scanner) nextRegion() {
 			return
 		}
 		s.spec.StartRow = r.start
-		s.spec.IncludeStartRow = proto.Bool(false)
+		s.spec.IncludeStartRow = &s.no
 	}
 	s.readPoint = 0
 }
@@ -596,14 +627,30 @@ func (s *Scanner) armRenewal() {
 	if !s.open || s.done {
 		return
 	}
-	if s.renew != nil {
-		s.renew.Reset(s.c.opts.scanLeaseRenew)
+	s.resetRenewal()
+}
+
+// resetRenewal (re)schedules the lease renewal.
+func (s *Scanner) resetRenewal() {
+	if s.renew == nil {
+		s.renewRuns.Add(1)
+		s.renew = time.AfterFunc(s.c.opts.scanLeaseRenew, s.renewLease)
 		return
 	}
-	s.renew = time.AfterFunc(s.c.opts.scanLeaseRenew, s.renewLease)
+	if !s.renew.Reset(s.c.opts.scanLeaseRenew) {
+		s.renewRuns.Add(1) // a new run, not the one pending moved
+	}
+}
+
+// stopRenewal cancels the pending lease renewal, if it has not started.
+func (s *Scanner) stopRenewal() {
+	if s.renew != nil && s.renew.Stop() {
+		s.renewRuns.Add(-1)
+	}
 }
 
 func (s *Scanner) renewLease() {
+	defer s.renewRuns.Add(-1) // last: nothing below touches s after it
 	if !s.mu.TryLock() {
 		return // Next is talking to the server: that renews the lease
 	}
@@ -623,7 +670,7 @@ func (s *Scanner) renewLease() {
 		return
 	}
 	s.seq++
-	s.renew.Reset(s.c.opts.scanLeaseRenew)
+	s.resetRenewal()
 }
 
 // scanCheck decodes a ScanResponse while the region connection still holds its frame
@@ -633,6 +680,7 @@ func (s *Scanner) renewLease() {
 type scanCheck struct {
 	reversed bool
 	results  []*hrpc.Result // of the last response that passed
+	spare    []*hrpc.Result // the backing array of results, reused from one response to the next
 }
 
 func (d *scanCheck) CheckResponse(resp proto.Message, cells []byte) error {
@@ -641,10 +689,11 @@ func (d *scanCheck) CheckResponse(resp proto.Message, cells []byte) error {
 	if !ok {
 		return fmt.Errorf("%w: %T for a Scan", hrpc.ErrBadResponse, resp)
 	}
-	results, err := hrpc.ParseScanResponse(r, cells)
+	results, err := hrpc.AppendScanResults(d.spare[:0], r, cells)
 	if err != nil {
 		return err
 	}
+	d.spare = results
 	var prev []byte
 	for i, res := range results {
 		if len(res.Cells) == 0 {

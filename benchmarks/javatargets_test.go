@@ -212,20 +212,22 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 			sd, a := sides[i], out[i]
 			var ms0, ms1 runtime.MemStats
 			var calls0, writes0, calls1, writes1 uint64
-			if sd.isGo {
-				runtime.ReadMemStats(&ms0)
-			}
 			if sd.rpcs != nil {
 				calls0, writes0 = sd.rpcs()
 			}
 			cpu0, server0 := sideCPUOf(t, sd), clusterCPU(t, cl)
+			// The allocations counted are the block's, not those of reading the
+			// processes' CPU times in /proc (over a thousand per block).
+			if sd.isGo {
+				runtime.ReadMemStats(&ms0)
+			}
 			pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("block", fmt.Sprintf("%s-x%d/%s", w.name, w.callers, sd.name))))
 			b, err := sd.run(ctx, work(seed+int64(round*blockOps), blockOps))
 			pprof.SetGoroutineLabels(ctx)
-			cpu1, server1 := sideCPUOf(t, sd), clusterCPU(t, cl)
 			if sd.isGo {
 				runtime.ReadMemStats(&ms1)
 			}
+			cpu1, server1 := sideCPUOf(t, sd), clusterCPU(t, cl)
 			if sd.rpcs != nil {
 				calls1, writes1 = sd.rpcs()
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-hbase/hbase/pb"
 )
@@ -250,16 +251,34 @@ func (s *Scan) AllowPartialResults() bool { return s.allowPartials }
 func (s *Scan) BatchSize() uint32 { return s.batchSize }
 
 // ScanProto builds the protobuf Scan for the first ScanRequest to a region. The client's scanner
-// overrides start_row (and include_start_row) when it resumes in a later region.
+// overrides start_row (and include_start_row) when it resumes in a later region. One
+// allocation, or more with columns or attributes.
 func (s *Scan) ScanProto() *pb.Scan {
-	// The message and the scalars every scan sets in one allocation.
-	a := &scanProtoAlloc{maxResultSize: s.maxResultSize, caching: s.numberOfRows}
-	p := &a.p
+	return s.ScanProtoInto(new(ScanProtoBuffer))
+}
+
+// ScanProtoBuffer holds a pb.Scan built by Scan.ScanProtoInto with the scalars it points to,
+// so that a scanner reused for one scan after another builds each one's message without
+// allocating. The zero value is ready for use.
+type ScanProtoBuffer struct {
+	p                                                    pb.Scan
+	maxResultSize                                        uint64
+	caching, maxVersions, batch, storeLimit, storeOffset uint32
+	no, yes                                              bool
+}
+
+// ScanProtoInto is ScanProto built in b; the message replaces the one b held before. It
+// points into s (rows, columns, filter) and into b: neither may change while it is in use.
+func (s *Scan) ScanProtoInto(b *ScanProtoBuffer) *pb.Scan {
+	p := &b.p
+	p.Reset()
+	b.maxResultSize, b.caching = s.maxResultSize, s.numberOfRows
+	b.no, b.yes = false, true
 	p.Column = columnsProto(s.columns)
 	p.Attribute = attributesProto(s.attributes)
 	p.StartRow, p.StopRow = s.startRow, s.stopRow
 	p.Filter, p.TimeRange = s.filter, s.timeRange
-	p.MaxResultSize, p.Caching = &a.maxResultSize, &a.caching
+	p.MaxResultSize, p.Caching = &b.maxResultSize, &b.caching
 	if len(p.StartRow) == 0 {
 		p.StartRow = nil
 	}
@@ -267,50 +286,52 @@ func (s *Scan) ScanProto() *pb.Scan {
 		p.StopRow = nil
 	}
 	if s.maxVersions > 1 {
-		p.MaxVersions = proto32(s.maxVersions)
+		b.maxVersions = s.maxVersions
+		p.MaxVersions = &b.maxVersions
 	}
 	if s.noCache {
-		p.CacheBlocks = protoBool(false)
+		p.CacheBlocks = &b.no
 	}
 	if s.batchSize > 0 {
-		p.BatchSize = proto32(s.batchSize)
+		b.batch = s.batchSize
+		p.BatchSize = &b.batch
 	}
 	if s.storeLimit > 0 {
-		p.StoreLimit = proto32(s.storeLimit)
+		b.storeLimit = s.storeLimit
+		p.StoreLimit = &b.storeLimit
 	}
 	if s.storeOffset > 0 {
-		p.StoreOffset = proto32(s.storeOffset)
+		b.storeOffset = s.storeOffset
+		p.StoreOffset = &b.storeOffset
 	}
 	if s.reversed {
-		p.Reversed = protoBool(true)
+		p.Reversed = &b.yes
 	}
 	if s.allowPartials {
-		p.AllowPartialResults = protoBool(true)
+		p.AllowPartialResults = &b.yes
 	}
 	if !s.includeStartRow {
-		p.IncludeStartRow = protoBool(false)
+		p.IncludeStartRow = &b.no
 	}
 	if s.includeStopRow {
-		p.IncludeStopRow = protoBool(true)
+		p.IncludeStopRow = &b.yes
 	}
 	return p
 }
 
-// scanProtoAlloc is a pb.Scan with the scalars ScanProto always points to.
-type scanProtoAlloc struct {
-	p             pb.Scan
-	maxResultSize uint64
-	caching       uint32
-}
-
-func proto32(v uint32) *uint32 { return &v }
-func protoBool(v bool) *bool   { return &v }
-
 // ParseScanResponse turns a ScanResponse and its cellblock into results, in order. With a
 // cellblock (the normal case) the server sends cells_per_result and partial_flag_per_result;
-// without, the results carry their cells. Cells alias cellblock. Three allocations per
-// response, whatever the number of rows.
+// without, the results carry their cells. Cells alias cellblock. Two allocations per response
+// (the results and their cells, the slice of them), one when every result is of one cell,
+// whatever the number of rows.
 func ParseScanResponse(resp *pb.ScanResponse, cellblock []byte) ([]*Result, error) {
+	return AppendScanResults(nil, resp, cellblock)
+}
+
+// AppendScanResults is ParseScanResponse appending the results to dst, which a scanner reuses
+// from one response to the next. The results and their cells are allocated anew for every
+// response, never taken from dst: the caller may keep them. On error it returns nil.
+func AppendScanResults(dst []*Result, resp *pb.ScanResponse, cellblock []byte) ([]*Result, error) {
 	if resp == nil {
 		return nil, badResponse("nil ScanResponse")
 	}
@@ -329,36 +350,52 @@ func ParseScanResponse(resp *pb.ScanResponse, cellblock []byte) ([]*Result, erro
 		if int64(total)*(4+kvHeaderLen+keyFixedLen) > int64(len(cellblock)) {
 			return nil, badResponse("%d cells claimed but the cellblock has %d bytes", total, len(cellblock))
 		}
-		slab := make([]Cell, total)
-		results := make([]Result, n)
-		out := make([]*Result, n)
+		dst = slices.Grow(dst, n)
+		var results []Result
+		var slab []Cell
+		var ones []resultCell
+		if total == n && !slices.Contains(resp.CellsPerResult, 0) {
+			// One cell per result, the most common scan (a row of one column): results and
+			// cells in one block.
+			ones = make([]resultCell, n)
+		} else {
+			slab = make([]Cell, total)
+			results = make([]Result, n)
+		}
 		off := 0
 		for i, c := range resp.CellsPerResult {
-			r := &results[i]
+			var r *Result
+			if ones != nil {
+				rc := &ones[i]
+				rc.res.Cells = rc.cell[:]
+				r = &rc.res
+			} else {
+				r = &results[i]
+				if c > 0 {
+					r.Cells = slab[off : off+int(c) : off+int(c)]
+					off += int(c)
+				}
+			}
 			r.Stale = stale
 			if len(resp.PartialFlagPerResult) > 0 {
 				r.Partial = resp.PartialFlagPerResult[i]
 			}
-			if c > 0 {
-				r.Cells = slab[off : off+int(c) : off+int(c)]
-				for j := range r.Cells {
-					if err := reader.Next(&r.Cells[j]); err != nil {
-						return nil, fmt.Errorf("%w: result %d: %w", ErrBadResponse, i, err)
-					}
+			for j := range r.Cells {
+				if err := reader.Next(&r.Cells[j]); err != nil {
+					return nil, fmt.Errorf("%w: result %d: %w", ErrBadResponse, i, err)
 				}
-				if err := oneRow(r.Cells); err != nil {
-					return nil, fmt.Errorf("%w: scan result %d: %w", ErrBadResponse, i, err)
-				}
-				off += int(c)
 			}
-			out[i] = r
+			if err := oneRow(r.Cells); err != nil {
+				return nil, fmt.Errorf("%w: scan result %d: %w", ErrBadResponse, i, err)
+			}
+			dst = append(dst, r)
 		}
 		if reader.Remaining() != 0 {
 			return nil, badResponse("%d bytes of cellblock left after %d results", reader.Remaining(), n)
 		}
-		return out, nil
+		return dst, nil
 	}
-	out := make([]*Result, len(resp.Results))
+	dst = slices.Grow(dst, len(resp.Results))
 	results := make([]Result, len(resp.Results))
 	for i, pr := range resp.Results {
 		if err := parseResultInto(&results[i], pr, &reader); err != nil {
@@ -368,9 +405,9 @@ func ParseScanResponse(resp *pb.ScanResponse, cellblock []byte) ([]*Result, erro
 			return nil, fmt.Errorf("%w: scan result %d: %w", ErrBadResponse, i, err)
 		}
 		results[i].Stale = results[i].Stale || stale
-		out[i] = &results[i]
+		dst = append(dst, &results[i])
 	}
-	return out, nil
+	return dst, nil
 }
 
 // oneRow checks that the cells of one scan result are all of one row.

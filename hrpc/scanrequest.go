@@ -11,47 +11,58 @@ import (
 
 // ScanOpenRequest opens a scanner in regionName with spec (the Scan's ScanProto, its start row
 // moved on by the scanner as rows are returned) and asks for the first rows per RPC. limit is
-// how many rows the scan may still return (0: no limit).
+// how many rows the scan may still return (0: no limit). One allocation; a scanner that sends
+// many requests builds them in a ScanRequests of its own instead.
 func ScanOpenRequest(regionName []byte, spec *pb.Scan, rowsPerRPC, limit uint32) *pb.ScanRequest {
-	a := &scanOpenAlloc{regionType: pb.RegionSpecifier_REGION_NAME, rows: rowsPerRPC, limit: limit, yes: true}
-	a.region = pb.RegionSpecifier{Type: &a.regionType, Value: regionName}
-	a.req = pb.ScanRequest{
-		Region:                  &a.region,
-		Scan:                    spec,
-		NumberOfRows:            &a.rows,
-		ClientHandlesPartials:   &a.yes,
-		ClientHandlesHeartbeats: &a.yes,
-	}
-	if limit > 0 {
-		a.req.LimitOfRows = &a.limit
-	}
-	return &a.req
-}
-
-// scanOpenAlloc is a ScanRequest that opens a scanner with every field it points to: one
-// allocation.
-type scanOpenAlloc struct {
-	req         pb.ScanRequest
-	region      pb.RegionSpecifier
-	regionType  pb.RegionSpecifier_RegionSpecifierType
-	rows, limit uint32
-	yes         bool
+	return new(ScanRequests).Open(regionName, spec, rowsPerRPC, limit)
 }
 
 // ScanNextRequest asks an open scanner for its next rows; seq is the call sequence number the
 // server checks to detect a lost or repeated request.
 func ScanNextRequest(scannerID, seq uint64, rowsPerRPC, limit uint32) *pb.ScanRequest {
-	req := &pb.ScanRequest{
-		ScannerId:               proto.Uint64(scannerID),
-		NumberOfRows:            proto.Uint32(rowsPerRPC),
-		NextCallSeq:             proto.Uint64(seq),
-		ClientHandlesPartials:   proto.Bool(true),
-		ClientHandlesHeartbeats: proto.Bool(true),
-	}
+	return new(ScanRequests).Next(scannerID, seq, rowsPerRPC, limit)
+}
+
+// ScanRequests builds the open and next ScanRequests of a scanner in place, with every field
+// they point to: a scanner sends its requests without allocating. Each request it returns is
+// valid until the next call of Open or Next (the region client encodes a request before its
+// Call returns and keeps no reference to it). The zero value is ready for use.
+type ScanRequests struct {
+	req            pb.ScanRequest
+	region         pb.RegionSpecifier
+	regionType     pb.RegionSpecifier_RegionSpecifierType
+	scannerID, seq uint64
+	rows, limit    uint32
+	yes            bool
+}
+
+// Open is ScanOpenRequest, built in b.
+func (b *ScanRequests) Open(regionName []byte, spec *pb.Scan, rowsPerRPC, limit uint32) *pb.ScanRequest {
+	b.reset(rowsPerRPC, limit)
+	b.regionType = pb.RegionSpecifier_REGION_NAME
+	b.region.Reset()
+	b.region.Type, b.region.Value = &b.regionType, regionName
+	b.req.Region, b.req.Scan = &b.region, spec
+	return &b.req
+}
+
+// Next is ScanNextRequest, built in b.
+func (b *ScanRequests) Next(scannerID, seq uint64, rowsPerRPC, limit uint32) *pb.ScanRequest {
+	b.reset(rowsPerRPC, limit)
+	b.scannerID, b.seq = scannerID, seq
+	b.req.ScannerId, b.req.NextCallSeq = &b.scannerID, &b.seq
+	return &b.req
+}
+
+// reset empties the request and sets the fields every open and next request carries.
+func (b *ScanRequests) reset(rowsPerRPC, limit uint32) {
+	b.req.Reset()
+	b.rows, b.limit, b.yes = rowsPerRPC, limit, true
+	b.req.NumberOfRows = &b.rows
+	b.req.ClientHandlesPartials, b.req.ClientHandlesHeartbeats = &b.yes, &b.yes
 	if limit > 0 {
-		req.LimitOfRows = proto.Uint32(limit)
+		b.req.LimitOfRows = &b.limit
 	}
-	return req
 }
 
 // ScanCloseRequest closes a scanner on the server.
