@@ -48,9 +48,9 @@ type floorReply struct {
 }
 
 // newFloorConn does the handshake on rw (preamble, then the ConnectionHeader go-hbase sends:
-// KeyValueCodec cellblocks, version 2.6.1) and, when withReader is set, starts the reader
-// goroutine, labelled for profiles as "floor reader".
-func newFloorConn(rw io.ReadWriter, closer io.Closer, withReader bool) (*floorConn, error) {
+// KeyValueCodec cellblocks, version 2.6.1) and, when reader is not empty, starts a reader
+// goroutine carrying the pprof label block=reader.
+func newFloorConn(rw io.ReadWriter, closer io.Closer, reader string) (*floorConn, error) {
 	username := "go-hbase"
 	if u, err := user.Current(); err == nil && u.Username != "" {
 		username = u.Username
@@ -73,9 +73,9 @@ func newFloorConn(rw io.ReadWriter, closer io.Closer, withReader bool) (*floorCo
 		return nil, fmt.Errorf("floor: handshake: %w", err)
 	}
 	f := &floorConn{rw: rw, closer: closer, out: make([]byte, 0, 256), in: make([]byte, 4096)}
-	if withReader {
+	if reader != "" {
 		f.replies = make(chan floorReply, 1)
-		go pprof.Do(context.Background(), pprof.Labels("block", "floor reader"), func(context.Context) {
+		go pprof.Do(context.Background(), pprof.Labels("block", reader), func(context.Context) {
 			for {
 				frame, err := f.readFrame()
 				r := floorReply{err: err}
