@@ -34,7 +34,8 @@ func dialBlocking(addr string) (blockingFD, error) {
 		return -1, fmt.Errorf("connect %s: %w", addr, err)
 	}
 	tv := syscall.Timeval{Sec: 30}
-	if err := syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1); err == nil {
+	err = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
+	if err == nil {
 		err = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
 	}
 	if err != nil {
