@@ -5,6 +5,8 @@
 // turns in blocks of 200 operations. TestJavaClientLatency puts go-hbase beside the standard
 // HBase Java client, in a JVM of its own, the same way; TestJavaClientTargets (make bench-java)
 // does so for HBase PerformanceEvaluation's workloads and prints issue 15's targets.
+// TestOneCallerFloor puts beside them at one caller a bare Go client (floorConn), to show
+// what any Go client's CPU per Get can be.
 //
 // The per-frame costs of the security layers (CryptoAES beside AES-CTR and HMAC-MD5 alone,
 // and beside GSS Wrap) are BenchmarkSecurityLayers in package sasl.
@@ -12,5 +14,6 @@
 //	GOHBASE_BENCH=1 GOHBASE_BENCH_OPS=20000 GOHBASE_BENCH_REPEAT=3 go test -run TestEncryptionLatency -v -timeout 30m ./benchmarks
 //	GOHBASE_BENCH=1 GOHBASE_BENCH_OPS=20000 go test -run TestJavaClientLatency -v -timeout 30m ./benchmarks
 //	GOHBASE_BENCH=1 go test -run 'TestJavaClientTargets$' -v -timeout 30m ./benchmarks
+//	GOHBASE_BENCH=1 go test -run 'TestOneCallerFloor$' -v -timeout 20m ./benchmarks
 //	go test -run '^$' -bench SecurityLayers -benchmem ./sasl
 package benchmarks

@@ -94,34 +94,7 @@ func TestJavaClientTargets(t *testing.T) {
 	blockDur := time.Duration(envInt(t, "GOHBASE_BENCH_BLOCK_SECONDS", 1)) * time.Second
 	warmup := envInt(t, "GOHBASE_BENCH_WARMUP", 0) // 0: each workload's own
 	workloads := selectPEWorkloads(t, os.Getenv("GOHBASE_BENCH_WORKLOADS"))
-	ctx := t.Context()
-	cl := hbasetest.StartT(t, hbasetest.Options{FullJIT: true})
-	defer cl.Stop()
-	var splits [][]byte
-	for k := 1; k < peRegions; k++ {
-		splits = append(splits, hbasetest.PEKey(nil, int64(peRows*k/peRegions)))
-	}
-	if err := cl.CreateTable(ctx, peTable, []string{hbasetest.PEFamily}, splits); err != nil {
-		t.Fatal(err)
-	}
-	c, err := hbase.NewClient(cl.ZKQuorum, hbase.WithZNodeParent(cl.ZNodeParent))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	began := time.Now()
-	if err := loadPETable(ctx, c); err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.Flush(ctx, peTable); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("loaded %d rows of %d B in %v", peRows, peValueLen, time.Since(began).Round(time.Millisecond))
-	j, err := cl.StartJavaClient(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	cl, c, j := startPEBench(t)
 	sides := []peSide{
 		{name: "go-hbase", run: goWork(c), cpu: cputime.Self, isGo: true, rpcs: func() (calls, writes uint64) {
 			for _, s := range c.Stats().Servers {
@@ -137,11 +110,47 @@ func TestJavaClientTargets(t *testing.T) {
 			w.warmup = warmup
 		}
 		began := time.Now()
-		results[wi] = runPEWorkload(t, cl, sides, w, perSide, blockDur)
+		results[wi] = [2]*peAcc(runPEWorkload(t, cl, sides, w, perSide, blockDur))
 		t.Logf("%s x%d: %d blocks of %d ops per side in %v", w.name, w.callers, results[wi][0].blocks,
 			results[wi][0].blockOps, time.Since(began).Round(time.Second))
 	}
 	printPEResults(workloads, results)
+}
+
+// startPEBench starts the cluster of the PE benchmarks (one region server, full JIT), creates
+// PE's table pre-split in peRegions regions, loads it through go-hbase and flushes it, and
+// starts the Java client. It returns the cluster, the go-hbase client that loaded the table
+// and the Java client; all three stop when the test ends.
+func startPEBench(t *testing.T) (*hbasetest.Cluster, *hbase.Client, *hbasetest.JavaClient) {
+	t.Helper()
+	ctx := t.Context()
+	cl := hbasetest.StartT(t, hbasetest.Options{FullJIT: true}) // stops at Cleanup
+	var splits [][]byte
+	for k := 1; k < peRegions; k++ {
+		splits = append(splits, hbasetest.PEKey(nil, int64(peRows*k/peRegions)))
+	}
+	if err := cl.CreateTable(ctx, peTable, []string{hbasetest.PEFamily}, splits); err != nil {
+		t.Fatal(err)
+	}
+	c, err := hbase.NewClient(cl.ZKQuorum, hbase.WithZNodeParent(cl.ZNodeParent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	began := time.Now()
+	if err := loadPETable(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Flush(ctx, peTable); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("loaded %d rows of %d B in %v", peRows, peValueLen, time.Since(began).Round(time.Millisecond))
+	j, err := cl.StartJavaClient(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	return cl, c, j
 }
 
 // loadPETable writes every row of the table once, from 32 goroutines.
@@ -169,11 +178,12 @@ func loadPETable(ctx context.Context, c *hbase.Client) error {
 	return errors.Join(errs...)
 }
 
-// runPEWorkload measures both sides on w: an unrecorded warm-up whose last quarter gives
-// each side's rate, then alternating blocks, each as many operations as the slower side runs
-// in blockDur, until the slower side has run about perSide. Blocks carry a pprof label
-// ("block": workload/side) for -cpuprofile.
-func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWorkload, perSide, blockDur time.Duration) [2]*peAcc {
+// runPEWorkload measures every side on w: an unrecorded warm-up whose last quarter gives
+// each side's rate, then blocks taking turns, the first side rotating, each as many
+// operations as the slowest side runs in blockDur, until the slowest side has run about
+// perSide. Each side's CPU is its process's over its own blocks. Blocks carry a pprof label
+// ("block": workload/side) for -cpuprofile. It returns one accumulator per side, in order.
+func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWorkload, perSide, blockDur time.Duration) []*peAcc {
 	ctx := t.Context()
 	work := func(seed int64, n int) hbasetest.Work {
 		return hbasetest.Work{Workload: w.workload, Table: peTable, Rows: peRows, Range: w.rangeLen,
@@ -199,7 +209,7 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 	}
 	blockOps := max(int(slowest*blockDur.Seconds()), 20*w.callers)
 	rounds := max(int(perSide/blockDur), 4)
-	var out [2]*peAcc
+	out := make([]*peAcc, len(sides))
 	for i, sd := range sides {
 		out[i] = &peAcc{h: newHistogram(), blocks: rounds, blockOps: blockOps}
 		if sd.isGo {
@@ -210,27 +220,30 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 		for k := range sides {
 			i := (k + round) % len(sides)
 			sd, a := sides[i], out[i]
+			// The readings nest, the side's own CPU innermost: reading the cluster's CPU (a
+			// file per JVM thread) and the MemStats cost this process CPU and allocations that
+			// must not count as a Go side's.
 			var ms0, ms1 runtime.MemStats
 			var calls0, writes0, calls1, writes1 uint64
-			if sd.rpcs != nil {
-				calls0, writes0 = sd.rpcs()
-			}
-			cpu0, server0 := sideCPUOf(t, sd), clusterCPU(t, cl)
-			// The allocations counted are the block's, not those of reading the
-			// processes' CPU times in /proc (over a thousand per block).
+			server0 := clusterCPU(t, cl)
 			if sd.isGo {
 				runtime.ReadMemStats(&ms0)
 			}
+			if sd.rpcs != nil {
+				calls0, writes0 = sd.rpcs()
+			}
+			cpu0 := sideCPUOf(t, sd)
 			pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("block", fmt.Sprintf("%s-x%d/%s", w.name, w.callers, sd.name))))
 			b, err := sd.run(ctx, work(seed+int64(round*blockOps), blockOps))
 			pprof.SetGoroutineLabels(ctx)
-			if sd.isGo {
-				runtime.ReadMemStats(&ms1)
-			}
-			cpu1, server1 := sideCPUOf(t, sd), clusterCPU(t, cl)
+			cpu1 := sideCPUOf(t, sd)
 			if sd.rpcs != nil {
 				calls1, writes1 = sd.rpcs()
 			}
+			if sd.isGo {
+				runtime.ReadMemStats(&ms1)
+			}
+			server1 := clusterCPU(t, cl)
 			if err != nil {
 				t.Fatalf("%s %s x%d: %v", sd.name, w.name, w.callers, err)
 			}
