@@ -30,8 +30,8 @@ launcher:
 # Every unit test and every integration test against real clusters; then the allocation tests
 # again without -race, which drops sync.Pool items on purpose; then the root and region
 # packages' tests again without -race: race builds keep net.Conn (region/rawconn_other.go), so
-# only this run covers the raw socket I/O users run (the examples, which start a cluster each,
-# ran in the first).
+# only this run covers the raw socket I/O users run and region's lone reading (region/lone.go)
+# (the examples, which start a cluster each, ran in the first).
 # Left out of the second, non-race pass (they ran in the first): tests whose connections go
 # through hbasetest/faultnet use net.Conn either way (a wrapped connection has no raw socket
 # I/O); ticket renewal, the admin calls, the recovery timings and the server's throttling (a

@@ -469,7 +469,9 @@ func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (prot
 			if err == nil {
 				return resp, cells, nil
 			}
-			if errors.Is(err, hberr.ErrConnection) && !deadBefore && !resendableAfterLoss(call) && !c.isClosed() {
+			// region.ErrNotSent: the connection was found dead before the request was written.
+			if errors.Is(err, hberr.ErrConnection) && !deadBefore && !errors.Is(err, region.ErrNotSent) &&
+				!resendableAfterLoss(call) && !c.isClosed() {
 				c.regionFailed(r, conn, err)
 				return nil, nil, indeterminate(err)
 			}

@@ -104,7 +104,14 @@ func (c *Client) CallChecked(ctx context.Context, priority uint32, method string
 	}
 	c.calls[cl.id] = cl
 	others := len(c.calls) > 1
+	lone := c.lone && !c.reading // then cl is the only call in flight
+	if lone {
+		c.reading = true
+	}
 	c.mu.Unlock()
+	if lone {
+		return c.callLone(ctx, cl, method, req, resp, check)
+	}
 
 	c.stats.calls.Add(1)
 	c.w.enqueue(c, cl, others)

@@ -8,13 +8,15 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-hbase/hbase/hberr"
 )
 
 // Client is one connection to one server for one service. It is safe for concurrent use:
-// callers' goroutines encode and write their requests (coalescing concurrent writes), and one
-// reader goroutine completes calls by call id.
+// callers' goroutines encode and write their requests (coalescing concurrent writes), and
+// whoever holds the read role completes calls by call id: the reader goroutine, or a lone
+// caller reading its own response (lone.go).
 type Client struct {
 	addr string
 	cfg  config
@@ -25,10 +27,22 @@ type Client struct {
 	dead          atomic.Bool
 	loggedCorrupt atomic.Bool // a corrupt response was logged (once per connection)
 
-	mu    sync.Mutex
-	calls map[uint32]*call // outstanding calls; nil once dead
-	err   error            // why the connection died
-	done  chan struct{}    // closed when dead
+	mu       sync.Mutex
+	calls    map[uint32]*call // outstanding calls; nil once dead
+	err      error            // why the connection died
+	done     chan struct{}    // closed when dead
+	reading  bool             // someone holds the read role (lone reading only)
+	watching bool             // the reader goroutine holds it for an idle connection
+
+	rd readSide // the read role's state
+	// Lone reading (lone.go); lone is false on connections whose reader goroutine always reads.
+	lone        bool
+	poller      idlePoller
+	wake        chan struct{} // hands the read role to the reader goroutine
+	interrupted chan struct{} // interruptFn is over
+	interruptFn func()        // c.interruptRead, bound once
+	idleWatch   *time.Timer   // runs watchIdle
+	wait        loneWait      // the lone caller's context
 
 	w        writer
 	wg       sync.WaitGroup // the reader and any write-draining goroutine
@@ -37,6 +51,7 @@ type Client struct {
 	stats struct {
 		calls, writes           atomic.Uint64
 		bytesWritten, bytesRead atomic.Uint64
+		loneCalls, handOffs     atomic.Uint64 // lone.go; for tests
 	}
 }
 
@@ -79,16 +94,32 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	}
 	c.callPool.New = func() any { return &call{done: make(chan struct{}, 1)} }
 	c.w.init(conn, layer, cfg)
-	var src = bufio.NewReaderSize(conn, cfg.ReadBufferSize)
+	var src *bufio.Reader
+	poller, lone := conn.(idlePoller)
+	if lone = lone && layer == nil; lone {
+		src = bufio.NewReaderSize(loneSource{c}, cfg.ReadBufferSize)
+	} else {
+		src = bufio.NewReaderSize(conn, cfg.ReadBufferSize)
+	}
 	var br *bufio.Reader
 	if layer != nil {
 		br = bufio.NewReaderSize(&layerReader{src: src, layer: layer, maxToken: cfg.MaxFrameSize}, cfg.ReadBufferSize)
 	} else {
 		br = src
 	}
+	c.initReadSide(br)
 	c.wg.Add(1)
-	go c.readLoop(br)
-	c.log.Debug("region: connected", "layered", layer != nil)
+	if lone {
+		c.lone, c.poller = true, poller
+		c.wake = make(chan struct{}, 1)
+		c.interrupted = make(chan struct{}, 1)
+		c.interruptFn = c.interruptRead
+		c.idleWatch = time.AfterFunc(c.idleDelay(), c.watchIdle)
+		go c.readTurns()
+	} else {
+		go c.readLoop()
+	}
+	c.log.Debug("region: connected", "layered", layer != nil, "lone_reading", c.lone)
 	return c, nil
 }
 
@@ -146,6 +177,9 @@ func (c *Client) fail(err error) {
 	calls := c.calls
 	c.calls = nil
 	close(c.done)
+	if c.idleWatch != nil {
+		c.idleWatch.Stop()
+	}
 	c.mu.Unlock()
 
 	c.conn.Close()

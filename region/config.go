@@ -55,6 +55,9 @@ type config struct {
 	// netConnIO keeps net.Conn's own reads and writes instead of rawConn's: the reference
 	// TestRawIOAgainstRealHBase measures rawConn against.
 	netConnIO bool
+	// idleWatch replaces idleWatchDelay (lone.go) when set: tests that need a connection
+	// nobody watches.
+	idleWatch time.Duration
 }
 
 // Default limits.
@@ -227,6 +230,14 @@ func WithDialer(d Dialer) Option {
 func withNetConnIO() Option {
 	return func(c *config) error {
 		c.netConnIO = true
+		return nil
+	}
+}
+
+// withIdleWatch sets how long a connection with lone reading stays unwatched (lone.go).
+func withIdleWatch(d time.Duration) Option {
+	return func(c *config) error {
+		c.idleWatch = d
 		return nil
 	}
 }

@@ -3,10 +3,11 @@
 //
 // A Client multiplexes calls over the connection by call id. Callers' goroutines encode their
 // requests and write them; requests that queue up while another goroutine is writing are
-// coalesced into the next write (no timer: a lone call is written at once). Exactly one reader
-// goroutine per connection decodes responses and hands them to the waiting callers, which
-// unmarshal their response message themselves. A call whose context ends returns at once; its
-// late response is dropped. When the connection breaks, every outstanding call fails at once
+// coalesced into the next write (no timer: a lone call is written at once). One goroutine at a
+// time decodes responses and hands them to the waiting callers, which unmarshal their response
+// message themselves: a lone caller reads its own response (and those of callers that join it)
+// on plain connections, the connection's reader goroutine otherwise (lone.go). A call whose
+// context ends returns at once; its late response is dropped. When the connection breaks, every outstanding call fails at once
 // with an error wrapping hberr.ErrConnection, Done is closed and later calls fail fast.
 //
 // Wire format (HBase 2.x): the preamble "HBas" 0 0x50 (SIMPLE; a Handshaker does SASL), then

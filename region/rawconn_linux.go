@@ -42,6 +42,11 @@ type rawConn struct {
 	wn      int
 	werr    syscall.Errno
 	writeFn func(fd uintptr) bool
+	// pollIdle's peek.
+	pb     [1]byte
+	pn     int
+	perr   syscall.Errno
+	peekFn func(fd uintptr) bool
 }
 
 // fastConn returns c with raw reads and writes when it is a TCP connection, else c.
@@ -55,8 +60,39 @@ func fastConn(c net.Conn) net.Conn {
 		return c
 	}
 	r := &rawConn{Conn: c, rc: rc}
-	r.readFn, r.writeFn = r.readOnce, r.writeOnce
+	r.readFn, r.writeFn, r.peekFn = r.readOnce, r.writeOnce, r.peekOnce
 	return r
+}
+
+// pollIdle tells, without waiting, whether the socket has bytes to read (true), has nothing
+// (false), or is at its end or broken (an error: io.EOF for the server's FIN). It reads
+// nothing: one recv with MSG_PEEK|MSG_DONTWAIT. A lone caller asks it before writing on a
+// connection nobody was reading (lone.go). It must not overlap a Read.
+func (c *rawConn) pollIdle() (bool, error) {
+	if err := c.rc.Read(c.peekFn); err != nil {
+		return false, err
+	}
+	switch {
+	case c.perr == syscall.EAGAIN:
+		return false, nil
+	case c.perr != 0:
+		return false, c.opError("read", c.perr)
+	case c.pn == 0:
+		return false, io.EOF
+	}
+	return true, nil
+}
+
+// peekOnce peeks at one byte; it never asks RawConn to wait.
+func (c *rawConn) peekOnce(fd uintptr) bool {
+	for {
+		r, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&c.pb[0])), 1,
+			syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
+		if e != syscall.EINTR {
+			c.pn, c.perr = int(r), e
+			return true
+		}
+	}
 }
 
 func (c *rawConn) Read(p []byte) (int, error) {

@@ -131,6 +131,9 @@ type frameReader struct {
 	maxFrame int
 	scratch  []byte        // for response headers larger than br's buffer (long stack traces)
 	ev       frameEvidence // of the frame read last
+	// mid is set once next consumed a byte of the frame: an error before that (while it
+	// waits for the length prefix) leaves the stream intact.
+	mid bool
 }
 
 // errFrameStart is returned (wrapped) when the stream ended cleanly between two frames.
@@ -143,6 +146,7 @@ var errFrameStart = io.EOF
 // resp.known is set, the claimed call must be failed by the caller.
 func (r *frameReader) next(claim func(id uint32, remote bool) ([]byte, bool), resp *response) error {
 	*resp = response{}
+	r.mid = false
 	lenBytes, err := r.br.Peek(4)
 	if err != nil {
 		if err == io.EOF && len(lenBytes) == 0 {
@@ -153,6 +157,7 @@ func (r *frameReader) next(claim func(id uint32, remote bool) ([]byte, bool), re
 	total := int64(binary.BigEndian.Uint32(lenBytes))
 	r.ev.total, r.ev.hdrLen = uint32(total), 0
 	r.br.Discard(4) //nolint:errcheck // Peek guaranteed the bytes
+	r.mid = true
 	if total > int64(r.maxFrame) {
 		return fmt.Errorf("%w: server announced a %d byte response (limit %d)", ErrFrameTooLarge, total, r.maxFrame)
 	}
