@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -328,6 +330,29 @@ func TestPlainOneRegionServer(t *testing.T) {
 		}
 		if cells, err := c.Scan(ctx, "bin"); err != nil || len(cells) != 2 {
 			t.Fatalf("data after kill and start (WAL replay): %d cells, %v", len(cells), err)
+		}
+	})
+
+	t.Run("a killed server's abort timer leaves the cluster running", func(t *testing.T) {
+		// The region server killed above armed HBase's abort timer (5 s in ClusterConf), whose
+		// default task would halt the JVM.
+		logFile := filepath.Join(c.Dir, "logs", "hbase.log")
+		deadline := time.Now().Add(time.Minute)
+		for {
+			b, err := os.ReadFile(logFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(b, []byte("abort timed out; the mini cluster keeps running")) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the abort timer of the killed region server did not run within a minute")
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		if cells, err := c.Scan(ctx, "bin"); err != nil || len(cells) != 2 {
+			t.Fatalf("data after the abort timer ran: %d cells, %v", len(cells), err)
 		}
 	})
 

@@ -46,6 +46,12 @@ final class ClusterConf {
     c.setInt("hbase.regionserver.msginterval", 1000);
     c.setInt("zookeeper.session.timeout", 20000);
     c.setInt("hbase.master.wait.on.regionservers.interval", 500);
+    // Killing a region server arms a timer (hbase.regionserver.abort.timeout, 20 minutes) whose
+    // default task halts the JVM, and HBase 2.6.1 runs it even after the abort has finished:
+    // 20 minutes after a test's first kill the whole mini cluster, ZooKeeper included, was gone
+    // mid-test. The task only logs here, and after 5 s so that every kill runs it.
+    c.set("hbase.regionserver.abort.timeout.task", LogAbortTimeout.class.getName());
+    c.setLong("hbase.regionserver.abort.timeout", 5_000);
 
     // No background moves: tests place regions themselves (the balance command switches the
     // balancer on for one run).
