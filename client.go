@@ -358,9 +358,14 @@ func lookupTimeoutError(timeout time.Duration, err error) error {
 func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, error) {
 	waited := false
 	for {
-		conn, avail, _ := c.meta.state()
+		conn, avail, gone := c.meta.state()
 		if conn != nil {
 			return c.meta, conn, nil
+		}
+		if gone {
+			// Retired when the client closed under a lookup: marking it unavailable again
+			// would do nothing, and this loop would spin, holding up Close.
+			return nil, nil, ErrClosed
 		}
 		if avail == nil {
 			if err := c.meta.failure(); waited && errors.Is(err, ErrConfiguration) {
