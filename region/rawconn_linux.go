@@ -23,7 +23,8 @@ import (
 // copies the bytes the goroutine keeps its P, as it does for any other work.
 //
 // Unlike net.Conn, a rawConn takes one Read at a time and one Write at a time (a Read and a
-// Write may overlap): a region connection has a single reader and a single writer.
+// Write may overlap): a region connection has one reader at a time (whoever holds the read
+// role: its reader goroutine or a lone caller, lone.go) and one writer at a time.
 //
 // Race-detector builds keep net.Conn (rawconn_other.go): its reads and writes tell the race
 // detector that a write happens before the read of the same bytes, which tests with an
