@@ -118,4 +118,4 @@ check:
 	@for m in $(CONTRIB); do echo "=== $$m"; (cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./... && $(GO) mod tidy -diff) || exit 1; done
 
 proto:
-	$(GO) generate ./pb
+	$(GO) generate ./internal/pb

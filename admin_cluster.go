@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // ClusterStatus returns what the master knows of the cluster: the active and backup masters,

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // CreateNamespace creates ns (ErrNamespaceExists when there is one of that name).

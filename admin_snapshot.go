@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // Snapshot takes snapshot name of table (flushing its memstores first) and waits until it is

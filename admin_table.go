@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // CreateTable creates the table t describes and waits until its regions are assigned. opts

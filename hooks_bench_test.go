@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // noopHooks sets every hook to a function that does nothing: the cost of the events alone.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // Tests of the response integrity checks (issue 9): a response that cannot be the answer to

@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )

@@ -8,7 +8,7 @@ import (
 	"net"
 	"sync"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/region"
 	"github.com/go-hbase/hbase/sasl"
 )

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // Methods of MasterService the admin calls use (a few of HBase's start in lower case).

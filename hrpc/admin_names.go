@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // Names of tables, namespaces, families and snapshots are checked as HBase checks them

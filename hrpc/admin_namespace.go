@@ -3,7 +3,7 @@ package hrpc
 import (
 	"maps"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // NamespaceDescriptor describes a namespace: its name and its properties

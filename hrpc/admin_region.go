@@ -7,7 +7,7 @@ import (
 	"net"
 	"strconv"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
 )
 

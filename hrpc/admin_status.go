@@ -5,7 +5,7 @@ import (
 	"net"
 	"strconv"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // ServerName names one incarnation of a master or region server: host, port and the start

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // The master's requests about tables. The root package's Admin sends them over a MasterService

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // Errors returned when a request is built with bad input. They are wrapped with details, so test

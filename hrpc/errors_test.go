@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 func TestActionExceptionIsClassified(t *testing.T) {

@@ -3,7 +3,7 @@ package hrpc
 import (
 	"fmt"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
 )
 

@@ -1,6 +1,6 @@
 package hrpc
 
-import "github.com/go-hbase/hbase/pb"
+import "github.com/go-hbase/hbase/internal/pb"
 
 // ColumnPrefixFilter keeps cells whose qualifier starts with Prefix.
 type ColumnPrefixFilter struct{ Prefix []byte }

@@ -1,6 +1,6 @@
 package hrpc
 
-import "github.com/go-hbase/hbase/pb"
+import "github.com/go-hbase/hbase/internal/pb"
 
 func compareFilter(op CompareOp, c Comparator) (*pb.CompareFilter, error) {
 	pop, err := op.proto()

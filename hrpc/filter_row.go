@@ -1,6 +1,6 @@
 package hrpc
 
-import "github.com/go-hbase/hbase/pb"
+import "github.com/go-hbase/hbase/internal/pb"
 
 // FuzzyKey is one pattern of a FuzzyRowFilter: Mask[i] is 0 where the row byte must equal
 // Key[i] and 1 where any byte matches. Key and Mask have the same length.

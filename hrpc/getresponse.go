@@ -3,7 +3,7 @@ package hrpc
 import (
 	"sync"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // getResponse is a GetResponse that is recycled: region merges a response into the message it

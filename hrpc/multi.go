@@ -1,6 +1,6 @@
 package hrpc
 
-import "github.com/go-hbase/hbase/pb"
+import "github.com/go-hbase/hbase/internal/pb"
 
 // Multi builds the MultiRequest of a batch to one server: region actions, each with the
 // actions of the calls for that region, and one cellblock for all of them. The client groups

@@ -3,7 +3,7 @@ package hrpc
 import (
 	"bytes"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // Options are typed by the request they configure, as grpc's call options are: NewGet takes

@@ -5,7 +5,7 @@ import (
 	"net"
 	"strconv"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // The connection registry (ClientMetaService, HBase 2.5+): what a client asks a bootstrap

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // ParseResult turns a protobuf Result into a Result. The first associated_cell_count cells come

@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // Scan defaults, as in the Java client.

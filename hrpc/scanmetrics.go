@@ -1,6 +1,6 @@
 package hrpc
 
-import "github.com/go-hbase/hbase/pb"
+import "github.com/go-hbase/hbase/internal/pb"
 
 // TrackScanMetrics asks the servers for their scan metrics (ScanRequest.track_scan_metrics):
 // each ScanResponse then carries the rows the server scanned and filtered and the bytes it

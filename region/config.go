@@ -9,7 +9,7 @@ import (
 	"net"
 	"time"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // Option configures a connection made by Dial. Like every option of the module it checks its

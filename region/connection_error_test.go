@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/fakeserver"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // A server that refuses the connection (here: the principal may not act for its proxy user)

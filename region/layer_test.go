@@ -13,7 +13,7 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/fakeserver"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // toyLayer is a stateful test layer: each token is be32(seq) || plain XOR key(seq). A token

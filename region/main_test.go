@@ -9,7 +9,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/go-hbase/hbase/internal/fakeserver"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 func TestMain(m *testing.M) {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // TestRawIOAgainstRealHBase measures what rawConn buys one caller against a real region server

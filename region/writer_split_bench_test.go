@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/go-hbase/hbase/cipher"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // wholeAES hides CryptoAES's split methods, so the writer wraps everything pending under its

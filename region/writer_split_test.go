@@ -13,7 +13,7 @@ import (
 	"github.com/go-hbase/hbase/cipher"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/fakeserver"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 func aesKeys() cipher.Keys {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // A server that stops reading fills the socket buffers: the caller that was writing must still

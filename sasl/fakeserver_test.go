@@ -21,7 +21,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/go-hbase/hbase/cipher"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // fakeKDC hands out a made-up service ticket whose session key the fake server knows; the

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/cipher"
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/region"
 )
 

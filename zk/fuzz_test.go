@@ -8,7 +8,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // znode builds znode data as HBase writes it: the metadata header (magic, id length, id),

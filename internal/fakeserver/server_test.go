@@ -12,7 +12,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/go-hbase/hbase/pb"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
