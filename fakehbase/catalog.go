@@ -39,17 +39,24 @@ type family struct {
 // familyDefaults are the attributes HBase 2.6 gives every family (ColumnFamilyDescriptorBuilder
 // DEFAULT_VALUES); describe returns them with those set by the creator.
 var familyDefaults = map[string]string{
-	"BLOOMFILTER":         "ROW",
-	"REPLICATION_SCOPE":   "0",
-	"VERSIONS":            "1",
-	"MIN_VERSIONS":        "0",
-	"COMPRESSION":         "NONE",
-	"TTL":                 "2147483647",
-	"BLOCKSIZE":           "65536",
-	"IN_MEMORY":           "false",
-	"BLOCKCACHE":          "true",
-	"KEEP_DELETED_CELLS":  "FALSE",
-	"DATA_BLOCK_ENCODING": "NONE",
+	"BLOOMFILTER":          "ROW",
+	"REPLICATION_SCOPE":    "0",
+	"VERSIONS":             "1",
+	"MIN_VERSIONS":         "0",
+	"COMPRESSION":          "NONE",
+	"TTL":                  "2147483647",
+	"BLOCKSIZE":            "65536",
+	"IN_MEMORY":            "false",
+	"BLOCKCACHE":           "true",
+	"KEEP_DELETED_CELLS":   "FALSE",
+	"DATA_BLOCK_ENCODING":  "NONE",
+	"INDEX_BLOCK_ENCODING": "NONE",
+}
+
+// tableDefaults are the attributes HBase 2.6 gives every table.
+var tableDefaults = map[string]string{
+	"IS_META":                       "false",
+	"hbase.store.file-tracker.impl": "DEFAULT",
 }
 
 // familyFromSchema checks a family's schema. Settings that change what reads return and that

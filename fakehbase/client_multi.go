@@ -95,18 +95,46 @@ func clientMulti(c *call) (proto.Message, error) {
 			c.atomic(r, ra, acts[i], req.GetNonceGroup(), rar)
 			continue
 		}
-		for _, a := range acts[i] {
-			roe := &pb.ResultOrException{Index: proto.Uint32(a.index)}
-			rar.ResultOrException = append(rar.ResultOrException, roe)
-			cells, err := c.one(r, a, req.GetNonceGroup())
-			if err != nil {
-				roe.Exception = asJava(err).pair()
-				continue
-			}
-			roe.Result = cells
-		}
+		c.nonAtomic(r, acts[i], req.GetNonceGroup(), rar)
 	}
 	return resp, nil
+}
+
+// nonAtomic serves the actions of a region one by one, as RSRpcServices does: Gets at once,
+// Appends and Increments at once, but Puts and Deletes gathered and applied together when an
+// Append or Increment comes or at the end. So a Get sees none of the Puts of its own batch.
+// Results go into the response in the order they are made (the cellblock follows it).
+// Callers hold s.mu.
+func (c *call) nonAtomic(r *region, acts []*action, nonceGroup uint64, rar *pb.RegionActionResult) {
+	add := func(a *action, res *pb.Result, err error) {
+		roe := &pb.ResultOrException{Index: proto.Uint32(a.index)}
+		if err != nil {
+			roe.Exception = asJava(err).pair()
+		} else {
+			roe.Result = res
+		}
+		rar.ResultOrException = append(rar.ResultOrException, roe)
+	}
+	var pending []*action
+	flush := func() {
+		for _, a := range pending {
+			res, err := c.one(r, a, nonceGroup)
+			add(a, res, err)
+		}
+		pending = pending[:0]
+	}
+	for _, a := range acts {
+		if a.err == nil && a.mut != nil && (a.mut.typ == pb.MutationProto_PUT || a.mut.typ == pb.MutationProto_DELETE) {
+			pending = append(pending, a)
+			continue
+		}
+		if a.err == nil && a.mut != nil {
+			flush()
+		}
+		res, err := c.one(r, a, nonceGroup)
+		add(a, res, err)
+	}
+	flush()
 }
 
 // one serves one action of a batch. Callers hold s.mu.

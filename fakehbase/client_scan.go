@@ -1,12 +1,16 @@
 package fakehbase
 
 import (
+	"bytes"
 	"time"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/go-hbase/hbase/internal/pb"
 )
+
+// maxRowLen is the longest row HBase takes (Short.MAX_VALUE), in a scan's bounds too.
+const maxRowLen = 32767
 
 // scannerLease is hbase.client.scanner.timeout.period's default: a scanner nobody calls for
 // this long is closed.
@@ -147,6 +151,14 @@ func (s *Server) openScanner(idx int, r *region, scan *pb.Scan) (*scanner, error
 	if err := checkAttributes(scan.GetAttribute()); err != nil {
 		return nil, err
 	}
+	for _, edge := range []struct {
+		name string
+		row  []byte
+	}{{"startRow", scan.GetStartRow()}, {"stopRow", scan.GetStopRow()}} {
+		if len(edge.row) > maxRowLen {
+			return nil, jerr(exIO, "%s's length must be less than or equal to %d to meet the criteria for a row key.", edge.name, maxRowLen)
+		}
+	}
 	readPoint := s.seq
 	if p := scan.GetMvccReadPoint(); p > 0 && p <= s.seq {
 		readPoint = p
@@ -171,6 +183,11 @@ func (s *Server) openScanner(idx int, r *region, scan *pb.Scan) (*scanner, error
 	}
 	if stop := scan.GetStopRow(); len(stop) > 0 {
 		sc.stop, sc.stopIncl = stop, scan.GetIncludeStopRow()
+		// Without the flag (clients before HBase 2.0 never send it), a scan whose start and
+		// stop rows are equal is a Get of that row: HBase's ProtobufUtil.toScan.
+		if scan.IncludeStopRow == nil && bytes.Equal(stop, scan.GetStartRow()) {
+			sc.stopIncl = true
+		}
 	}
 	if sc.maxSize == 0 {
 		sc.maxSize = 2 << 20
@@ -263,17 +280,29 @@ func (sc *scanner) following(key []byte, inclusive bool) *row {
 	}
 	d := sc.region.t.data
 	r := d.next(key, inclusive, sc.reversed, sc.lo, sc.hi, fams)
-	if r == nil || sc.stop == nil {
-		return r
-	}
-	cmp := d.cmp(r.key, sc.stop)
-	if sc.reversed {
-		cmp = -cmp
-	}
-	if cmp > 0 || (cmp == 0 && !sc.stopIncl) {
+	if r == nil || !sc.beforeStop(r.key) {
 		return nil
 	}
 	return r
+}
+
+// beforeStop reports whether row key comes before the scan's stop row (or is it, included).
+func (sc *scanner) beforeStop(key []byte) bool {
+	if sc.stop == nil {
+		return true
+	}
+	cmp := sc.region.t.data.cmp(key, sc.stop)
+	if sc.reversed {
+		cmp = -cmp
+	}
+	return cmp < 0 || (cmp == 0 && sc.stopIncl)
+}
+
+// followingIn reports whether family fs has a row after key within the scan's range.
+func (sc *scanner) followingIn(key []byte, fs *famSel) bool {
+	d := sc.region.t.data
+	r := d.next(key, false, sc.reversed, sc.lo, sc.hi, []*famSel{fs})
+	return r != nil && sc.beforeStop(r.key)
 }
 
 // nextRaw is RegionScanner.nextRaw: the cells of the next row the scan returns (or of the
@@ -298,6 +327,7 @@ func (sc *scanner) nextRaw() (cells []kv, partial, more bool, err error) {
 			f.reset()
 			continue
 		}
+		sp.later = func(fs *famSel) bool { return sc.followingIn(r.key, fs) }
 		cells := sp.readRow(r)
 		if sp.ec.err != nil {
 			return nil, false, false, sp.ec.err
@@ -319,7 +349,7 @@ func (sc *scanner) nextRaw() (cells []kv, partial, more bool, err error) {
 			}
 			continue
 		}
-		if sc.region.t != nil && sc.batch > 0 && len(cells) > sc.batch && f != nil && f.hasRow() {
+		if sc.batch > 0 && len(cells) > sc.batch && f != nil && f.hasRow() {
 			return nil, false, false, jerr(exIncompatible, "Filter whose hasFilterRow() returns true is incompatible with scans that must stop mid-row because of a limit")
 		}
 		return sc.cut(cells, more)

@@ -147,13 +147,12 @@ func newFuzzyRowFilter(m *pb.FuzzyRowFilter) (filter, error) {
 	return f, nil
 }
 
+// matches reports whether row has a key's fixed bytes. A row shorter than a key is compared
+// on its own length: HBase matches it when those of its bytes agree.
 func (f *fuzzyRowFilter) matches(row []byte) bool {
 	for _, k := range f.keys {
-		if len(row) < len(k.key) {
-			continue
-		}
 		ok := true
-		for j := range k.key {
+		for j := range min(len(k.key), len(row)) {
 			if k.fixed[j] && row[j] != k.key[j] {
 				ok = false
 				break

@@ -146,7 +146,7 @@ func (s *Server) checkNewTable(schema *pb.TableSchema) (*table, error) {
 		return nil, badRequest("Table should have at least one column family. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks")
 	}
 	t := &table{ns: ns, qual: q, name: tableNameOf(&pb.TableName{Namespace: []byte(ns), Qualifier: []byte(q)}),
-		attrs: map[string]string{}, config: map[string]string{}, enabled: true, data: newData(bytes.Compare)}
+		attrs: maps.Clone(tableDefaults), config: map[string]string{}, enabled: true, data: newData(bytes.Compare)}
 	for _, p := range schema.GetAttributes() {
 		t.attrs[string(p.GetFirst())] = string(p.GetSecond())
 	}
@@ -259,6 +259,7 @@ func masterDisableTable(c *call) (proto.Message, error) {
 				if !t.enabled {
 					return jerr(exTableNotEnabled, "%s", t.name)
 				}
+				s.flushTable(t) // closing a region flushes it
 				t.enabled = false
 				s.metaWrite(t)
 				return nil
@@ -325,8 +326,20 @@ func masterModifyTable(c *call) (proto.Message, error) {
 		})
 }
 
-// setFamilies replaces the families of t; the data of those dropped goes with them.
+// flushTable flushes every region of t, as closing them does. Callers hold s.mu.
+func (s *Server) flushTable(t *table) {
+	if !t.enabled {
+		return // closed already: flushed when it was disabled
+	}
+	for _, r := range t.regions {
+		s.flushRegion(r)
+	}
+}
+
+// setFamilies replaces the families of t; the data of those dropped goes with them. The
+// regions reopen with the new schema, so they flush first, with the old one.
 func (s *Server) setFamilies(t *table, fams []*family) {
+	s.flushTable(t)
 	keep := map[string]bool{}
 	for _, f := range fams {
 		keep[f.name] = true

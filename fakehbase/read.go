@@ -28,6 +28,9 @@ type readSpec struct {
 	readPoint    uint64
 	now          int64           // ms, for TTLs
 	closed       map[string]bool // families whose store a done filter closed (scanners)
+	// later reports whether a family's store holds a row after the current one (scanners;
+	// nil for a Get).
+	later func(fs *famSel) bool
 }
 
 // readParams are the fields Get and Scan share.
@@ -205,6 +208,17 @@ func (sp *readSpec) appendFamily(out []kv, rowKey []byte, fs *famSel, cells []st
 	if len(cells) == 0 {
 		return out
 	}
+	out = sp.familyCells(out, rowKey, fs, cells)
+	// Done with the row, the store reads the first cell of its next row, and its matcher
+	// closes it for good if the filter is done by then (DONE_SCAN), before the filter is
+	// reset for the next row.
+	if f := sp.filter; f != nil && sp.later != nil && !sp.closed[fs.fam.name] && f.allRemaining() && sp.later(fs) {
+		sp.closed[fs.fam.name] = true
+	}
+	return out
+}
+
+func (sp *readSpec) familyCells(out []kv, rowKey []byte, fs *famSel, cells []stored) []kv {
 	f := sp.filter
 	m := sp.markersOf(cells)
 	maxV := min(sp.maxVersions, fs.fam.maxVersions)

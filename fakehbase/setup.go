@@ -94,6 +94,9 @@ func (s *Server) MoveRegion(table string, row []byte) error {
 		return fmt.Errorf("fakehbase: MoveRegion: no table %q", table)
 	}
 	r := t.regionOf(row)
+	if t.enabled {
+		s.flushRegion(r) // it closes on its server
+	}
 	if len(s.servers) == 1 {
 		r.closed = true
 	} else {

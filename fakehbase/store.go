@@ -37,6 +37,7 @@ type stored struct {
 	typ       byte
 	value     []byte
 	seq       uint64 // the write that made it; scanners see only writes up to their read point
+	flushed   bool   // in a store file: flushed from the memstore
 }
 
 // before orders stored cells as HBase's CellComparator does within a family: qualifier
