@@ -35,6 +35,10 @@ type scanner struct {
 
 	pending     []kv // the rest of a row cut in batches
 	pendingMore bool
+
+	// The server's scan metrics of the current RPC: rows read, and of those, rows not
+	// returned (filtered out, or with nothing the scan selects).
+	rowsScanned, rowsFiltered int64
 }
 
 func clientScan(c *call) (proto.Message, error) {
@@ -118,6 +122,7 @@ func clientScan(c *call) (proto.Message, error) {
 	}
 	moreInRegion, moreResults := true, true
 	var results int
+	sc.rowsScanned, sc.rowsFiltered = 0, 0
 	if rows > 0 {
 		var err error
 		results, moreInRegion, moreResults, err = c.scanRows(sc, rows, int(req.GetLimitOfRows()), resp)
@@ -131,6 +136,12 @@ func clientScan(c *call) (proto.Message, error) {
 	}
 	resp.MoreResultsInRegion = proto.Bool(moreInRegion)
 	resp.MoreResults = proto.Bool(moreResults)
+	if req.GetTrackScanMetrics() {
+		resp.ScanMetrics = &pb.ScanMetrics{Metrics: []*pb.NameInt64Pair{
+			{Name: proto.String("ROWS_SCANNED"), Value: proto.Int64(sc.rowsScanned)},
+			{Name: proto.String("ROWS_FILTERED"), Value: proto.Int64(sc.rowsFiltered)},
+		}}
+	}
 	resp.Stale = proto.Bool(false)
 	if !moreResults || !moreInRegion || closeIt {
 		s.closeScanner(sc)
@@ -323,7 +334,9 @@ func (sc *scanner) nextRaw() (cells []kv, partial, more bool, err error) {
 			return nil, false, false, nil
 		}
 		sc.pos, sc.posIncl = r.key, false
+		sc.rowsScanned++
 		if f != nil && f.rowKey(r.key) {
+			sc.rowsFiltered++
 			f.reset()
 			continue
 		}
@@ -344,6 +357,7 @@ func (sc *scanner) nextRaw() (cells []kv, partial, more bool, err error) {
 			}
 		}
 		if len(cells) == 0 {
+			sc.rowsFiltered++
 			if !more {
 				return nil, false, false, nil
 			}

@@ -166,4 +166,17 @@ var checkCases = []kase{
 		e.mutateRow("mutate", inc, e.putMut("r1", hrpc.ValueAt(f, b("p"), 1, b("1"))))
 		e.get("get", "r1")
 	}},
+	{"check_and_increment", oneFamily, func(e *env) {
+		e.putAt("r1", f, "state", 1, "open")
+		inc, err := hrpc.NewIncrement(e.tb, b("r1"), hrpc.Amount(f, b("n"), 5))
+		if err != nil {
+			e.logf("building: %v", err)
+			return
+		}
+		e.cam("open", hrpc.IfValue(f, b("state"), hrpc.Equal, b("open")), inc)
+		e.cam("closed", hrpc.IfValue(f, b("state"), hrpc.Equal, b("closed")), inc)
+		app, _ := hrpc.NewAppend(e.tb, b("r1"), hrpc.Value(f, b("log"), b("x")))
+		e.cam("append", hrpc.IfNotExists(f, b("log")), app)
+		e.get("get", "r1", hrpc.Columns(f, b("n"), b("log")))
+	}},
 }

@@ -71,6 +71,19 @@ var deleteCases = []kase{
 		e.del("r1", hrpc.DeleteLatestVersion(f, b("a")))
 		e.get("get", "r1")
 	}},
+	{"delete_latest_version_after_flush", oneFamily, func(e *env) {
+		// A flush writes the newest version only: deleting it leaves nothing.
+		e.putAt("r1", f, "a", 10, "old")
+		e.putAt("r1", f, "a", 20, "new")
+		e.errf("flush", e.admin.FlushTable(e.ctx, e.table))
+		e.del("r1", hrpc.DeleteLatestVersion(f, b("a")))
+		e.get("get", "r1")
+		e.putAt("r1", f, "b", 10, "old")
+		e.errf("flush again", e.admin.FlushTable(e.ctx, e.table))
+		e.putAt("r1", f, "b", 20, "new")
+		e.del("r1", hrpc.DeleteLatestVersion(f, b("b")))
+		e.get("the flushed version comes back", "r1")
+	}},
 	{"delete_marker_masks_later_puts", oneFamily, func(e *env) {
 		e.putAt("r1", f, "a", 100, "v")
 		e.del("r1", hrpc.DeleteColumn(f, b("a")), hrpc.Timestamp(100))

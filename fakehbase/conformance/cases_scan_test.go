@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -129,5 +130,41 @@ var scanCases = []kase{
 			}
 		}
 		e.scan("after")
+	}},
+	{"scan_metrics", threeRegions, func(e *env) {
+		e.rows(alphabet...)
+		e.del("c")
+		e.putAt("e", g, "only", 1, "g")
+		e.del("e", hrpc.DeleteFamily(f))
+		s, err := hrpc.NewScan(e.tb, hrpc.TrackScanMetrics(), hrpc.Families(f),
+			hrpc.WithFilter(hrpc.RowFilter{Op: hrpc.Equal, Comparator: hrpc.RegexStringComparator{Pattern: "^[a-f]"}}))
+		if err != nil {
+			e.logf("building: %v", err)
+			return
+		}
+		sc := e.c.NewScanner(e.ctx, s)
+		n := 0
+		for sc.Next() {
+			n++
+		}
+		m := sc.Metrics()
+		e.logf("rows %d, err %s, regions %d, rows scanned %d, rows filtered %d", n, errText(sc.Err()), m.Regions, m.RowsScanned, m.RowsFiltered)
+		sc.Close()
+	}},
+	{"scan_small_result_size", twoFamilies, func(e *env) {
+		// A size limit smaller than a row: HBase returns rows in pieces, the client puts
+		// them together again.
+		for _, r := range []string{"a", "b", "c"} {
+			e.put(r, hrpc.ValueAt(f, b("1"), 1, b(r+"1")), hrpc.ValueAt(f, b("2"), 1, b(r+"2")), hrpc.ValueAt(g, b("3"), 1, b(r+"3")))
+		}
+		e.scan("max result size 1", hrpc.MaxResultSize(1))
+		e.scan("max result size 1, reversed, limit 2", hrpc.MaxResultSize(1), hrpc.Reversed(), hrpc.Limit(2))
+	}},
+	{"scan_ttl", &layout{families: []famSpec{{name: "f", ttl: 24 * time.Hour}}}, func(e *env) {
+		e.putAt("old", f, "q", 1000, "expired")
+		e.put("new", hrpc.Value(f, b("q"), b("fresh")))
+		e.put("mixed", hrpc.Value(f, b("q"), b("fresh")), hrpc.ValueAt(f, b("r"), 1000, b("expired")))
+		e.scan("scan")
+		e.get("get old", "old")
 	}},
 }

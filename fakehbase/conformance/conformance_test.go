@@ -24,6 +24,7 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/fakehbase"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -139,6 +140,9 @@ func runAll(t *testing.T, c *hbase.Client, cases []kase) map[string][]string {
 	defer cancel()
 	began := time.Now()
 	admin := c.Admin()
+	if err := dropLeftovers(ctx, admin); err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 8)
 	errs := make(chan error, len(cases))
@@ -175,6 +179,45 @@ func runAll(t *testing.T, c *hbase.Client, cases []kase) map[string][]string {
 		out[k.name] = e.out
 	}
 	return out
+}
+
+// dropLeftovers deletes the tables and namespace an earlier run left on the cluster
+// (go test -count=2 shares one cluster), so that cases start from nothing.
+func dropLeftovers(ctx context.Context, admin *hbase.Admin) error {
+	tables, err := admin.ListTables(ctx, hrpc.IncludeSystemTables())
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	errs := make(chan error, len(tables))
+	for _, name := range tables {
+		if !strings.HasPrefix(name, "conf_") && !strings.Contains(name, "cadm") {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if err := admin.DisableTable(ctx, name); err != nil && !errors.Is(err, hberr.ErrTableDisabled) {
+				errs <- err
+				return
+			}
+			if err := admin.DeleteTable(ctx, name); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	if err := admin.DeleteNamespace(ctx, "cadmns"); err != nil && !errors.Is(err, hberr.ErrNamespaceNotFound) {
+		return err
+	}
+	return nil
 }
 
 func createTable(ctx context.Context, admin *hbase.Admin, name string, l *layout) error {
