@@ -24,8 +24,8 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/fakehbase"
-	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
