@@ -25,8 +25,14 @@
 //
 //	for row, err := range client.Scan(ctx, scan) { ... }
 //
-// Every error is an *OpError that prints as the operation ("hbase: Get "users"/"alice": table
-// not found"). Decide with IsRetryable, IsNotFound and IsTimeout, test the sentinels
-// (ErrTableNotFound, ErrNoSuchFamily, ErrDoNotRetry, ErrClosed ...) with errors.Is, and read a
-// server exception with errors.As into a *RemoteError.
+// Every error is an *OpError that names the operation, then what failed; a Get from a table
+// that does not exist prints as
+//
+//	hbase: Get "users"/"alice": looking up the region of row "alice" in table "users": table not found
+//
+// Decide with IsRetryable, IsNotFound and IsTimeout, test the sentinels (ErrTableNotFound,
+// ErrNoSuchFamily, ErrDoNotRetry, ErrClosed ...) with errors.Is, and read a server exception
+// with errors.As into a *RemoteError.
+//
+//snippets:text hbase: Get
 package hbase

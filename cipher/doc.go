@@ -14,4 +14,6 @@
 // Any failure to unwrap (short frame, wrong MAC, unexpected sequence number) is fatal: the
 // inbound keystream is then out of step with the peer, so the layer refuses every later frame
 // and the connection must be closed.
+//
+//snippets:text wrap(msg)
 package cipher

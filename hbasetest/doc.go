@@ -100,4 +100,6 @@
 // on PE's table layout (JavaClient.Work; WorkRow and PEKey give another client the same rows),
 // and describes the Results of a Java scan (JavaClient.ScanShapes) for behaviour to compare.
 // Cluster.CPUTime and JavaClient.CPUTime read the CPU time of the JVMs (Linux only).
+//
+//snippets:text status
 package hbasetest

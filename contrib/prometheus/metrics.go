@@ -2,7 +2,8 @@
 // (github.com/prometheus/client_golang). It is a module of its own, so that the client does
 // not depend on Prometheus:
 //
-//	m := hbaseprom.New()
+//	m, err := hbaseprom.New() // an error only for a bad option
+//	...
 //	client, err := hbase.NewClient(quorum, hbase.WithHooks(m.Hooks()))
 //	...
 //	m.Watch(client) // connections, in-flight calls, cached regions, bytes: read at each scrape

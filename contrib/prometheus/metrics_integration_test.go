@@ -94,7 +94,7 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 	resp.Body.Close()
 	var shown []string
 	for line := range strings.SplitSeq(string(body), "\n") {
-		if !strings.Contains(line, "_bucket{") { // the README shows counts, not every bucket
+		if !strings.Contains(line, "_bucket{") { // docs/observability.md shows counts, not every bucket
 			shown = append(shown, line)
 		}
 	}

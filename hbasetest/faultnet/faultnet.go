@@ -8,9 +8,9 @@
 //	fn := faultnet.New()
 //	client, err := hbase.NewClient(quorum, hbase.WithDialer(fn.DialContext))
 //	...
-//	fn.BlackHole(regionServerAddr) // partition the client from one region server
+//	fn.BlackHole("rs1:16020") // partition the client from one region server
 //	...
-//	fn.Heal(regionServerAddr)
+//	fn.Heal("rs1:16020")
 //
 // Faults are set per server address, as the client dials it ("host:port"), and apply at once
 // to the connections already open to that address and to later ones, until Heal. They act on
