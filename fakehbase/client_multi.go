@@ -35,9 +35,6 @@ func clientMulti(c *call) (proto.Message, error) {
 	if err := c.unmarshal(&req); err != nil {
 		return nil, err
 	}
-	if req.GetCondition() != nil {
-		return nil, unsupported("MultiRequest.condition (use RegionAction.condition)")
-	}
 	// Every action is decoded first: the cellblock is read in order, whatever fails.
 	acts := make([][]*action, len(req.GetRegionAction()))
 	for i, ra := range req.GetRegionAction() {

@@ -5,7 +5,6 @@ import "bytes"
 // filterList is FilterList: MUST_PASS_ALL (and) or MUST_PASS_ONE (or) over its filters, with
 // HBase 2.6's merging of return codes (the largest step for and, the smallest for or).
 type filterList struct {
-	base
 	ec   *evalCtx
 	or   bool
 	subs []filter
@@ -258,7 +257,6 @@ func (f *skipFilter) transform(c kv) kv { return f.sub.transform(c) }
 
 // whileMatchFilter ends the scan at the first row or cell its filter refuses.
 type whileMatchFilter struct {
-	base
 	sub  filter
 	done bool
 }
