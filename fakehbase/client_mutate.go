@@ -13,6 +13,21 @@ import (
 // retried after losing its connection), it returns the same without applying twice.
 type nonceResult struct{ cells []kv }
 
+// maxNonces bounds the nonces remembered; the oldest go first (HBase forgets them after a
+// while too).
+const maxNonces = 1 << 16
+
+func (s *Server) rememberNonce(key [2]uint64, cells []kv) {
+	if len(s.nonceOrder) >= maxNonces {
+		for _, k := range s.nonceOrder[:maxNonces/2] {
+			delete(s.nonces, k)
+		}
+		s.nonceOrder = s.nonceOrder[:copy(s.nonceOrder, s.nonceOrder[maxNonces/2:])]
+	}
+	s.nonces[key] = &nonceResult{cells: cells}
+	s.nonceOrder = append(s.nonceOrder, key)
+}
+
 func clientMutate(c *call) (proto.Message, error) {
 	var req pb.MutateRequest
 	if err := c.unmarshal(&req); err != nil {
@@ -87,7 +102,7 @@ func (s *Server) mutate(r *region, ms []*mutation, nonceGroup uint64) ([][]kv, e
 			return nil, err
 		}
 		if m.nonce != 0 {
-			s.nonces[key] = &nonceResult{cells: cells}
+			s.rememberNonce(key, cells)
 		}
 		out[i] = cells
 	}

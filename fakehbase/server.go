@@ -40,6 +40,7 @@ type Server struct {
 	closedScan map[uint64]bool
 	lastScan   uint64
 	nonces     map[[2]uint64]*nonceResult
+	nonceOrder [][2]uint64 // the nonces in the order they came, to forget the oldest
 	faults     []*fault
 	calls      []callRecord
 }

@@ -95,4 +95,22 @@ var deltaCases = []kase{
 		e.appendTo("append", "r1", hrpc.Value(f, b("s"), b("fresh")))
 		e.get("get", "r1")
 	}},
+	{"increment_sent_twice", oneFamily, func(e *env) {
+		// One request sent twice carries one nonce: the server applies it once.
+		inc, err := hrpc.NewIncrement(e.tb, b("r1"), hrpc.Amount(f, b("n"), 1))
+		if err != nil {
+			e.logf("building: %v", err)
+			return
+		}
+		for _, label := range []string{"first", "second"} {
+			res, err := e.c.Increment(e.ctx, inc)
+			if err != nil {
+				e.logf("%s: %s", label, errText(err))
+				continue
+			}
+			e.logf("%s: %s", label, e.result(res))
+		}
+		e.increment("a new request", "r1", hrpc.Amount(f, b("n"), 1))
+		e.get("get", "r1")
+	}},
 }

@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"fmt"
+
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -198,5 +200,25 @@ var filterCases = []kase{
 		e.rows("a", "b")
 		e.scan("filter all", wf(hrpc.FilterAllFilter{}))
 		e.get("get", "a", wf(hrpc.FilterAllFilter{}))
+	}},
+	{"filter_list_combinations", &layout{families: []famSpec{{name: "f", versions: 3}, {name: "g", versions: 3}}}, func(e *env) {
+		for _, r := range []string{"a", "b", "c"} {
+			for ts := uint64(1); ts <= 3; ts++ {
+				e.put(r, hrpc.ValueAt(f, b("a"), ts, b(fmt.Sprint(r, "fa", ts))), hrpc.ValueAt(f, b("b"), ts, b(fmt.Sprint(r, "fb", ts))),
+					hrpc.ValueAt(f, b("c"), ts, b(fmt.Sprint(r, "fc", ts))), hrpc.ValueAt(g, b("a"), ts, b(fmt.Sprint(r, "ga", ts))))
+			}
+		}
+		e.scan("or: first column per row, or qualifier c", hrpc.MaxVersions(3), wf(hrpc.NewFilterList(hrpc.MustPassOne,
+			hrpc.ColumnPaginationFilter{Limit: 1}, hrpc.QualifierFilter{Op: hrpc.Equal, Comparator: bin("c")})))
+		e.scan("or: timestamps 1 with hints, or column prefix b", hrpc.MaxVersions(3), wf(hrpc.NewFilterList(hrpc.MustPassOne,
+			hrpc.TimestampsFilter{Timestamps: []int64{1}, CanHint: true}, hrpc.ColumnPrefixFilter{Prefix: b("b")})))
+		e.scan("and: column range [b,c] and value ends 2", hrpc.MaxVersions(3), wf(hrpc.NewFilterList(hrpc.MustPassAll,
+			hrpc.ColumnRangeFilter{Min: b("b"), Max: b("c"), MinInclusive: true, MaxInclusive: true},
+			hrpc.ValueFilter{Op: hrpc.Equal, Comparator: hrpc.RegexStringComparator{Pattern: "2$"}})))
+		e.scan("or: first key only, or family g, reversed", hrpc.Reversed(), wf(hrpc.NewFilterList(hrpc.MustPassOne,
+			hrpc.FirstKeyOnlyFilter{}, hrpc.FamilyFilter{Op: hrpc.Equal, Comparator: bin("g")})))
+		e.scan("and: page 2 and single column value", wf(hrpc.NewFilterList(hrpc.MustPassAll,
+			hrpc.SingleColumnValueFilter{Family: f, Qualifier: b("a"), Op: hrpc.NotEqual, Comparator: bin("afa3")},
+			hrpc.PageFilter{PageSize: 1})))
 	}},
 }
