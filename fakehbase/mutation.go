@@ -107,6 +107,9 @@ func (c *call) decodeMutation(p *pb.MutationProto) (*mutation, error) {
 // check refuses a mutation HBase would refuse for table t: a family it lacks, a cell too
 // large, a row outside the region.
 func (m *mutation) check(r *region) error {
+	if r.t.name == metaTable {
+		return unsupported("writing to hbase:meta")
+	}
 	if !r.contains(m.row) {
 		return jerr(exWrongRegion, "Requested row out of range for %s on HRegion %s, startKey='%s', getEndKey()='%s', row='%s'",
 			m.op(), r.name, r.start, r.end, m.row)
