@@ -94,7 +94,7 @@ var basicCases = []kase{
 		// the server refuses with an IOException, retried until the deadline. Once the
 		// region is cached (a lookup for a shorter row), the long row is written.
 		long := strings.Repeat("r", 32767)
-		e.within(time.Second, func() { e.putAt(long, f, "q", 1, "v") })
+		e.within(500*time.Millisecond, func() { e.putAt(long, f, "q", 1, "v") })
 		row := strings.Repeat("r", 32000)
 		qual := strings.Repeat("q", 70000)
 		e.putAt(row, f, qual, 1, "v")

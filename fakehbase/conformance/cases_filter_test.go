@@ -26,6 +26,8 @@ var filterCases = []kase{
 		e.scan("prefix c", wf(hrpc.PrefixFilter{Prefix: b("c")}))
 		e.scan("prefix c reversed", wf(hrpc.PrefixFilter{Prefix: b("c")}), hrpc.Reversed())
 		e.get("get outside", "d", wf(hrpc.PrefixFilter{Prefix: b("c")}))
+		e.get("exists outside", "d", hrpc.ExistsOnly(), wf(hrpc.PrefixFilter{Prefix: b("c")}))
+		e.get("exists inside", "cb", hrpc.ExistsOnly(), wf(hrpc.PrefixFilter{Prefix: b("c")}))
 	}},
 	{"filter_page_per_region", threeRegions, func(e *env) {
 		e.rows(alphabet...)

@@ -167,4 +167,31 @@ var scanCases = []kase{
 		e.scan("scan")
 		e.get("get old", "old")
 	}},
+	{"region_moves", threeRegions, func(e *env) {
+		e.rows(alphabet...)
+		e.putAt("d", f, "q", 0, "older, dropped by the flush of the move")
+		e.move("d")
+		e.get("get d", "d", hrpc.MaxVersions(5))
+		e.del("d", hrpc.DeleteLatestVersion(f, b("q")))
+		e.get("get d after deleting its latest version", "d")
+		s, err := hrpc.NewScan(e.tb, hrpc.NumberOfRows(1))
+		if err != nil {
+			e.logf("building: %v", err)
+			return
+		}
+		n := 0
+		for res, err := range e.c.Scan(e.ctx, s) {
+			if err != nil {
+				e.logf("scan: %s", errText(err))
+				break
+			}
+			if n++; n == 2 {
+				e.move("b") // the region being scanned
+				e.move("h") // one to come
+			}
+			e.logf("row: %s", e.result(res))
+		}
+		e.putAt("h", f, "q", 2, "after the moves")
+		e.get("get h", "h")
+	}},
 }

@@ -9,6 +9,7 @@ package conformance
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -31,7 +32,8 @@ import (
 
 var (
 	update  = flag.Bool("update", false, "rewrite testdata/conformance.golden from the real cluster")
-	cluster = hbasetest.NewShared(hbasetest.Options{})
+	// Two region servers on both sides, so that a case can move a region (env.move).
+	cluster = hbasetest.NewShared(hbasetest.Options{RegionServers: 2})
 )
 
 func TestMain(m *testing.M) { os.Exit(cluster.Run(m)) }
@@ -87,14 +89,16 @@ func TestConformance(t *testing.T) {
 	}
 	golden := readGolden(t)
 
-	srv := fakehbase.NewServer(t)
+	srv := fakehbase.NewServer(t, fakehbase.WithRegionServers(2))
 	fc, err := srv.NewClient()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fc.Close()
 	began := time.Now()
-	fake := runAll(t, fc, cases)
+	fake := runAll(t, fc, cases, func(_ context.Context, table string, row []byte) error {
+		return srv.MoveRegion(table, row)
+	})
 	t.Logf("fake: %d cases in %v", len(cases), time.Since(began).Round(time.Millisecond))
 	if path := os.Getenv("GOHBASE_CONFORMANCE_DUMP"); path != "" {
 		writeOutcomes(t, path+".fake", cases, fake)
@@ -112,7 +116,18 @@ func TestConformance(t *testing.T) {
 	}
 	defer rc.Close()
 	began = time.Now()
-	real := runAll(t, rc, cases)
+	real := runAll(t, rc, cases, func(ctx context.Context, table string, row []byte) error {
+		regions, err := cl.Regions(ctx, table)
+		if err != nil {
+			return err
+		}
+		for _, r := range regions {
+			if bytes.Compare(r.StartKey, row) <= 0 && (len(r.EndKey) == 0 || bytes.Compare(row, r.EndKey) < 0) {
+				return cl.Move(ctx, r.EncodedName, 1-r.Server)
+			}
+		}
+		return fmt.Errorf("no region of %s holds %q", table, row)
+	})
 	t.Logf("real: %d cases in %v", len(cases), time.Since(began).Round(time.Millisecond))
 	if path := os.Getenv("GOHBASE_CONFORMANCE_DUMP"); path != "" {
 		writeOutcomes(t, path+".real", cases, real)
@@ -135,7 +150,8 @@ func TestConformance(t *testing.T) {
 }
 
 // runAll makes every case's table, then runs the cases one by one, and returns their outcomes.
-func runAll(t *testing.T, c *hbase.Client, cases []kase) map[string][]string {
+// move moves the region of a table holding a row to the other region server.
+func runAll(t *testing.T, c *hbase.Client, cases []kase, move func(ctx context.Context, table string, row []byte) error) map[string][]string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	began := time.Now()
@@ -169,7 +185,7 @@ func runAll(t *testing.T, c *hbase.Client, cases []kase) map[string][]string {
 	out := map[string][]string{}
 	for _, k := range cases {
 		cctx, ccancel := context.WithTimeout(ctx, 30*time.Second)
-		e := &env{t: t, ctx: cctx, c: c, admin: admin, table: tableOf(k), tb: []byte(tableOf(k)), start: time.Now()}
+		e := &env{t: t, ctx: cctx, c: c, admin: admin, table: tableOf(k), tb: []byte(tableOf(k)), start: time.Now(), mover: move}
 		caseBegan := time.Now()
 		k.run(e)
 		if d := time.Since(caseBegan); d > time.Second {

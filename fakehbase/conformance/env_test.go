@@ -25,7 +25,12 @@ type env struct {
 	tb    []byte
 	start time.Time
 	out   []string
+	mover func(ctx context.Context, table string, row []byte) error
 }
+
+// move moves the region of the case's table holding row to the other region server, as a
+// balancer would (the region closes, flushing, and opens there).
+func (e *env) move(row string) { e.errf("move "+row, e.mover(e.ctx, e.table, b(row))) }
 
 // within runs fn with a context that ends after d (for calls that retry until then).
 func (e *env) within(d time.Duration, fn func()) {
