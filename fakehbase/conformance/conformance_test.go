@@ -31,7 +31,7 @@ import (
 )
 
 var (
-	update  = flag.Bool("update", false, "rewrite testdata/conformance.golden from the real cluster")
+	update = flag.Bool("update", false, "rewrite testdata/conformance.golden from the real cluster")
 	// Two region servers on both sides, so that a case can move a region (env.move).
 	cluster = hbasetest.NewShared(hbasetest.Options{RegionServers: 2})
 )
