@@ -73,9 +73,9 @@ func (f *timestampsFilter) cell(c *kv) rc {
 	return rcSkip
 }
 
-// hint is the next version of c's column at a wanted timestamp: within one column the
-// versions in between are skipped, as SKIP would.
-func (f *timestampsFilter) hint(c *kv) *kv { return nil }
+// hint is none: HBase's hint is an older version of c's column, and within one column the
+// versions in between are skipped as SKIP skips them.
+func (f *timestampsFilter) hint(*kv) *kv { return nil }
 
 // columnPrefixFilter keeps the columns starting with a prefix.
 type columnPrefixFilter struct {
