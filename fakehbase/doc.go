@@ -71,7 +71,7 @@
 //
 // A request the fake does not implement is answered with a DoNotRetryIOException that names
 // it ("fakehbase: filter X is not supported"), never with a guess. Not supported:
-// security (SASL, Kerberos, TLS), cellblock compression, coprocessors and their endpoints,
+// cellblock compression, coprocessors and their endpoints,
 // raw scans (attribute _raw_), read isolation levels, per-family time ranges, per-cell TTLs
 // and visibility labels, KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with
 // a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status,
@@ -80,6 +80,9 @@
 // BigDecimalComparator...). RegexStringComparator and table regular expressions use Go's
 // RE2 syntax, which lacks some of Java's (back references, look-arounds): a pattern RE2
 // cannot compile is refused.
+//
+// The server speaks SIMPLE authentication in the clear only: a client configured for
+// Kerberos or TLS cannot connect (the server closes the connection).
 //
 // What differs without being refused: scans return whole rows, never partial ones (a
 // client with hrpc.AllowPartialResults gets whole rows); no heartbeats and no server-side
