@@ -25,7 +25,7 @@ import (
 // Calls that start a master procedure (create, delete, enable, disable, truncate and modify
 // a table, namespaces, split, merge, restore and clone) wait for it to finish, across master
 // restarts, and return its error; each is sent with a nonce, so that sending it again after a
-// restart does not run it twice. Every error is an *AdminError naming the call.
+// restart does not run it twice. Every error is an *hberr.AdminError naming the call.
 type Admin struct {
 	c          *Client
 	nonceGroup uint64
@@ -62,7 +62,7 @@ func adminError(op, name string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &AdminError{Op: op, Name: name, Err: err}
+	return &hberr.AdminError{Op: op, Name: name, Err: err}
 }
 
 // masterConn returns the connection to the active master, locating and dialling it if
@@ -86,7 +86,7 @@ func (a *Admin) masterConn(ctx context.Context) (*region.Client, error) {
 	defer a.mu.Unlock()
 	if a.c.isClosed() {
 		conn.Close()
-		return nil, ErrClosed
+		return nil, hberr.ErrClosed
 	}
 	if old := a.master; old != nil && !isDead(old) {
 		conn.Close() // another call dialled meanwhile
@@ -116,7 +116,7 @@ func (a *Admin) dropMaster(conn *region.Client) {
 func classifyMaster(err error) retryAction {
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded),
-		errors.Is(err, ErrClosed), errors.Is(err, ErrConfiguration), errors.Is(err, errNoMasterLookup),
+		errors.Is(err, hberr.ErrClosed), errors.Is(err, hberr.ErrConfiguration), errors.Is(err, errNoMasterLookup),
 		errors.Is(err, hrpc.ErrInvalidOption), errors.Is(err, hberr.ErrInvalidName):
 		return giveUp
 	case errors.Is(err, hberr.ErrServerStopping), errors.Is(err, hberr.ErrConnection),
@@ -144,7 +144,7 @@ func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.M
 	remoteRetries := 0
 	for {
 		if a.c.isClosed() {
-			return ErrClosed
+			return hberr.ErrClosed
 		}
 		if ctx.Err() != nil {
 			return ctxErr(ctx, last)
@@ -156,7 +156,7 @@ func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.M
 			}
 		}
 		if a.c.isClosed() {
-			return ErrClosed
+			return hberr.ErrClosed
 		}
 		if ctx.Err() != nil {
 			return ctxErr(ctx, last)
@@ -252,7 +252,7 @@ func (a *Admin) rsConn(ctx context.Context, addr string) (*region.Client, error)
 	defer a.mu.Unlock()
 	if a.c.isClosed() {
 		conn.Close()
-		return nil, ErrClosed
+		return nil, hberr.ErrClosed
 	}
 	if old := a.rs[addr]; old != nil && !isDead(old) {
 		conn.Close()

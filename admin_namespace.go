@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
 )
 
-// CreateNamespace creates ns (ErrNamespaceExists when there is one of that name).
+// CreateNamespace creates ns (hberr.ErrNamespaceExists when there is one of that name).
 func (a *Admin) CreateNamespace(ctx context.Context, ns *hrpc.NamespaceDescriptor) error {
 	var name string
 	if ns != nil {
@@ -34,7 +35,7 @@ func (a *Admin) ModifyNamespace(ctx context.Context, ns *hrpc.NamespaceDescripto
 	return adminError("ModifyNamespace", name, err)
 }
 
-// DeleteNamespace deletes an empty namespace (ErrNamespaceNotEmpty when it holds tables).
+// DeleteNamespace deletes an empty namespace (hberr.ErrNamespaceNotEmpty when it holds tables).
 func (a *Admin) DeleteNamespace(ctx context.Context, name string) error {
 	req, err := hrpc.DeleteNamespaceRequest(name, a.nonce())
 	if err == nil {
@@ -43,7 +44,7 @@ func (a *Admin) DeleteNamespace(ctx context.Context, name string) error {
 	return adminError("DeleteNamespace", name, err)
 }
 
-// DescribeNamespace returns the descriptor of namespace name (ErrNamespaceNotFound when
+// DescribeNamespace returns the descriptor of namespace name (hberr.ErrNamespaceNotFound when
 // there is none).
 func (a *Admin) DescribeNamespace(ctx context.Context, name string) (*hrpc.NamespaceDescriptor, error) {
 	ns, err := a.describeNamespace(ctx, name)
@@ -79,7 +80,7 @@ func (a *Admin) ListNamespaces(ctx context.Context) ([]*hrpc.NamespaceDescriptor
 func (a *Admin) namespaceExists(name string, want bool) func(context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
 		_, err := a.describeNamespace(ctx, name)
-		if errors.Is(err, ErrNamespaceNotFound) {
+		if errors.Is(err, hberr.ErrNamespaceNotFound) {
 			return !want, nil
 		}
 		if err != nil {

@@ -57,14 +57,14 @@ func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 		}
 	}
 	if len(out) == 0 {
-		return nil, ErrTableNotFound
+		return nil, hberr.ErrTableNotFound
 	}
 	return out, nil
 }
 
 // Region returns a region named in full ("table,start,id.encoded.", as Regions and
 // ClusterStatus give it) or by its encoded name, read from hbase:meta, with the server it is
-// assigned to. ErrRegionNotFound when hbase:meta holds no such online region.
+// assigned to. hberr.ErrRegionNotFound when hbase:meta holds no such online region.
 func (a *Admin) Region(ctx context.Context, name []byte) (*hrpc.Region, error) {
 	r, err := a.region(ctx, name)
 	return r, adminError("Region", string(name), err)
@@ -91,7 +91,7 @@ func (a *Admin) region(ctx context.Context, name []byte) (*hrpc.Region, error) {
 		return nil, err
 	}
 	if r == nil {
-		return nil, fmt.Errorf("%w: %q is not an online region in hbase:meta", ErrRegionNotFound, full)
+		return nil, fmt.Errorf("%w: %q is not an online region in hbase:meta", hberr.ErrRegionNotFound, full)
 	}
 	return r, nil
 }
@@ -124,7 +124,7 @@ func (a *Admin) fullRegionName(ctx context.Context, encoded string) ([]byte, err
 			return res.Cells[0].Row, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: no region %q in hbase:meta", ErrRegionNotFound, encoded)
+	return nil, fmt.Errorf("%w: no region %q in hbase:meta", hberr.ErrRegionNotFound, encoded)
 }
 
 // SplitRegion splits a region (full or encoded name) at key, or at its midpoint when key is
@@ -157,7 +157,7 @@ func (a *Admin) splitTable(ctx context.Context, table string, key []byte) error 
 			return a.split(ctx, r, key)
 		}
 	}
-	return fmt.Errorf("%w: no region of %s holds %q", ErrRegionNotFound, table, key)
+	return fmt.Errorf("%w: no region of %s holds %q", hberr.ErrRegionNotFound, table, key)
 }
 
 func (a *Admin) split(ctx context.Context, r *hrpc.Region, key []byte) error {
@@ -219,10 +219,10 @@ func (a *Admin) liveServer(ctx context.Context, dest string) (hrpc.ServerName, e
 	}
 	if h, p, err := net.SplitHostPort(dest); err == nil {
 		if _, err := strconv.Atoi(p); err == nil && h != "" {
-			return hrpc.ServerName{}, fmt.Errorf("%w at %s", ErrServerNotFound, dest)
+			return hrpc.ServerName{}, fmt.Errorf("%w at %s", hberr.ErrServerNotFound, dest)
 		}
 	}
-	return hrpc.ServerName{}, fmt.Errorf("%w %q (want host:port)", ErrServerNotFound, dest)
+	return hrpc.ServerName{}, fmt.Errorf("%w %q (want host:port)", hberr.ErrServerNotFound, dest)
 }
 
 // AssignRegion assigns a closed region (full or encoded name) to a server and returns once it

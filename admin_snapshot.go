@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // Snapshot takes snapshot name of table (flushing its memstores first) and waits until it is
-// complete. A name already taken gives ErrSnapshotExists.
+// complete. A name already taken gives hberr.ErrSnapshotExists.
 func (a *Admin) Snapshot(ctx context.Context, name, table string) error {
 	req, err := hrpc.SnapshotRequest(name, table, a.nonce())
 	resp := &pb.SnapshotResponse{}
@@ -72,7 +73,7 @@ func (a *Admin) ListSnapshots(ctx context.Context) ([]hrpc.Snapshot, error) {
 	return hrpc.ParseSnapshots(resp), nil
 }
 
-// DeleteSnapshot deletes snapshot name (ErrSnapshotNotFound when there is none).
+// DeleteSnapshot deletes snapshot name (hberr.ErrSnapshotNotFound when there is none).
 func (a *Admin) DeleteSnapshot(ctx context.Context, name string) error {
 	req, err := hrpc.DeleteSnapshotRequest(name)
 	if err == nil {
@@ -82,7 +83,7 @@ func (a *Admin) DeleteSnapshot(ctx context.Context, name string) error {
 }
 
 // RestoreSnapshot puts the table snapshot name was taken of back as it was then. The table
-// must be disabled (ErrTableNotDisabled); it stays disabled.
+// must be disabled (hberr.ErrTableNotDisabled); it stays disabled.
 func (a *Admin) RestoreSnapshot(ctx context.Context, name string) error {
 	err := a.restoreSnapshot(ctx, name)
 	return adminError("RestoreSnapshot", name, err)
@@ -100,7 +101,7 @@ func (a *Admin) restoreSnapshot(ctx context.Context, name string) error {
 		}
 	}
 	if table == "" {
-		return ErrSnapshotNotFound
+		return hberr.ErrSnapshotNotFound
 	}
 	// The master refuses an enabled table with a plain IOException: check first, as the Java
 	// client does, to give the typed error.
@@ -109,7 +110,7 @@ func (a *Admin) restoreSnapshot(ctx context.Context, name string) error {
 		return err
 	}
 	if st != pb.TableState_DISABLED {
-		return fmt.Errorf("%w: %s must be disabled to be restored", ErrTableNotDisabled, table)
+		return fmt.Errorf("%w: %s must be disabled to be restored", hberr.ErrTableNotDisabled, table)
 	}
 	req, err := hrpc.RestoreSnapshotRequest(name, table, a.nonce())
 	if err != nil {
@@ -119,7 +120,7 @@ func (a *Admin) restoreSnapshot(ctx context.Context, name string) error {
 }
 
 // CloneSnapshot creates table from snapshot name: a new table with the snapshot's
-// descriptor and data (ErrTableExists when table exists). It waits until the table is
+// descriptor and data (hberr.ErrTableExists when table exists). It waits until the table is
 // enabled.
 func (a *Admin) CloneSnapshot(ctx context.Context, name, table string) error {
 	err := a.cloneSnapshot(ctx, name, table)
@@ -134,8 +135,8 @@ func (a *Admin) cloneSnapshot(ctx context.Context, name, table string) error {
 	// The master restores over an existing table instead of cloning: refuse, as the Java
 	// client does, rather than overwrite a table the caller meant to keep.
 	if _, err := a.tableState(ctx, table); err == nil {
-		return fmt.Errorf("%w: %s", ErrTableExists, table)
-	} else if !IsNotFound(err) {
+		return fmt.Errorf("%w: %s", hberr.ErrTableExists, table)
+	} else if !hberr.IsNotFound(err) {
 		return err
 	}
 	return a.procedure(ctx, hrpc.MethodRestoreSnapshot, req, &pb.RestoreSnapshotResponse{}, a.stateIs(table, pb.TableState_ENABLED))

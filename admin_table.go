@@ -5,13 +5,14 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // CreateTable creates the table t describes and waits until its regions are assigned. opts
 // pre-split it (hrpc.SplitKeys, hrpc.UniformSplits, hrpc.HexStringSplits). A table of that
-// name already there gives ErrTableExists.
+// name already there gives hberr.ErrTableExists.
 func (a *Admin) CreateTable(ctx context.Context, t *hrpc.TableDescriptor, opts ...hrpc.CreateTableOption) error {
 	var name string
 	if t != nil {
@@ -24,7 +25,7 @@ func (a *Admin) CreateTable(ctx context.Context, t *hrpc.TableDescriptor, opts .
 	return adminError("CreateTable", name, err)
 }
 
-// DeleteTable deletes a disabled table and its data (ErrTableNotDisabled when it is
+// DeleteTable deletes a disabled table and its data (hberr.ErrTableNotDisabled when it is
 // enabled).
 func (a *Admin) DeleteTable(ctx context.Context, table string) error {
 	req, err := hrpc.DeleteTableRequest(table, a.nonce())
@@ -107,7 +108,7 @@ func (a *Admin) DeleteFamily(ctx context.Context, table, family string) error {
 // TableExists reports whether table exists.
 func (a *Admin) TableExists(ctx context.Context, table string) (bool, error) {
 	_, err := a.tableState(ctx, table)
-	if errors.Is(err, ErrTableNotFound) {
+	if errors.Is(err, hberr.ErrTableNotFound) {
 		return false, nil
 	}
 	if err != nil {
@@ -117,7 +118,7 @@ func (a *Admin) TableExists(ctx context.Context, table string) (bool, error) {
 }
 
 // TableEnabled reports whether table is enabled (false while it is being enabled or
-// disabled, or disabled); ErrTableNotFound when it does not exist.
+// disabled, or disabled); hberr.ErrTableNotFound when it does not exist.
 func (a *Admin) TableEnabled(ctx context.Context, table string) (bool, error) {
 	st, err := a.tableState(ctx, table)
 	if err != nil {
@@ -142,7 +143,7 @@ func (a *Admin) tableState(ctx context.Context, table string) (pb.TableState_Sta
 func (a *Admin) stateIs(table string, st pb.TableState_State) func(context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
 		got, err := a.tableState(ctx, table)
-		if errors.Is(err, ErrTableNotFound) {
+		if errors.Is(err, hberr.ErrTableNotFound) {
 			return false, nil
 		}
 		return got == st, err
@@ -153,7 +154,7 @@ func (a *Admin) stateIs(table string, st pb.TableState_State) func(context.Conte
 func (a *Admin) gone(table string) func(context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
 		_, err := a.tableState(ctx, table)
-		if errors.Is(err, ErrTableNotFound) {
+		if errors.Is(err, hberr.ErrTableNotFound) {
 			return true, nil
 		}
 		return false, err
@@ -171,7 +172,7 @@ func (a *Admin) DescribeTable(ctx context.Context, table string) (*hrpc.TableDes
 		return nil, adminError("DescribeTable", table, err)
 	}
 	if len(resp.GetTableSchema()) == 0 {
-		return nil, adminError("DescribeTable", table, ErrTableNotFound)
+		return nil, adminError("DescribeTable", table, hberr.ErrTableNotFound)
 	}
 	return hrpc.TableFromProto(resp.GetTableSchema()[0]), nil
 }

@@ -36,14 +36,14 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 	pending := make([]int, 0, len(calls))
 	for i, call := range calls {
 		if call == nil {
-			results[i].Err = fmt.Errorf("%w: nil call at index %d", ErrBadRequest, i)
+			results[i].Err = fmt.Errorf("%w: nil call at index %d", hberr.ErrBadRequest, i)
 			continue
 		}
 		pending = append(pending, i)
 	}
 	if c.isClosed() {
 		for _, i := range pending {
-			results[i].Err = opError(opName(calls[i]), calls[i], ErrClosed)
+			results[i].Err = opError(opName(calls[i]), calls[i], hberr.ErrClosed)
 		}
 		return results
 	}
@@ -101,7 +101,7 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 	for _, i := range pending {
 		switch {
 		case c.isClosed():
-			results[i].Err = ErrClosed
+			results[i].Err = hberr.ErrClosed
 		default:
 			a := attempts{n: tries[i]}
 			results[i].Err = a.withCount(ctxErr(ctx, last[i]))
@@ -117,13 +117,13 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 
 // countAttempts counts one more failed attempt for each call of again (the calls to retry)
 // and returns those whose maximum number of attempts is not reached yet; the others get an
-// *AttemptsError.
+// *hberr.AttemptsError.
 func (c *Client) countAttempts(calls []hrpc.Batchable, again, tries []int, last []error, results []BatchResult) []int {
 	keep := again[:0]
 	for _, i := range again {
 		tries[i]++
 		if max := c.attemptCap(calls[i]); max > 0 && tries[i] >= max {
-			results[i].Err = &AttemptsError{Attempts: tries[i], Last: last[i]}
+			results[i].Err = &hberr.AttemptsError{Attempts: tries[i], Last: last[i]}
 			continue
 		}
 		keep = append(keep, i)

@@ -102,7 +102,7 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Close fails every call in progress and every later call with ErrClosed, closes the
+// Close fails every call in progress and every later call with hberr.ErrClosed, closes the
 // connections to the region servers and the ZooKeeper session, and waits for the client's
 // goroutines to end. It is safe to call more than once.
 func (c *Client) Close() error {
@@ -205,7 +205,7 @@ func (c *Client) reestablish(r *regionInfo) {
 		if err == nil || c.failFast(r, err) {
 			return
 		}
-		if r != c.meta && (errors.Is(err, hberr.ErrDoNotRetry) || errors.Is(err, ErrTableNotFound)) {
+		if r != c.meta && (errors.Is(err, hberr.ErrDoNotRetry) || errors.Is(err, hberr.ErrTableNotFound)) {
 			// The table is gone or disabled: drop the region so callers look it up themselves
 			// and get the error.
 			c.log.Debug("hbase: dropping region", "region", string(r.name), "err", err)
@@ -291,7 +291,7 @@ func (c *Client) lookup(ctx context.Context, table, key []byte, before bool) (*r
 		table, key := bytes.Clone(table), bytes.Clone(key)
 		if !c.spawn(func() { c.fly(string(k), f, table, key, before) }) {
 			c.flightsMu.Unlock()
-			return nil, ErrClosed
+			return nil, hberr.ErrClosed
 		}
 		c.flights[string(k)] = f
 	}
@@ -302,7 +302,7 @@ func (c *Client) lookup(ctx context.Context, table, key []byte, before bool) (*r
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
 	case <-c.lifetime.Done():
-		return nil, ErrClosed
+		return nil, hberr.ErrClosed
 	}
 }
 
@@ -329,7 +329,7 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 	}
 	cancel()
 	if err != nil {
-		r, err = nil, &LookupError{Table: table, Row: key, Err: err}
+		r, err = nil, &lookupError{Table: table, Row: key, Err: err}
 	}
 	c.flightsMu.Lock()
 	delete(c.flights, k)
@@ -345,7 +345,7 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 // would take it for its own context ending and give up.
 func lookupTimeoutError(timeout time.Duration, err error) error {
 	cause := err
-	if re, ok := errors.AsType[*RetryError](err); ok {
+	if re, ok := errors.AsType[*hberr.RetryError](err); ok {
 		cause = re.Last
 	}
 	if errors.Is(cause, context.DeadlineExceeded) || errors.Is(cause, context.Canceled) {
@@ -365,10 +365,10 @@ func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, err
 		if gone {
 			// Retired when the client closed under a lookup: marking it unavailable again
 			// would do nothing, and this loop would spin, holding up Close.
-			return nil, nil, ErrClosed
+			return nil, nil, hberr.ErrClosed
 		}
 		if avail == nil {
-			if err := c.meta.failure(); waited && errors.Is(err, ErrConfiguration) {
+			if err := c.meta.failure(); waited && errors.Is(err, hberr.ErrConfiguration) {
 				return nil, nil, err // the lookup this call waited for failed for good (failFast)
 			}
 			c.markUnavailable(c.meta, nil)
@@ -380,7 +380,7 @@ func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, err
 		case <-ctx.Done():
 			return nil, nil, ctxErr(ctx, c.meta.failure())
 		case <-c.lifetime.Done():
-			return nil, nil, ErrClosed
+			return nil, nil, hberr.ErrClosed
 		}
 	}
 }
@@ -395,7 +395,7 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 	var waitedFor *regionInfo
 	for {
 		if c.isClosed() {
-			return nil, nil, ErrClosed
+			return nil, nil, hberr.ErrClosed
 		}
 		var r *regionInfo
 		if before {
@@ -419,7 +419,7 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 		case gone:
 			continue
 		case avail == nil:
-			if err := r.failure(); r == waitedFor && errors.Is(err, ErrTableDisabled) {
+			if err := r.failure(); r == waitedFor && errors.Is(err, hberr.ErrTableDisabled) {
 				return nil, nil, err // the re-establishing this call waited for found the table disabled (failFast)
 			}
 			c.markUnavailable(r, nil)
@@ -431,7 +431,7 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 		case <-ctx.Done():
 			return nil, nil, ctxErr(ctx, r.failure())
 		case <-c.lifetime.Done():
-			return nil, nil, ErrClosed
+			return nil, nil, hberr.ErrClosed
 		}
 	}
 }
@@ -448,7 +448,7 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 // sendLoop is send; o, when not nil, follows the call for the hooks (observe.go).
 func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (proto.Message, []byte, error) {
 	if c.isClosed() {
-		return nil, nil, ErrClosed
+		return nil, nil, hberr.ErrClosed
 	}
 	b := c.newBackoff()
 	tries := attempts{max: c.attemptCap(call)}
@@ -486,10 +486,10 @@ func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (prot
 			}
 		}
 		if c.isClosed() {
-			return nil, nil, ErrClosed
+			return nil, nil, hberr.ErrClosed
 		}
 		if ctx.Err() != nil {
-			if _, ok := errors.AsType[*RetryError](err); ok {
+			if _, ok := errors.AsType[*hberr.RetryError](err); ok {
 				return nil, nil, tries.withCount(err) // it already says what the wait for the region was about
 			}
 			return nil, nil, tries.withCount(ctxErr(ctx, last))

@@ -25,8 +25,8 @@
 //
 //	for row, err := range client.Scan(ctx, scan) { ... }
 //
-// Every error is an *OpError that prints as the operation ("hbase: Get "users"/"alice": table
-// not found"). Decide with IsRetryable, IsNotFound and IsTimeout, test the sentinels
-// (ErrTableNotFound, ErrNoSuchFamily, ErrDoNotRetry, ErrClosed ...) with errors.Is, and read a
-// server exception with errors.As into a *RemoteError.
+// Every error is an *hberr.OpError that prints as the operation ("hbase: Get "users"/"alice": table
+// not found"). Decide with hberr.IsRetryable, hberr.IsNotFound and hberr.IsTimeout, test the sentinels
+// (hberr.ErrTableNotFound, hberr.ErrNoSuchFamily, hberr.ErrDoNotRetry, hberr.ErrClosed ...) with errors.Is, and read a
+// server exception with errors.As into a *hberr.RemoteError.
 package hbase

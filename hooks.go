@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -74,7 +73,7 @@ type CallDoneInfo struct {
 	// attempt (not the frame headers).
 	RequestBytes, ResponseBytes int
 	Err                         error  // nil on success
-	Class                       string // ErrorClass(Err): "ok", "timeout", "not_found"...
+	Class                       string // hberr.Class(Err): "ok", "timeout", "not_found"...
 }
 
 // AttemptInfo describes one RPC of a call.
@@ -147,11 +146,6 @@ type ConnClosedInfo struct {
 	Addr string
 	Err  error // why it broke; nil when the client closed it
 }
-
-// ErrorClass returns a short, stable name of err's class for metrics labels: "ok" for nil,
-// "timeout", "canceled", "not_found", "region_unavailable", "connection"... (the list is in
-// package hberr).
-func ErrorClass(err error) string { return hberr.Class(err) }
 
 // ContextWithTraceHeaders returns a context whose RPCs carry headers (W3C trace context:
 // "traceparent" and "tracestate") in their RequestHeader's trace_info, so that the spans of

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
@@ -193,8 +194,8 @@ func TestHooksCombineAndErrorClass(t *testing.T) {
 	var a, b eventLog
 	c := fc.client(t, WithHooks(a.hooks()), WithHooks(b.hooks()))
 	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
-	if _, err := c.Get(testContext(t, 10*time.Second), get); !errors.Is(err, ErrNoSuchFamily) {
-		t.Fatalf("Get = %v, want ErrNoSuchFamily", err)
+	if _, err := c.Get(testContext(t, 10*time.Second), get); !errors.Is(err, hberr.ErrNoSuchFamily) {
+		t.Fatalf("Get = %v, want hberr.ErrNoSuchFamily", err)
 	}
 	if !slices.Equal(a.list(), b.list()) || len(a.done) != 1 || a.done[0].Class != "not_found" {
 		t.Errorf("hooks a = %v\nb = %v; want the same events, the call's class not_found", a.list(), b.list())

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/region"
@@ -50,7 +51,7 @@ func (c *Client) locateInMeta(ctx context.Context, table, row []byte, before boo
 		return nil, err
 	}
 	if len(rows) == 0 {
-		return nil, ErrTableNotFound
+		return nil, hberr.ErrTableNotFound
 	}
 	for _, mr := range rows {
 		if mr.info.GetSplit() || mr.info.GetOffline() {

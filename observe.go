@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
@@ -63,7 +64,7 @@ func (o *callObs) end(ctx context.Context, err error) {
 	o.hooks.CallDone(ctx, CallDoneInfo{
 		Op: o.op, Table: o.table, Row: o.row, Region: o.region, Server: o.server,
 		Attempts: o.attempts, Retries: o.retries, Duration: time.Since(o.start),
-		RequestBytes: o.reqTotal, ResponseBytes: o.respTotal, Err: err, Class: ErrorClass(err),
+		RequestBytes: o.reqTotal, ResponseBytes: o.respTotal, Err: err, Class: hberr.Class(err),
 	})
 }
 
@@ -87,7 +88,7 @@ func (o *callObs) attempted(ctx context.Context, c *Client, regionName []byte, a
 	if o.hooks.Attempt != nil {
 		o.hooks.Attempt(ctx, AttemptInfo{Op: o.op, Table: o.table, Region: regionName, Server: addr,
 			Attempt: o.attempts, Duration: d, RequestBytes: o.reqBytes, ResponseBytes: respBytes,
-			Err: err, Class: ErrorClass(err)})
+			Err: err, Class: hberr.Class(err)})
 	}
 	o.reqBytes = 0
 }
@@ -133,7 +134,7 @@ func (c *Client) retrying(ctx context.Context, o *callObs, conn *region.Client, 
 		addr = conn.Addr()
 	}
 	o.hooks.Retry(ctx, RetryInfo{Op: o.op, Table: o.table, Row: o.row, Server: addr,
-		Attempt: o.attempts, Err: err, Class: ErrorClass(err),
+		Attempt: o.attempts, Err: err, Class: hberr.Class(err),
 		Relocate: act == relocate || act == pauseAndRelocate})
 }
 

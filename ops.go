@@ -8,13 +8,10 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 )
 
-// ErrBadRequest is wrapped by the *OpError of a call given a nil request; nothing is sent.
-var ErrBadRequest = hberr.ErrBadRequest
-
-// nilRequest is the error of an operation called with a nil request: an *OpError like every
+// nilRequest is the error of an operation called with a nil request: an *hberr.OpError like every
 // other error of a call.
 func nilRequest(op string) error {
-	return &OpError{Op: op, Err: fmt.Errorf("%w: nil %s", ErrBadRequest, op)}
+	return &hberr.OpError{Op: op, Err: fmt.Errorf("%w: nil %s", hberr.ErrBadRequest, op)}
 }
 
 // Get reads one row. A missing row gives a Result without cells.
@@ -132,5 +129,5 @@ func opName(call hrpc.Call) string {
 
 // opError says which operation, table and row failed: every call's error is one.
 func opError(op string, call hrpc.Call, err error) error {
-	return &OpError{Op: op, Table: call.Table(), Row: call.Key(), Err: err}
+	return &hberr.OpError{Op: op, Table: call.Table(), Row: call.Key(), Err: err}
 }

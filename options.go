@@ -126,8 +126,8 @@ func WithMaxBackoff(d time.Duration) Option {
 	}
 }
 
-// WithMaxAttempts caps how many times a call is sent before it fails with an *AttemptsError
-// (wrapping ErrAttemptsExhausted and the last failure), besides its context: whichever ends
+// WithMaxAttempts caps how many times a call is sent before it fails with an *hberr.AttemptsError
+// (wrapping hberr.ErrAttemptsExhausted and the last failure), besides its context: whichever ends
 // first ends the call. An attempt is one failed try: an RPC to the region (or, for a batch, to
 // the action's region) or a failed lookup of the region. Final errors (a missing table, a
 // closed client) end the call at the first attempt anyway. Waiting while the client itself
@@ -144,7 +144,7 @@ func WithMaxAttempts(n int) Option {
 	}
 }
 
-// WithNoRetries makes every call fail at its first failure, with an *AttemptsError wrapping
+// WithNoRetries makes every call fail at its first failure, with an *hberr.AttemptsError wrapping
 // it (WithMaxAttempts(1)). The client still learns from the failure: a moved region is looked
 // up again for the next call. hrpc.MaxAttempts overrides it for one request.
 func WithNoRetries() Option { return WithMaxAttempts(1) }
@@ -278,8 +278,8 @@ func (o *options) closeHandshaker() {
 // turn and later also the servers they report. Masters serve the registry from HBase 2.3
 // (before 2.5 without the list of servers to report, so the client keeps the given ones);
 // region servers from 2.5. When none of the given servers serves it, calls fail at once with
-// an error wrapping ErrBootstrapUnreachable and ErrConfiguration that names those versions;
-// when none answers at all, lookups fail naming ErrBootstrapUnreachable and each server's error.
+// an error wrapping hberr.ErrBootstrapUnreachable and hberr.ErrConfiguration that names those versions;
+// when none answers at all, lookups fail naming hberr.ErrBootstrapUnreachable and each server's error.
 func WithBootstrapServers(servers ...string) Option {
 	return func(o *options) error {
 		if len(servers) == 0 {
@@ -299,7 +299,7 @@ func WithBootstrapServers(servers ...string) Option {
 // the cluster: region servers, masters and bootstrap servers. cfg sets the trusted roots
 // (RootCAs; nil means the system's), a client certificate for servers that require one
 // (Certificates) and the server name (ServerName; empty means each server's host name). A
-// server that does not speak TLS fails the connection with ErrTLS instead of being
+// server that does not speak TLS fails the connection with hberr.ErrTLS instead of being
 // talked to in plaintext. With Kerberos on top, ProtectionAuthentication is enough: TLS
 // already encrypts, and SASL wrapping would encrypt twice.
 func WithTLS(cfg *tls.Config) Option {

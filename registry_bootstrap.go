@@ -56,7 +56,7 @@ func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
 	}
-	err := fmt.Errorf("%w (%s): %w", ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
+	err := fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
 	if lacking == len(servers) {
 		// Servers of a version without the registry stay so: no retry helps, and the
 		// callers waiting for hbase:meta get this error at once (failFast).
@@ -123,7 +123,7 @@ func (b *bootstrapRegistry) LocateMaster(ctx context.Context) (string, error) {
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
 	}
-	return "", fmt.Errorf("%w (%s): %w", ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
+	return "", fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
 }
 
 // answered puts addr first and, when the list is due for a refresh, replaces it with the

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
@@ -94,7 +95,7 @@ func TestBootstrapRegistryLocatesMeta(t *testing.T) {
 	}
 }
 
-// No bootstrap server answering is an error naming them, wrapping ErrBootstrapUnreachable.
+// No bootstrap server answering is an error naming them, wrapping hberr.ErrBootstrapUnreachable.
 func TestBootstrapRegistryUnreachable(t *testing.T) {
 	a, b := deadAddr(t), deadAddr(t)
 	c, err := NewClient("", WithBootstrapServers(a, b), WithRegionLookupTimeout(500*time.Millisecond))
@@ -104,8 +105,8 @@ func TestBootstrapRegistryUnreachable(t *testing.T) {
 	defer c.Close()
 	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
 	_, err = c.Get(testContext(t, 2*time.Second), get)
-	if !errors.Is(err, ErrBootstrapUnreachable) || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), b) {
-		t.Fatalf("err = %v; want ErrBootstrapUnreachable naming %s and %s", err, a, b)
+	if !errors.Is(err, hberr.ErrBootstrapUnreachable) || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), b) {
+		t.Fatalf("err = %v; want hberr.ErrBootstrapUnreachable naming %s and %s", err, a, b)
 	}
 }
 

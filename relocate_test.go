@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
@@ -194,7 +195,7 @@ func TestThrottlingWaitHonoured(t *testing.T) {
 	callCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, err := c2.Get(callCtx, mustGetT(t, "t", "row"))
-	re, isRemote := errors.AsType[*RemoteError](err)
+	re, isRemote := errors.AsType[*hberr.RemoteError](err)
 	if !errors.Is(err, context.DeadlineExceeded) || !isRemote || !strings.HasSuffix(re.Class, "RpcThrottlingException") ||
 		!strings.Contains(err.Error(), "asked for a wait of 1m0s") {
 		t.Errorf("err = %v; want DeadlineExceeded with the throttling and its wait", err)

@@ -171,7 +171,7 @@ func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scan
 	sc.maxAttempts = c.attemptCap(s)
 	sc.yes = true
 	if c.isClosed() {
-		sc.fail(ErrClosed)
+		sc.fail(hberr.ErrClosed)
 		return sc
 	}
 	if owned {
@@ -273,7 +273,7 @@ func (s *Scanner) fetch(ctx context.Context) error {
 	expired, relocations := 0, 0
 	for len(s.buf) == 0 && !s.done {
 		if s.c.isClosed() {
-			return s.fail(ErrClosed)
+			return s.fail(hberr.ErrClosed)
 		}
 		if err := rctx.Err(); err != nil {
 			return s.stopped(ctx, last)
@@ -283,7 +283,7 @@ func (s *Scanner) fetch(ctx context.Context) error {
 			continue
 		}
 		if s.c.isClosed() {
-			return s.fail(ErrClosed)
+			return s.fail(hberr.ErrClosed)
 		}
 		if rctx.Err() != nil {
 			if s.conn != nil && errors.Is(err, rctx.Err()) {
@@ -353,9 +353,9 @@ func (s *Scanner) stopped(ctx context.Context, last error) error {
 	return s.fail(s.tries.withCount(ctxErr(ctx, last)))
 }
 
-// fail ends the scan with err, as an *OpError naming the scan.
+// fail ends the scan with err, as an *hberr.OpError naming the scan.
 func (s *Scanner) fail(err error) error {
-	err = &OpError{Op: "Scan", Table: s.table, Row: s.start, Err: err}
+	err = &hberr.OpError{Op: "Scan", Table: s.table, Row: s.start, Err: err}
 	s.err, s.done = err, true
 	s.endObs()
 	s.stopRenewal()

@@ -290,7 +290,7 @@ func WithAllowWeakerProtection() Option {
 
 // WithProxyUser makes the client act for user (doAs) on Kerberos connections: the servers
 // authenticate the client's principal, then check their hadoop.proxyuser.<principal>.* rules
-// before serving it as user. A refused user fails calls at once with ErrDoNotRetry (the
+// before serving it as user. A refused user fails calls at once with hberr.ErrDoNotRetry (the
 // server's AccessDeniedException). For services that act for their end users; create one
 // client per proxied user.
 func WithProxyUser(user string) Option {

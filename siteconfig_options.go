@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/sasl"
 )
 
@@ -43,7 +44,7 @@ import (
 // call's context sets its deadline.
 func NewClientFromConfig(cfg *SiteConfig, opts ...Option) (*Client, error) {
 	if cfg == nil {
-		return nil, fmt.Errorf("hbase: NewClientFromConfig: nil SiteConfig: %w", ErrConfiguration)
+		return nil, fmt.Errorf("hbase: NewClientFromConfig: nil SiteConfig: %w", hberr.ErrConfiguration)
 	}
 	fromFiles, err := cfg.Options()
 	if err != nil {
@@ -71,7 +72,7 @@ func (c *SiteConfig) ZKQuorum() (string, error) {
 		return "", err
 	}
 	if !ok || hosts == "" {
-		return "", fmt.Errorf("hbase: configuration names no ZooKeeper quorum (%s): %w", key, ErrConfiguration)
+		return "", fmt.Errorf("hbase: configuration names no ZooKeeper quorum (%s): %w", key, hberr.ErrConfiguration)
 	}
 	port := "2181"
 	if p, ok, err := c.get("hbase.zookeeper.property.clientPort"); err != nil {
@@ -305,7 +306,7 @@ func (c *SiteConfig) millis(key string) (time.Duration, bool, error) {
 }
 
 func (c *SiteConfig) bad(key, value string, err error) error {
-	return &SiteConfigError{File: c.fileOf(key), Key: key, Value: value, Err: err}
+	return &hberr.SiteConfigError{File: c.fileOf(key), Key: key, Value: value, Err: err}
 }
 
 // checked makes an option's own error name the key and file it came from.

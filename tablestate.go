@@ -17,7 +17,7 @@ import (
 // NotServingRegionException while hbase:meta still names those servers: re-establishing them
 // would go on until every call's deadline. So when a region's server says it does not serve
 // it just after hbase:meta said it does, the client reads the table's state, as the Java
-// client does before its retries, and fails the calls at once with ErrTableDisabled.
+// client does before its retries, and fails the calls at once with hberr.ErrTableDisabled.
 
 // tableDisabledError is the error of calls on a disabled table.
 type tableDisabledError struct{ table string }
@@ -27,10 +27,10 @@ func (e *tableDisabledError) Error() string {
 }
 
 func (e *tableDisabledError) Is(target error) bool {
-	return target == ErrTableDisabled || target == hberr.ErrDoNotRetry
+	return target == hberr.ErrTableDisabled || target == hberr.ErrDoNotRetry
 }
 
-// checkDisabled returns ErrTableDisabled instead of err, a failed probe of a region of table,
+// checkDisabled returns hberr.ErrTableDisabled instead of err, a failed probe of a region of table,
 // when the server did not serve the region because the table is disabled (or being
 // disabled). Any other err, or a failure to read the state, leaves err as it is.
 func (c *Client) checkDisabled(ctx context.Context, table []byte, err error) error {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -49,7 +50,7 @@ func throttleHooks() *Hooks {
 		},
 		Retry: func(ctx context.Context, ev RetryInfo) {
 			tc := get(ctx)
-			re, ok := errors.AsType[*RemoteError](ev.Err)
+			re, ok := errors.AsType[*hberr.RemoteError](ev.Err)
 			if tc == nil || !ok || !throttlingClass(re.Class) {
 				return
 			}
@@ -289,7 +290,7 @@ func TestThrottlingAgainstHBase(t *testing.T) {
 				}
 			}
 			if tc.throttled > 0 {
-				if re, isRemote := errors.AsType[*RemoteError](tc.err); !isRemote || !throttlingClass(re.Class) {
+				if re, isRemote := errors.AsType[*hberr.RemoteError](tc.err); !isRemote || !throttlingClass(re.Class) {
 					t.Errorf("short call %d: %v; want the throttling as its last error", i, tc.err)
 				}
 			}

@@ -8,7 +8,7 @@
 // standard database attributes (db.system.name and db.system "hbase", db.operation.name,
 // db.collection.name, db.namespace), the region server of its last attempt as server.address
 // and server.port (network.peer.* too), the region, the attempt count, and error.type (the
-// hbase.ErrorClass) on failure. Each retry is a span event "retry" (the failed attempt's
+// hberr.Class) on failure. Each retry is a span event "retry" (the failed attempt's
 // server and error class) and each pause an event "backoff". The span's trace context goes to
 // the servers in every RPC's RequestHeader (RPCTInfo.headers, W3C traceparent), so that the
 // spans of an HBase 2.5+ server with tracing enabled join the caller's trace.

@@ -10,7 +10,7 @@
 //
 // Latency is in seconds: per call and operation (hbase_client_call_duration_seconds) and per
 // RPC, operation and region server (hbase_client_rpc_duration_seconds), so that one slow server
-// stands out. Calls are counted by operation and outcome class (hbase.ErrorClass: "ok",
+// stands out. Calls are counted by operation and outcome class (hberr.Class: "ok",
 // "timeout", "not_found"...), retries by operation and class.
 package hbaseprom
 
