@@ -117,7 +117,7 @@ func classifyMaster(err error) retryAction {
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded),
 		errors.Is(err, hberr.ErrClosed), errors.Is(err, hberr.ErrConfiguration), errors.Is(err, errNoMasterLookup),
-		errors.Is(err, hrpc.ErrInvalidOption), errors.Is(err, hberr.ErrInvalidName):
+		errors.Is(err, hberr.ErrBadRequest), errors.Is(err, hberr.ErrInvalidName):
 		return giveUp
 	case errors.Is(err, hberr.ErrServerStopping), errors.Is(err, hberr.ErrConnection),
 		errors.Is(err, region.ErrClosed):

@@ -558,7 +558,7 @@ func TestAdminRegions(t *testing.T) {
 		t.Fatalf("SplitRegion: %v", err)
 	}
 	rs = mustRegions([]string{"", "f", "s", "u", "w", "y"})
-	if err := a.SplitRegion(ctx, rs[0].Name, []byte("x")); !errors.Is(err, hrpc.ErrInvalidOption) {
+	if err := a.SplitRegion(ctx, rs[0].Name, []byte("x")); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Fatalf("SplitRegion outside the region: %v; want ErrInvalidOption", err)
 	}
 	if got := adminRows(t, c, ctx, name); !slices.Equal(got, rows) {

@@ -146,7 +146,7 @@ func (a *Admin) SplitTable(ctx context.Context, table string, key []byte) error 
 
 func (a *Admin) splitTable(ctx context.Context, table string, key []byte) error {
 	if len(key) == 0 {
-		return fmt.Errorf("%w: empty split key", hrpc.ErrInvalidOption)
+		return fmt.Errorf("%w: empty split key", hberr.ErrBadRequest)
 	}
 	rs, err := a.regions(ctx, table)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 )
 
 // TestClassifyMaster: what a master call does after each kind of error. A master stopping,
@@ -20,7 +19,7 @@ func TestClassifyMaster(t *testing.T) {
 		{context.DeadlineExceeded, giveUp},
 		{hberr.ErrClosed, giveUp},
 		{errNoMasterLookup, giveUp},
-		{fmt.Errorf("%w: x", hrpc.ErrInvalidOption), giveUp},
+		{fmt.Errorf("%w: x", hberr.ErrBadRequest), giveUp},
 		{hberr.NewRemoteError("org.apache.hadoop.hbase.TableExistsException", "t", false), giveUp},
 		{hberr.NewRemoteError("org.apache.hadoop.hbase.ipc.ServerNotRunningYetException", "", false), pauseAndRelocate},
 		{hberr.NewRemoteError("org.apache.hadoop.hbase.PleaseHoldException", "", false), pauseAndRelocate},

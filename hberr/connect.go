@@ -13,6 +13,9 @@ var (
 	// ErrBootstrapUnreachable is wrapped by the error of a meta lookup that no bootstrap
 	// server answered (hbase.WithBootstrapServers); the error also wraps each server's error.
 	ErrBootstrapUnreachable = errors.New("no bootstrap server answered")
-	// ErrBadRequest is wrapped by the error of a call given a nil request: nothing was sent.
+	// ErrBadRequest is wrapped by the error of bad input, refused before anything is sent:
+	// building a request (package hrpc: an empty table or row, a row over 32767 bytes, an
+	// option with a bad argument, a bad table, family or namespace name) or a call given a
+	// nil request.
 	ErrBadRequest = errors.New("bad request")
 )

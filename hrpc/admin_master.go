@@ -142,7 +142,7 @@ func snapshotDesc(name, table string) (*pb.SnapshotDescription, error) {
 // SnapshotRequest builds the request taking snapshot name of table (flushing it first).
 func SnapshotRequest(name, table string, n Nonce) (*pb.SnapshotRequest, error) {
 	if table == "" {
-		return nil, ErrEmptyTable
+		return nil, errEmptyTable
 	}
 	d, err := snapshotDesc(name, table)
 	if err != nil {
@@ -197,7 +197,7 @@ func DeleteSnapshotRequest(name string) (*pb.DeleteSnapshotRequest, error) {
 // table when it does not.
 func RestoreSnapshotRequest(name, table string, n Nonce) (*pb.RestoreSnapshotRequest, error) {
 	if table == "" {
-		return nil, ErrEmptyTable
+		return nil, errEmptyTable
 	}
 	d, err := snapshotDesc(name, table)
 	if err != nil {

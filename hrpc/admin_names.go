@@ -23,7 +23,7 @@ const SystemNamespace = "hbase"
 const maxNameLen = 255
 
 func invalidName(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", hberr.ErrInvalidName, fmt.Sprintf(format, args...))
+	return fmt.Errorf("hrpc: %w: %w: %s", hberr.ErrBadRequest, hberr.ErrInvalidName, fmt.Sprintf(format, args...))
 }
 
 // SplitTableName splits "ns:qualifier" (or "qualifier", in DefaultNamespace) after checking

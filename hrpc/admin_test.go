@@ -54,18 +54,18 @@ func TestFamilyDescriptorRoundTrip(t *testing.T) {
 		{Versions(-1)}, {Versions(1), MinVersions(2)}, {TTL(1500 * time.Millisecond)}, {TTL(-time.Second)},
 		{Compress("FOO")}, {Bloom("X")}, {BlockEncoding("Y")}, {BlockSize(-1)}, {nil},
 	} {
-		if _, err := NewFamily("f", opts...); !errors.Is(err, ErrInvalidOption) {
-			t.Errorf("NewFamily with bad options: %v; want ErrInvalidOption", err)
+		if _, err := NewFamily("f", opts...); !errors.Is(err, hberr.ErrBadRequest) {
+			t.Errorf("NewFamily with bad options: %v; want hberr.ErrBadRequest", err)
 		}
 	}
 }
 
 func TestTableDescriptorAndCreate(t *testing.T) {
-	if _, err := NewTableDescriptor("t"); !errors.Is(err, ErrInvalidOption) {
-		t.Errorf("a table without family: %v; want ErrInvalidOption", err)
+	if _, err := NewTableDescriptor("t"); !errors.Is(err, hberr.ErrBadRequest) {
+		t.Errorf("a table without family: %v; want hberr.ErrBadRequest", err)
 	}
-	if _, err := NewTableDescriptor("t", WithFamily("f"), WithFamily("f")); !errors.Is(err, ErrInvalidOption) {
-		t.Errorf("a family twice: %v; want ErrInvalidOption", err)
+	if _, err := NewTableDescriptor("t", WithFamily("f"), WithFamily("f")); !errors.Is(err, hberr.ErrBadRequest) {
+		t.Errorf("a family twice: %v; want hberr.ErrBadRequest", err)
 	}
 	if _, err := NewTableDescriptor("bad name", WithFamily("f")); !errors.Is(err, hberr.ErrInvalidName) {
 		t.Errorf("bad table name: %v; want ErrInvalidName", err)
@@ -89,12 +89,12 @@ func TestTableDescriptorAndCreate(t *testing.T) {
 		t.Fatalf("TableFromProto = %+v", back)
 	}
 	for _, opt := range []CreateTableOption{SplitKeys([]byte("a"), []byte("a")), SplitKeys(nil), UniformSplits(1), HexStringSplits(0)} {
-		if _, err := CreateTableRequest(td, Nonce{}, opt); !errors.Is(err, ErrInvalidOption) {
-			t.Errorf("bad split option: %v; want ErrInvalidOption", err)
+		if _, err := CreateTableRequest(td, Nonce{}, opt); !errors.Is(err, hberr.ErrBadRequest) {
+			t.Errorf("bad split option: %v; want hberr.ErrBadRequest", err)
 		}
 	}
-	if _, err := CreateTableRequest(td, Nonce{}, UniformSplits(2), HexStringSplits(2)); !errors.Is(err, ErrInvalidOption) {
-		t.Errorf("two split options: %v; want ErrInvalidOption", err)
+	if _, err := CreateTableRequest(td, Nonce{}, UniformSplits(2), HexStringSplits(2)); !errors.Is(err, hberr.ErrBadRequest) {
+		t.Errorf("two split options: %v; want hberr.ErrBadRequest", err)
 	}
 	req, _ = CreateTableRequest(td, Nonce{}, HexStringSplits(3))
 	if s := req.GetSplitKeys(); len(s) != 2 || string(s[0]) != "55555555" || string(s[1]) != "aaaaaaaa" {

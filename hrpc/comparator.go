@@ -2,7 +2,6 @@ package hrpc
 
 import (
 	"encoding/binary"
-	"fmt"
 	"strings"
 
 	"github.com/go-hbase/hbase/internal/pb"
@@ -44,7 +43,7 @@ const comparatorPackage = "org.apache.hadoop.hbase.filter."
 func marshalComparator(class string, m proto.Message) (*pb.Comparator, error) {
 	b, err := proto.Marshal(m)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidOption, class, err)
+		return nil, invalid("%s: %v", class, err)
 	}
 	name := comparatorPackage + class
 	return &pb.Comparator{Name: &name, SerializedComparator: b}, nil

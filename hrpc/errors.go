@@ -8,15 +8,12 @@ import (
 	"github.com/go-hbase/hbase/internal/pb"
 )
 
-// Errors returned when a request is built with bad input. They are wrapped with details, so test
-// for them with errors.Is.
+// Errors of building a request from bad input: nothing is sent. Each wraps
+// hberr.ErrBadRequest (test with errors.Is(err, hberr.ErrBadRequest)) and says what was wrong.
 var (
-	ErrEmptyTable = errors.New("hrpc: empty table name")
-	ErrNilRow     = errors.New("hrpc: nil or empty row")
-	ErrNoCells    = errors.New("hrpc: mutation without cells")
-	// ErrInvalidOption is returned for an option with a bad argument (negative limit, nil
-	// family, empty filter list, oversized row...).
-	ErrInvalidOption = errors.New("hrpc: invalid option")
+	errEmptyTable = fmt.Errorf("hrpc: %w: empty table name", hberr.ErrBadRequest)
+	errNilRow     = fmt.Errorf("hrpc: %w: nil or empty row", hberr.ErrBadRequest)
+	errNoCells    = fmt.Errorf("hrpc: %w: mutation without cells", hberr.ErrBadRequest)
 	// ErrCorruptCellBlock is returned when a cellblock cannot be decoded.
 	ErrCorruptCellBlock = errors.New("hrpc: corrupt cellblock")
 	// ErrBadResponse is returned when a response does not have the shape its request implies
@@ -31,8 +28,10 @@ func ActionException(ex *pb.NameBytesPair) *hberr.RemoteError {
 	return hberr.NewRemoteError(ex.GetName(), string(ex.GetValue()), false)
 }
 
+// invalid is the error of an option or argument that HBase would refuse (a negative limit, a
+// nil family, an empty filter list, an oversized row...).
 func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalidOption, fmt.Sprintf(format, args...))
+	return fmt.Errorf("hrpc: %w: %s", hberr.ErrBadRequest, fmt.Sprintf(format, args...))
 }
 
 func badResponse(format string, args ...any) error {

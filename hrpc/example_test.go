@@ -22,7 +22,7 @@ func ExampleNewGet() {
 	fmt.Println(err)
 	// Output:
 	// Get row-1 ["name" "email"] max_versions=3
-	// hrpc: nil or empty row
+	// hrpc: bad request: nil or empty row
 }
 
 func ExampleNewPut() {
@@ -45,7 +45,7 @@ func ExampleNewPut() {
 	// Output:
 	// row-1/info:name@1700000000000=Ada
 	// row-1/info:email@1700000000000=ada@example.com
-	// hrpc: invalid option: empty column family
+	// hrpc: bad request: empty column family
 }
 
 func ExampleNewScan() {

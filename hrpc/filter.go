@@ -1,8 +1,6 @@
 package hrpc
 
 import (
-	"fmt"
-
 	"github.com/go-hbase/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
 )
@@ -19,7 +17,7 @@ const filterPackage = "org.apache.hadoop.hbase.filter."
 func marshalFilter(class string, m proto.Message) (*pb.Filter, error) {
 	b, err := proto.Marshal(m)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidOption, class, err)
+		return nil, invalid("%s: %v", class, err)
 	}
 	name := filterPackage + class
 	return &pb.Filter{Name: &name, SerializedFilter: b}, nil

@@ -125,7 +125,7 @@ func newMutation[O any](t pb.MutationProto_MutationType, table, row []byte, opts
 		return mutation{}, err
 	}
 	if len(o.cells) == 0 && t != pb.MutationProto_DELETE {
-		return mutation{}, ErrNoCells
+		return mutation{}, errNoCells
 	}
 	m := mutation{
 		table:       table,

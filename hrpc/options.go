@@ -330,7 +330,7 @@ func checkFamily(f []byte) error {
 
 func checkTable(table []byte) error {
 	if len(table) == 0 {
-		return ErrEmptyTable
+		return errEmptyTable
 	}
 	return nil
 }
@@ -338,7 +338,7 @@ func checkTable(table []byte) error {
 // checkRow checks the row of a Get or mutation: HBase refuses empty rows (Mutation.checkRow).
 func checkRow(row []byte) error {
 	if len(row) == 0 {
-		return ErrNilRow
+		return errNilRow
 	}
 	return checkRowLen(row)
 }

@@ -18,7 +18,7 @@ type RowMutations struct {
 // Increments may be mixed.
 func NewRowMutations(mutations ...Mutation) (*RowMutations, error) {
 	if len(mutations) == 0 {
-		return nil, ErrNoCells
+		return nil, errNoCells
 	}
 	for i, m := range mutations {
 		if isNil(m) {

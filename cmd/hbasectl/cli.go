@@ -112,7 +112,7 @@ func exitCode(err error) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue), errors.As(err, &unreach), hberr.IsNotFound(err),
-		errors.Is(err, hrpc.ErrInvalidOption), errors.Is(err, hberr.ErrBadRequest):
+		errors.Is(err, hberr.ErrBadRequest), errors.Is(err, hberr.ErrBadRequest):
 		return 2
 	}
 	// What the user named is not there, or already is, or cannot be: bad input too.
