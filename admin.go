@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
@@ -56,7 +56,7 @@ func (a *Admin) close() {
 	}
 }
 
-func (a *Admin) nonce() hrpc.Nonce { return hrpc.Nonce{Group: a.nonceGroup, Nonce: rand.Uint64()} }
+func (a *Admin) nonce() wire.Nonce { return wire.Nonce{Group: a.nonceGroup, Nonce: rand.Uint64()} }
 
 func adminError(op, name string, err error) error {
 	if err == nil {
@@ -78,7 +78,7 @@ func (a *Admin) masterConn(ctx context.Context) (*region.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("locating the active master: %w", err)
 	}
-	conn, err = region.Dial(ctx, addr, append(a.c.connOptions(), region.WithService(hrpc.MasterService))...)
+	conn, err = region.Dial(ctx, addr, append(a.c.connOptions(), region.WithService(wire.MasterService))...)
 	if err != nil {
 		return nil, err
 	}
@@ -196,14 +196,14 @@ func (a *Admin) waitProcedure(ctx context.Context, id uint64, done func(context.
 	b := backoff{min: procedurePollMin, max: procedurePollMax}
 	for {
 		resp := &pb.GetProcedureResultResponse{}
-		if err := a.callMaster(ctx, hrpc.MethodGetProcedureResult, hrpc.ProcedureResultRequest(id), resp); err != nil {
+		if err := a.callMaster(ctx, wire.MethodGetProcedureResult, wire.ProcedureResultRequest(id), resp); err != nil {
 			return err
 		}
-		state, err := hrpc.ParseProcedureResult(resp)
+		state, err := wire.ParseProcedureResult(resp)
 		switch state {
-		case hrpc.ProcedureFinished:
+		case wire.ProcedureFinished:
 			return err
-		case hrpc.ProcedureNotFound:
+		case wire.ProcedureNotFound:
 			if done == nil {
 				return nil
 			}
@@ -244,7 +244,7 @@ func (a *Admin) rsConn(ctx context.Context, addr string) (*region.Client, error)
 	if conn != nil && !isDead(conn) {
 		return conn, nil
 	}
-	conn, err := region.Dial(ctx, addr, append(a.c.connOptions(), region.WithService(hrpc.AdminService))...)
+	conn, err := region.Dial(ctx, addr, append(a.c.connOptions(), region.WithService(wire.AdminService))...)
 	if err != nil {
 		return nil, err
 	}

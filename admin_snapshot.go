@@ -6,16 +6,18 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // Snapshot takes snapshot name of table (flushing its memstores first) and waits until it is
 // complete. A name already taken gives hberr.ErrSnapshotExists.
 func (a *Admin) Snapshot(ctx context.Context, name, table string) error {
-	req, err := hrpc.SnapshotRequest(name, table, a.nonce())
+	req, err := wire.SnapshotRequest(name, table, a.nonce())
 	resp := &pb.SnapshotResponse{}
 	if err == nil {
-		err = a.callMaster(ctx, hrpc.MethodSnapshot, req, resp)
+		err = a.callMaster(ctx, wire.MethodSnapshot, req, resp)
 	}
 	if err == nil {
 		if resp.ProcId != nil {
@@ -30,14 +32,14 @@ func (a *Admin) Snapshot(ctx context.Context, name, table string) error {
 
 // waitSnapshot polls IsSnapshotDone; a failed snapshot is the poll's exception.
 func (a *Admin) waitSnapshot(ctx context.Context, name, table string) error {
-	req, err := hrpc.SnapshotDoneRequest(name, table)
+	req, err := wire.SnapshotDoneRequest(name, table)
 	if err != nil {
 		return err
 	}
 	b := backoff{min: procedurePollMin, max: procedurePollMax}
 	for {
 		resp := &pb.IsSnapshotDoneResponse{}
-		if err := a.callMaster(ctx, hrpc.MethodIsSnapshotDone, req, resp); err != nil {
+		if err := a.callMaster(ctx, wire.MethodIsSnapshotDone, req, resp); err != nil {
 			return err
 		}
 		if resp.GetDone() {
@@ -52,12 +54,12 @@ func (a *Admin) waitSnapshot(ctx context.Context, name, table string) error {
 // snapshotDone is the check of a finished-and-forgotten snapshot procedure.
 func (a *Admin) snapshotDone(name, table string) func(context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
-		req, err := hrpc.SnapshotDoneRequest(name, table)
+		req, err := wire.SnapshotDoneRequest(name, table)
 		if err != nil {
 			return false, err
 		}
 		resp := &pb.IsSnapshotDoneResponse{}
-		if err := a.callMaster(ctx, hrpc.MethodIsSnapshotDone, req, resp); err != nil {
+		if err := a.callMaster(ctx, wire.MethodIsSnapshotDone, req, resp); err != nil {
 			return false, err
 		}
 		return resp.GetDone(), nil
@@ -67,17 +69,17 @@ func (a *Admin) snapshotDone(name, table string) func(context.Context) (bool, er
 // ListSnapshots returns every completed snapshot.
 func (a *Admin) ListSnapshots(ctx context.Context) ([]hrpc.Snapshot, error) {
 	resp := &pb.GetCompletedSnapshotsResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodGetCompletedSnapshots, hrpc.ListSnapshotsRequest(), resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodGetCompletedSnapshots, wire.ListSnapshotsRequest(), resp); err != nil {
 		return nil, adminError("ListSnapshots", "", err)
 	}
-	return hrpc.ParseSnapshots(resp), nil
+	return hrpcwire.ParseSnapshots(resp), nil
 }
 
 // DeleteSnapshot deletes snapshot name (hberr.ErrSnapshotNotFound when there is none).
 func (a *Admin) DeleteSnapshot(ctx context.Context, name string) error {
-	req, err := hrpc.DeleteSnapshotRequest(name)
+	req, err := wire.DeleteSnapshotRequest(name)
 	if err == nil {
-		err = a.callMaster(ctx, hrpc.MethodDeleteSnapshot, req, &pb.DeleteSnapshotResponse{})
+		err = a.callMaster(ctx, wire.MethodDeleteSnapshot, req, &pb.DeleteSnapshotResponse{})
 	}
 	return adminError("DeleteSnapshot", name, err)
 }
@@ -112,11 +114,11 @@ func (a *Admin) restoreSnapshot(ctx context.Context, name string) error {
 	if st != pb.TableState_DISABLED {
 		return fmt.Errorf("%w: %s must be disabled to be restored", hberr.ErrTableNotDisabled, table)
 	}
-	req, err := hrpc.RestoreSnapshotRequest(name, table, a.nonce())
+	req, err := wire.RestoreSnapshotRequest(name, table, a.nonce())
 	if err != nil {
 		return err
 	}
-	return a.procedure(ctx, hrpc.MethodRestoreSnapshot, req, &pb.RestoreSnapshotResponse{}, nil)
+	return a.procedure(ctx, wire.MethodRestoreSnapshot, req, &pb.RestoreSnapshotResponse{}, nil)
 }
 
 // CloneSnapshot creates table from snapshot name: a new table with the snapshot's
@@ -128,7 +130,7 @@ func (a *Admin) CloneSnapshot(ctx context.Context, name, table string) error {
 }
 
 func (a *Admin) cloneSnapshot(ctx context.Context, name, table string) error {
-	req, err := hrpc.RestoreSnapshotRequest(name, table, a.nonce())
+	req, err := wire.RestoreSnapshotRequest(name, table, a.nonce())
 	if err != nil {
 		return err
 	}
@@ -139,5 +141,5 @@ func (a *Admin) cloneSnapshot(ctx context.Context, name, table string) error {
 	} else if !hberr.IsNotFound(err) {
 		return err
 	}
-	return a.procedure(ctx, hrpc.MethodRestoreSnapshot, req, &pb.RestoreSnapshotResponse{}, a.stateIs(table, pb.TableState_ENABLED))
+	return a.procedure(ctx, wire.MethodRestoreSnapshot, req, &pb.RestoreSnapshotResponse{}, a.stateIs(table, pb.TableState_ENABLED))
 }

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"github.com/go-hbase/hbase/zk"
 	"google.golang.org/protobuf/proto"
@@ -438,7 +438,7 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 
 // send sends call to the region holding its key and returns the response, retrying as the
 // error calls for until ctx ends or the call's attempts are used up.
-func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byte, error) {
+func (c *Client) send(ctx context.Context, call wire.Call) (proto.Message, []byte, error) {
 	if c.observing() {
 		return c.sendObserved(ctx, call)
 	}
@@ -446,7 +446,7 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 }
 
 // sendLoop is send; o, when not nil, follows the call for the hooks (observe.go).
-func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (proto.Message, []byte, error) {
+func (c *Client) sendLoop(ctx context.Context, call wire.Call, o *callObs) (proto.Message, []byte, error) {
 	if c.isClosed() {
 		return nil, nil, hberr.ErrClosed
 	}
@@ -537,7 +537,7 @@ func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (prot
 // callRegion sends call once to region r on conn. A MultiRequest for one region (MutateRow,
 // CheckAndMutate of RowMutations) reports failures inside its response: they are turned into
 // errors here so that they drive the retry like any other.
-func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Client, call hrpc.Call, o *callObs) (proto.Message, []byte, error) {
+func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Client, call wire.Call, o *callObs) (proto.Message, []byte, error) {
 	req, reqCells, err := call.Marshal(r.name, nil)
 	if err != nil {
 		return nil, nil, err
@@ -547,7 +547,7 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 	if o != nil && o.hooks != nil {
 		o.reqBytes = requestSize(req, reqCells)
 	}
-	if rc, ok := call.(hrpc.RequestRecycler); ok {
+	if rc, ok := call.(wire.RequestRecycler); ok {
 		rc.Recycle(req) // encoded by CallChecked, used by nothing after it
 	}
 	if err != nil {
@@ -558,11 +558,11 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 		// typed so that errors.Is works and the retry loop can act on it.
 		for _, rar := range mr.GetRegionActionResult() {
 			if ex := rar.GetException(); ex != nil {
-				return nil, nil, hrpc.ActionException(ex)
+				return nil, nil, wire.ActionException(ex)
 			}
 			for _, roe := range rar.GetResultOrException() {
 				if ex := roe.GetException(); ex != nil {
-					return nil, nil, hrpc.ActionException(ex)
+					return nil, nil, wire.ActionException(ex)
 				}
 			}
 		}

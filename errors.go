@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // indeterminate reports a corrupt response to a write that is not safe to send again.
@@ -13,23 +13,23 @@ func indeterminate(err error) error {
 	return fmt.Errorf("%w: %w", hberr.ErrIndeterminate, err)
 }
 
-// safeToResend says whether call may be sent again after its response was lost or corrupt:
-// reads, and Puts and Deletes (applying them twice leaves the same data). An Append or
-// Increment carries a nonce, but the server's answer to a repeated nonce is the row as it is
-// then, not the first result, so they are not resent either.
 // resendableAfterLoss reports whether call may be sent again after its connection broke while
 // it was outstanding: the calls safe to resend, and Appends and Increments, whose nonce lets
 // the server recognise the resend and not apply it twice.
-func resendableAfterLoss(call hrpc.Call) bool {
+func resendableAfterLoss(call wire.Call) bool {
 	if n, ok := call.(interface{ Nonce() uint64 }); ok && n.Nonce() != 0 {
 		return true
 	}
 	return safeToResend(call)
 }
 
-func safeToResend(call hrpc.Call) bool {
-	switch call.(type) {
-	case *hrpc.Get, *hrpc.Put, *hrpc.Delete:
+// safeToResend says whether call may be sent again after its response was lost or corrupt:
+// reads, and Puts and Deletes (applying them twice leaves the same data). An Append or
+// Increment carries a nonce, but the server's answer to a repeated nonce is the row as it is
+// then, not the first result, so they are not resent either.
+func safeToResend(call wire.Call) bool {
+	switch call.Op() {
+	case "Get", "Put", "Delete":
 		return true
 	}
 	return false

@@ -18,6 +18,7 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // Tests of the response integrity checks (issue 9): a response that cannot be the answer to
@@ -60,8 +61,8 @@ func (l *logRecords) corruptLogs() []map[string]string {
 func rowCells(row string, n int) []byte {
 	var b []byte
 	for range n {
-		b = hrpc.AppendCell(b, &hrpc.Cell{Row: []byte(row), Family: []byte("f"), Qualifier: []byte("q"),
-			Type: hrpc.CellTypePut, Value: []byte("value of " + row)})
+		b = wire.AppendCell(b, &wire.Cell{Row: []byte(row), Family: []byte("f"), Qualifier: []byte("q"),
+			Type: wire.CellTypePut, Value: []byte("value of " + row)})
 	}
 	return b
 }
@@ -153,7 +154,7 @@ func TestAppendWithCorruptResultIsIndeterminate(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := c.Append(testContext(t, 5*time.Second), app)
-	if !errors.Is(err, hberr.ErrIndeterminate) || !errors.Is(err, hberr.ErrCorruptResponse) || !errors.Is(err, hrpc.ErrForeignCells) {
+	if !errors.Is(err, hberr.ErrIndeterminate) || !errors.Is(err, hberr.ErrCorruptResponse) || !errors.Is(err, wire.ErrForeignCells) {
 		t.Fatalf("Append = %v, %v; want hberr.ErrIndeterminate wrapping hberr.ErrCorruptResponse and ErrForeignCells", res, err)
 	}
 	if n := fc.mutates.Load(); n != 1 {
@@ -257,7 +258,7 @@ func TestIncrementWithCorruptResultIsIndeterminate(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := c.Increment(testContext(t, 5*time.Second), inc)
-	if !errors.Is(err, hberr.ErrIndeterminate) || !errors.Is(err, hrpc.ErrForeignCells) || hberr.IsRetryable(err) {
+	if !errors.Is(err, hberr.ErrIndeterminate) || !errors.Is(err, wire.ErrForeignCells) || hberr.IsRetryable(err) {
 		t.Fatalf("Increment = %v, %v; want hberr.ErrIndeterminate wrapping ErrForeignCells, not retryable", res, err)
 	}
 	if n := fc.mutates.Load(); n != 1 {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
@@ -100,8 +100,8 @@ func requestSize(req proto.Message, cells []byte) int {
 }
 
 // sendObserved is send with hooks or latency histograms.
-func (c *Client) sendObserved(ctx context.Context, call hrpc.Call) (proto.Message, []byte, error) {
-	o := newCallObs(c, opName(call), call.Table(), call.Key())
+func (c *Client) sendObserved(ctx context.Context, call wire.Call) (proto.Message, []byte, error) {
+	o := newCallObs(c, call.Op(), call.Table(), call.Key())
 	ctx = o.begin(ctx)
 	resp, cells, err := c.sendLoop(ctx, call, &o)
 	o.end(ctx, err)
@@ -109,7 +109,7 @@ func (c *Client) sendObserved(ctx context.Context, call hrpc.Call) (proto.Messag
 }
 
 // attempt is callRegion, timed and reported when the call is observed.
-func (c *Client) attempt(ctx context.Context, r *regionInfo, conn *region.Client, call hrpc.Call, o *callObs) (proto.Message, []byte, error) {
+func (c *Client) attempt(ctx context.Context, r *regionInfo, conn *region.Client, call wire.Call, o *callObs) (proto.Message, []byte, error) {
 	if o == nil {
 		return c.callRegion(ctx, r, conn, call, nil)
 	}

@@ -12,14 +12,15 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/sasl"
 	"go.uber.org/goleak"
 )
 
 // cellResult answers a Get with one cell of the row it asks for.
 func cellResult(req *pb.GetRequest) fakeserver.Response {
-	cells := hrpc.AppendCell(nil, &hrpc.Cell{Row: req.GetGet().GetRow(), Family: []byte("f"), Qualifier: []byte("q"),
-		Type: hrpc.CellTypePut, Value: []byte("v")})
+	cells := wire.AppendCell(nil, &wire.Cell{Row: req.GetGet().GetRow(), Family: []byte("f"), Qualifier: []byte("q"),
+		Type: wire.CellTypePut, Value: []byte("v")})
 	n := int32(1)
 	return fakeserver.Response{Msg: &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: &n}}, Cells: cells}
 }

@@ -13,7 +13,9 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
@@ -83,8 +85,8 @@ type Scanner struct {
 	no, yes bool            // what spec's flags point to: moving past a row does not allocate
 	// The scan's messages are built in place: specBuf holds spec, reqs the requests, and
 	// specReadPoint is what spec's mvcc_read_point points to on a reopen.
-	specBuf       hrpc.ScanProtoBuffer
-	reqs          hrpc.ScanRequests
+	specBuf       wire.ScanProtoBuffer
+	reqs          wire.ScanRequests
 	specReadPoint uint64
 	pooled        bool         // Client.Scan's: given back to the client's pool when the iteration ends
 	cur           *hrpc.Result // what Result returns
@@ -158,17 +160,18 @@ func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scan
 		sc.err, sc.done = nilRequest("Scan"), true
 		return sc
 	}
-	sc.table = s.Table()
-	sc.start = s.StartRow()
-	sc.spec = s.ScanProtoInto(&sc.specBuf)
-	sc.reversed = s.Reversed()
-	sc.whole = !s.AllowPartialResults() && s.BatchSize() == 0
-	if !s.AllowPartialResults() {
-		sc.batches.size = int(s.BatchSize())
+	w := hrpcwire.Scan(s)
+	sc.table = w.Table()
+	sc.start = w.StartRow()
+	sc.spec = w.ProtoInto(&sc.specBuf)
+	sc.reversed = w.Reversed()
+	sc.whole = !w.AllowPartialResults() && w.BatchSize() == 0
+	if !w.AllowPartialResults() {
+		sc.batches.size = int(w.BatchSize())
 	}
-	sc.limit, sc.hasLimit = s.Limit(), s.Limit() > 0
-	sc.rows = s.NumberOfRows()
-	sc.maxAttempts = c.attemptCap(s)
+	sc.limit, sc.hasLimit = w.Limit(), w.Limit() > 0
+	sc.rows = w.NumberOfRows()
+	sc.maxAttempts = c.attemptCap(w)
 	sc.yes = true
 	if c.isClosed() {
 		sc.fail(hberr.ErrClosed)
@@ -180,7 +183,7 @@ func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scan
 		sc.ctx, sc.cancel = context.WithCancel(ctx)
 		context.AfterFunc(sc.ctx, func() { sc.Close() })
 	}
-	sc.startObs(s)
+	sc.startObs(w)
 	return sc
 }
 
@@ -257,7 +260,7 @@ func (s *Scanner) closeServerScanner() {
 	c.spawn(func() {
 		ctx, cancel := context.WithTimeout(c.lifetime, scannerCloseTimeout)
 		defer cancel()
-		req := hrpc.ScanCloseRequest(id)
+		req := wire.ScanCloseRequest(id)
 		if _, err := conn.Call(ctx, "Scan", req, nil, &pb.ScanResponse{}); err != nil {
 			c.log.Debug("hbase: closing scanner failed", "addr", conn.Addr(), "err", err)
 		}
@@ -390,7 +393,7 @@ func (s *Scanner) step(ctx context.Context) error {
 		req = s.reqs.Next(s.id, s.seq, s.rows, s.limitLeft())
 	}
 	if s.track {
-		hrpc.WithScanMetrics(req)
+		wire.WithScanMetrics(req)
 	}
 	resp := s.nextResponse()
 	s.check.reversed = s.reversed
@@ -400,7 +403,7 @@ func (s *Scanner) step(ctx context.Context) error {
 	}
 	if !s.open {
 		if s.flags.scannerID == noScannerID && resp.GetMoreResultsInRegion() {
-			return fmt.Errorf("%w: ScanResponse opening a scanner has no scanner id", hrpc.ErrBadResponse)
+			return fmt.Errorf("%w: ScanResponse opening a scanner has no scanner id", wire.ErrBadResponse)
 		}
 		s.id, s.open, s.seq = s.flags.scannerID, true, 0
 		if s.readPoint == 0 {
@@ -660,7 +663,7 @@ func (s *Scanner) renewLease() {
 	}
 	ctx, cancel := context.WithTimeout(s.c.lifetime, scannerCloseTimeout)
 	defer cancel()
-	req := hrpc.ScanRenewRequest(s.id, s.seq)
+	req := wire.ScanRenewRequest(s.id, s.seq)
 	_, err := s.conn.Call(ctx, "Scan", req, nil, &pb.ScanResponse{})
 	s.lastRPC = time.Now()
 	if err != nil {
@@ -687,9 +690,9 @@ func (d *scanCheck) CheckResponse(resp proto.Message, cells []byte) error {
 	d.results = nil
 	r, ok := resp.(*pb.ScanResponse)
 	if !ok {
-		return fmt.Errorf("%w: %T for a Scan", hrpc.ErrBadResponse, resp)
+		return fmt.Errorf("%w: %T for a Scan", wire.ErrBadResponse, resp)
 	}
-	results, err := hrpc.AppendScanResults(d.spare[:0], r, cells)
+	results, err := hrpcwire.AppendScanResults(d.spare[:0], r, cells)
 	if err != nil {
 		return err
 	}
@@ -703,7 +706,7 @@ func (d *scanCheck) CheckResponse(resp proto.Message, cells []byte) error {
 		if prev != nil {
 			if c := bytes.Compare(prev, row); (c > 0 && !d.reversed) || (c < 0 && d.reversed) {
 				return fmt.Errorf("%w: scan result %d is row %q, after row %q: out of scan order",
-					hrpc.ErrBadResponse, i, row, prev)
+					wire.ErrBadResponse, i, row, prev)
 			}
 		}
 		prev = row

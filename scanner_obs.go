@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -51,7 +51,7 @@ func (s *Scanner) Metrics() ScanMetrics {
 
 // startObs starts following the scan for the hooks and asks for server metrics if the Scan
 // wants them.
-func (s *Scanner) startObs(scan *hrpc.Scan) {
+func (s *Scanner) startObs(scan wire.Scan) {
 	if s.track = scan.TrackScanMetrics(); s.track {
 		s.metrics.Server = make(map[string]int64)
 	}
@@ -103,7 +103,7 @@ func (s *Scanner) call(ctx context.Context, req *pb.ScanRequest, resp *pb.ScanRe
 	}
 	s.metrics.RPCs++
 	s.metrics.ResponseBytes += int64(len(cells))
-	if s.track && hrpc.AddScanMetrics(s.metrics.Server, resp) {
+	if s.track && wire.AddScanMetrics(s.metrics.Server, resp) {
 		s.metrics.RowsScanned = s.metrics.Server[metricRowsScanned]
 		s.metrics.RowsFiltered = s.metrics.Server[metricRowsFiltered]
 	}

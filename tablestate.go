@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
@@ -54,11 +54,11 @@ func (c *Client) tableState(ctx context.Context, table []byte) (pb.TableState_St
 	c.metaRPCs.Add(1)
 	resp := &pb.GetResponse{}
 	check := tableStateCheck(table)
-	cells, err := conn.CallChecked(ctx, region.HighPriority, "Get", hrpc.MetaTableStateRequest(meta.name, table), nil, resp, check)
+	cells, err := conn.CallChecked(ctx, region.HighPriority, "Get", wire.MetaTableStateRequest(meta.name, table), nil, resp, check)
 	if err != nil {
 		return 0, false, err
 	}
-	return hrpc.ParseMetaTableState(resp, cells, table)
+	return wire.ParseMetaTableState(resp, cells, table)
 }
 
 // tableStateCheck checks a table state response while the connection still holds its frame
@@ -68,8 +68,8 @@ type tableStateCheck []byte
 func (t tableStateCheck) CheckResponse(resp proto.Message, cells []byte) error {
 	r, ok := resp.(*pb.GetResponse)
 	if !ok {
-		return fmt.Errorf("%w: %T for a Get", hrpc.ErrBadResponse, resp)
+		return fmt.Errorf("%w: %T for a Get", wire.ErrBadResponse, resp)
 	}
-	_, _, err := hrpc.ParseMetaTableState(r, cells, t)
+	_, _, err := wire.ParseMetaTableState(r, cells, t)
 	return err
 }

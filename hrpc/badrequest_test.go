@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // Every error of building a request from bad input is hberr.ErrBadRequest, whatever the
 // request and whichever check refused it, and says what was wrong.
 func TestBadInputIsErrBadRequest(t *testing.T) {
 	table, row := []byte("t"), []byte("r")
-	longRow := bytes.Repeat([]byte("x"), maxRowLen+1)
+	longRow := bytes.Repeat([]byte("x"), wire.MaxRowLen+1)
 	f := []byte("f")
 	cases := []struct {
 		name string
