@@ -40,7 +40,7 @@ type Hooks struct {
 	// waiting for the region, so it gets no call's context.
 	Lookup func(ev LookupInfo)
 	// Dial runs when the TCP connection to a server is made or failed; the security
-	// handshake follows. It is not called when WithConnOptions sets its own dialer.
+	// handshake follows.
 	Dial func(ev DialInfo)
 	// Connect runs when a connection is ready (dialled, TLS and SASL handshakes done,
 	// connection header sent) or failed.

@@ -175,26 +175,25 @@ func WithScannerLeaseRenewal(d time.Duration) Option {
 	}
 }
 
-// WithHandshaker sets the connection security hook (Kerberos SASL, AES) used for every region
-// server connection. The default is SIMPLE authentication.
-func WithHandshaker(h region.Handshaker) Option {
+// withHandshaker sets the connection security hook used for every region server connection
+// instead of the Kerberos security options (tests: a handshaker of their own).
+func withHandshaker(h region.Handshaker) Option {
 	return func(o *options) error {
 		if _, ok := o.handshaker.(*security); ok {
-			return errors.New("hbase: WithHandshaker cannot be combined with the Kerberos security options")
+			return errors.New("hbase: a handshaker cannot be combined with the Kerberos security options")
 		}
 		o.handshaker = h
 		return nil
 	}
 }
 
-// WithConnOptions adds options to every region server connection (region.WithMaxFrameSize,
-// region.WithDialer...), for connection-level settings the client's own options do not cover.
-// They are checked by NewClient.
-func WithConnOptions(opts ...region.Option) Option {
+// withConnOptions adds options to every region server connection (tests: region settings the
+// client's own options do not cover). They are checked by NewClient.
+func withConnOptions(opts ...region.Option) Option {
 	return func(o *options) error {
 		for _, opt := range opts {
 			if opt == nil {
-				return errors.New("hbase: WithConnOptions: nil region.Option")
+				return errors.New("hbase: nil region.Option")
 			}
 		}
 		o.connOptions = append(o.connOptions, opts...)
@@ -251,7 +250,7 @@ func (o *options) apply(zkQuorum string, opts []Option) error {
 		return errors.New("hbase: empty ZooKeeper quorum (or give WithBootstrapServers)")
 	}
 	if err := region.CheckOptions(o.connOptions...); err != nil {
-		return fmt.Errorf("hbase: WithConnOptions: %w", err)
+		return fmt.Errorf("hbase: connection options: %w", err)
 	}
 	if s, ok := o.handshaker.(*security); ok {
 		// Security options are checked together here, not at the first connection.
@@ -263,7 +262,7 @@ func (o *options) apply(zkQuorum string, opts []Option) error {
 }
 
 // closeHandshaker releases what the security options own (credentials and their ticket
-// renewal goroutine); a handshaker passed with WithHandshaker that is an io.Closer is closed too.
+// renewal goroutine); a handshaker given with withHandshaker that is an io.Closer is closed too.
 func (o *options) closeHandshaker() {
 	if c, ok := o.handshaker.(io.Closer); ok {
 		c.Close()
