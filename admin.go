@@ -62,7 +62,7 @@ func adminError(op, name string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &hberr.AdminError{Op: op, Name: name, Err: err}
+	return &hberr.AdminError{Op: op, Name: name, Err: userError(err)}
 }
 
 // masterConn returns the connection to the active master, locating and dialling it if

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/wire"
+	"github.com/go-hbase/hbase/region"
 )
 
 // indeterminate reports a corrupt response to a write that is not safe to send again.
@@ -34,6 +35,23 @@ func safeToResend(call wire.Call) bool {
 	}
 	return false
 }
+
+// userError is err as the caller of a call sees it: every cause in hberr's terms. Errors of the
+// connection layer mostly are already (a broken connection wraps hberr.ErrConnection); the one
+// that is not is region.ErrClosed, a connection the client closed itself (a suspect server's,
+// or one it relocated away from) under a call that then ran out of time or attempts. Such an
+// error also matches hberr.ErrConnection; its message and chain are unchanged.
+func userError(err error) error {
+	if err != nil && errors.Is(err, region.ErrClosed) && !errors.Is(err, hberr.ErrConnection) {
+		return connectionClosed{err}
+	}
+	return err
+}
+
+// connectionClosed is an error whose connection the client closed: hberr.ErrConnection too.
+type connectionClosed struct{ error }
+
+func (e connectionClosed) Unwrap() []error { return []error{e.error, hberr.ErrConnection} }
 
 // errRegionNotAssigned: hbase:meta has the region but no server for it yet (it is being
 // assigned or moved). Retried with backoff.

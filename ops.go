@@ -114,5 +114,5 @@ func (c *Client) MutateRow(ctx context.Context, rm *hrpc.RowMutations) error {
 
 // opError says which operation, table and row failed: every call's error is one.
 func opError(call wire.Call, err error) error {
-	return &hberr.OpError{Op: call.Op(), Table: call.Table(), Row: call.Key(), Err: err}
+	return &hberr.OpError{Op: call.Op(), Table: call.Table(), Row: call.Key(), Err: userError(err)}
 }

@@ -358,7 +358,7 @@ func (s *Scanner) stopped(ctx context.Context, last error) error {
 
 // fail ends the scan with err, as an *hberr.OpError naming the scan.
 func (s *Scanner) fail(err error) error {
-	err = &hberr.OpError{Op: "Scan", Table: s.table, Row: s.start, Err: err}
+	err = &hberr.OpError{Op: "Scan", Table: s.table, Row: s.start, Err: userError(err)}
 	s.err, s.done = err, true
 	s.endObs()
 	s.stopRenewal()
