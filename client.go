@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
@@ -45,9 +46,9 @@ type Client struct {
 	// iteration ends (scanner_pool.go).
 	scanners sync.Pool
 
-	hooks *Hooks     // nil: no hooks (hooks.go)
-	lat   *latencies // nil: latency per server not kept (latency.go)
-	stats counters   // Stats (stats.go)
+	hooks *hbasetrace.Hooks // nil: no hooks (hooks.go)
+	lat   *latencies        // nil: latency per server not kept (latency.go)
+	stats counters          // Stats (stats.go)
 
 	// metaRPCs counts the hbase:meta scans sent (lookups and relocations); movedHints the
 	// regions cached from a RegionMovedException without one; relocationRounds the rounds of

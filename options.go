@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -44,7 +45,7 @@ type options struct {
 	// locateMeta replaces the ZooKeeper lookup of hbase:meta (tests).
 	locateMeta func(ctx context.Context) (string, error)
 	// hooks receive the client's events (WithHooks).
-	hooks []*Hooks
+	hooks []*hbasetrace.Hooks
 	// serverLatency keeps latency histograms per region server (WithServerLatency).
 	serverLatency bool
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
@@ -412,7 +413,7 @@ func TestReopenedRegionFoundSoon(t *testing.T) {
 	fc.mu.Lock()
 	fc.regions = fakeRegions(1, rs.Addr())
 	fc.mu.Unlock()
-	c := fc.client(t, WithHooks(&Hooks{Backoff: func(ctx context.Context, ev BackoffInfo) {
+	c := fc.client(t, WithHooks(&hbasetrace.Hooks{Backoff: func(ctx context.Context, ev hbasetrace.BackoffInfo) {
 		if ctx.Value(callKey{}) != nil {
 			return // a call's own pause
 		}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/region"
 )
@@ -16,7 +17,7 @@ import (
 type backoff struct {
 	min, max time.Duration
 	attempt  int
-	hooks    *Hooks // the client's, for the Backoff hook; nil: none
+	hooks    *hbasetrace.Hooks // the client's, for the Backoff hook; nil: none
 }
 
 func (b *backoff) next() time.Duration {
@@ -38,7 +39,7 @@ func (b *backoff) sleep(ctx context.Context) error {
 func (b *backoff) sleepAtLeast(ctx context.Context, d time.Duration) error {
 	d = max(b.next(), d)
 	if b.hooks != nil && b.hooks.Backoff != nil {
-		b.hooks.Backoff(ctx, BackoffInfo{Pause: d, Count: b.attempt})
+		b.hooks.Backoff(ctx, hbasetrace.BackoffInfo{Pause: d, Count: b.attempt})
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/hrpcwire"
@@ -100,9 +101,9 @@ type Scanner struct {
 	err      error
 	closed   bool
 
-	obs     *callObs    // the hooks' view of the scan; nil when the client has none (scanner_obs.go)
-	track   bool        // hrpc.TrackScanMetrics
-	metrics ScanMetrics // what Metrics returns
+	obs     *callObs               // the hooks' view of the scan; nil when the client has none (scanner_obs.go)
+	track   bool                   // hrpc.TrackScanMetrics
+	metrics hbasetrace.ScanMetrics // what Metrics returns
 }
 
 // Scan returns the rows of s as an iterator, for use with range:

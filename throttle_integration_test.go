@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -35,20 +36,20 @@ type throttleCallKey struct{}
 
 // throttleHooks record, per call, its attempts, the server's throttling waits and the client's
 // pauses: the wait hint as a user sees it through the hooks.
-func throttleHooks() *Hooks {
+func throttleHooks() *hbasetrace.Hooks {
 	get := func(ctx context.Context) *throttleCall {
 		tc, _ := ctx.Value(throttleCallKey{}).(*throttleCall)
 		return tc
 	}
-	return &Hooks{
-		Attempt: func(ctx context.Context, _ AttemptInfo) {
+	return &hbasetrace.Hooks{
+		Attempt: func(ctx context.Context, _ hbasetrace.AttemptInfo) {
 			if tc := get(ctx); tc != nil {
 				tc.mu.Lock()
 				tc.attempts++
 				tc.mu.Unlock()
 			}
 		},
-		Retry: func(ctx context.Context, ev RetryInfo) {
+		Retry: func(ctx context.Context, ev hbasetrace.RetryInfo) {
 			tc := get(ctx)
 			re, ok := errors.AsType[*hberr.RemoteError](ev.Err)
 			if tc == nil || !ok || !throttlingClass(re.Class) {
@@ -64,7 +65,7 @@ func throttleHooks() *Hooks {
 			tc.waits = append(tc.waits, w)
 			tc.pending = w
 		},
-		Backoff: func(ctx context.Context, ev BackoffInfo) {
+		Backoff: func(ctx context.Context, ev hbasetrace.BackoffInfo) {
 			tc := get(ctx)
 			if tc == nil {
 				return
