@@ -46,7 +46,7 @@ func NewClientFromConfig(cfg *SiteConfig, opts ...Option) (*Client, error) {
 	if cfg == nil {
 		return nil, fmt.Errorf("hbase: NewClientFromConfig: nil SiteConfig: %w", hberr.ErrConfiguration)
 	}
-	fromFiles, err := cfg.Options()
+	fromFiles, err := cfg.fileOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -101,9 +101,8 @@ func (c *SiteConfig) ZKQuorum() (string, error) {
 	return strings.Join(out, ","), nil
 }
 
-// Options returns the client options the files ask for (see NewClientFromConfig), for callers
-// that build the client themselves: NewClient(quorum, append(opts, mine...)...).
-func (c *SiteConfig) Options() ([]Option, error) {
+// fileOptions returns the client options the files ask for (see NewClientFromConfig).
+func (c *SiteConfig) fileOptions() ([]Option, error) {
 	var opts []Option
 	bootstrap, err := c.bootstrapServers()
 	if err != nil {

@@ -57,7 +57,7 @@ func TestSiteConfigQuorumAndOverrides(t *testing.T) {
 	if want := "zk1:2222,zk2:2999,zk3:2222"; q != want {
 		t.Fatalf("ZKQuorum = %q; want %q", q, want)
 	}
-	opts, err := cfg.Options()
+	opts, err := cfg.fileOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestSiteConfigKerberosCredentials(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "kinit") || !strings.Contains(err.Error(), "no-cache") {
 		t.Fatalf("err = %v; want the credential cache named and kinit suggested", err)
 	}
-	opts, err := cfg.Options()
+	opts, err := cfg.fileOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
