@@ -6,6 +6,15 @@
 //
 // Outcomes are classed by hberr.Class ("ok", "timeout", "not_found"...), short and stable label
 // values.
+//
+// # Stability
+//
+// This package is part of go-hbase's stable API from v0.1.0, with hbase, hrpc, hberr,
+// hbasetrace, hbasetest, hbasetest/faultnet and fakehbase: a later v0 minor version does not
+// break a program that uses them. The lower layers region, zk, sasl and cipher are usable on
+// their own (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may
+// change in any minor version, and nothing a program needs from the client makes it import
+// them.
 package hbasetrace
 
 import (

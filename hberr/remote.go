@@ -6,6 +6,15 @@
 // (which retries and reports) all share it. It is the only public home of these names: the
 // root package does not re-export them, so users test the errors of package hbase with
 // errors.Is(err, hberr.ErrTableNotFound), errors.As into *hberr.OpError, or hberr.IsNotFound.
+//
+// # Stability
+//
+// This package is part of go-hbase's stable API from v0.1.0, with hbase, hrpc, hberr,
+// hbasetrace, hbasetest, hbasetest/faultnet and fakehbase: a later v0 minor version does not
+// break a program that uses them. The lower layers region, zk, sasl and cipher are usable on
+// their own (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may
+// change in any minor version, and nothing a program needs from the client makes it import
+// them.
 package hberr
 
 import (

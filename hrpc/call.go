@@ -10,6 +10,15 @@
 // How requests become protobuf messages and cellblocks, and how responses become Results, is
 // not part of this package's API (it lives in the module's internal packages), so that the
 // client's wire code can change without breaking users.
+//
+// # Stability
+//
+// This package is part of go-hbase's stable API from v0.1.0, with hbase, hrpc, hberr,
+// hbasetrace, hbasetest, hbasetest/faultnet and fakehbase: a later v0 minor version does not
+// break a program that uses them. The lower layers region, zk, sasl and cipher are usable on
+// their own (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may
+// change in any minor version, and nothing a program needs from the client makes it import
+// them.
 package hrpc
 
 import "github.com/go-hbase/hbase/internal/wire"
