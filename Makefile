@@ -115,6 +115,8 @@ check:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) mod tidy -diff
+	# docs/architecture.md's layer table and the stable packages' API against the code.
+	$(GO) test -count=1 ./internal/archtest
 	@for m in $(CONTRIB); do echo "=== $$m"; (cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./... && $(GO) mod tidy -diff) || exit 1; done
 
 proto:

@@ -102,8 +102,7 @@ func (c *Client) dial(addr string, e *poolEntry) {
 	}
 }
 
-// connOptions are the options of every region server connection: the client's, then those
-// a test gave with withConnOptions.
+// connOptions are the options of every region server connection.
 func (c *Client) connOptions() []region.Option {
 	opts := []region.Option{region.WithService("ClientService"), region.WithUser(c.opts.user),
 		region.WithLogger(c.log)}

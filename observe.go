@@ -190,8 +190,7 @@ func (c *Client) connClosed(conn *region.Client, cause error) {
 }
 
 // hookOptions are the region options the hooks need: the trace context in request headers,
-// and a dialer that reports the TCP dial (a dialer a test gives with withConnOptions comes
-// later and replaces it).
+// and a dialer that reports the TCP dial (WithDialer's dialer comes later and replaces it).
 func (c *Client) hookOptions() []region.Option {
 	if c.hooks == nil {
 		return nil

@@ -35,7 +35,8 @@ type options struct {
 	suspectTimeout time.Duration
 	scanLeaseRenew time.Duration
 	handshaker     region.Handshaker
-	// connOptions are added to the options of every region server connection.
+	// connOptions are added to the options of every region server connection (WithDialer's
+	// dialer).
 	connOptions []region.Option
 	// bootstrap are the servers of the connection registry (WithBootstrapServers); when set,
 	// ZooKeeper is not used.
@@ -184,20 +185,6 @@ func withHandshaker(h region.Handshaker) Option {
 			return errors.New("hbase: a handshaker cannot be combined with the Kerberos security options")
 		}
 		o.handshaker = h
-		return nil
-	}
-}
-
-// withConnOptions adds options to every region server connection (tests: region settings the
-// client's own options do not cover). They are checked by NewClient.
-func withConnOptions(opts ...region.Option) Option {
-	return func(o *options) error {
-		for _, opt := range opts {
-			if opt == nil {
-				return errors.New("hbase: nil region.Option")
-			}
-		}
-		o.connOptions = append(o.connOptions, opts...)
 		return nil
 	}
 }

@@ -57,7 +57,8 @@ type Hooks struct {
 	// waiting for the region, so it gets no call's context.
 	Lookup func(ev LookupInfo)
 	// Dial runs when the TCP connection to a server is made or failed; the security
-	// handshake follows.
+	// handshake follows. It is not called when hbase.WithDialer gives the client a dialer of
+	// its own.
 	Dial func(ev DialInfo)
 	// Connect runs when a connection is ready (dialled, TLS and SASL handshakes done,
 	// connection header sent) or failed.
