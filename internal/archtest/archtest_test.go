@@ -123,6 +123,8 @@ func goList(t *testing.T, root string, args ...string) []goPackage {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"list", "-json"}, args...)...)
 	cmd.Dir = root
+	// This module alone: go.work would add the tools and adapters, modules of their own.
+	cmd.Env = append(os.Environ(), "GOWORK=off")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
