@@ -137,6 +137,8 @@ check:
 	@for m in $(NESTED); do echo "=== $$m"; (cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...) || exit 1; done
 	GO=$(GO) .ci/modules tidy-check
 	GO=$(GO) .ci/modules consumer
+	# docs/architecture.md's layer table and the stable packages' API against the code.
+	$(LIB) test -count=1 ./internal/archtest
 
 # Tidies every go.mod and go.sum (the nested modules through the module proxy built from the
 # tree; see check).

@@ -8,20 +8,21 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
-// Hooks that log slow calls and every retry; these examples compile but do not run: they
+// hbasetrace.Hooks that log slow calls and every retry; these examples compile but do not run: they
 // need a real deployment (contrib/prometheus and contrib/otel are hooks of this kind).
 func ExampleWithHooks() {
-	hooks := &hbase.Hooks{
-		CallDone: func(ctx context.Context, ev hbase.CallDoneInfo) {
+	hooks := &hbasetrace.Hooks{
+		CallDone: func(ctx context.Context, ev hbasetrace.CallDoneInfo) {
 			if ev.Duration > 100*time.Millisecond {
 				slog.WarnContext(ctx, "slow HBase call", "op", ev.Op, "table", string(ev.Table),
 					"server", ev.Server, "attempts", ev.Attempts, "took", ev.Duration, "class", ev.Class)
 			}
 		},
-		Retry: func(ctx context.Context, ev hbase.RetryInfo) {
+		Retry: func(ctx context.Context, ev hbasetrace.RetryInfo) {
 			slog.InfoContext(ctx, "HBase retry", "op", ev.Op, "server", ev.Server, "class", ev.Class)
 		},
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -58,7 +59,7 @@ func Example() {
 	}
 	res, err := client.Get(ctx, get)
 	switch {
-	case errors.Is(err, hbase.ErrTableNotFound):
+	case errors.Is(err, hberr.ErrTableNotFound):
 		log.Fatal("create the table first")
 	case err != nil:
 		log.Fatal(err)

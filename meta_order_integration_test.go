@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/metarow"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // hbase:meta does not keep its rows in byte order (internal/metarow). These tests run the
@@ -199,7 +200,7 @@ func TestMetaOrderAgainstHBase(t *testing.T) {
 	t.Run("hbase:meta through the public Scanner", func(t *testing.T) {
 		ctx := metaCallCtx(t)
 		for _, reversed := range []bool{false, true} {
-			opts := []hrpc.ScanOption{hrpc.NumberOfRows(7), hrpc.Families(hrpc.MetaInfoFamily)}
+			opts := []hrpc.ScanOption{hrpc.NumberOfRows(7), hrpc.Families(wire.MetaInfoFamily)}
 			if reversed {
 				opts = append(opts, hrpc.Reversed())
 			}
@@ -223,7 +224,7 @@ func TestMetaOrderAgainstHBase(t *testing.T) {
 			}
 			fixture := 0
 			for _, row := range rows {
-				if tb, _, ok := hrpc.ParseRegionName(row); ok && slices.Contains(metaFixtureTables, tb) {
+				if tb, _, ok := wire.ParseRegionName(row); ok && slices.Contains(metaFixtureTables, tb) {
 					fixture++
 				}
 			}
@@ -342,7 +343,7 @@ func TestMetaOrderPropertyAgainstHBase(t *testing.T) {
 		}
 		tablesMade = append(tablesMade, name)
 	}
-	scan, err := hrpc.NewScan(metaTableName, hrpc.Families(hrpc.MetaInfoFamily), hrpc.NumberOfRows(5))
+	scan, err := hrpc.NewScan(metaTableName, hrpc.Families(wire.MetaInfoFamily), hrpc.NumberOfRows(5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +352,7 @@ func TestMetaOrderPropertyAgainstHBase(t *testing.T) {
 		if err != nil {
 			t.Fatalf("scan of hbase:meta after %d rows: %v", len(rows), err)
 		}
-		if tb, _, ok := hrpc.ParseRegionName(res.Cells[0].Row); ok && slices.Contains(tablesMade, tb) {
+		if tb, _, ok := wire.ParseRegionName(res.Cells[0].Row); ok && slices.Contains(tablesMade, tb) {
 			rows = append(rows, res.Cells[0].Row)
 		}
 	}

@@ -1,7 +1,8 @@
-package hrpc
+package wire
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/go-hbase/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
@@ -19,7 +20,7 @@ func MetaLookupRequest(metaRegion, table, row []byte, before bool, rows uint32) 
 	stop := make([]byte, 0, len(table)+2)
 	stop = append(append(stop, table...), ',', ',')
 	return &pb.ScanRequest{
-		Region: regionSpecifier(metaRegion),
+		Region: RegionSpecifier(metaRegion),
 		Scan: &pb.Scan{
 			Column:         []*pb.Column{{Family: MetaInfoFamily}},
 			StartRow:       metaLookupKey(table, row, before),
@@ -68,7 +69,7 @@ func regionNameFor(table, start []byte, id string) []byte {
 // one lookup per region.
 func MetaRangeRequest(metaRegion, first, last []byte, afterFirst bool, rows uint32) *pb.ScanRequest {
 	return &pb.ScanRequest{
-		Region: regionSpecifier(metaRegion),
+		Region: RegionSpecifier(metaRegion),
 		Scan: &pb.Scan{
 			Column:          []*pb.Column{{Family: MetaInfoFamily}},
 			StartRow:        first,
@@ -82,4 +83,81 @@ func MetaRangeRequest(metaRegion, first, last []byte, afterFirst bool, rows uint
 		LimitOfRows:  proto.Uint32(rows),
 		CloseScanner: proto.Bool(true),
 	}
+}
+
+var (
+	// metaTableFamily and metaStateQualifier name the hbase:meta cell that holds a table's
+	// state (ENABLED, DISABLED ...), in the row named after the table.
+	metaTableFamily    = []byte("table")
+	metaStateQualifier = []byte("state")
+)
+
+// MetaTableStateRequest is a Get of table's state cell in hbase:meta.
+func MetaTableStateRequest(metaRegion, table []byte) *pb.GetRequest {
+	return &pb.GetRequest{
+		Region: RegionSpecifier(metaRegion),
+		Get: &pb.Get{
+			Row:    table,
+			Column: []*pb.Column{{Family: metaTableFamily, Qualifier: [][]byte{metaStateQualifier}}},
+		},
+	}
+}
+
+// ParseMetaTableState reads the answer to MetaTableStateRequest, whose cell comes in the
+// response or in its cellblock. ok is false when hbase:meta holds no state for the table (no
+// such table). The cell's value is a bare TableState message, with no PBUF prefix.
+// A cell of another row is ErrForeignCells.
+func ParseMetaTableState(resp *pb.GetResponse, cellblock, table []byte) (state pb.TableState_State, ok bool, err error) {
+	var row, value []byte
+	switch res := resp.GetResult(); {
+	case res.GetAssociatedCellCount() > 0:
+		var c Cell
+		if err := NewCellReader(cellblock).Next(&c); err != nil {
+			return 0, false, fmt.Errorf("%w: table state cell: %v", ErrBadResponse, err)
+		}
+		row, value = c.Row, c.Value
+	case len(res.GetCell()) > 0:
+		row, value = res.GetCell()[0].GetRow(), res.GetCell()[0].GetValue()
+	default:
+		return 0, false, nil
+	}
+	if !bytes.Equal(row, table) {
+		return 0, false, fmt.Errorf("%w: the state of table %q came in row %q", ErrForeignCells, table, row)
+	}
+	var st pb.TableState
+	if err := proto.Unmarshal(value, &st); err != nil {
+		return 0, false, fmt.Errorf("%w: table state in hbase:meta: %v", ErrBadResponse, err)
+	}
+	return st.GetState(), true, nil
+}
+
+// metaEncodedName is the encoded name of hbase:meta's region, whose name ("hbase:meta,,1")
+// predates encoded suffixes.
+const metaEncodedName = "1588230740"
+
+// EncodedRegionName returns the encoded name of a region: the suffix of "table,start,id.encoded."
+// (a name given already encoded is returned as it is).
+func EncodedRegionName(name []byte) string {
+	if bytes.HasSuffix(name, []byte(".")) {
+		trimmed := name[:len(name)-1]
+		if i := bytes.LastIndexByte(trimmed, '.'); i >= 0 && bytes.IndexByte(trimmed[i:], ',') < 0 {
+			return string(trimmed[i+1:])
+		}
+	}
+	if bytes.Equal(name, []byte("hbase:meta,,1")) {
+		return metaEncodedName
+	}
+	return string(name)
+}
+
+// ParseRegionName splits a full region name "table,start,id[.encoded.]" into its table and
+// start key; ok is false for anything else (an encoded name). Start keys may hold commas, the
+// table and the id may not.
+func ParseRegionName(name []byte) (table string, start []byte, ok bool) {
+	first := bytes.IndexByte(name, ',')
+	last := bytes.LastIndexByte(name, ',')
+	if first <= 0 || last == first {
+		return "", nil, false
+	}
+	return string(name[:first]), name[first+1 : last], true
 }
