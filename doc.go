@@ -58,5 +58,6 @@
 // program that uses them. The lower layers region, zk, sasl and cipher are usable on their own
 // (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may change in any
 // minor version, and nothing a program needs from the client makes it import them.
+//
 //snippets:text hbase: Get
 package hbase

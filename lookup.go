@@ -193,7 +193,15 @@ func (c *Client) probe(ctx context.Context, r *regionInfo, conn *region.Client) 
 	return nil
 }
 
-func quoteBytes(b []byte) string { return strconv.Quote(string(b)) }
+// quoteBytes quotes a row or table for an error message, bounded as hberr's OpError bounds
+// its row: a row may be 32767 bytes.
+func quoteBytes(b []byte) string {
+	const max = 64
+	if len(b) <= max {
+		return strconv.Quote(string(b))
+	}
+	return strconv.Quote(string(b[:max])) + "... (" + strconv.Itoa(len(b)) + " bytes)"
+}
 
 // metaCheck checks an hbase:meta scan response by decoding it while the region connection
 // still holds its frame (region.Checker): a corrupt one resets the connection and is logged.

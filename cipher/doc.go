@@ -21,5 +21,6 @@
 // pgx's pgconn and pgproto3 are below pgx, but not part of the stable API of v0.1.0 (hbase,
 // hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet, fakehbase). It may change in any
 // minor version; a program that uses the client through package hbase never needs to import it.
+//
 //snippets:text wrap(msg)
 package cipher

@@ -109,5 +109,6 @@
 // their own (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may
 // change in any minor version, and nothing a program needs from the client makes it import
 // them.
+//
 //snippets:text status
 package hbasetest

@@ -42,7 +42,16 @@ func MetaLookupRequest(metaRegion, table, row []byte, before bool, rows uint32) 
 // so "table,row,99999999999999" sorts after every region of table starting at or before row,
 // "table,row,00000000000000" before the region starting exactly at row, and "table\x00" after
 // every region of table.
+//
+// A row too long for the key to be a row itself (MaxRowLen; the server refuses such a start
+// row) is cut to fit, and the key then ends in nines for a lookup before it too: a region that
+// starts after the cut but at or before row would start with the cut and be longer than it,
+// and its name, a row of hbase:meta, longer than MaxRowLen. So the region found is the one of
+// the cut, and of row.
 func metaLookupKey(table, row []byte, before bool) []byte {
+	if room := MaxRowLen - len(table) - len(",,99999999999999"); len(row) > room && room > 0 {
+		return regionNameFor(table, row[:room], "99999999999999")
+	}
 	switch {
 	case !before:
 		return regionNameFor(table, row, "99999999999999")
