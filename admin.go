@@ -140,6 +140,7 @@ const masterRemoteRetries = 3
 // classifyMaster says until ctx ends.
 func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.Message) error {
 	b := a.c.newBackoff()
+	o := a.adminObs(ctx)
 	var last error
 	remoteRetries := 0
 	for {
@@ -151,7 +152,7 @@ func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.M
 		}
 		conn, err := a.masterConn(ctx)
 		if err == nil {
-			if _, err = conn.Call(ctx, method, req, nil, resp); err == nil {
+			if err = a.adminRPC(ctx, o, conn, nil, method, req, resp); err == nil {
 				return nil
 			}
 		}
@@ -168,6 +169,7 @@ func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.M
 		case pauseAndRelocate, relocate:
 			a.c.log.Debug("hbase: master call failed, locating the master again", "method", method, "err", err)
 			a.dropMaster(conn)
+			adminRetrying(ctx, o, conn, err, true)
 		case pause:
 			// An exception the master raised that says neither "retry" nor "do not": a
 			// plain IOException is often a refusal (a restore of an enabled table). Retry a
@@ -175,6 +177,7 @@ func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.M
 			if remoteRetries++; remoteRetries > masterRemoteRetries {
 				return err
 			}
+			adminRetrying(ctx, o, conn, err, false)
 		}
 		if b.sleep(ctx) != nil {
 			return ctxErr(ctx, last)

@@ -20,8 +20,9 @@ import (
 // each is assigned to. A table that does not exist gives hberr.ErrTableNotFound (where the Java
 // Admin returns an empty list: a Go caller can tell a missing table from a typo this way).
 func (a *Admin) Regions(ctx context.Context, table string) ([]*hrpc.Region, error) {
+	ctx, call := a.begin(ctx, "Regions", table, table)
 	rs, err := a.regions(ctx, table)
-	return rs, adminError("Regions", table, err)
+	return rs, call.end(ctx, err)
 }
 
 func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, error) {
@@ -69,8 +70,9 @@ func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 // ClusterStatus give it) or by its encoded name, read from hbase:meta, with the server it is
 // assigned to. hberr.ErrRegionNotFound when hbase:meta holds no such online region.
 func (a *Admin) Region(ctx context.Context, name []byte) (*hrpc.Region, error) {
+	ctx, call := a.begin(ctx, "Region", string(name), regionTable(name))
 	r, err := a.region(ctx, name)
-	return r, adminError("Region", string(name), err)
+	return r, call.end(ctx, err)
 }
 
 func (a *Admin) region(ctx context.Context, name []byte) (*hrpc.Region, error) {
@@ -104,7 +106,7 @@ func (a *Admin) region(ctx context.Context, name []byte) (*hrpc.Region, error) {
 // split or merge has just created is missing there until its server's next report
 // (hbase.regionserver.msginterval, 3 s), so hbase:meta is scanned for it then.
 func (a *Admin) fullRegionName(ctx context.Context, encoded string) ([]byte, error) {
-	st, err := a.ClusterStatus(ctx)
+	st, err := a.clusterStatus(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -133,18 +135,19 @@ func (a *Admin) fullRegionName(ctx context.Context, encoded string) ([]byte, err
 // SplitRegion splits a region (full or encoded name) at key, or at its midpoint when key is
 // nil, and waits until the daughters are open.
 func (a *Admin) SplitRegion(ctx context.Context, regionName, key []byte) error {
+	ctx, call := a.begin(ctx, "SplitRegion", string(regionName), regionTable(regionName))
 	r, err := a.region(ctx, regionName)
 	if err == nil {
 		err = a.split(ctx, r, key)
 	}
-	return adminError("SplitRegion", string(regionName), err)
+	return call.end(ctx, err)
 }
 
 // SplitTable splits the region of table holding key at key and waits until the daughters
 // are open.
 func (a *Admin) SplitTable(ctx context.Context, table string, key []byte) error {
-	err := a.splitTable(ctx, table, key)
-	return adminError("SplitTable", table, err)
+	ctx, call := a.begin(ctx, "SplitTable", table, table)
+	return call.end(ctx, a.splitTable(ctx, table, key))
 }
 
 func (a *Admin) splitTable(ctx context.Context, table string, key []byte) error {
@@ -175,22 +178,27 @@ func (a *Admin) split(ctx context.Context, r *hrpc.Region, key []byte) error {
 // one and waits until it is open; forcible merges regions that are not adjacent.
 func (a *Admin) MergeRegions(ctx context.Context, forcible bool, regionNames ...[]byte) error {
 	encoded := make([]string, len(regionNames))
+	table := ""
 	for i, n := range regionNames {
 		encoded[i] = hrpc.EncodedRegionName(n)
+		if table == "" {
+			table = regionTable(n)
+		}
 	}
+	ctx, call := a.begin(ctx, "MergeRegions", strings.Join(encoded, ","), table)
 	req, err := wire.MergeRegionsRequest(encoded, forcible, a.nonce())
 	if err == nil {
 		err = a.procedure(ctx, wire.MethodMergeTableRegions, req, &pb.MergeTableRegionsResponse{}, nil)
 	}
-	return adminError("MergeRegions", strings.Join(encoded, ","), err)
+	return call.end(ctx, err)
 }
 
 // MoveRegion moves a region (full or encoded name) to the region server at dest ("host:port"
 // or "host,port,startcode"), or to a server the master picks when dest is empty, and returns
 // once it is open there.
 func (a *Admin) MoveRegion(ctx context.Context, regionName []byte, dest string) error {
-	err := a.move(ctx, regionName, dest)
-	return adminError("MoveRegion", string(regionName), err)
+	ctx, call := a.begin(ctx, "MoveRegion", string(regionName), regionTable(regionName))
+	return call.end(ctx, a.move(ctx, regionName, dest))
 }
 
 func (a *Admin) move(ctx context.Context, regionName []byte, dest string) error {
@@ -211,7 +219,7 @@ func (a *Admin) move(ctx context.Context, regionName []byte, dest string) error 
 
 // liveServer finds the live server dest names ("host:port", or "host,port,startcode").
 func (a *Admin) liveServer(ctx context.Context, dest string) (hrpc.ServerName, error) {
-	st, err := a.ClusterStatus(ctx)
+	st, err := a.clusterStatus(ctx)
 	if err != nil {
 		return hrpc.ServerName{}, err
 	}
@@ -231,6 +239,7 @@ func (a *Admin) liveServer(ctx context.Context, dest string) (hrpc.ServerName, e
 // AssignRegion assigns a closed region (full or encoded name) to a server and returns once it
 // is open.
 func (a *Admin) AssignRegion(ctx context.Context, regionName []byte) error {
+	ctx, call := a.begin(ctx, "AssignRegion", string(regionName), regionTable(regionName))
 	r, err := a.region(ctx, regionName)
 	if err == nil {
 		var req *pb.AssignRegionRequest
@@ -238,12 +247,13 @@ func (a *Admin) AssignRegion(ctx context.Context, regionName []byte) error {
 			err = a.callMaster(ctx, wire.MethodAssignRegion, req, &pb.AssignRegionResponse{})
 		}
 	}
-	return adminError("AssignRegion", string(regionName), err)
+	return call.end(ctx, err)
 }
 
 // UnassignRegion closes a region (full or encoded name); it stays closed, its rows
 // unavailable, until AssignRegion.
 func (a *Admin) UnassignRegion(ctx context.Context, regionName []byte) error {
+	ctx, call := a.begin(ctx, "UnassignRegion", string(regionName), regionTable(regionName))
 	r, err := a.region(ctx, regionName)
 	if err == nil {
 		var req *pb.UnassignRegionRequest
@@ -251,39 +261,43 @@ func (a *Admin) UnassignRegion(ctx context.Context, regionName []byte) error {
 			err = a.callMaster(ctx, wire.MethodUnassignRegion, req, &pb.UnassignRegionResponse{})
 		}
 	}
-	return adminError("UnassignRegion", string(regionName), err)
+	return call.end(ctx, err)
 }
 
 // FlushRegion writes the memstore of a region (full or encoded name) to store files.
 func (a *Admin) FlushRegion(ctx context.Context, regionName []byte) error {
+	ctx, call := a.begin(ctx, "FlushRegion", string(regionName), regionTable(regionName))
 	err := a.onRegionServer(ctx, regionName, nil, wire.MethodFlushRegion, func(r *hrpc.Region) (proto.Message, proto.Message, error) {
 		req, err := hrpcwire.FlushRegionRequest(r)
 		return req, &pb.FlushRegionResponse{}, err
 	})
-	return adminError("FlushRegion", string(regionName), err)
+	return call.end(ctx, err)
 }
 
 // CompactRegion queues a compaction (major: of all store files into one) of a region (full
 // or encoded name). It returns once the compaction is queued, not done.
 func (a *Admin) CompactRegion(ctx context.Context, regionName []byte, major bool) error {
+	ctx, call := a.begin(ctx, "CompactRegion", string(regionName), regionTable(regionName))
 	err := a.onRegionServer(ctx, regionName, nil, wire.MethodCompactRegion, compactReq(major))
-	return adminError("CompactRegion", string(regionName), err)
+	return call.end(ctx, err)
 }
 
 // FlushTable writes the memstores of every region of table to store files.
 func (a *Admin) FlushTable(ctx context.Context, table string) error {
+	ctx, call := a.begin(ctx, "FlushTable", table, table)
 	err := a.eachRegion(ctx, table, wire.MethodFlushRegion, func(r *hrpc.Region) (proto.Message, proto.Message, error) {
 		req, err := hrpcwire.FlushRegionRequest(r)
 		return req, &pb.FlushRegionResponse{}, err
 	})
-	return adminError("FlushTable", table, err)
+	return call.end(ctx, err)
 }
 
 // CompactTable queues a compaction (major: of all store files of a store into one) of every
 // region of table. It returns once they are queued, not done.
 func (a *Admin) CompactTable(ctx context.Context, table string, major bool) error {
+	ctx, call := a.begin(ctx, "CompactTable", table, table)
 	err := a.eachRegion(ctx, table, wire.MethodCompactRegion, compactReq(major))
-	return adminError("CompactTable", table, err)
+	return call.end(ctx, err)
 }
 
 func compactReq(major bool) func(r *hrpc.Region) (proto.Message, proto.Message, error) {
@@ -311,9 +325,11 @@ func (a *Admin) eachRegion(ctx context.Context, table, method string, build func
 // fails, it reads hbase:meta again and retries, until ctx ends.
 func (a *Admin) onRegionServer(ctx context.Context, name []byte, r *hrpc.Region, method string, build func(*hrpc.Region) (proto.Message, proto.Message, error)) error {
 	b := a.c.newBackoff()
+	o := a.adminObs(ctx)
 	var last error
 	for {
 		var err error
+		var conn *region.Client
 		if r == nil {
 			r, err = a.region(ctx, name)
 		}
@@ -325,9 +341,8 @@ func (a *Admin) onRegionServer(ctx context.Context, name []byte, r *hrpc.Region,
 			if req, resp, err = build(r); err != nil {
 				return err
 			}
-			var conn *region.Client
 			if conn, err = a.rsConn(ctx, r.Server.Addr()); err == nil {
-				if _, err = conn.Call(ctx, method, req, nil, resp); err == nil {
+				if err = a.adminRPC(ctx, o, conn, r.Name, method, req, resp); err == nil {
 					return nil
 				}
 			}
@@ -339,6 +354,7 @@ func (a *Admin) onRegionServer(ctx context.Context, name []byte, r *hrpc.Region,
 		if classify(err) == giveUp {
 			return err
 		}
+		adminRetrying(ctx, o, conn, err, true)
 		r = nil // look it up again
 		if b.sleep(ctx) != nil {
 			return ctxErr(ctx, last)

@@ -17,6 +17,7 @@ import (
 // complete. A name already taken gives hberr.ErrSnapshotExists; a table that does not exist gives
 // hberr.ErrTableNotFound.
 func (a *Admin) Snapshot(ctx context.Context, name, table string) error {
+	ctx, call := a.begin(ctx, "Snapshot", name, table)
 	req, err := wire.SnapshotRequest(name, table, a.nonce())
 	resp := &pb.SnapshotResponse{}
 	if err == nil {
@@ -31,7 +32,7 @@ func (a *Admin) Snapshot(ctx context.Context, name, table string) error {
 			err = a.waitSnapshot(ctx, name, table)
 		}
 	}
-	return adminError("Snapshot", name, err)
+	return call.end(ctx, err)
 }
 
 // snapshotOfMissingTable tells a missing table from the other reasons the master refuses a
@@ -43,7 +44,7 @@ func (a *Admin) snapshotOfMissingTable(ctx context.Context, table string, err er
 	if !ok || !strings.HasSuffix(re.Class, ".SnapshotCreationException") {
 		return err
 	}
-	if exists, xerr := a.TableExists(ctx, table); xerr == nil && !exists {
+	if exists, xerr := a.tableExists(ctx, table); xerr == nil && !exists {
 		return fmt.Errorf("%w: %w", hberr.ErrTableNotFound, err)
 	}
 	return err
@@ -87,31 +88,38 @@ func (a *Admin) snapshotDone(name, table string) func(context.Context) (bool, er
 
 // ListSnapshots returns every completed snapshot.
 func (a *Admin) ListSnapshots(ctx context.Context) ([]hrpc.Snapshot, error) {
+	ctx, call := a.begin(ctx, "ListSnapshots", "", "")
+	snaps, err := a.listSnapshots(ctx)
+	return snaps, call.end(ctx, err)
+}
+
+func (a *Admin) listSnapshots(ctx context.Context) ([]hrpc.Snapshot, error) {
 	resp := &pb.GetCompletedSnapshotsResponse{}
 	if err := a.callMaster(ctx, wire.MethodGetCompletedSnapshots, wire.ListSnapshotsRequest(), resp); err != nil {
-		return nil, adminError("ListSnapshots", "", err)
+		return nil, err
 	}
 	return hrpcwire.ParseSnapshots(resp), nil
 }
 
 // DeleteSnapshot deletes snapshot name (hberr.ErrSnapshotNotFound when there is none).
 func (a *Admin) DeleteSnapshot(ctx context.Context, name string) error {
+	ctx, call := a.begin(ctx, "DeleteSnapshot", name, "")
 	req, err := wire.DeleteSnapshotRequest(name)
 	if err == nil {
 		err = a.callMaster(ctx, wire.MethodDeleteSnapshot, req, &pb.DeleteSnapshotResponse{})
 	}
-	return adminError("DeleteSnapshot", name, err)
+	return call.end(ctx, err)
 }
 
 // RestoreSnapshot puts the table snapshot name was taken of back as it was then. The table
 // must be disabled (hberr.ErrTableNotDisabled); it stays disabled.
 func (a *Admin) RestoreSnapshot(ctx context.Context, name string) error {
-	err := a.restoreSnapshot(ctx, name)
-	return adminError("RestoreSnapshot", name, err)
+	ctx, call := a.begin(ctx, "RestoreSnapshot", name, "")
+	return call.end(ctx, a.restoreSnapshot(ctx, name))
 }
 
 func (a *Admin) restoreSnapshot(ctx context.Context, name string) error {
-	snaps, err := a.ListSnapshots(ctx)
+	snaps, err := a.listSnapshots(ctx)
 	if err != nil {
 		return err
 	}
@@ -144,8 +152,8 @@ func (a *Admin) restoreSnapshot(ctx context.Context, name string) error {
 // descriptor and data (hberr.ErrTableExists when table exists). It waits until the table is
 // enabled.
 func (a *Admin) CloneSnapshot(ctx context.Context, name, table string) error {
-	err := a.cloneSnapshot(ctx, name, table)
-	return adminError("CloneSnapshot", name, err)
+	ctx, call := a.begin(ctx, "CloneSnapshot", name, table)
+	return call.end(ctx, a.cloneSnapshot(ctx, name, table))
 }
 
 func (a *Admin) cloneSnapshot(ctx context.Context, name, table string) error {

@@ -20,49 +20,54 @@ func (a *Admin) CreateTable(ctx context.Context, t *hrpc.TableDescriptor, opts .
 	if t != nil {
 		name = t.Name
 	}
+	ctx, call := a.begin(ctx, "CreateTable", name, name)
 	req, err := hrpcwire.CreateTableRequest(t, a.nonce(), opts...)
 	if err == nil {
 		err = a.procedure(ctx, wire.MethodCreateTable, req, &pb.CreateTableResponse{}, a.stateIs(name, pb.TableState_ENABLED))
 	}
-	return adminError("CreateTable", name, err)
+	return call.end(ctx, err)
 }
 
 // DeleteTable deletes a disabled table and its data (hberr.ErrTableNotDisabled when it is
 // enabled).
 func (a *Admin) DeleteTable(ctx context.Context, table string) error {
+	ctx, call := a.begin(ctx, "DeleteTable", table, table)
 	req, err := wire.DeleteTableRequest(table, a.nonce())
 	if err == nil {
 		err = a.procedure(ctx, wire.MethodDeleteTable, req, &pb.DeleteTableResponse{}, a.gone(table))
 	}
-	return adminError("DeleteTable", table, err)
+	return call.end(ctx, err)
 }
 
 // EnableTable enables a disabled table and waits until its regions are assigned.
 func (a *Admin) EnableTable(ctx context.Context, table string) error {
+	ctx, call := a.begin(ctx, "EnableTable", table, table)
 	req, err := wire.EnableTableRequest(table, a.nonce())
 	if err == nil {
 		err = a.procedure(ctx, wire.MethodEnableTable, req, &pb.EnableTableResponse{}, a.stateIs(table, pb.TableState_ENABLED))
 	}
-	return adminError("EnableTable", table, err)
+	return call.end(ctx, err)
 }
 
 // DisableTable disables a table and waits until its regions are closed.
 func (a *Admin) DisableTable(ctx context.Context, table string) error {
+	ctx, call := a.begin(ctx, "DisableTable", table, table)
 	req, err := wire.DisableTableRequest(table, a.nonce())
 	if err == nil {
 		err = a.procedure(ctx, wire.MethodDisableTable, req, &pb.DisableTableResponse{}, a.stateIs(table, pb.TableState_DISABLED))
 	}
-	return adminError("DisableTable", table, err)
+	return call.end(ctx, err)
 }
 
 // TruncateTable deletes every row of a disabled table, keeping its region boundaries when
 // preserveSplits is set (one region otherwise). The table is enabled afterwards.
 func (a *Admin) TruncateTable(ctx context.Context, table string, preserveSplits bool) error {
+	ctx, call := a.begin(ctx, "TruncateTable", table, table)
 	req, err := wire.TruncateTableRequest(table, preserveSplits, a.nonce())
 	if err == nil {
 		err = a.procedure(ctx, wire.MethodTruncateTable, req, &pb.TruncateTableResponse{}, a.stateIs(table, pb.TableState_ENABLED))
 	}
-	return adminError("TruncateTable", table, err)
+	return call.end(ctx, err)
 }
 
 // ModifyTable replaces the descriptor of table t.Name with t (families added, changed or
@@ -73,60 +78,65 @@ func (a *Admin) ModifyTable(ctx context.Context, t *hrpc.TableDescriptor) error 
 	if t != nil {
 		name = t.Name
 	}
+	ctx, call := a.begin(ctx, "ModifyTable", name, name)
 	req, err := hrpcwire.ModifyTableRequest(t, a.nonce())
 	if err == nil {
 		err = a.procedure(ctx, wire.MethodModifyTable, req, &pb.ModifyTableResponse{}, nil)
 	}
-	return adminError("ModifyTable", name, err)
+	return call.end(ctx, err)
 }
 
 // AddFamily adds column family f to table.
 func (a *Admin) AddFamily(ctx context.Context, table string, f *hrpc.FamilyDescriptor) error {
+	ctx, call := a.begin(ctx, "AddFamily", table, table)
 	req, err := hrpcwire.AddColumnRequest(table, f, a.nonce())
 	if err == nil {
 		err = a.procedure(ctx, wire.MethodAddColumn, req, &pb.AddColumnResponse{}, nil)
 	}
-	return adminError("AddFamily", table, err)
+	return call.end(ctx, err)
 }
 
 // ModifyFamily replaces the descriptor of column family f.Name of table with f.
 func (a *Admin) ModifyFamily(ctx context.Context, table string, f *hrpc.FamilyDescriptor) error {
+	ctx, call := a.begin(ctx, "ModifyFamily", table, table)
 	req, err := hrpcwire.ModifyColumnRequest(table, f, a.nonce())
 	if err == nil {
 		err = a.procedure(ctx, wire.MethodModifyColumn, req, &pb.ModifyColumnResponse{}, nil)
 	}
-	return adminError("ModifyFamily", table, err)
+	return call.end(ctx, err)
 }
 
 // DeleteFamily removes column family family, and its data, from table.
 func (a *Admin) DeleteFamily(ctx context.Context, table, family string) error {
+	ctx, call := a.begin(ctx, "DeleteFamily", table, table)
 	req, err := wire.DeleteColumnRequest(table, family, a.nonce())
 	if err == nil {
 		err = a.procedure(ctx, wire.MethodDeleteColumn, req, &pb.DeleteColumnResponse{}, nil)
 	}
-	return adminError("DeleteFamily", table, err)
+	return call.end(ctx, err)
 }
 
 // TableExists reports whether table exists.
 func (a *Admin) TableExists(ctx context.Context, table string) (bool, error) {
+	ctx, call := a.begin(ctx, "TableExists", table, table)
+	ok, err := a.tableExists(ctx, table)
+	return ok, call.end(ctx, err)
+}
+
+func (a *Admin) tableExists(ctx context.Context, table string) (bool, error) {
 	_, err := a.tableState(ctx, table)
 	if errors.Is(err, hberr.ErrTableNotFound) {
 		return false, nil
 	}
-	if err != nil {
-		return false, adminError("TableExists", table, err)
-	}
-	return true, nil
+	return err == nil, err
 }
 
 // TableEnabled reports whether table is enabled (false while it is being enabled or
 // disabled, or disabled); hberr.ErrTableNotFound when it does not exist.
 func (a *Admin) TableEnabled(ctx context.Context, table string) (bool, error) {
+	ctx, call := a.begin(ctx, "TableEnabled", table, table)
 	st, err := a.tableState(ctx, table)
-	if err != nil {
-		return false, adminError("TableEnabled", table, err)
-	}
-	return st == pb.TableState_ENABLED, nil
+	return err == nil && st == pb.TableState_ENABLED, call.end(ctx, err)
 }
 
 func (a *Admin) tableState(ctx context.Context, table string) (pb.TableState_State, error) {
@@ -165,16 +175,22 @@ func (a *Admin) gone(table string) func(context.Context) (bool, error) {
 
 // DescribeTable returns the descriptor of table: every family with all its attributes.
 func (a *Admin) DescribeTable(ctx context.Context, table string) (*hrpc.TableDescriptor, error) {
+	ctx, call := a.begin(ctx, "DescribeTable", table, table)
+	t, err := a.describeTable(ctx, table)
+	return t, call.end(ctx, err)
+}
+
+func (a *Admin) describeTable(ctx context.Context, table string) (*hrpc.TableDescriptor, error) {
 	req, err := wire.DescribeTableRequest(table)
 	if err != nil {
-		return nil, adminError("DescribeTable", table, err)
+		return nil, err
 	}
 	resp := &pb.GetTableDescriptorsResponse{}
 	if err := a.callMaster(ctx, wire.MethodGetTableDescriptors, req, resp); err != nil {
-		return nil, adminError("DescribeTable", table, err)
+		return nil, err
 	}
 	if len(resp.GetTableSchema()) == 0 {
-		return nil, adminError("DescribeTable", table, hberr.ErrTableNotFound)
+		return nil, hberr.ErrTableNotFound
 	}
 	return hrpcwire.Table(resp.GetTableSchema()[0]), nil
 }
@@ -182,13 +198,19 @@ func (a *Admin) DescribeTable(ctx context.Context, table string) (*hrpc.TableDes
 // ListTables returns the names of the tables opts select (hrpc.TableRegex, hrpc.InNamespace,
 // hrpc.IncludeSystemTables), "ns:qualifier" or "qualifier" for the default namespace, sorted.
 func (a *Admin) ListTables(ctx context.Context, opts ...hrpc.ListTablesOption) ([]string, error) {
+	ctx, call := a.begin(ctx, "ListTables", "", "")
+	names, err := a.listTables(ctx, opts)
+	return names, call.end(ctx, err)
+}
+
+func (a *Admin) listTables(ctx context.Context, opts []hrpc.ListTablesOption) ([]string, error) {
 	req, err := hrpcwire.ListTablesRequest(opts)
 	if err != nil {
-		return nil, adminError("ListTables", "", err)
+		return nil, err
 	}
 	resp := &pb.GetTableNamesResponse{}
 	if err := a.callMaster(ctx, wire.MethodGetTableNames, req, resp); err != nil {
-		return nil, adminError("ListTables", "", err)
+		return nil, err
 	}
 	out := make([]string, 0, len(resp.GetTableNames()))
 	for _, tn := range resp.GetTableNames() {

@@ -79,6 +79,7 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 		wg.Wait()
 		pending = c.countAttempts(calls, again, tries, last, results)
 		c.stats.retries.Add(uint64(len(pending)))
+		c.batchRetried(ctx, calls, pending, tries, last)
 		rounds++
 		// The first retry of moved regions is immediate; later rounds are paced, and last
 		// at least as long as a throttled action's server asked. An action asked to wait

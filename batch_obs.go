@@ -7,15 +7,23 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
 
+// batchOp names a SendBatch in every event and series: its call, each of its MultiRequests
+// (Attempt, ServerLatency), its retries. An operation is named as the caller knows it, never
+// by its wire method: a Put is sent as "Mutate" and a MutateRow as "Multi" too, so "Multi"
+// would not say which call the RPCs belong to.
+const batchOp = "Batch"
+
 // batchObs follows one SendBatch for the hooks. Its MultiRequests run in parallel, one per
 // server, so its counts are atomic.
 type batchObs struct {
 	attempts          atomic.Int64
+	retries           atomic.Int64
 	reqBytes, rspByte atomic.Int64
 }
 
@@ -26,7 +34,7 @@ type batchObsKey struct{}
 // failed action's error; Class is "ok" only when every action succeeded.
 func (c *Client) observeBatch(ctx context.Context, results []BatchResult) (context.Context, func()) {
 	bo := &batchObs{}
-	o := newCallObs(c, "Batch", nil, nil)
+	o := newCallObs(c, batchOp, nil, nil)
 	ctx = o.begin(ctx)
 	ctx = context.WithValue(ctx, batchObsKey{}, bo)
 	return ctx, func() {
@@ -37,9 +45,30 @@ func (c *Client) observeBatch(ctx context.Context, results []BatchResult) (conte
 				break
 			}
 		}
-		o.attempts = int(bo.attempts.Load())
+		o.attempts, o.retries = int(bo.attempts.Load()), int(bo.retries.Load())
 		o.reqTotal, o.respTotal = int(bo.reqBytes.Load()), int(bo.rspByte.Load())
 		o.end(ctx, err)
+	}
+}
+
+// batchRetried reports the actions of a batch that will be tried again (again indexes calls),
+// one Retry event each, as Stats counts them. Attempt is the action's count of failed tries.
+func (c *Client) batchRetried(ctx context.Context, calls []hrpc.Batchable, again, tries []int, last []error) {
+	if c.hooks == nil || len(again) == 0 {
+		return
+	}
+	if bo, ok := ctx.Value(batchObsKey{}).(*batchObs); ok {
+		bo.retries.Add(int64(len(again)))
+	}
+	if c.hooks.Retry == nil {
+		return
+	}
+	for _, i := range again {
+		w := wireOf(calls[i])
+		act := classify(last[i])
+		c.hooks.Retry(ctx, hbasetrace.RetryInfo{Op: batchOp, Table: w.Table(), Row: w.Key(),
+			Attempt: tries[i], Err: last[i], Class: hberr.Class(last[i]),
+			Relocate: act == relocate || act == pauseAndRelocate})
 	}
 }
 
@@ -53,7 +82,7 @@ func (c *Client) callMulti(ctx context.Context, conn *region.Client, req *pb.Mul
 	cells, err := conn.CallChecked(ctx, region.NormalPriority, "Multi", req, cellblock, resp, check)
 	d := time.Since(start)
 	if c.lat != nil {
-		c.lat.record(conn.Addr(), kindMulti, d)
+		c.lat.record(conn.Addr(), kindBatch, d)
 	}
 	if c.hooks == nil {
 		return cells, err
@@ -69,7 +98,7 @@ func (c *Client) callMulti(ctx context.Context, conn *region.Client, req *pb.Mul
 		bo.rspByte.Add(int64(respBytes))
 	}
 	if c.hooks.Attempt != nil {
-		c.hooks.Attempt(ctx, hbasetrace.AttemptInfo{Op: "Multi", Server: conn.Addr(), Attempt: int(n),
+		c.hooks.Attempt(ctx, hbasetrace.AttemptInfo{Op: batchOp, Server: conn.Addr(), Attempt: int(n),
 			Duration: d, RequestBytes: reqBytes, ResponseBytes: respBytes, Err: err, Class: hberr.Class(err)})
 	}
 	return cells, err

@@ -21,13 +21,13 @@ const (
 	kindCheckAndMutate
 	kindMutateRow
 	kindScan
-	kindMulti
+	kindBatch // each MultiRequest of a SendBatch
 	kindOther
 	numKinds
 )
 
 var kindNames = [numKinds]string{"Get", "Put", "Delete", "Append", "Increment", "CheckAndMutate",
-	"MutateRow", "Scan", "Multi", "Other"}
+	"MutateRow", "Scan", batchOp, "Other"}
 
 func kindOf(op string) opKind {
 	switch op {
@@ -47,8 +47,8 @@ func kindOf(op string) opKind {
 		return kindMutateRow
 	case "Scan":
 		return kindScan
-	case "Multi":
-		return kindMulti
+	case batchOp:
+		return kindBatch
 	}
 	return kindOther
 }
@@ -100,7 +100,8 @@ func (l *latencies) record(addr string, k opKind, d time.Duration) {
 type ServerLatency struct {
 	Server string // host:port
 	// Op is "Get", "Put", "Delete", "Append", "Increment", "CheckAndMutate", "MutateRow",
-	// "Scan" (each ScanRequest) or "Multi" (each MultiRequest of a SendBatch).
+	// "Scan" (each ScanRequest) or "Batch" (each MultiRequest of a SendBatch): the Op of
+	// the hooks' events.
 	Op                       string
 	Count                    int64
 	Mean                     time.Duration

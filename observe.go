@@ -21,6 +21,24 @@ type counters struct {
 	retries, dials, dialErrors         atomic.Uint64
 	// bytes of connections that closed, so that totals do not drop when one does
 	closedWritten, closedRead atomic.Uint64
+	// the highest byte totals Stats returned (see Stats)
+	seenWritten, seenRead highWater
+}
+
+// highWater is the highest value it was raised to.
+type highWater struct{ v atomic.Uint64 }
+
+// raise records v and returns the highest value recorded.
+func (h *highWater) raise(v uint64) uint64 {
+	for {
+		old := h.v.Load()
+		if v <= old {
+			return old
+		}
+		if h.v.CompareAndSwap(old, v) {
+			return v
+		}
+	}
 }
 
 // observing reports whether calls must be timed: hooks are set or latency is kept.

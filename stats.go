@@ -66,6 +66,12 @@ func (c *Client) Stats() Stats {
 		s.BytesWritten += ss.BytesWritten
 		s.BytesRead += ss.BytesRead
 	}
+	// A connection that died (or that Close closed) leaves the open ones before its bytes
+	// join the closed ones' (connClosed): a snapshot in between would miss them, and a
+	// counter read from it (contrib/prometheus) would seem to restart. The bytes such a
+	// connection moved are final, so the last total seen stands for them until they join.
+	s.BytesWritten = c.stats.seenWritten.raise(s.BytesWritten)
+	s.BytesRead = c.stats.seenRead.raise(s.BytesRead)
 	c.cache.mu.RLock()
 	s.CachedRegions = c.cache.tree.Len()
 	c.cache.mu.RUnlock()

@@ -34,18 +34,24 @@ import (
 // memory: copy them to keep them.
 type Hooks struct {
 	// CallStart runs when a call starts: Get, Put, Delete, Append, Increment,
-	// CheckAndMutate, MutateRow, SendBatch ("Batch"), and a Scan when NewScanner (or
-	// Client.Scan) starts it; a Scan's CallDone runs when it ends or is closed. The context it
-	// returns is the call's from then on, so a tracer can keep its span there, and the trace
-	// context it sets with ContextWithTraceHeaders goes to the servers with every RPC of the
-	// call.
+	// CheckAndMutate, MutateRow, SendBatch ("Batch"), a Scan when NewScanner (or
+	// Client.Scan) starts it, and every call of hbase.Admin, named by its method
+	// ("CreateTable", "ListTables", "FlushRegion"...). A Scan's CallDone runs when it ends or
+	// is closed. The context it returns is the call's from then on, so a tracer can keep its
+	// span there, and the trace context it sets with ContextWithTraceHeaders goes to the
+	// servers with every RPC of the call. The reads of hbase:meta an Admin call makes
+	// (Regions, Region, finding a region by name) are Get and Scan calls of their own, started
+	// with the Admin call's context.
 	CallStart func(ctx context.Context, ev CallStartInfo) context.Context
 	// CallDone runs when the call ends, with the context CallStart returned.
 	CallDone func(ctx context.Context, ev CallDoneInfo)
-	// Attempt runs after each RPC of a call to a region server, successful or not: the
-	// place for latency per server.
+	// Attempt runs after each RPC of a call, successful or not: the place for latency per
+	// server. A batch has one per MultiRequest (Op "Batch", one region server each, no Table);
+	// an Admin call one per RPC to the master or to a region server's AdminService, the polls
+	// of the procedure it waits for included.
 	Attempt func(ctx context.Context, ev AttemptInfo)
-	// Retry runs when an attempt failed and the call will be tried again.
+	// Retry runs when an attempt failed and the call will be tried again; in a batch, once
+	// for each action that will be sent again (with its Table and Row).
 	Retry func(ctx context.Context, ev RetryInfo)
 	// Backoff runs before each pause between two attempts (of a call, or of the client's
 	// re-lookup of a region that is not served yet, whose context has no call's span).
@@ -72,9 +78,11 @@ type Hooks struct {
 
 // CallStartInfo describes a call that starts.
 type CallStartInfo struct {
-	Op    string // "Get", "Put", "Scan", "Batch", ...: the operation as errors name it
-	Table []byte
-	Row   []byte // the row (a Scan's start row; nil for a batch)
+	// Op is the operation as the caller names it and its errors do, never the wire method:
+	// "Get", "Put", "Scan", "Batch" (SendBatch), "CreateTable" (an Admin method)...
+	Op    string
+	Table []byte // nil for a batch and for Admin calls about no one table
+	Row   []byte // the row (a Scan's start row; nil for a batch and Admin calls)
 }
 
 // CallDoneInfo describes a call that ended.
@@ -82,9 +90,9 @@ type CallDoneInfo struct {
 	Op       string
 	Table    []byte
 	Row      []byte
-	Region   []byte // the region of the last attempt; nil if no attempt was made
-	Server   string // host:port of the server of the last attempt; empty if none
-	Attempts int    // RPCs sent to region servers
+	Region   []byte // the region of the last attempt; nil if none, or if it went to the master
+	Server   string // host:port of the server (or master) of the last attempt; empty if none
+	Attempts int    // RPCs sent: to region servers, and to the master for Admin calls
 	Retries  int    // failed attempts (or region lookups) that were tried again
 	Duration time.Duration
 	// RequestBytes and ResponseBytes sum the protobuf messages and cellblocks of every
@@ -114,12 +122,13 @@ type RetryInfo struct {
 	Op      string
 	Table   []byte
 	Row     []byte
-	Server  string // the server of the failed attempt; empty when the region was not found
+	Server  string // the server of the failed attempt; empty when the region (or master) was not found
 	Attempt int    // the attempt that failed
 	Err     error
 	Class   string
-	// Relocate is true when the region will be looked up again (it moved, its server
-	// failed), false when the same region is tried again after a pause.
+	// Relocate is true when the region (for an Admin call, the master or the region) will be
+	// looked up again (it moved, its server failed), false when the same one is tried again
+	// after a pause.
 	Relocate bool
 }
 

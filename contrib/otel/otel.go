@@ -4,11 +4,14 @@
 //	hooks, err := hbaseotel.NewHooks() // the global TracerProvider and propagator by default
 //	client, err := hbase.NewClient(quorum, hbase.WithHooks(hooks))
 //
-// Each call (Get, Put, Scan, Batch...) is one client span named "<op> <table>", with the
-// standard database attributes (db.system.name and db.system "hbase", db.operation.name,
-// db.collection.name, db.namespace), the region server of its last attempt as server.address
-// and server.port (network.peer.* too), the region, the attempt count, and error.type (the
-// hberr.Class) on failure. Each retry is a span event "retry" (the failed attempt's
+// Each call (Get, Put, Scan, Batch for a SendBatch, and every hbase.Admin method:
+// CreateTable, ListTables...) is one client span named "<op> <table>" ("<op>" when it is about
+// no one table), with the standard database attributes (db.system.name and db.system
+// "hbase", db.operation.name, db.collection.name, db.namespace), the server of its last
+// attempt (a region server, or the master for most Admin calls) as server.address and
+// server.port (network.peer.* too), the region, the attempt count, and error.type (the
+// hberr.Class) on failure. The hbase:meta reads of an Admin call (Regions, finding a region)
+// are spans of their own under its span. Each retry is a span event "retry" (the failed attempt's
 // server and error class) and each pause an event "backoff". The span's trace context goes to
 // the servers in every RPC's RequestHeader (RPCTInfo.headers, W3C traceparent), so that the
 // spans of an HBase 2.5+ server with tracing enabled join the caller's trace.

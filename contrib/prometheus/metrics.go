@@ -7,12 +7,31 @@
 //	client, err := hbase.NewClient(quorum, hbase.WithHooks(m.Hooks()))
 //	...
 //	m.Watch(client) // connections, in-flight calls, cached regions, bytes: read at each scrape
+//	defer m.Unwatch(client) // before the client goes: the metrics stop reading it and let it go
 //	prometheus.MustRegister(m)
 //
 // Latency is in seconds: per call and operation (hbase_client_call_duration_seconds) and per
-// RPC, operation and region server (hbase_client_rpc_duration_seconds), so that one slow server
+// RPC, operation and server (hbase_client_rpc_duration_seconds), so that one slow server
 // stands out. Calls are counted by operation and outcome class (hberr.Class: "ok",
 // "timeout", "not_found"...), retries by operation and class.
+//
+// The op label is the operation as the caller names it: "Get", "Put", "Scan", "Batch" (a
+// SendBatch, and each of its MultiRequests), and the hbase.Admin methods ("CreateTable",
+// "ListTables", "FlushRegion"...), whose RPCs go to the master (procedure polls included)
+// or to region servers. It has a few dozen values at most.
+//
+// # Cardinality
+//
+// The server label (host:port) of hbase_client_rpc_duration_seconds,
+// hbase_client_rpc_errors_total and hbase_client_in_flight_rpcs multiplies their series by
+// the number of region servers: the latency histogram is 20 series (the default 17 buckets,
+// +Inf, sum, count) per operation and server, so 5 operations in use on a 200-server cluster
+// make 20,000 series per client process. WithoutServerLabel
+// drops it: those series are then per operation only (the in-flight gauge a single total).
+// What is lost is which server is slow, failing or loaded: a dashboard can no longer single
+// out one region server. The process still knows it: hbase.Client.ServerLatency gives the
+// latency per server and operation (p50 to max) for a log line or a debug page, and hooks of
+// your own can log the server of slow or failed calls (hbasetrace.CallDoneInfo.Server).
 package hbaseprom
 
 import (
@@ -33,6 +52,7 @@ type options struct {
 	namespace string
 	buckets   []float64
 	labels    prometheus.Labels
+	noServer  bool
 }
 
 // WithNamespace sets the prefix of every metric name (default "hbase": hbase_client_...).
@@ -66,13 +86,25 @@ func WithConstLabels(l prometheus.Labels) Option {
 	}
 }
 
+// WithoutServerLabel drops the per-server label, whose series grow with the cluster: RPC
+// latency and errors are then per operation (and class) only, and RPCs in flight one total.
+// See the package doc for what is lost and where to find it.
+func WithoutServerLabel() Option {
+	return func(o *options) error {
+		o.noServer = true
+		return nil
+	}
+}
+
 // Metrics are the Prometheus metrics of the go-hbase clients it hooks into and watches. It is
 // a prometheus.Collector: register it once.
 type Metrics struct {
+	perServer bool // the server label is on (not WithoutServerLabel)
+
 	callDuration *prometheus.HistogramVec // op
-	rpcDuration  *prometheus.HistogramVec // op, server
+	rpcDuration  *prometheus.HistogramVec // op[, server]
 	calls        *prometheus.CounterVec   // op, class
-	rpcErrors    *prometheus.CounterVec   // op, server, class
+	rpcErrors    *prometheus.CounterVec   // op[, server], class
 	retries      *prometheus.CounterVec   // op, class
 	backoff      prometheus.Counter
 	lookups      *prometheus.CounterVec // result
@@ -83,14 +115,18 @@ type Metrics struct {
 	rowsFiltered prometheus.Counter
 
 	openConns  *prometheus.Desc
-	inFlight   *prometheus.Desc
+	inFlight   *prometheus.Desc // [server]
 	regions    *prometheus.Desc
 	bytesOut   *prometheus.Desc
 	bytesIn    *prometheus.Desc
 	collectors []prometheus.Collector
 
+	// mu guards the watched clients; Collect holds it while it reads them, so that once
+	// Unwatch has returned no scrape reads that client any more.
 	mu      sync.Mutex
 	clients []*hbase.Client
+	// the bytes of clients no longer watched, so that the byte counters never go down
+	unwatchedOut, unwatchedIn uint64
 }
 
 // New returns the metrics; it fails only on a bad option.
@@ -105,19 +141,27 @@ func New(opts ...Option) (*Metrics, error) {
 		}
 	}
 	ns, sub, cl := o.namespace, "client", o.labels
+	// The series with a server label, and what their help says per server.
+	rpcLabels, errLabels, flightLabels := []string{"op", "server"}, []string{"op", "server", "class"}, []string{"server"}
+	perServer, flightHelp := " per operation and server", "RPCs to region servers waiting for their response, per server."
+	if o.noServer {
+		rpcLabels, errLabels, flightLabels = []string{"op"}, []string{"op", "class"}, nil
+		perServer, flightHelp = " per operation", "RPCs to region servers waiting for their response."
+	}
 	m := &Metrics{
+		perServer: !o.noServer,
 		callDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
-			Name: "call_duration_seconds", Help: "Duration of calls (Get, Put, Scan, Batch...), retries included.",
+			Name: "call_duration_seconds", Help: "Duration of calls (Get, Put, Scan, Batch, Admin calls...), retries included.",
 			Buckets: o.buckets, ConstLabels: cl}, []string{"op"}),
 		rpcDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
-			Name: "rpc_duration_seconds", Help: "Duration of RPCs to region servers, per operation and server.",
-			Buckets: o.buckets, ConstLabels: cl}, []string{"op", "server"}),
+			Name: "rpc_duration_seconds", Help: "Duration of RPCs to region servers and the master," + perServer + ".",
+			Buckets: o.buckets, ConstLabels: cl}, rpcLabels),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
 			Name: "calls_total", Help: "Calls by operation and outcome class (ok, timeout, not_found...).",
 			ConstLabels: cl}, []string{"op", "class"}),
 		rpcErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "rpc_errors_total", Help: "Failed RPCs to region servers by operation, server and error class.",
-			ConstLabels: cl}, []string{"op", "server", "class"}),
+			Name: "rpc_errors_total", Help: "Failed RPCs to region servers and the master by error class," + perServer + ".",
+			ConstLabels: cl}, errLabels),
 		retries: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
 			Name: "retries_total", Help: "Failed attempts that were retried, by operation and error class.",
 			ConstLabels: cl}, []string{"op", "class"}),
@@ -143,8 +187,7 @@ func New(opts ...Option) (*Metrics, error) {
 			ConstLabels: cl}),
 		openConns: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "open_connections"),
 			"Open connections to region servers.", nil, cl),
-		inFlight: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "in_flight_rpcs"),
-			"RPCs waiting for their response, per server.", []string{"server"}, cl),
+		inFlight: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "in_flight_rpcs"), flightHelp, flightLabels, cl),
 		regions: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "cached_regions"),
 			"Regions in the region cache.", nil, cl),
 		bytesOut: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "written_bytes_total"),
@@ -165,12 +208,7 @@ func (m *Metrics) Hooks() *hbasetrace.Hooks {
 			m.callDuration.WithLabelValues(ev.Op).Observe(ev.Duration.Seconds())
 			m.calls.WithLabelValues(ev.Op, ev.Class).Inc()
 		},
-		Attempt: func(_ context.Context, ev hbasetrace.AttemptInfo) {
-			m.rpcDuration.WithLabelValues(ev.Op, ev.Server).Observe(ev.Duration.Seconds())
-			if ev.Err != nil {
-				m.rpcErrors.WithLabelValues(ev.Op, ev.Server, ev.Class).Inc()
-			}
-		},
+		Attempt: m.attempt,
 		Retry: func(_ context.Context, ev hbasetrace.RetryInfo) {
 			m.retries.WithLabelValues(ev.Op, ev.Class).Inc()
 		},
@@ -200,6 +238,20 @@ func (m *Metrics) Hooks() *hbasetrace.Hooks {
 	}
 }
 
+func (m *Metrics) attempt(_ context.Context, ev hbasetrace.AttemptInfo) {
+	if !m.perServer {
+		m.rpcDuration.WithLabelValues(ev.Op).Observe(ev.Duration.Seconds())
+		if ev.Err != nil {
+			m.rpcErrors.WithLabelValues(ev.Op, ev.Class).Inc()
+		}
+		return
+	}
+	m.rpcDuration.WithLabelValues(ev.Op, ev.Server).Observe(ev.Duration.Seconds())
+	if ev.Err != nil {
+		m.rpcErrors.WithLabelValues(ev.Op, ev.Server, ev.Class).Inc()
+	}
+}
+
 func result(err error) string {
 	if err != nil {
 		return "error"
@@ -208,11 +260,36 @@ func result(err error) string {
 }
 
 // Watch adds a client whose state (hbase.Client.Stats: open connections, RPCs in flight per
-// server, cached regions, bytes) is read at each scrape. A closed client reads as empty.
+// server, cached regions, bytes) is read at each scrape, until Unwatch. Watching a client
+// twice, or a nil one, does nothing.
 func (m *Metrics) Watch(c *hbase.Client) {
+	if c == nil {
+		return
+	}
 	m.mu.Lock()
-	m.clients = append(m.clients, c)
-	m.mu.Unlock()
+	defer m.mu.Unlock()
+	if !slices.Contains(m.clients, c) {
+		m.clients = append(m.clients, c)
+	}
+}
+
+// Unwatch stops reading c: once it returns, no scrape reads c and the Metrics hold no
+// reference to it. Call it when c is closed (before or after Close). Its bytes stay in
+// hbase_client_written_bytes_total and hbase_client_read_bytes_total, which never go down:
+// Unwatch reads c's byte counts one last time (the bytes it moves afterwards are not
+// counted). A client not watched is ignored. It is safe to call at any time, a scrape
+// running or not.
+func (m *Metrics) Unwatch(c *hbase.Client) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	i := slices.Index(m.clients, c)
+	if i < 0 {
+		return
+	}
+	st := c.Stats()
+	m.unwatchedOut += st.BytesWritten
+	m.unwatchedIn += st.BytesRead
+	m.clients = slices.Delete(m.clients, i, i+1)
 }
 
 // Describe implements prometheus.Collector.
@@ -230,26 +307,32 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	for _, c := range m.collectors {
 		c.Collect(ch)
 	}
-	m.mu.Lock()
-	clients := slices.Clone(m.clients)
-	m.mu.Unlock()
-	var open, regions int
-	var out, in uint64
+	var open, regions, inFlightAll int
 	inFlight := map[string]int{}
-	for _, c := range clients {
+	m.mu.Lock()
+	out, in := m.unwatchedOut, m.unwatchedIn
+	for _, c := range m.clients {
 		st := c.Stats()
 		open += st.OpenConnections
 		regions += st.CachedRegions
 		out += st.BytesWritten
 		in += st.BytesRead
-		for _, s := range st.Servers {
-			inFlight[s.Addr] += s.InFlight
+		inFlightAll += st.InFlight
+		if m.perServer {
+			for _, s := range st.Servers {
+				inFlight[s.Addr] += s.InFlight
+			}
 		}
 	}
+	m.mu.Unlock()
 	ch <- prometheus.MustNewConstMetric(m.openConns, prometheus.GaugeValue, float64(open))
 	ch <- prometheus.MustNewConstMetric(m.regions, prometheus.GaugeValue, float64(regions))
 	ch <- prometheus.MustNewConstMetric(m.bytesOut, prometheus.CounterValue, float64(out))
 	ch <- prometheus.MustNewConstMetric(m.bytesIn, prometheus.CounterValue, float64(in))
+	if !m.perServer {
+		ch <- prometheus.MustNewConstMetric(m.inFlight, prometheus.GaugeValue, float64(inFlightAll))
+		return
+	}
 	for addr, n := range inFlight {
 		ch <- prometheus.MustNewConstMetric(m.inFlight, prometheus.GaugeValue, float64(n), addr)
 	}

@@ -25,15 +25,43 @@ var shared = hbasetest.NewShared(hbasetest.Options{RegionServers: 1})
 
 func TestMain(m *testing.M) { os.Exit(shared.Run(m)) }
 
-// TestIntegrationPrometheusScrape: after real Puts, Gets, a Get of a missing table and a scan,
-// a scrape of the registry shows the calls by operation and class, the RPC latency of the one
-// region server, the lookups, the cache and the connection.
+// TestIntegrationPrometheusScrape: after a table created with the Admin, real Puts, Gets, a
+// Get of a missing table, a batch and a scan, a scrape of the registry shows the calls by
+// operation and class (the Admin's and the batch's too), the RPC latency of the one region
+// server and of the master, the lookups, the cache and the connection. The same calls seen
+// by a Metrics made WithoutServerLabel have no server label anywhere.
 func TestIntegrationPrometheusScrape(t *testing.T) {
 	cl := shared.Cluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	const table = "prom_scrape"
-	if err := cl.CreateTable(ctx, table, []string{"f"}, nil); err != nil {
+
+	m, err := hbaseprom.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean, err := hbaseprom.New(hbaseprom.WithoutServerLabel())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := hbase.NewClient(cl.ZKQuorum, hbase.WithZNodeParent(cl.ZNodeParent), hbase.WithHooks(m.Hooks()),
+		hbase.WithHooks(lean.Hooks()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	m.Watch(c)
+	lean.Watch(c)
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(m)
+	leanReg := prometheus.NewPedanticRegistry()
+	leanReg.MustRegister(lean)
+
+	desc, err := hrpc.NewTableDescriptor(table, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Admin().CreateTable(ctx, desc); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = cl.DisableTable(ctx, table); _ = cl.DropTable(ctx, table) }()
@@ -42,19 +70,6 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 		t.Fatalf("regions = %v, %v", regions, err)
 	}
 	server := regions[0].Addr
-
-	m, err := hbaseprom.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := hbase.NewClient(cl.ZKQuorum, hbase.WithZNodeParent(cl.ZNodeParent), hbase.WithHooks(m.Hooks()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	m.Watch(c)
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(m)
 
 	const n = 10
 	for i := range n {
@@ -72,6 +87,16 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 	if _, err := c.Get(ctx, missing); !hberr.IsNotFound(err) {
 		t.Fatalf("Get of a missing table = %v, want not found", err)
 	}
+	var batch []hrpc.Batchable
+	for i := range n {
+		get, _ := hrpc.NewGet([]byte(table), []byte{'r', byte('0' + i)})
+		batch = append(batch, get)
+	}
+	for i, r := range c.SendBatch(ctx, batch) {
+		if r.Err != nil {
+			t.Fatalf("batch action %d: %v", i, r.Err)
+		}
+	}
 	scan, _ := hrpc.NewScan([]byte(table), hrpc.TrackScanMetrics())
 	rows := 0
 	for _, err := range c.Scan(ctx, scan) {
@@ -84,22 +109,10 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 		t.Fatalf("scan returned %d rows, want %d", rows, n)
 	}
 
-	// A real scrape, over HTTP, as Prometheus does it.
-	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	defer srv.Close()
-	resp, err := http.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	var shown []string
-	for line := range strings.SplitSeq(string(body), "\n") {
-		if !strings.Contains(line, "_bucket{") { // docs/observability.md shows counts, not every bucket
-			shown = append(shown, line)
-		}
-	}
-	t.Logf("scrape:\n%s", strings.Join(shown, "\n"))
+	t.Logf("scrape:\n%s", scrape(t, reg, func(string) bool { return true }))
+	t.Logf("scrape WithoutServerLabel, the series that had one:\n%s", scrape(t, leanReg, func(line string) bool {
+		return strings.Contains(line, "_rpc")
+	}))
 
 	families, err := reg.Gather()
 	if err != nil {
@@ -121,6 +134,10 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 	check("hbase_client_calls_total", map[string]string{"op": "Get", "class": "ok"}, n, false)
 	check("hbase_client_calls_total", map[string]string{"op": "Get", "class": "not_found"}, 1, false)
 	check("hbase_client_calls_total", map[string]string{"op": "Scan", "class": "ok"}, 1, false)
+	check("hbase_client_calls_total", map[string]string{"op": "Batch", "class": "ok"}, 1, false)
+	check("hbase_client_calls_total", map[string]string{"op": "CreateTable", "class": "ok"}, 1, false)
+	check("hbase_client_rpc_duration_seconds", map[string]string{"op": "Batch", "server": server}, 1, false)
+	check("hbase_client_rpc_duration_seconds", map[string]string{"op": "CreateTable"}, 2, true)
 	check("hbase_client_call_duration_seconds", map[string]string{"op": "Get"}, n+1, false)
 	check("hbase_client_rpc_duration_seconds", map[string]string{"op": "Get", "server": server}, n, false)
 	check("hbase_client_rpc_duration_seconds", map[string]string{"op": "Put", "server": server}, n, false)
@@ -137,6 +154,58 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 	if _, ok := value(families, "hbase_client_retries_total", nil); ok {
 		t.Errorf("retries counted without any retry")
 	}
+	for _, f := range families {
+		for _, metric := range f.GetMetric() {
+			for _, lp := range metric.GetLabel() {
+				if lp.GetName() == "op" && lp.GetValue() == "Multi" {
+					t.Errorf("%s has op=\"Multi\": a batch is \"Batch\"", f.GetName())
+				}
+			}
+		}
+	}
+
+	leanFamilies, err := leanReg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	series := 0
+	for _, f := range leanFamilies {
+		for _, metric := range f.GetMetric() {
+			series++
+			for _, lp := range metric.GetLabel() {
+				if lp.GetName() == "server" {
+					t.Errorf("WithoutServerLabel: %s has a server label", f.GetName())
+				}
+			}
+		}
+	}
+	got, _ := value(leanFamilies, "hbase_client_rpc_duration_seconds", map[string]string{"op": "Get"})
+	want, _ := value(families, "hbase_client_rpc_duration_seconds", map[string]string{"op": "Get", "server": server})
+	if got != want {
+		t.Errorf("WithoutServerLabel: %v Get RPCs, the per-server metrics %v", got, want)
+	}
+	t.Logf("%d metric families; with WithoutServerLabel %d", len(families), len(leanFamilies))
+}
+
+// scrape is a real scrape of reg, over HTTP, as Prometheus does it, without the _bucket
+// lines (docs/observability.md shows counts, not every bucket) and the lines keep refuses.
+func scrape(t *testing.T, reg *prometheus.Registry, keep func(line string) bool) string {
+	t.Helper()
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var shown []string
+	for line := range strings.SplitSeq(string(body), "\n") {
+		if !strings.Contains(line, "_bucket{") && keep(line) {
+			shown = append(shown, line)
+		}
+	}
+	return strings.Join(shown, "\n")
 }
 
 // value returns the value of the series name{labels} (a histogram's sample count), and
