@@ -61,8 +61,11 @@ type Client struct {
 }
 
 // NewClient returns a client for the HBase cluster whose ZooKeeper quorum is zkQuorum
-// ("host1:2181,host2:2181"). It does not connect: the first call does, so NewClient fails only
-// on bad arguments.
+// ("host1:2181,host2:2181"; a server's port defaults to 2181, and a chroot may follow:
+// "host1:2181/apps"). It does not connect: the first call does (Ping checks that the cluster
+// answers), so NewClient fails only on bad arguments: an address that is not host:port, an
+// empty quorum without WithBootstrapServers, a bad option. Those errors wrap
+// hberr.ErrConfiguration and name what is wrong.
 func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 	o := defaultOptions()
 	if err := o.apply(zkQuorum, opts); err != nil {
@@ -95,7 +98,7 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 		if err != nil {
 			c.stop()
 			o.closeHandshaker()
-			return nil, fmt.Errorf("hbase: %w", err)
+			return nil, misconfigured{fmt.Errorf("hbase: %w", err)}
 		}
 		c.reg = zc
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // Option configures a Client. Options are checked by NewClient, which reports the first bad
-// one.
+// one with an error wrapping hberr.ErrConfiguration.
 type Option func(*options) error
 
 type options struct {
@@ -236,6 +236,15 @@ func withMetaLocator(fn func(ctx context.Context) (string, error)) Option {
 
 // apply runs opts over o in order and checks the result.
 func (o *options) apply(zkQuorum string, opts []Option) error {
+	err := o.applyOptions(zkQuorum, opts)
+	if err != nil && !errors.Is(err, ErrConfiguration) {
+		err = misconfigured{err}
+	}
+	return err
+}
+
+// applyOptions is apply; every error it returns is a configuration error.
+func (o *options) applyOptions(zkQuorum string, opts []Option) error {
 	for _, opt := range opts {
 		if opt == nil {
 			return errors.New("hbase: nil Option")
@@ -247,8 +256,10 @@ func (o *options) apply(zkQuorum string, opts []Option) error {
 	switch {
 	case len(o.bootstrap) > 0 && strings.TrimSpace(zkQuorum) != "":
 		return errors.New("hbase: both a ZooKeeper quorum and WithBootstrapServers: give one (the quorum argument empty with WithBootstrapServers)")
-	case o.locateMeta == nil && len(o.bootstrap) == 0 && strings.TrimSpace(zkQuorum) == "":
-		return errors.New("hbase: empty ZooKeeper quorum (or give WithBootstrapServers)")
+	case o.locateMeta == nil && len(o.bootstrap) == 0:
+		if err := checkQuorum(zkQuorum); err != nil {
+			return err
+		}
 	}
 	if err := region.CheckOptions(o.connOptions...); err != nil {
 		return fmt.Errorf("hbase: WithConnOptions: %w", err)
@@ -286,8 +297,8 @@ func WithBootstrapServers(servers ...string) Option {
 			return errors.New("hbase: WithBootstrapServers: no server")
 		}
 		for _, s := range servers {
-			if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
-				return fmt.Errorf("hbase: WithBootstrapServers: %q is not host:port", s)
+			if err := checkServer(s, true); err != nil {
+				return fmt.Errorf("hbase: WithBootstrapServers: %w", err)
 			}
 		}
 		o.bootstrap = slices.Clone(servers)
