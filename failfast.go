@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/sasl"
 	"github.com/go-hbase/hbase/zk"
 )
 
@@ -17,16 +18,21 @@ import (
 // wraps what was found wrong (for the parent znode, a *zk.NoParentError naming the znode).
 var ErrConfiguration = hberr.ErrConfiguration
 
-// configError marks err as a configuration error when it is one; its message is err's. Two
-// kinds are: a parent znode with nothing under it, and the server refusing the client's
-// identity (an AccessDeniedException while locating hbase:meta: a principal that may not act
-// for its proxy user, or that may not read meta), which no retry changes. (Bootstrap servers
-// that all lack the connection registry are marked by the registry itself: LocateMeta.)
+// configError marks err as a configuration error when it is one; its message is err's. Those
+// are: a parent znode with nothing under it, the server refusing the client's identity (an
+// AccessDeniedException while locating hbase:meta: a principal that may not act for its proxy
+// user, or that may not read meta), a TLS handshake refused for the client's settings, and a
+// Kerberos failure no retry mends (sasl.Permanent: an unknown principal, a wrong password or
+// keytab, clock skew...). (The bootstrap registry decides for its servers' errors itself:
+// LocateMeta.)
 func configError(err error) error {
-	if err == nil || !(errors.Is(err, zk.ErrNoParent) || accessDenied(err) || tlsRefused(err)) {
+	if err == nil || errors.Is(err, ErrConfiguration) || errors.Is(err, hberr.ErrBootstrapUnreachable) {
 		return err
 	}
-	return misconfigured{err}
+	if errors.Is(err, zk.ErrNoParent) || accessDenied(err) || tlsRefused(err) || sasl.Permanent(err) {
+		return misconfigured{err}
+	}
+	return err
 }
 
 // tlsRefused reports a TLS handshake that failed for the configuration, not the network: a

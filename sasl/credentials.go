@@ -93,9 +93,18 @@ func (c *Credentials) ccacheExpired(err error) error {
 	if c.ccache == "" || !errors.Is(err, ErrTicketExpired) {
 		return err
 	}
-	return fmt.Errorf("%w (the TGT from credential cache %s has expired and cannot be renewed: run kinit again for %s, then create a new client, which reads the cache anew)",
-		err, c.ccache, c.principal)
+	return ccacheDone{fmt.Errorf("%w (the TGT from credential cache %s has expired and cannot be renewed: run kinit again for %s, then create a new client, which reads the cache anew)",
+		err, c.ccache, c.principal)}
 }
+
+// errCCacheExpired marks the expiry of a credential cache's TGT: final for these credentials
+// (Permanent), unlike an ErrTicketExpired that a keytab or password renews.
+var errCCacheExpired = errors.New("sasl: credential cache expired")
+
+type ccacheDone struct{ error }
+
+func (e ccacheDone) Unwrap() error        { return e.error }
+func (e ccacheDone) Is(target error) bool { return target == errCCacheExpired }
 
 // Principal returns the client principal ("user@REALM").
 func (c *Credentials) Principal() string { return c.principal }
@@ -186,6 +195,9 @@ func classifyKrbError(err error) error {
 		kind = ErrTicketExpired
 	case has("PREAUTH_FAILED", "matching key not found in keytab", "Decrypting_Error", "BAD_INTEGRITY"):
 		kind = ErrBadCredentials
+	case has("Configuration_Error"):
+		// krb5.conf names no KDC for the realm: not an outage (Permanent).
+		kind = ErrKerberos
 	case has("Networking_Error", "no KDCs", "connection refused", "i/o timeout", "no such host"):
 		kind = ErrKDCUnreachable
 	default:
