@@ -37,6 +37,7 @@ type Client struct {
 	cache *regionCache
 	meta  *regionInfo // the one hbase:meta region, located through ZooKeeper
 	pool  connPool
+	gate  dialGate // pauses before dialling a server whose connections keep failing (dialgate.go)
 
 	flightsMu sync.Mutex
 	flights   map[string]*flight
