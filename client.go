@@ -217,7 +217,11 @@ func (c *Client) reestablish(r *regionInfo) {
 			return
 		}
 		c.log.Debug("hbase: re-establishing region failed", "region", string(r.name), "err", err)
-		r.setFailure(err)
+		if errors.Is(err, errUnreached) {
+			r.setUnreached(err)
+		} else {
+			r.setFailure(err)
+		}
 		if opening(err) {
 			// The new server is opening the region: it serves within moments, so look
 			// again after the smallest pause instead of one grown while it was closed.
@@ -237,14 +241,14 @@ func (c *Client) establishMeta(ctx context.Context) error {
 	var addr string
 	addr, err := c.reg.LocateMeta(ctx)
 	if err != nil {
-		return configError(fmt.Errorf("hbase: locating hbase:meta: %w", err))
+		return unreached(configError(fmt.Errorf("locating hbase:meta: %w", err)))
 	}
 	conn, err := c.conn(ctx, addr)
 	if err != nil {
-		return configError(err)
+		return unreached(configError(err))
 	}
 	if err := c.probe(ctx, c.meta, conn); err != nil {
-		return configError(err)
+		return unreached(configError(err))
 	}
 	c.meta.setAvailable(addr, conn)
 	c.log.Debug("hbase: hbase:meta located", "addr", addr)
@@ -304,7 +308,11 @@ func (c *Client) lookup(ctx context.Context, table, key []byte, before bool) (*r
 	case <-f.done:
 		return f.r, f.err
 	case <-ctx.Done():
-		return nil, context.Cause(ctx)
+		var stall error
+		if conn, _, _ := c.meta.state(); conn == nil {
+			stall = c.metaStall() // the lookup waits for hbase:meta: say why
+		}
+		return nil, ctxErr(ctx, stall)
 	case <-c.lifetime.Done():
 		return nil, ErrClosed
 	}
@@ -359,6 +367,11 @@ func lookupTimeoutError(timeout time.Duration, err error) error {
 }
 
 // findMeta returns the hbase:meta region and its connection, waiting while it is located.
+// When an attempt to locate it fails because the registry or hbase:meta's server cannot be
+// reached, it returns that failure (wrapping errUnreached), so that the calls waiting count
+// it as one of their attempts: with WithNoRetries an unreachable ZooKeeper fails a call at
+// its first refusal. Waiting while hbase:meta moves (its server answers that it does not
+// serve it yet) is not a failure.
 func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, error) {
 	waited := false
 	for {
@@ -381,12 +394,28 @@ func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, err
 		select {
 		case <-avail:
 			waited = true
+		case <-c.meta.unreachedChan():
+			if err := c.meta.failure(); err != nil {
+				return nil, nil, err
+			}
 		case <-ctx.Done():
-			return nil, nil, ctxErr(ctx, c.meta.failure())
+			return nil, nil, ctxErr(ctx, c.metaStall())
 		case <-c.lifetime.Done():
 			return nil, nil, ErrClosed
 		}
 	}
+}
+
+// metaStall is what locating hbase:meta is held up by now: the latest failure, or the
+// bootstrap servers a lookup is waiting for, or nil.
+func (c *Client) metaStall() error {
+	if err := c.meta.failure(); err != nil {
+		return err
+	}
+	if p, ok := c.reg.(interface{ pending() error }); ok {
+		return p.pending()
+	}
+	return nil
 }
 
 // findRegion returns the region of table holding key (before: holding the rows just below

@@ -1,6 +1,7 @@
 package hbase
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -79,4 +80,31 @@ func (c *Client) failFast(r *regionInfo, err error) bool {
 		r.avail = nil
 	}
 	return true
+}
+
+// errUnreached is wrapped by the error of an attempt to locate a region that failed because
+// a server could not be reached (refused, closed, a TLS mismatch, a registry that does not
+// answer), as opposed to one the cluster answered ("not serving it yet"). Callers waiting for
+// hbase:meta count it as one of their attempts, and the retry loop pauses and tries again.
+var errUnreached = errors.New("server unreachable")
+
+type unreachedError struct{ error }
+
+func (e unreachedError) Unwrap() error        { return e.error }
+func (e unreachedError) Is(target error) bool { return target == errUnreached }
+
+// unreached marks err as an unreached server unless the cluster answered it (a server's
+// exception, a missing or malformed znode), it is a configuration error (final anyway), or
+// it is a context's error.
+func unreached(err error) error {
+	switch {
+	case err == nil, errors.Is(err, ErrConfiguration), errors.Is(err, errUnreached),
+		errors.Is(err, zk.ErrNoNode), errors.Is(err, zk.ErrBadZNode),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, ErrClosed):
+		return err
+	}
+	if _, answered := errors.AsType[*hberr.RemoteError](err); answered {
+		return err
+	}
+	return unreachedError{err}
 }

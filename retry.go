@@ -75,6 +75,9 @@ func classify(err error) retryAction {
 		return giveUp
 	case errors.Is(err, ErrClosed), errors.Is(err, ErrConfiguration):
 		return giveUp
+	case errors.Is(err, errUnreached):
+		// The registry or a server could not be reached (findMeta): pause, then look again.
+		return pauseAndRelocate
 	case errors.Is(err, errLookupTimeout):
 		// Before the server's errors: a timed-out lookup keeps what it waited for in its
 		// chain (lookupTimeoutError), but is retried like any failed lookup.
@@ -166,9 +169,9 @@ type RetryError struct {
 
 func (e *RetryError) Error() string {
 	if e.Attempts > 0 {
-		return e.Err.Error() + " after " + attemptsText(e.Attempts) + " (last error: " + e.Last.Error() + ")"
+		return e.Err.Error() + " after " + attemptsText(e.Attempts) + " (last: " + e.Last.Error() + ")"
 	}
-	return e.Err.Error() + " (last error: " + e.Last.Error() + ")"
+	return e.Err.Error() + " (last: " + e.Last.Error() + ")"
 }
 
 func (e *RetryError) Unwrap() []error { return []error{e.Err, e.Last} }

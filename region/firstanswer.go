@@ -66,23 +66,23 @@ func (c *Client) unanswered(cause error) error {
 // (cause) before sending a byte: a mismatch when the server speaks TLS, else ErrNoAnswer.
 func explainUnanswered(cfg *config, addr string, cause error) error {
 	if cfg.TLS == nil && speaksTLS(cfg.Dialer, addr) {
-		return &mismatch{tls: true, cause: cause, msg: fmt.Sprintf(
-			"%s speaks TLS and closed this plaintext connection: the cluster requires TLS; connect with hbase.WithTLS (hbase.client.netty.tls.enabled)", addr)}
+		return &mismatch{tls: true, cause: cause, msg: "the server speaks TLS and closed this plaintext connection: " +
+			"the cluster requires TLS; connect with hbase.WithTLS (hbase.client.netty.tls.enabled)"}
 	}
 	return fmt.Errorf("%w (%w)", ErrNoAnswer, cause)
 }
 
 // explainForeign returns the error of a connection whose first bytes from the server (first,
 // the frame length prefix as read) are no HBase response: a TLS record, or something else.
-func explainForeign(cfg *config, addr string, first uint32, cause error) error {
+func explainForeign(cfg *config, first uint32, cause error) error {
 	var b [4]byte
 	binary.BigEndian.PutUint32(b[:], first)
 	if (b[0] == 0x15 || b[0] == 0x16) && b[1] == 0x03 && cfg.TLS == nil {
-		return &mismatch{tls: true, cause: cause, msg: fmt.Sprintf(
-			"%s answered with a TLS record: the cluster requires TLS; connect with hbase.WithTLS (hbase.client.netty.tls.enabled)", addr)}
+		return &mismatch{tls: true, cause: cause, msg: "the server answered with a TLS record: " +
+			"the cluster requires TLS; connect with hbase.WithTLS (hbase.client.netty.tls.enabled)"}
 	}
 	return &mismatch{cause: cause, msg: fmt.Sprintf(
-		"%s is not an HBase RPC server: its first bytes were %q, no HBase response (is the port a master's or region server's RPC port?)", addr, b[:])}
+		"not an HBase RPC server: its first bytes were %q, no HBase response (is the port a master's or region server's RPC port?)", b[:])}
 }
 
 // speaksTLS reports whether the server at addr answers a TLS ClientHello in TLS (a hello, or

@@ -109,10 +109,10 @@ func TestFirstAnswerExplained(t *testing.T) {
 		accepted int64 // connections the server took: the client's and its TLS probe's
 	}{
 		{"plaintext client, TLS-only server", tlsOnly(t), nil,
-			[]string{"speaks TLS and closed this plaintext connection: the cluster requires TLS; connect with hbase.WithTLS"},
+			[]string{"the server speaks TLS and closed this plaintext connection: the cluster requires TLS; connect with hbase.WithTLS"},
 			[]error{hberr.ErrTLS, hberr.ErrConfiguration, hberr.ErrConnection}, nil, 2},
 		{"plaintext client, HTTP server", readThen("HTTP/1.1 400 Bad Request\r\n\r\n"), nil,
-			[]string{`is not an HBase RPC server: its first bytes were "HTTP", no HBase response`},
+			[]string{`not an HBase RPC server: its first bytes were "HTTP", no HBase response`},
 			[]error{hberr.ErrConfiguration, hberr.ErrConnection, ErrFrameTooLarge}, []error{hberr.ErrTLS}, 1},
 		{"plaintext client, closing server", readThen(""), nil,
 			[]string{"server closed the connection before answering anything"},

@@ -67,7 +67,7 @@ func (c *Client) readOne() (*call, error) {
 		case !r.answered && errors.Is(err, ErrFrameTooLarge):
 			// A first "length" over the limit is rather the text or TLS record of another
 			// kind of server than a response.
-			err = explainForeign(&c.cfg, c.addr, r.fr.ev.total, err)
+			err = explainForeign(&c.cfg, r.fr.ev.total, err)
 		case errors.Is(err, ErrMalformedFrame) || errors.Is(err, ErrFrameTooLarge):
 			c.log.Error("region: malformed response frame; resetting the connection",
 				"call_id", r.resp.callID, "frame_len", r.fr.ev.total,
