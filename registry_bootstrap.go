@@ -52,7 +52,10 @@ func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
 			return meta, nil
 		}
 		if ctx.Err() != nil {
-			return "", context.Cause(ctx)
+			// The servers asked so far, the last one cut short.
+			asked := servers[:i+1]
+			errs = append(errs, fmt.Errorf("%s: %w", addr, err))
+			return "", ctxErr(ctx, fmt.Errorf("%w (%s): %w", ErrBootstrapUnreachable, strings.Join(asked, ","), errors.Join(errs...)))
 		}
 		if err = configError(err); errors.Is(err, ErrConfiguration) || errors.Is(err, errNoRegistry) {
 			settled++
