@@ -27,7 +27,7 @@ var ErrConfiguration = hberr.ErrConfiguration
 // keytab, clock skew...). (The bootstrap registry decides for its servers' errors itself:
 // LocateMeta.)
 func configError(err error) error {
-	if err == nil || errors.Is(err, ErrConfiguration) || errors.Is(err, hberr.ErrBootstrapUnreachable) {
+	if err == nil || errors.Is(err, hberr.ErrConfiguration) || errors.Is(err, hberr.ErrBootstrapUnreachable) {
 		return err
 	}
 	if errors.Is(err, zk.ErrNoParent) || accessDenied(err) || tlsRefused(err) || sasl.Permanent(err) {
@@ -98,9 +98,9 @@ func (e unreachedError) Is(target error) bool { return target == errUnreached }
 // it is a context's error.
 func unreached(err error) error {
 	switch {
-	case err == nil, errors.Is(err, ErrConfiguration), errors.Is(err, errUnreached),
+	case err == nil, errors.Is(err, hberr.ErrConfiguration), errors.Is(err, errUnreached),
 		errors.Is(err, zk.ErrNoNode), errors.Is(err, zk.ErrBadZNode),
-		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, ErrClosed):
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, hberr.ErrClosed):
 		return err
 	}
 	if _, answered := errors.AsType[*hberr.RemoteError](err); answered {

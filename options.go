@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -237,7 +238,7 @@ func withMetaLocator(fn func(ctx context.Context) (string, error)) Option {
 // apply runs opts over o in order and checks the result.
 func (o *options) apply(zkQuorum string, opts []Option) error {
 	err := o.applyOptions(zkQuorum, opts)
-	if err != nil && !errors.Is(err, ErrConfiguration) {
+	if err != nil && !errors.Is(err, hberr.ErrConfiguration) {
 		err = misconfigured{err}
 	}
 	return err

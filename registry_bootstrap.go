@@ -55,9 +55,9 @@ func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
 			// The servers asked so far, the last one cut short.
 			asked := servers[:i+1]
 			errs = append(errs, fmt.Errorf("%s: %w", addr, err))
-			return "", ctxErr(ctx, fmt.Errorf("%w (%s): %w", ErrBootstrapUnreachable, strings.Join(asked, ","), errors.Join(errs...)))
+			return "", ctxErr(ctx, fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(asked, ","), errors.Join(errs...)))
 		}
-		if err = configError(err); errors.Is(err, ErrConfiguration) || errors.Is(err, errNoRegistry) {
+		if err = configError(err); errors.Is(err, hberr.ErrConfiguration) || errors.Is(err, errNoRegistry) {
 			settled++
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
@@ -163,7 +163,7 @@ func (b *bootstrapRegistry) pending() error {
 	for _, addr := range addrs {
 		errs = append(errs, fmt.Errorf("%s: no answer in %v", addr, time.Since(b.waiting[addr]).Round(time.Millisecond)))
 	}
-	return fmt.Errorf("%w (%s): %w", ErrBootstrapUnreachable, strings.Join(addrs, ","), errors.Join(errs...))
+	return fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(addrs, ","), errors.Join(errs...))
 }
 
 // LocateMaster asks the bootstrap servers in turn for the active master.
