@@ -13,7 +13,9 @@ import (
 )
 
 // The admin calls against the shared real cluster (3 region servers). Each test makes its own
-// tables and namespaces and removes them. TestAdminMasterRestart kills and restarts the
+// tables and namespaces and removes them; every test runs with the hbase:meta fixture in the
+// cluster (newAdminTestClient: tables split at keys that hbase:meta does not keep in byte
+// order, meta_order_integration_test.go), so that each of its hbase:meta scans meets them. TestAdminMasterRestart kills and restarts the
 // cluster's master: it comes last in this file so that it runs after the others.
 
 // adminTableName returns a fresh table name for t.
@@ -62,7 +64,7 @@ func regionStarts(rs []*hrpc.Region) []string {
 }
 
 func TestAdminTables(t *testing.T) {
-	c := newTestClient(t)
+	c := newAdminTestClient(t)
 	a := c.Admin()
 	ctx := testContext(t, 3*time.Minute)
 	name := adminTableName(t, "t")
@@ -275,7 +277,7 @@ func TestAdminTables(t *testing.T) {
 }
 
 func TestAdminPreSplit(t *testing.T) {
-	c := newTestClient(t)
+	c := newAdminTestClient(t)
 	a := c.Admin()
 	ctx := testContext(t, 2*time.Minute)
 	for _, tc := range []struct {
@@ -310,7 +312,7 @@ func TestAdminPreSplit(t *testing.T) {
 }
 
 func TestAdminNamespaces(t *testing.T) {
-	c := newTestClient(t)
+	c := newAdminTestClient(t)
 	a := c.Admin()
 	ctx := testContext(t, 2*time.Minute)
 	ns := fmt.Sprintf("adm%d_ns", tables.Add(1))
@@ -400,7 +402,7 @@ func TestAdminNamespaces(t *testing.T) {
 // live servers, and the load of a table's regions after writes, reads, a flush and a major
 // compaction, with data locality.
 func TestAdminClusterStatusLocality(t *testing.T) {
-	c := newTestClient(t)
+	c := newAdminTestClient(t)
 	a := c.Admin()
 	ctx := testContext(t, 3*time.Minute)
 	name := adminTableName(t, "s")
@@ -499,7 +501,7 @@ func TestAdminClusterStatusLocality(t *testing.T) {
 }
 
 func TestAdminRegions(t *testing.T) {
-	c := newTestClient(t)
+	c := newAdminTestClient(t)
 	a := c.Admin()
 	ctx := testContext(t, 4*time.Minute)
 	name := adminTableName(t, "r")
@@ -655,7 +657,7 @@ func TestAdminRegions(t *testing.T) {
 }
 
 func TestAdminBalancerNormalizer(t *testing.T) {
-	c := newTestClient(t)
+	c := newAdminTestClient(t)
 	a := c.Admin()
 	ctx := testContext(t, 2*time.Minute)
 	was, err := a.BalancerEnabled(ctx)
@@ -712,7 +714,7 @@ func TestAdminBalancerNormalizer(t *testing.T) {
 }
 
 func TestAdminSnapshots(t *testing.T) {
-	c := newTestClient(t)
+	c := newAdminTestClient(t)
 	a := c.Admin()
 	ctx := testContext(t, 3*time.Minute)
 	name := adminTableName(t, "n")
@@ -792,6 +794,11 @@ func TestAdminSnapshots(t *testing.T) {
 	if err := a.RestoreSnapshot(ctx, snap); !errors.Is(err, ErrSnapshotNotFound) {
 		t.Fatalf("RestoreSnapshot of no snapshot: %v; want ErrSnapshotNotFound", err)
 	}
+	// The master refuses a snapshot of a missing table with a SnapshotCreationException;
+	// the caller gets ErrTableNotFound, as the docs promise for every missing table.
+	if err := a.Snapshot(ctx, snap+"_missing", name+"_missing"); !errors.Is(err, ErrTableNotFound) || !IsNotFound(err) {
+		t.Fatalf("Snapshot of a missing table: %v; want ErrTableNotFound", err)
+	}
 	if err := a.Snapshot(ctx, "bad name", name); !errors.Is(err, ErrInvalidName) {
 		t.Fatalf("Snapshot(bad name): %v; want ErrInvalidName", err)
 	}
@@ -843,7 +850,7 @@ func TestAdminBootstrapRegistry(t *testing.T) {
 // shared cluster's master away for a while.
 func TestAdminMasterRestart(t *testing.T) {
 	cl := testCluster(t)
-	c := newTestClient(t)
+	c := newAdminTestClient(t)
 	a := c.Admin()
 	ctx := testContext(t, 4*time.Minute)
 	name := adminTableName(t, "m")

@@ -15,7 +15,8 @@ import (
 )
 
 // Regions returns the regions of table in key order, read from hbase:meta, with the server
-// each is assigned to.
+// each is assigned to. A table that does not exist gives ErrTableNotFound (where the Java
+// Admin returns an empty list: a Go caller can tell a missing table from a typo this way).
 func (a *Admin) Regions(ctx context.Context, table string) ([]*hrpc.Region, error) {
 	rs, err := a.regions(ctx, table)
 	return rs, adminError("Regions", table, err)
@@ -30,9 +31,9 @@ func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 	if ns != hrpc.DefaultNamespace {
 		key = ns + ":" + q
 	}
-	// hbase:meta sorts by table first (its own comparator): "key,," is before the table's
-	// first region and the table's rows end where another table's begin. No byte-wise stop
-	// row does (table "t!" sorts after "t" there), so the loop stops at the first other table.
+	// hbase:meta sorts by table first (its own order, internal/metarow): "key,," is before the
+	// table's first region and the table's rows end where another table's begin. The scan
+	// checks and resumes in that order (compareRows); the loop stops at the first other table.
 	scan, err := hrpc.NewScan(metaTableName, hrpc.StartRow([]byte(key+",,")), hrpc.Families(hrpc.MetaInfoFamily))
 	if err != nil {
 		return nil, err

@@ -2,19 +2,24 @@ package hbase
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // Snapshot takes snapshot name of table (flushing its memstores first) and waits until it is
-// complete. A name already taken gives ErrSnapshotExists.
+// complete. A name already taken gives ErrSnapshotExists; a table that does not exist gives
+// ErrTableNotFound.
 func (a *Admin) Snapshot(ctx context.Context, name, table string) error {
 	req, err := hrpc.SnapshotRequest(name, table, a.nonce())
 	resp := &pb.SnapshotResponse{}
 	if err == nil {
 		err = a.callMaster(ctx, hrpc.MethodSnapshot, req, resp)
+		err = a.snapshotOfMissingTable(ctx, table, err)
 	}
 	if err == nil {
 		if resp.ProcId != nil {
@@ -25,6 +30,21 @@ func (a *Admin) Snapshot(ctx context.Context, name, table string) error {
 		}
 	}
 	return adminError("Snapshot", name, err)
+}
+
+// snapshotOfMissingTable tells a missing table from the other reasons the master refuses a
+// snapshot: it says both with a SnapshotCreationException ("Table 'x' doesn't exist, can't take
+// snapshot"), whose message is no contract, so the table's existence is asked (only after such
+// a refusal). err is returned unchanged otherwise.
+func (a *Admin) snapshotOfMissingTable(ctx context.Context, table string, err error) error {
+	re, ok := errors.AsType[*hberr.RemoteError](err)
+	if !ok || !strings.HasSuffix(re.Class, ".SnapshotCreationException") {
+		return err
+	}
+	if exists, xerr := a.TableExists(ctx, table); xerr == nil && !exists {
+		return fmt.Errorf("%w: %w", ErrTableNotFound, err)
+	}
+	return err
 }
 
 // waitSnapshot polls IsSnapshotDone; a failed snapshot is the poll's exception.

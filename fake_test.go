@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
+	"github.com/go-hbase/hbase/internal/metarow"
 	"github.com/go-hbase/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
 )
@@ -40,6 +41,10 @@ type fakeCluster struct {
 	onScan  func(n int64, req *pb.ScanRequest) fakeserver.Response
 	scans   atomic.Int64
 	actions atomic.Int64
+	// metaScanners holds the rows still to return of meta scans answered in pages (a scan that
+	// asked for fewer rows than it matches), by scanner id.
+	metaScanners map[uint64][]fakeRegion
+	metaIDs      uint64
 }
 
 type fakeRegion struct {
@@ -82,17 +87,21 @@ func (fc *fakeCluster) handle(r *fakeserver.Request) fakeserver.Response {
 		if err := r.Unmarshal(&req); err != nil {
 			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", err.Error())}
 		}
-		if !bytes.Equal(req.GetRegion().GetValue(), metaRegionName) && fc.onScan != nil {
+		fc.mu.Lock()
+		_, metaNext := fc.metaScanners[req.GetScannerId()]
+		fc.mu.Unlock()
+		meta := bytes.Equal(req.GetRegion().GetValue(), metaRegionName) || (req.Region == nil && metaNext)
+		if !meta && fc.onScan != nil {
 			return fc.onScan(fc.scans.Add(1), &req)
 		}
-		if !bytes.Equal(req.GetRegion().GetValue(), metaRegionName) {
+		if !meta {
 			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", "fake scans only hbase:meta")}
 		}
 		n := fc.metaScans.Add(1)
 		if fc.beforeMeta != nil {
 			fc.beforeMeta(r)
 		}
-		resp := fc.metaScan(req.GetScan())
+		resp := fc.metaScan(&req)
 		if fc.afterMeta != nil {
 			resp = fc.afterMeta(n, resp)
 		}
@@ -167,8 +176,23 @@ func (fc *fakeCluster) multi(n int64, req *pb.MultiRequest) fakeserver.Response 
 }
 
 // metaScan answers an hbase:meta scan: a reversed lookup (the regions whose meta row sorts at
-// or before the start row, nearest first) or a forward range (MetaRangeRequest).
-func (fc *fakeCluster) metaScan(s *pb.Scan) fakeserver.Response {
+// or before the start row, nearest first), a forward range (MetaRangeRequest) or a scan of the
+// public Scanner, in pages of the rows it asks for (scanner ids, next and close).
+func (fc *fakeCluster) metaScan(req *pb.ScanRequest) fakeserver.Response {
+	if req.Scan == nil { // the next page of an open scanner, or its close
+		fc.mu.Lock()
+		rest, ok := fc.metaScanners[req.GetScannerId()]
+		delete(fc.metaScanners, req.GetScannerId())
+		fc.mu.Unlock()
+		if req.GetCloseScanner() {
+			return fakeserver.Response{Msg: &pb.ScanResponse{}}
+		}
+		if !ok {
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.UnknownScannerException", "no such scanner")}
+		}
+		return fc.metaPage(req, rest, req.GetScannerId())
+	}
+	s := req.GetScan()
 	fc.mu.Lock()
 	regions := append([]fakeRegion(nil), fc.regions...)
 	fc.mu.Unlock()
@@ -177,7 +201,8 @@ func (fc *fakeCluster) metaScan(s *pb.Scan) fakeserver.Response {
 		var in []fakeRegion
 		for _, r := range regions {
 			c := metaCompare(r.name(), s.GetStartRow())
-			if (c > 0 || c == 0 && s.GetIncludeStartRow()) && metaCompare(r.name(), s.GetStopRow()) <= 0 {
+			stop := len(s.GetStopRow()) == 0 || metaCompare(r.name(), s.GetStopRow()) <= 0
+			if (c > 0 || c == 0 && s.GetIncludeStartRow() || len(s.GetStartRow()) == 0) && stop {
 				in = append(in, r)
 			}
 		}
@@ -192,12 +217,36 @@ func (fc *fakeCluster) metaScan(s *pb.Scan) fakeserver.Response {
 		}
 		regions = in
 	}
+	fc.mu.Lock()
+	fc.metaIDs++
+	id := fc.metaIDs
+	fc.mu.Unlock()
+	return fc.metaPage(req, regions, id)
+}
+
+// metaPage answers with the first rows of regions the request asks for, keeping the others
+// for the next call of scanner id.
+func (fc *fakeCluster) metaPage(req *pb.ScanRequest, regions []fakeRegion, id uint64) fakeserver.Response {
+	n := len(regions)
+	if c := req.GetScan().GetCaching(); c > 0 && int(c) < n {
+		n = int(c)
+	}
+	if req.NumberOfRows != nil && int(req.GetNumberOfRows()) < n {
+		n = int(req.GetNumberOfRows())
+	}
+	more := n < len(regions) && !req.GetCloseScanner()
+	if more {
+		fc.mu.Lock()
+		if fc.metaScanners == nil {
+			fc.metaScanners = map[uint64][]fakeRegion{}
+		}
+		fc.metaScanners[id] = regions[n:]
+		fc.mu.Unlock()
+	}
+	regions = regions[:n]
 	var cells []byte
 	var counts []uint32
 	for _, r := range regions {
-		if len(counts) >= int(s.GetCaching()) {
-			break
-		}
 		name := r.name()
 		info, _ := proto.Marshal(&pb.RegionInfo{
 			RegionId:  proto.Uint64(r.id),
@@ -214,17 +263,13 @@ func (fc *fakeCluster) metaScan(s *pb.Scan) fakeserver.Response {
 			Type: hrpc.CellTypePut, Value: []byte(addr)})
 		counts = append(counts, 2)
 	}
-	return fakeserver.Response{Msg: &pb.ScanResponse{CellsPerResult: counts, MoreResults: proto.Bool(false),
-		MoreResultsInRegion: proto.Bool(false)}, Cells: cells}
+	resp := &pb.ScanResponse{CellsPerResult: counts, MoreResults: proto.Bool(more),
+		MoreResultsInRegion: proto.Bool(more)}
+	if more {
+		resp.ScannerId = proto.Uint64(id)
+	}
+	return fakeserver.Response{Msg: resp, Cells: cells}
 }
 
-// metaCompare orders hbase:meta rows as the server does for the test data: by table (up to the
-// first comma, so "t\x00" sorts after every "t,..." row), then by the rest.
-func metaCompare(a, b []byte) int {
-	ta, ra, _ := bytes.Cut(a, []byte(","))
-	tb, rb, _ := bytes.Cut(b, []byte(","))
-	if c := bytes.Compare(ta, tb); c != 0 {
-		return c
-	}
-	return bytes.Compare(ra, rb)
-}
+// metaCompare orders hbase:meta rows as the server does.
+func metaCompare(a, b []byte) int { return metarow.Compare(a, b) }

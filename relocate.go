@@ -1,7 +1,6 @@
 package hbase
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/metarow"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/region"
 )
@@ -137,7 +137,10 @@ func (c *Client) relocateRound(ctx context.Context, pending []*regionInfo) ([]*r
 		mu.Unlock()
 	}
 	for _, regions := range byTable {
-		slices.SortFunc(regions, func(a, b *regionInfo) int { return bytes.Compare(a.start, b.start) })
+		// The range is read in hbase:meta's order, so its ends are the first and last names in
+		// that order (by start key, then region id for equal starts: a split's parent and
+		// first daughter).
+		slices.SortFunc(regions, func(a, b *regionInfo) int { return metarow.Compare(a.name, b.name) })
 		rows, complete, err := c.metaRange(ctx, regions[0].name, regions[len(regions)-1].name)
 		if err != nil {
 			for _, r := range regions {

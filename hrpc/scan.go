@@ -6,8 +6,12 @@ import (
 	"math"
 	"slices"
 
+	"github.com/go-hbase/hbase/internal/metarow"
 	"github.com/go-hbase/hbase/internal/pb"
 )
+
+// metaTable is hbase:meta, whose rows are compared in an order of their own (internal/metarow).
+const metaTable = "hbase:meta"
 
 // Scan defaults, as in the Java client.
 const (
@@ -77,9 +81,16 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 		attributes:      o.attributes,
 		maxAttempts:     o.maxAttempts,
 	}
+	meta := string(table) == metaTable
 	if o.hasPrefix {
 		if o.startRow != nil || o.stopRow != nil {
 			return nil, invalid("Prefix together with StartRow or StopRow")
+		}
+		if meta && bytes.IndexByte(o.prefix, ',') >= 0 {
+			// hbase:meta's order is not byte order past the table name: the rows with such a
+			// prefix are not the rows between it and the next prefix ("t," would miss t's first
+			// region, "t,,id").
+			return nil, invalid("Prefix %q on hbase:meta holds a ',': give StartRow and StopRow in hbase:meta's order (table, start key, region id) instead", o.prefix)
 		}
 		next := nextPrefix(o.prefix)
 		if s.reversed {
@@ -92,10 +103,14 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 		}
 	}
 	if len(s.startRow) > 0 && len(s.stopRow) > 0 {
-		if !s.reversed && bytes.Compare(s.startRow, s.stopRow) > 0 {
+		cmp := bytes.Compare
+		if meta {
+			cmp = metarow.Compare // hbase:meta's own order: "t,," is before "t,\x00,"
+		}
+		if !s.reversed && cmp(s.startRow, s.stopRow) > 0 {
 			return nil, invalid("start row %q after stop row %q", s.startRow, s.stopRow)
 		}
-		if s.reversed && bytes.Compare(s.startRow, s.stopRow) < 0 {
+		if s.reversed && cmp(s.startRow, s.stopRow) < 0 {
 			return nil, invalid("reversed scan: start row %q before stop row %q", s.startRow, s.stopRow)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-hbase/hbase/internal/connflags"
+	"github.com/go-hbase/hbase/cmd/internal/connflags"
 )
 
 // errUsage marks a bad command line; main exits with status 2 for it.

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/go-hbase/hbase/internal/cputime"
 )
 
 // runSpec is one bounded run of one workload.
@@ -119,7 +117,7 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	server0, serverOK := spec.serverCPU()
-	cpu0, cpuErr := cputime.Self()
+	cpu0, cpuErr := selfCPU()
 	start := time.Now()
 	if spec.Duration > 0 {
 		// A paced run sends every operation due before the end, late or not; those still
@@ -139,7 +137,7 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	cpu1, cpuErr1 := cputime.Self()
+	cpu1, cpuErr1 := selfCPU()
 	server1, serverOK1 := spec.serverCPU()
 	runtime.ReadMemStats(&ms1)
 	stopSampling()

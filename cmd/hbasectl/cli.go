@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/cmd/internal/connflags"
 	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/internal/connflags"
 )
 
 // cli is one run of the program: its global flags, its surroundings and, once a command

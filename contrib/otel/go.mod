@@ -3,7 +3,7 @@ module github.com/go-hbase/hbase/contrib/otel
 go 1.26.0
 
 require (
-	github.com/go-hbase/hbase v0.0.0
+	github.com/go-hbase/hbase v0.1.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/sdk v1.47.0
 	go.opentelemetry.io/otel/trace v1.47.0
@@ -31,5 +31,3 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
-
-replace github.com/go-hbase/hbase => ../..

@@ -2,7 +2,7 @@ module github.com/go-hbase/hbase/contrib/prometheus
 
 go 1.26.0
 
-require github.com/go-hbase/hbase v0.0.0
+require github.com/go-hbase/hbase v0.1.0
 
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0 // indirect
@@ -26,5 +26,3 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
-
-replace github.com/go-hbase/hbase => ../..
