@@ -333,6 +333,8 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 		if conn, err = c.conn(ctx, r.addr); err == nil {
 			r.conn = conn
 			c.cache.insert(r)
+		} else {
+			err = unreached(configError(err)) // the region's server: retried after a pause
 		}
 	}
 	if err != nil && ctx.Err() != nil && c.lifetime.Err() == nil {

@@ -83,15 +83,19 @@ func (c *Client) failFast(r *regionInfo, err error) bool {
 }
 
 // errUnreached is wrapped by the error of an attempt to locate a region that failed because
-// a server could not be reached (refused, closed, a TLS mismatch, a registry that does not
-// answer), as opposed to one the cluster answered ("not serving it yet"). Callers waiting for
-// hbase:meta count it as one of their attempts, and the retry loop pauses and tries again.
+// a server could not be reached (refused, closed, a registry that does not answer), as
+// opposed to one the cluster answered ("not serving it yet"). Callers waiting for hbase:meta
+// count it as one of their attempts, and the retry loop pauses and tries again. Such an
+// error is also hberr.ErrConnection.
 var errUnreached = errors.New("server unreachable")
 
 type unreachedError struct{ error }
 
 func (e unreachedError) Unwrap() error        { return e.error }
-func (e unreachedError) Is(target error) bool { return target == errUnreached }
+// Is matches hberr.ErrConnection too: what users test for a server they cannot reach.
+func (e unreachedError) Is(target error) bool {
+	return target == errUnreached || target == hberr.ErrConnection
+}
 
 // unreached marks err as an unreached server unless the cluster answered it (a server's
 // exception, a missing or malformed znode), it is a configuration error (final anyway), or

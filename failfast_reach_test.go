@@ -74,7 +74,7 @@ func TestBootstrapDeadlineNamesServers(t *testing.T) {
 // however many calls need it: the bootstrap registry's server, and a region server the
 // client found in hbase:meta.
 func TestRedialBackoff(t *testing.T) {
-	const span = 3 * time.Second
+	const span = 2 * time.Second
 	hammer := func(c *Client) int {
 		n := 0
 		for end := time.Now().Add(span); time.Now().Before(end); n++ {
@@ -85,7 +85,7 @@ func TestRedialBackoff(t *testing.T) {
 		return n
 	}
 	// Each dial that fails this way is followed by the client's TLS probe (region/firstanswer.go):
-	// two connections. The pauses (50 ms doubling to 2 s, ±25 %) allow 7 dials in 3 s at most.
+	// two connections. The pauses (50 ms doubling to 2 s, ±25 %) allow 7 dials in 2 s at most.
 	const most = 2 * 8
 
 	boot := closingListener(t)
