@@ -206,10 +206,35 @@ func classifyKrbError(err error) error {
 	if errors.Is(err, kind) {
 		return err
 	}
+	err = kdcText{err}
 	if kind == ErrBadCredentials && has("PREAUTH_FAILED") {
 		// Apache Kerby (Hadoop's MiniKdc) answers a pre-authentication timestamp outside its
 		// clock skew with PREAUTH_FAILED too, where an MIT KDC says KRB_AP_ERR_SKEW.
 		return fmt.Errorf("%w: %w (the KDC refused the pre-authentication: a wrong password or keytab, or, with some KDCs, a client clock too far from the KDC's)", kind, err)
 	}
 	return fmt.Errorf("%w: %w", kind, err)
+}
+
+// kdcText prints a gokrb5 error carrying the KDC's answer as what the KDC said: gokrb5 wraps
+// it in "[Root cause: KDC_Error] KDC_Error: AS Exchange Error: kerberos error response from
+// KDC: KRB Error: (6) KDC_ERR_C_PRINCIPAL_UNKNOWN Client not found in Kerberos database -
+// Client not found in Kerberos database", which becomes "(6) KDC_ERR_C_PRINCIPAL_UNKNOWN
+// Client not found in Kerberos database". The error itself is kept (Unwrap).
+type kdcText struct{ err error }
+
+func (e kdcText) Unwrap() error { return e.err }
+
+func (e kdcText) Error() string {
+	s := e.err.Error()
+	root := strings.Index(s, "[Root cause: ")
+	krb := strings.Index(s, "KRB Error: ")
+	if root < 0 || krb < root {
+		return s
+	}
+	said := s[krb+len("KRB Error: "):]
+	// "(code) NAME description - etext": the KDC's etext often repeats the description.
+	if head, etext, ok := strings.Cut(said, " - "); ok && strings.HasSuffix(head, etext) {
+		said = head
+	}
+	return s[:root] + said
 }

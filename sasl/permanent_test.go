@@ -39,3 +39,20 @@ func TestPermanent(t *testing.T) {
 		}
 	}
 }
+
+// The KDC's answer is printed without gokrb5's wrapping and repeated text.
+func TestKDCErrorText(t *testing.T) {
+	gokrb5 := "could not get valid TGT for client's realm: [Root cause: KDC_Error] KDC_Error: AS Exchange Error: " +
+		"kerberos error response from KDC: KRB Error: (6) KDC_ERR_C_PRINCIPAL_UNKNOWN Client not found in Kerberos database - " +
+		"Client not found in Kerberos database"
+	err := classifyKrbError(fmt.Errorf("login as nobody@EXAMPLE.COM: %w", errors.New(gokrb5)))
+	want := "sasl: kerberos: principal unknown: login as nobody@EXAMPLE.COM: could not get valid TGT for client's realm: " +
+		"(6) KDC_ERR_C_PRINCIPAL_UNKNOWN Client not found in Kerberos database"
+	if err.Error() != want || !errors.Is(err, ErrPrincipalUnknown) {
+		t.Errorf("error = %q; want %q", err, want)
+	}
+	other := classifyKrbError(errors.New("Networking_Error: AS Exchange Error: failed sending AS_REQ to KDC: dial tcp 127.0.0.1:1: connect: connection refused"))
+	if want := "sasl: kerberos: KDC unreachable: Networking_Error: AS Exchange Error: failed sending AS_REQ to KDC: dial tcp 127.0.0.1:1: connect: connection refused"; other.Error() != want {
+		t.Errorf("error = %q; want %q", other, want)
+	}
+}
