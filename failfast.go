@@ -91,7 +91,8 @@ var errUnreached = errors.New("server unreachable")
 
 type unreachedError struct{ error }
 
-func (e unreachedError) Unwrap() error        { return e.error }
+func (e unreachedError) Unwrap() error { return e.error }
+
 // Is matches hberr.ErrConnection too: what users test for a server they cannot reach.
 func (e unreachedError) Is(target error) bool {
 	return target == errUnreached || target == hberr.ErrConnection
