@@ -284,6 +284,14 @@ type flight struct {
 	done chan struct{}
 	r    *regionInfo
 	err  error
+	// dialling is the region's server while the flight waits for a connection to it, and
+	// since when: a caller whose context ends meanwhile names it.
+	dialling atomic.Pointer[dialNote]
+}
+
+type dialNote struct {
+	addr  string
+	since time.Time
 }
 
 // lookup locates the region of table holding key (before: holding the rows just below key)
@@ -311,6 +319,8 @@ func (c *Client) lookup(ctx context.Context, table, key []byte, before bool) (*r
 		var stall error
 		if conn, _, _ := c.meta.state(); conn == nil {
 			stall = c.metaStall() // the lookup waits for hbase:meta: say why
+		} else if d := f.dialling.Load(); d != nil {
+			stall = fmt.Errorf("connecting to %s: no answer in %v", d.addr, time.Since(d.since).Round(time.Millisecond))
 		}
 		return nil, ctxErr(ctx, stall)
 	case <-c.lifetime.Done():
@@ -330,6 +340,7 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 	r, err := c.locate(ctx, table, key, before)
 	if err == nil {
 		var conn *region.Client
+		f.dialling.Store(&dialNote{addr: r.addr, since: time.Now()})
 		if conn, err = c.conn(ctx, r.addr); err == nil {
 			r.conn = conn
 			c.cache.insert(r)
@@ -518,6 +529,9 @@ func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (prot
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				// The call got no answer in its time: check that the server still answers.
 				c.suspect(r, conn)
+				if last == nil {
+					last = fmt.Errorf("no answer from %s", conn.Addr()) // what the deadline ended
+				}
 			}
 		}
 		if c.isClosed() {

@@ -3,11 +3,14 @@ package hbase
 import (
 	"context"
 	"errors"
+	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/fakeserver"
+	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/zk"
 )
 
@@ -143,5 +146,46 @@ func TestDialGatePauses(t *testing.T) {
 	g2.dialed("b:1", nil, context.DeadlineExceeded, true, now)
 	if err := g2.admit("b:1", now); err != nil {
 		t.Errorf("admit after a dial the caller gave up = %v", err)
+	}
+}
+
+// A call that ends at its deadline while its region's server does not answer says which
+// server: the one whose connection a lookup waits for, or the one its request went to.
+func TestDeadlineNamesSilentServer(t *testing.T) {
+	silent := silentListener(t)
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1, addr: silent})
+	// A plaintext connection is made without a word from the server; the request then waits.
+	_, err := fc.client(t).Get(testContext(t, 300*time.Millisecond), mustGetT(t, "t", "r"))
+	if want := `hbase: Get "t"/"r": context deadline exceeded (last: no answer from ` + silent + ")"; err == nil ||
+		err.Error() != want || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Get from a silent server = %v; want %q", err, want)
+	}
+	// A connection that is not made (a TCP connect that hangs, a TLS or Kerberos handshake the
+	// server does not answer) is what the lookup, and so the call, waits for.
+	hanging := deadAddr(t)
+	fc.regions[0].addr = hanging
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if addr == hanging {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		var d net.Dialer
+		return d.DialContext(ctx, network, addr)
+	}
+	_, err = fc.client(t, WithDialer(dial)).Get(testContext(t, 300*time.Millisecond), mustGetT(t, "t", "r"))
+	if !errors.Is(err, context.DeadlineExceeded) ||
+		!strings.HasPrefix(err.Error(), `hbase: Get "t"/"r": context deadline exceeded (last: connecting to `+hanging+": no answer in ") {
+		t.Errorf("Get from a server that cannot be connected to = %v; want the deadline naming it", err)
+	}
+
+	slow := newFakeCluster(t, fakeRegion{table: "t", id: 1})
+	slow.onGet = func(int64, *pb.GetRequest) fakeserver.Response {
+		return fakeserver.Response{Msg: &pb.GetResponse{}, Delay: 2 * time.Second}
+	}
+	sc := slow.client(t)
+	_, err = sc.Get(testContext(t, 300*time.Millisecond), mustGetT(t, "t", "r"))
+	if want := `hbase: Get "t"/"r": context deadline exceeded (last: no answer from ` + slow.srv.Addr() + ")"; err == nil ||
+		err.Error() != want || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Get the server does not answer in time = %v; want %q", err, want)
 	}
 }
