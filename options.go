@@ -291,7 +291,10 @@ func (o *options) closeHandshaker() {
 // (before 2.5 without the list of servers to report, so the client keeps the given ones);
 // region servers from 2.5. When none of the given servers serves it, calls fail at once with
 // an error wrapping ErrBootstrapUnreachable and ErrConfiguration that names those versions;
-// when none answers at all, lookups fail naming ErrBootstrapUnreachable and each server's error.
+// when none answers at all, lookups fail naming ErrBootstrapUnreachable and each server's error
+// (a silent one: "no answer in <d>"; each server gets a share of the lookup's time), and so
+// does a call whose deadline comes first, with its context's error. Each address must be
+// host:port; NewClient refuses another with an error wrapping hberr.ErrConfiguration.
 func WithBootstrapServers(servers ...string) Option {
 	return func(o *options) error {
 		if len(servers) == 0 {
