@@ -192,21 +192,32 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 		case errors.Is(err, ErrClosed), c.isClosed():
 			// go-zookeeper reports its own closing as ErrClosing or ErrConnectionClosed.
 			return nil, fmt.Errorf("zk: get %s: %w", path, ErrClosed)
-		case errors.Is(err, gozk.ErrConnectionClosed) || errors.Is(err, gozk.ErrNoServer):
-			if why := c.unreachable(); why != nil {
-				// Every server failed in go-zookeeper's last round, and we know why: the
-				// caller decides whether to wait for the next (it owns the retry policy).
-				return nil, why
-			}
-			c.logger.DebugContext(ctx, "zk: request lost, retrying", "path", path, "err", err)
-		case errors.Is(err, gozk.ErrSessionExpired):
+		case errors.Is(err, gozk.ErrNoServer) && !c.everConnected() && c.unreachable() != nil:
+			// Every server failed in go-zookeeper's last round and none ever answered this
+			// client (a wrong address, ZooKeeper down): the caller decides whether to wait
+			// for the next round (it owns the retry policy). A session that was up rides
+			// through a reconnect instead.
+			return nil, c.unreachable()
+		case errors.Is(err, gozk.ErrSessionExpired), errors.Is(err, gozk.ErrConnectionClosed),
+			errors.Is(err, gozk.ErrNoServer):
 			c.logger.DebugContext(ctx, "zk: request lost, retrying", "path", path, "err", err)
 		default:
 			// ctx errors and the rest go to the caller, who owns the retry policy.
 			return nil, fmt.Errorf("zk: get %s: %w", path, err)
 		}
 	}
+	if why := c.unreachable(); why != nil && errors.Is(err, gozk.ErrNoServer) {
+		return nil, fmt.Errorf("zk: get %s: %w", path, why)
+	}
 	return nil, fmt.Errorf("zk: get %s: %w", path, err)
+}
+
+// everConnected reports whether the client's session was ever established.
+func (c *Client) everConnected() bool {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	return s != nil && s.established.Load()
 }
 
 // unreachable returns an error wrapping ErrUnreachable and the latest failure to connect when

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	gozk "github.com/go-zookeeper/zk"
@@ -30,6 +31,8 @@ type session struct {
 	// go-zookeeper's handshake), cleared when a session is established. go-zookeeper reports
 	// only ErrNoServer to its callers; this says why.
 	failure error
+	// established is set once a session was established.
+	established atomic.Bool
 }
 
 func newSession(servers []string, timeout time.Duration, logger *slog.Logger) (*session, error) {
@@ -75,6 +78,7 @@ func (s *session) onEvent(ev gozk.Event) {
 	}
 	switch ev.State {
 	case gozk.StateHasSession:
+		s.established.Store(true)
 		s.failed(nil)
 		s.logger.Info("zk: session established", "server", ev.Server)
 	case gozk.StateExpired:
@@ -125,7 +129,8 @@ type zkLogger struct {
 }
 
 func (z zkLogger) Printf(format string, args ...any) {
-	if format == "authentication failed: %s" && len(args) == 1 {
+	if format == "authentication failed: %s" && len(args) == 1 && args[0] != gozk.ErrSessionExpired {
+		// (An expired session is no failure to connect: go-zookeeper asks for a new one.)
 		z.s.failed(fmt.Errorf("no ZooKeeper handshake: %v", args[0]))
 	}
 	if !z.l.Enabled(context.Background(), slog.LevelDebug) {
