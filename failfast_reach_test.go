@@ -189,3 +189,26 @@ func TestDeadlineNamesSilentServer(t *testing.T) {
 		t.Errorf("Get the server does not answer in time = %v; want %q", err, want)
 	}
 }
+
+// A region server that refuses connections (hbase:meta still names it after a crash) is
+// retried after a pause within the call's context, counted as an attempt: WithNoRetries ends
+// the call at the refusal, and a deadline names it.
+func TestRefusingRegionServerIsRetried(t *testing.T) {
+	dead := deadAddr(t)
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1, addr: dead})
+	refused := "region: dial " + dead + ": dial tcp " + dead + ": connect: connection refused"
+	start := time.Now()
+	_, err := fc.client(t, WithNoRetries()).Get(testContext(t, 10*time.Second), mustGetT(t, "t", "r"))
+	if want := `hbase: Get "t"/"r": attempts exhausted after 1 attempt: ` + refused; err == nil || err.Error() != want ||
+		!errors.Is(err, hberr.ErrConnection) {
+		t.Errorf("Get, WithNoRetries = %v; want %q", err, want)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("Get, WithNoRetries took %v", took)
+	}
+	_, err = fc.client(t).Get(testContext(t, 500*time.Millisecond), mustGetT(t, "t", "r"))
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, hberr.ErrConnection) ||
+		!strings.HasSuffix(err.Error(), " (last: "+refused+")") {
+		t.Errorf("Get with retries = %v; want the deadline naming the refusal", err)
+	}
+}
