@@ -54,15 +54,12 @@ const fastLimit = 2 * time.Second
 // kind, with the placeholders normalize puts for their addresses.
 type badEnv struct {
 	zk, parent string
-	table      string // a table with family "f"
-	dead       string // nothing listens
-	silent     string // accepts, never answers
-	closing    string // accepts, closes at once
-	http       string // answers like an HTTP server
-	tls        *tls.Config
+	table      string      // a table with family "f"
+	dead       string      // nothing listens
+	silent     string      // accepts, never answers
+	closing    string      // accepts, closes at once
+	http       string      // answers like an HTTP server
 	names      [][2]string // address -> placeholder, longest first
-	// values the cases share, made once
-	huge []byte
 }
 
 func newBadEnv(t *testing.T) *badEnv {

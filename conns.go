@@ -37,7 +37,7 @@ func (c *Client) conn(ctx context.Context, addr string) (*region.Client, error) 
 		}
 	}
 	if e == nil {
-		if err := c.gate.admit(addr, time.Now()); err != nil {
+		if err := c.admit(addr); err != nil {
 			p.mu.Unlock()
 			return nil, err // the server's connections keep failing: not yet again
 		}

@@ -113,7 +113,7 @@ func (s *serverDials) failed(err error, now time.Time) {
 // dialServer connects to addr with opts unless addr is in its pause after failed connections
 // (then it returns the latest failure at once), and records the outcome.
 func (c *Client) dialServer(ctx context.Context, addr string, opts []region.Option) (*region.Client, error) {
-	if err := c.gate.admit(addr, time.Now()); err != nil {
+	if err := c.admit(addr); err != nil {
 		return nil, err
 	}
 	conn, err := region.Dial(ctx, addr, opts...)
@@ -131,4 +131,14 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
+}
+
+// admit is the gate's admit, logging a refusal.
+func (c *Client) admit(addr string) error {
+	err := c.gate.admit(addr, time.Now())
+	if re, ok := err.(*redialError); ok {
+		c.log.Debug("hbase: not dialling a failing server yet", "addr", re.addr, "failures", re.fails,
+			"wait", re.wait, "err", re.last)
+	}
+	return err
 }
