@@ -37,13 +37,14 @@ launcher:
 # again without -race, which drops sync.Pool items on purpose; then the root and region
 # packages' tests again without -race: race builds keep net.Conn (region/rawconn_other.go), so
 # only this run covers the raw socket I/O users run and region's lone reading (region/lone.go)
-# (the examples, which start a cluster each, ran in the first).
+# (ExampleAdmin, which starts a cluster of its own, ran in the first; the other examples run
+# on the in-process fakehbase in both).
 # Left out of the second, non-race pass (they ran in the first): tests whose connections go
 # through hbasetest/faultnet use net.Conn either way (a wrapped connection has no raw socket
 # I/O); the bad-input tables' Kerberos and TLS clusters, ticket renewal, the admin calls and hbase:meta's order, the recovery timings and the server's throttling (a
 # cluster of its own) exercise logic above the connection, whose I/O the data tests cover; make reliability runs the network-fault and
 # recovery tests without -race. This keeps make test under 25 minutes on 2 cores.
-NORACE_SKIP ?= ^Example|TestBadInputKerberos|TestBadInputTLS|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults
+NORACE_SKIP ?= ^ExampleAdmin$$|TestBadInputKerberos|TestBadInputTLS|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults
 
 # The tools' tests (hbasectl and hbase-bench against real clusters) and the adapters' run last,
 # with the same flags as the library's first pass.
@@ -55,7 +56,7 @@ test: launcher
 
 # The root package's integration suite (plain, Kerberos, TLS, registry, proxy user, a short
 # stress run) against each HBase version of MATRIX, one after another (hbasetest.VersionEnv);
-# CI runs only the default version (make test). The README's version table comes from it.
+# CI runs only the default version (make test). docs/versions.md's table comes from it.
 # 2.4.18 is a Hadoop 2 build (no -hadoop3 on Maven Central): hbasetest builds it with the
 # launcher's hadoop2 profile. 2.6.2-2.6.4 hbase-testing-util do not resolve.
 MATRIX ?= 2.4.18 2.5.11-hadoop3 2.6.1-hadoop3
@@ -83,7 +84,7 @@ stress: launcher
 RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestChaos
 # The long run repeats the fault sequences of the network-fault workloads, the scans and the
 # recovery measurement RELIABILITY_ROUNDS times (make test runs each once); the workload test
-# prints the README's per-fault table.
+# prints docs/reliability.md's per-fault table.
 RELIABILITY_ROUNDS ?= 3
 reliability: launcher
 	GOHBASE_RELIABILITY_ROUNDS=$(RELIABILITY_ROUNDS) $(LIB) test -race -count=1 -p 1 -timeout 60m -run '$(RELIABILITY_TESTS)' -v .
@@ -117,8 +118,9 @@ smoke: launcher
 	$(GO) run ./cmd/hbase-local -smoke
 	$(GO) run ./cmd/hbase-local -smoke -secure -aes
 
-# Formatting; no tracked file over 1 MiB or executable binary; vet and staticcheck of every
-# module; every go.mod and go.sum tidy, none with a replace; then a module outside the tree
+# Formatting; no tracked file over 1 MiB or executable binary; every Go snippet of README.md,
+# docs/*.md and the package docs compiles (-v lists the counts and the blocks that are not
+# Go); vet and staticcheck of every module; every go.mod and go.sum tidy, none with a replace; then a module outside the tree
 # built against the release as a user would build it (.ci/modules consumer: about 10 s with a
 # warm build cache, one to two minutes the first time).
 # go.sum: the nested modules' hold no line for github.com/go-hbase/* (the library's checksum at
@@ -130,11 +132,14 @@ check:
 	@unformatted="$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go'))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(LIB) run ./internal/tools/trackedfiles
+	$(LIB) test -count=1 -run 'TestSnippets$$' -v ./internal/tools/snippets
 	$(LIB) vet ./...
 	$(LIB) run $(STATICCHECK) ./...
 	@for m in $(NESTED); do echo "=== $$m"; (cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...) || exit 1; done
 	GO=$(GO) .ci/modules tidy-check
 	GO=$(GO) .ci/modules consumer
+	# docs/architecture.md's layer table and the stable packages' API against the code.
+	$(LIB) test -count=1 ./internal/archtest
 
 # Tidies every go.mod and go.sum (the nested modules through the module proxy built from the
 # tree; see check).

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
@@ -25,7 +25,7 @@ import (
 // Calls that start a master procedure (create, delete, enable, disable, truncate and modify
 // a table, namespaces, split, merge, restore and clone) wait for it to finish, across master
 // restarts, and return its error; each is sent with a nonce, so that sending it again after a
-// restart does not run it twice. Every error is an *AdminError naming the call.
+// restart does not run it twice. Every error is an *hberr.AdminError naming the call.
 type Admin struct {
 	c          *Client
 	nonceGroup uint64
@@ -56,13 +56,13 @@ func (a *Admin) close() {
 	}
 }
 
-func (a *Admin) nonce() hrpc.Nonce { return hrpc.Nonce{Group: a.nonceGroup, Nonce: rand.Uint64()} }
+func (a *Admin) nonce() wire.Nonce { return wire.Nonce{Group: a.nonceGroup, Nonce: rand.Uint64()} }
 
 func adminError(op, name string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &AdminError{Op: op, Name: name, Err: err}
+	return &hberr.AdminError{Op: op, Name: name, Err: userError(err)}
 }
 
 // masterConn returns the connection to the active master, locating and dialling it if
@@ -78,7 +78,7 @@ func (a *Admin) masterConn(ctx context.Context) (*region.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("locating the active master: %w", err)
 	}
-	conn, err = a.c.dialServer(ctx, addr, append(a.c.connOptions(), region.WithService(hrpc.MasterService)))
+	conn, err = a.c.dialServer(ctx, addr, append(a.c.connOptions(), region.WithService(wire.MasterService)))
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (a *Admin) masterConn(ctx context.Context) (*region.Client, error) {
 	defer a.mu.Unlock()
 	if a.c.isClosed() {
 		conn.Close()
-		return nil, ErrClosed
+		return nil, hberr.ErrClosed
 	}
 	if old := a.master; old != nil && !isDead(old) {
 		conn.Close() // another call dialled meanwhile
@@ -116,8 +116,8 @@ func (a *Admin) dropMaster(conn *region.Client) {
 func classifyMaster(err error) retryAction {
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded),
-		errors.Is(err, ErrClosed), errors.Is(err, ErrConfiguration), errors.Is(err, errNoMasterLookup),
-		errors.Is(err, hrpc.ErrInvalidOption), errors.Is(err, hberr.ErrInvalidName):
+		errors.Is(err, hberr.ErrClosed), errors.Is(err, hberr.ErrConfiguration), errors.Is(err, errNoMasterLookup),
+		errors.Is(err, hberr.ErrBadRequest), errors.Is(err, hberr.ErrInvalidName):
 		return giveUp
 	case errors.Is(err, hberr.ErrServerStopping), errors.Is(err, hberr.ErrConnection),
 		errors.Is(err, region.ErrClosed):
@@ -144,7 +144,7 @@ func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.M
 	remoteRetries := 0
 	for {
 		if a.c.isClosed() {
-			return ErrClosed
+			return hberr.ErrClosed
 		}
 		if ctx.Err() != nil {
 			return ctxErr(ctx, last)
@@ -156,7 +156,7 @@ func (a *Admin) callMaster(ctx context.Context, method string, req, resp proto.M
 			}
 		}
 		if a.c.isClosed() {
-			return ErrClosed
+			return hberr.ErrClosed
 		}
 		if ctx.Err() != nil {
 			return ctxErr(ctx, last)
@@ -196,14 +196,14 @@ func (a *Admin) waitProcedure(ctx context.Context, id uint64, done func(context.
 	b := backoff{min: procedurePollMin, max: procedurePollMax}
 	for {
 		resp := &pb.GetProcedureResultResponse{}
-		if err := a.callMaster(ctx, hrpc.MethodGetProcedureResult, hrpc.ProcedureResultRequest(id), resp); err != nil {
+		if err := a.callMaster(ctx, wire.MethodGetProcedureResult, wire.ProcedureResultRequest(id), resp); err != nil {
 			return err
 		}
-		state, err := hrpc.ParseProcedureResult(resp)
+		state, err := wire.ParseProcedureResult(resp)
 		switch state {
-		case hrpc.ProcedureFinished:
+		case wire.ProcedureFinished:
 			return err
-		case hrpc.ProcedureNotFound:
+		case wire.ProcedureNotFound:
 			if done == nil {
 				return nil
 			}
@@ -244,7 +244,7 @@ func (a *Admin) rsConn(ctx context.Context, addr string) (*region.Client, error)
 	if conn != nil && !isDead(conn) {
 		return conn, nil
 	}
-	conn, err := a.c.dialServer(ctx, addr, append(a.c.connOptions(), region.WithService(hrpc.AdminService)))
+	conn, err := a.c.dialServer(ctx, addr, append(a.c.connOptions(), region.WithService(wire.AdminService)))
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +252,7 @@ func (a *Admin) rsConn(ctx context.Context, addr string) (*region.Client, error)
 	defer a.mu.Unlock()
 	if a.c.isClosed() {
 		conn.Close()
-		return nil, ErrClosed
+		return nil, hberr.ErrClosed
 	}
 	if old := a.rs[addr]; old != nil && !isDead(old) {
 		conn.Close()

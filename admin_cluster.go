@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // ClusterStatus returns what the master knows of the cluster: the active and backup masters,
@@ -12,17 +14,17 @@ import (
 // data locality), the dead servers, and the regions in transition.
 func (a *Admin) ClusterStatus(ctx context.Context) (*hrpc.ClusterStatus, error) {
 	resp := &pb.GetClusterStatusResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodGetClusterStatus, hrpc.ClusterStatusRequest(), resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodGetClusterStatus, wire.ClusterStatusRequest(), resp); err != nil {
 		return nil, adminError("ClusterStatus", "", err)
 	}
-	return hrpc.ParseClusterStatus(resp), nil
+	return hrpcwire.ParseClusterStatus(resp), nil
 }
 
 // SetBalancer switches the balancer on or off and returns whether it was on. Switching it off
 // waits for a balance in progress to end.
 func (a *Admin) SetBalancer(ctx context.Context, on bool) (prev bool, err error) {
 	resp := &pb.SetBalancerRunningResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodSetBalancerRunning, hrpc.SetBalancerRequest(on), resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodSetBalancerRunning, wire.SetBalancerRequest(on), resp); err != nil {
 		return false, adminError("SetBalancer", "", err)
 	}
 	return resp.GetPrevBalanceValue(), nil
@@ -31,7 +33,7 @@ func (a *Admin) SetBalancer(ctx context.Context, on bool) (prev bool, err error)
 // BalancerEnabled reports whether the balancer is on.
 func (a *Admin) BalancerEnabled(ctx context.Context) (bool, error) {
 	resp := &pb.IsBalancerEnabledResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodIsBalancerEnabled, hrpc.BalancerEnabledRequest(), resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodIsBalancerEnabled, wire.BalancerEnabledRequest(), resp); err != nil {
 		return false, adminError("BalancerEnabled", "", err)
 	}
 	return resp.GetEnabled(), nil
@@ -41,7 +43,7 @@ func (a *Admin) BalancerEnabled(ctx context.Context) (bool, error) {
 // while regions are in transition). The moves it decides are under way when it returns.
 func (a *Admin) Balance(ctx context.Context) (ran bool, err error) {
 	resp := &pb.BalanceResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodBalance, hrpc.BalanceRequest(), resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodBalance, wire.BalanceRequest(), resp); err != nil {
 		return false, adminError("Balance", "", err)
 	}
 	return resp.GetBalancerRan(), nil
@@ -50,7 +52,7 @@ func (a *Admin) Balance(ctx context.Context) (ran bool, err error) {
 // SetNormalizer switches the region normalizer on or off and returns whether it was on.
 func (a *Admin) SetNormalizer(ctx context.Context, on bool) (prev bool, err error) {
 	resp := &pb.SetNormalizerRunningResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodSetNormalizerRunning, hrpc.SetNormalizerRequest(on), resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodSetNormalizerRunning, wire.SetNormalizerRequest(on), resp); err != nil {
 		return false, adminError("SetNormalizer", "", err)
 	}
 	return resp.GetPrevNormalizerValue(), nil
@@ -59,7 +61,7 @@ func (a *Admin) SetNormalizer(ctx context.Context, on bool) (prev bool, err erro
 // NormalizerEnabled reports whether the region normalizer is on.
 func (a *Admin) NormalizerEnabled(ctx context.Context) (bool, error) {
 	resp := &pb.IsNormalizerEnabledResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodIsNormalizerEnabled, hrpc.NormalizerEnabledRequest(), resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodIsNormalizerEnabled, wire.NormalizerEnabledRequest(), resp); err != nil {
 		return false, adminError("NormalizerEnabled", "", err)
 	}
 	return resp.GetEnabled(), nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -135,28 +136,28 @@ func TestAdminTables(t *testing.T) {
 	}
 
 	// Typed errors.
-	if err := a.CreateTable(ctx, desc); !errors.Is(err, ErrTableExists) {
-		t.Fatalf("CreateTable again: %v; want ErrTableExists", err)
+	if err := a.CreateTable(ctx, desc); !errors.Is(err, hberr.ErrTableExists) {
+		t.Fatalf("CreateTable again: %v; want hberr.ErrTableExists", err)
 	}
-	var ae *AdminError
-	if err := a.DeleteTable(ctx, name); !errors.Is(err, ErrTableNotDisabled) || !errors.As(err, &ae) || ae.Op != "DeleteTable" {
-		t.Fatalf("DeleteTable of an enabled table: %v; want an AdminError wrapping ErrTableNotDisabled", err)
+	var ae *hberr.AdminError
+	if err := a.DeleteTable(ctx, name); !errors.Is(err, hberr.ErrTableNotDisabled) || !errors.As(err, &ae) || ae.Op != "DeleteTable" {
+		t.Fatalf("DeleteTable of an enabled table: %v; want an hberr.AdminError wrapping hberr.ErrTableNotDisabled", err)
 	}
-	if err := a.TruncateTable(ctx, name, true); !errors.Is(err, ErrTableNotDisabled) {
-		t.Fatalf("TruncateTable of an enabled table: %v; want ErrTableNotDisabled", err)
+	if err := a.TruncateTable(ctx, name, true); !errors.Is(err, hberr.ErrTableNotDisabled) {
+		t.Fatalf("TruncateTable of an enabled table: %v; want hberr.ErrTableNotDisabled", err)
 	}
-	if _, err := a.DescribeTable(ctx, name+"_none"); !errors.Is(err, ErrTableNotFound) || !IsNotFound(err) {
-		t.Fatalf("DescribeTable of no table: %v; want ErrTableNotFound", err)
+	if _, err := a.DescribeTable(ctx, name+"_none"); !errors.Is(err, hberr.ErrTableNotFound) || !hberr.IsNotFound(err) {
+		t.Fatalf("DescribeTable of no table: %v; want hberr.ErrTableNotFound", err)
 	}
 	if ok, err := a.TableExists(ctx, name+"_none"); err != nil || ok {
 		t.Fatalf("TableExists(no table) = %v, %v; want false", ok, err)
 	}
-	if err := a.DisableTable(ctx, name+"_none"); !errors.Is(err, ErrTableNotFound) {
-		t.Fatalf("DisableTable of no table: %v; want ErrTableNotFound", err)
+	if err := a.DisableTable(ctx, name+"_none"); !errors.Is(err, hberr.ErrTableNotFound) {
+		t.Fatalf("DisableTable of no table: %v; want hberr.ErrTableNotFound", err)
 	}
 	for _, bad := range []string{"-x", "a b", "ns:", "n-s:t", ""} {
-		if err := a.DeleteTable(ctx, bad); !errors.Is(err, ErrInvalidName) {
-			t.Fatalf("DeleteTable(%q): %v; want ErrInvalidName", bad, err)
+		if err := a.DeleteTable(ctx, bad); !errors.Is(err, hberr.ErrInvalidName) {
+			t.Fatalf("DeleteTable(%q): %v; want hberr.ErrInvalidName", bad, err)
 		}
 	}
 
@@ -210,7 +211,7 @@ func TestAdminTables(t *testing.T) {
 		t.Fatalf("TableEnabled after disable = %v, %v; want false", ok, err)
 	}
 	// Calls on the disabled table, whose regions the client has cached, end at once with
-	// ErrTableDisabled instead of retrying until their deadline.
+	// hberr.ErrTableDisabled instead of retrying until their deadline.
 	disabledCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	g, _ := hrpc.NewGet([]byte(name), []byte("a"))
 	_, getErr := c.Get(disabledCtx, g)
@@ -227,8 +228,8 @@ func TestAdminTables(t *testing.T) {
 	stillTime := disabledCtx.Err() == nil
 	cancel()
 	for op, err := range map[string]error{"Get": getErr, "Put": putErr, "Scan": scanErr} {
-		if !errors.Is(err, ErrTableDisabled) || !errors.Is(err, ErrDoNotRetry) || errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("%s on a disabled table: %v; want ErrTableDisabled before the deadline", op, err)
+		if !errors.Is(err, hberr.ErrTableDisabled) || !errors.Is(err, hberr.ErrDoNotRetry) || errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s on a disabled table: %v; want hberr.ErrTableDisabled before the deadline", op, err)
 		}
 	}
 	if !stillTime {
@@ -328,8 +329,8 @@ func TestAdminNamespaces(t *testing.T) {
 		defer cancel()
 		_ = a.DeleteNamespace(ctx, ns)
 	})
-	if err := a.CreateNamespace(ctx, desc); !errors.Is(err, ErrNamespaceExists) {
-		t.Fatalf("CreateNamespace again: %v; want ErrNamespaceExists", err)
+	if err := a.CreateNamespace(ctx, desc); !errors.Is(err, hberr.ErrNamespaceExists) {
+		t.Fatalf("CreateNamespace again: %v; want hberr.ErrNamespaceExists", err)
 	}
 	got, err := a.DescribeNamespace(ctx, ns)
 	if err != nil || got.Name != ns || got.Properties["hbase.namespace.quota.maxtables"] != "5" {
@@ -374,8 +375,8 @@ func TestAdminNamespaces(t *testing.T) {
 		t.Fatalf("Regions(%s) = %v, %v; want one region of it", table, rs, err)
 	}
 	err = a.DeleteNamespace(ctx, ns)
-	if !errors.Is(err, ErrNamespaceNotEmpty) {
-		t.Fatalf("DeleteNamespace of a namespace with a table: %v; want ErrNamespaceNotEmpty", err)
+	if !errors.Is(err, hberr.ErrNamespaceNotEmpty) {
+		t.Fatalf("DeleteNamespace of a namespace with a table: %v; want hberr.ErrNamespaceNotEmpty", err)
 	}
 	t.Logf("deleting a namespace with a table: %v", err)
 	if err := a.DisableTable(ctx, table); err != nil {
@@ -387,14 +388,14 @@ func TestAdminNamespaces(t *testing.T) {
 	if err := a.DeleteNamespace(ctx, ns); err != nil {
 		t.Fatalf("DeleteNamespace: %v", err)
 	}
-	if _, err := a.DescribeNamespace(ctx, ns); !errors.Is(err, ErrNamespaceNotFound) {
-		t.Fatalf("DescribeNamespace after delete: %v; want ErrNamespaceNotFound", err)
+	if _, err := a.DescribeNamespace(ctx, ns); !errors.Is(err, hberr.ErrNamespaceNotFound) {
+		t.Fatalf("DescribeNamespace after delete: %v; want hberr.ErrNamespaceNotFound", err)
 	}
-	if err := a.DeleteNamespace(ctx, ns); !errors.Is(err, ErrNamespaceNotFound) {
-		t.Fatalf("DeleteNamespace again: %v; want ErrNamespaceNotFound", err)
+	if err := a.DeleteNamespace(ctx, ns); !errors.Is(err, hberr.ErrNamespaceNotFound) {
+		t.Fatalf("DeleteNamespace again: %v; want hberr.ErrNamespaceNotFound", err)
 	}
-	if _, err := hrpc.NewNamespace("bad-ns"); !errors.Is(err, ErrInvalidName) {
-		t.Fatalf("NewNamespace(bad-ns): %v; want ErrInvalidName", err)
+	if _, err := hrpc.NewNamespace("bad-ns"); !errors.Is(err, hberr.ErrInvalidName) {
+		t.Fatalf("NewNamespace(bad-ns): %v; want hberr.ErrInvalidName", err)
 	}
 }
 
@@ -559,7 +560,7 @@ func TestAdminRegions(t *testing.T) {
 		t.Fatalf("SplitRegion: %v", err)
 	}
 	rs = mustRegions([]string{"", "f", "s", "u", "w", "y"})
-	if err := a.SplitRegion(ctx, rs[0].Name, []byte("x")); !errors.Is(err, hrpc.ErrInvalidOption) {
+	if err := a.SplitRegion(ctx, rs[0].Name, []byte("x")); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Fatalf("SplitRegion outside the region: %v; want ErrInvalidOption", err)
 	}
 	if got := adminRows(t, c, ctx, name); !slices.Equal(got, rows) {
@@ -587,8 +588,8 @@ func TestAdminRegions(t *testing.T) {
 	if err := a.MoveRegion(ctx, []byte(rs[0].Encoded), ""); err != nil {
 		t.Fatalf("MoveRegion anywhere: %v", err)
 	}
-	if err := a.MoveRegion(ctx, []byte(rs[0].Encoded), "localhost:1"); !errors.Is(err, ErrServerNotFound) {
-		t.Fatalf("MoveRegion to no server: %v; want ErrServerNotFound", err)
+	if err := a.MoveRegion(ctx, []byte(rs[0].Encoded), "localhost:1"); !errors.Is(err, hberr.ErrServerNotFound) {
+		t.Fatalf("MoveRegion to no server: %v; want hberr.ErrServerNotFound", err)
 	}
 	if got := adminRows(t, c, ctx, name); !slices.Equal(got, rows) {
 		t.Fatalf("rows after moves = %q; want %q", got, rows)
@@ -628,8 +629,8 @@ func TestAdminRegions(t *testing.T) {
 	if err := a.CompactRegion(ctx, []byte(rs[1].Encoded), true); err != nil {
 		t.Fatalf("CompactRegion(major): %v", err)
 	}
-	if err := a.FlushRegion(ctx, []byte("0123456789abcdef0123456789abcdef")); !errors.Is(err, ErrRegionNotFound) {
-		t.Fatalf("FlushRegion of no region: %v; want ErrRegionNotFound", err)
+	if err := a.FlushRegion(ctx, []byte("0123456789abcdef0123456789abcdef")); !errors.Is(err, hberr.ErrRegionNotFound) {
+		t.Fatalf("FlushRegion of no region: %v; want hberr.ErrRegionNotFound", err)
 	}
 	// The flushed files show in the servers' reports.
 	for {
@@ -738,8 +739,8 @@ func TestAdminSnapshots(t *testing.T) {
 	if err := a.Snapshot(ctx, snap, name); err != nil {
 		t.Fatalf("Snapshot: %v", err)
 	}
-	if err := a.Snapshot(ctx, snap, name); !errors.Is(err, ErrSnapshotExists) {
-		t.Fatalf("Snapshot again: %v; want ErrSnapshotExists", err)
+	if err := a.Snapshot(ctx, snap, name); !errors.Is(err, hberr.ErrSnapshotExists) {
+		t.Fatalf("Snapshot again: %v; want hberr.ErrSnapshotExists", err)
 	}
 	snaps, err := a.ListSnapshots(ctx)
 	if err != nil {
@@ -763,14 +764,14 @@ func TestAdminSnapshots(t *testing.T) {
 	if rs, err := a.Regions(ctx, clone); err != nil || len(rs) != 2 {
 		t.Fatalf("clone's regions = %d, %v; want 2", len(rs), err)
 	}
-	if err := a.CloneSnapshot(ctx, snap, clone); !errors.Is(err, ErrTableExists) {
-		t.Fatalf("CloneSnapshot onto an existing table: %v; want ErrTableExists", err)
+	if err := a.CloneSnapshot(ctx, snap, clone); !errors.Is(err, hberr.ErrTableExists) {
+		t.Fatalf("CloneSnapshot onto an existing table: %v; want hberr.ErrTableExists", err)
 	}
 
 	// Restore: the rows written since are gone; the table must be disabled first.
 	adminPut(t, c, ctx, name, "b", "y")
-	if err := a.RestoreSnapshot(ctx, snap); !errors.Is(err, ErrTableNotDisabled) {
-		t.Fatalf("RestoreSnapshot of an enabled table: %v; want ErrTableNotDisabled", err)
+	if err := a.RestoreSnapshot(ctx, snap); !errors.Is(err, hberr.ErrTableNotDisabled) {
+		t.Fatalf("RestoreSnapshot of an enabled table: %v; want hberr.ErrTableNotDisabled", err)
 	}
 	if err := a.DisableTable(ctx, name); err != nil {
 		t.Fatal(err)
@@ -788,19 +789,19 @@ func TestAdminSnapshots(t *testing.T) {
 	if err := a.DeleteSnapshot(ctx, snap); err != nil {
 		t.Fatalf("DeleteSnapshot: %v", err)
 	}
-	if err := a.DeleteSnapshot(ctx, snap); !errors.Is(err, ErrSnapshotNotFound) || !IsNotFound(err) {
-		t.Fatalf("DeleteSnapshot again: %v; want ErrSnapshotNotFound", err)
+	if err := a.DeleteSnapshot(ctx, snap); !errors.Is(err, hberr.ErrSnapshotNotFound) || !hberr.IsNotFound(err) {
+		t.Fatalf("DeleteSnapshot again: %v; want hberr.ErrSnapshotNotFound", err)
 	}
-	if err := a.RestoreSnapshot(ctx, snap); !errors.Is(err, ErrSnapshotNotFound) {
-		t.Fatalf("RestoreSnapshot of no snapshot: %v; want ErrSnapshotNotFound", err)
+	if err := a.RestoreSnapshot(ctx, snap); !errors.Is(err, hberr.ErrSnapshotNotFound) {
+		t.Fatalf("RestoreSnapshot of no snapshot: %v; want hberr.ErrSnapshotNotFound", err)
 	}
 	// The master refuses a snapshot of a missing table with a SnapshotCreationException;
-	// the caller gets ErrTableNotFound, as the docs promise for every missing table.
-	if err := a.Snapshot(ctx, snap+"_missing", name+"_missing"); !errors.Is(err, ErrTableNotFound) || !IsNotFound(err) {
-		t.Fatalf("Snapshot of a missing table: %v; want ErrTableNotFound", err)
+	// the caller gets hberr.ErrTableNotFound, as the docs promise for every missing table.
+	if err := a.Snapshot(ctx, snap+"_missing", name+"_missing"); !errors.Is(err, hberr.ErrTableNotFound) || !hberr.IsNotFound(err) {
+		t.Fatalf("Snapshot of a missing table: %v; want hberr.ErrTableNotFound", err)
 	}
-	if err := a.Snapshot(ctx, "bad name", name); !errors.Is(err, ErrInvalidName) {
-		t.Fatalf("Snapshot(bad name): %v; want ErrInvalidName", err)
+	if err := a.Snapshot(ctx, "bad name", name); !errors.Is(err, hberr.ErrInvalidName) {
+		t.Fatalf("Snapshot(bad name): %v; want hberr.ErrInvalidName", err)
 	}
 }
 

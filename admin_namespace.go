@@ -4,19 +4,22 @@ import (
 	"context"
 	"errors"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
-// CreateNamespace creates ns (ErrNamespaceExists when there is one of that name).
+// CreateNamespace creates ns (hberr.ErrNamespaceExists when there is one of that name).
 func (a *Admin) CreateNamespace(ctx context.Context, ns *hrpc.NamespaceDescriptor) error {
 	var name string
 	if ns != nil {
 		name = ns.Name
 	}
-	req, err := hrpc.CreateNamespaceRequest(ns, a.nonce())
+	req, err := hrpcwire.CreateNamespaceRequest(ns, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodCreateNamespace, req, &pb.CreateNamespaceResponse{}, a.namespaceExists(name, true))
+		err = a.procedure(ctx, wire.MethodCreateNamespace, req, &pb.CreateNamespaceResponse{}, a.namespaceExists(name, true))
 	}
 	return adminError("CreateNamespace", name, err)
 }
@@ -27,23 +30,23 @@ func (a *Admin) ModifyNamespace(ctx context.Context, ns *hrpc.NamespaceDescripto
 	if ns != nil {
 		name = ns.Name
 	}
-	req, err := hrpc.ModifyNamespaceRequest(ns, a.nonce())
+	req, err := hrpcwire.ModifyNamespaceRequest(ns, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodModifyNamespace, req, &pb.ModifyNamespaceResponse{}, nil)
+		err = a.procedure(ctx, wire.MethodModifyNamespace, req, &pb.ModifyNamespaceResponse{}, nil)
 	}
 	return adminError("ModifyNamespace", name, err)
 }
 
-// DeleteNamespace deletes an empty namespace (ErrNamespaceNotEmpty when it holds tables).
+// DeleteNamespace deletes an empty namespace (hberr.ErrNamespaceNotEmpty when it holds tables).
 func (a *Admin) DeleteNamespace(ctx context.Context, name string) error {
-	req, err := hrpc.DeleteNamespaceRequest(name, a.nonce())
+	req, err := wire.DeleteNamespaceRequest(name, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodDeleteNamespace, req, &pb.DeleteNamespaceResponse{}, a.namespaceExists(name, false))
+		err = a.procedure(ctx, wire.MethodDeleteNamespace, req, &pb.DeleteNamespaceResponse{}, a.namespaceExists(name, false))
 	}
 	return adminError("DeleteNamespace", name, err)
 }
 
-// DescribeNamespace returns the descriptor of namespace name (ErrNamespaceNotFound when
+// DescribeNamespace returns the descriptor of namespace name (hberr.ErrNamespaceNotFound when
 // there is none).
 func (a *Admin) DescribeNamespace(ctx context.Context, name string) (*hrpc.NamespaceDescriptor, error) {
 	ns, err := a.describeNamespace(ctx, name)
@@ -51,26 +54,26 @@ func (a *Admin) DescribeNamespace(ctx context.Context, name string) (*hrpc.Names
 }
 
 func (a *Admin) describeNamespace(ctx context.Context, name string) (*hrpc.NamespaceDescriptor, error) {
-	req, err := hrpc.DescribeNamespaceRequest(name)
+	req, err := wire.DescribeNamespaceRequest(name)
 	if err != nil {
 		return nil, err
 	}
 	resp := &pb.GetNamespaceDescriptorResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodGetNamespaceDescriptor, req, resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodGetNamespaceDescriptor, req, resp); err != nil {
 		return nil, err
 	}
-	return hrpc.NamespaceFromProto(resp.GetNamespaceDescriptor()), nil
+	return hrpcwire.Namespace(resp.GetNamespaceDescriptor()), nil
 }
 
 // ListNamespaces returns every namespace, "default" and "hbase" included.
 func (a *Admin) ListNamespaces(ctx context.Context) ([]*hrpc.NamespaceDescriptor, error) {
 	resp := &pb.ListNamespaceDescriptorsResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodListNamespaceDescs, hrpc.ListNamespacesRequest(), resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodListNamespaceDescs, wire.ListNamespacesRequest(), resp); err != nil {
 		return nil, adminError("ListNamespaces", "", err)
 	}
 	out := make([]*hrpc.NamespaceDescriptor, 0, len(resp.GetNamespaceDescriptor()))
 	for _, p := range resp.GetNamespaceDescriptor() {
-		out = append(out, hrpc.NamespaceFromProto(p))
+		out = append(out, hrpcwire.Namespace(p))
 	}
 	return out, nil
 }
@@ -79,7 +82,7 @@ func (a *Admin) ListNamespaces(ctx context.Context) ([]*hrpc.NamespaceDescriptor
 func (a *Admin) namespaceExists(name string, want bool) func(context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
 		_, err := a.describeNamespace(ctx, name)
-		if errors.Is(err, ErrNamespaceNotFound) {
+		if errors.Is(err, hberr.ErrNamespaceNotFound) {
 			return !want, nil
 		}
 		if err != nil {

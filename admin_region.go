@@ -9,13 +9,15 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
 
 // Regions returns the regions of table in key order, read from hbase:meta, with the server
-// each is assigned to. A table that does not exist gives ErrTableNotFound (where the Java
+// each is assigned to. A table that does not exist gives hberr.ErrTableNotFound (where the Java
 // Admin returns an empty list: a Go caller can tell a missing table from a typo this way).
 func (a *Admin) Regions(ctx context.Context, table string) ([]*hrpc.Region, error) {
 	rs, err := a.regions(ctx, table)
@@ -23,7 +25,7 @@ func (a *Admin) Regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 }
 
 func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, error) {
-	ns, q, err := hrpc.SplitTableName(table)
+	ns, q, err := wire.SplitTableName(table)
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +36,7 @@ func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 	// hbase:meta sorts by table first (its own order, internal/metarow): "key,," is before the
 	// table's first region and the table's rows end where another table's begin. The scan
 	// checks and resumes in that order (compareRows); the loop stops at the first other table.
-	scan, err := hrpc.NewScan(metaTableName, hrpc.StartRow([]byte(key+",,")), hrpc.Families(hrpc.MetaInfoFamily))
+	scan, err := hrpc.NewScan(metaTableName, hrpc.StartRow([]byte(key+",,")), hrpc.Families(wire.MetaInfoFamily))
 	if err != nil {
 		return nil, err
 	}
@@ -46,10 +48,10 @@ func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 		if len(res.Cells) == 0 {
 			continue
 		}
-		if t, _, ok := hrpc.ParseRegionName(res.Cells[0].Row); !ok || t != key {
+		if t, _, ok := wire.ParseRegionName(res.Cells[0].Row); !ok || t != key {
 			break
 		}
-		r, err := hrpc.ParseMetaRow(res.Cells)
+		r, err := hrpcwire.MetaRow(res.Cells)
 		if err != nil {
 			return nil, err
 		}
@@ -58,14 +60,14 @@ func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 		}
 	}
 	if len(out) == 0 {
-		return nil, ErrTableNotFound
+		return nil, hberr.ErrTableNotFound
 	}
 	return out, nil
 }
 
 // Region returns a region named in full ("table,start,id.encoded.", as Regions and
 // ClusterStatus give it) or by its encoded name, read from hbase:meta, with the server it is
-// assigned to. ErrRegionNotFound when hbase:meta holds no such online region.
+// assigned to. hberr.ErrRegionNotFound when hbase:meta holds no such online region.
 func (a *Admin) Region(ctx context.Context, name []byte) (*hrpc.Region, error) {
 	r, err := a.region(ctx, name)
 	return r, adminError("Region", string(name), err)
@@ -73,13 +75,13 @@ func (a *Admin) Region(ctx context.Context, name []byte) (*hrpc.Region, error) {
 
 func (a *Admin) region(ctx context.Context, name []byte) (*hrpc.Region, error) {
 	full := name
-	if _, _, ok := hrpc.ParseRegionName(name); !ok {
+	if _, _, ok := wire.ParseRegionName(name); !ok {
 		var err error
 		if full, err = a.fullRegionName(ctx, string(name)); err != nil {
 			return nil, err
 		}
 	}
-	get, err := hrpc.NewGet(metaTableName, full, hrpc.Families(hrpc.MetaInfoFamily))
+	get, err := hrpc.NewGet(metaTableName, full, hrpc.Families(wire.MetaInfoFamily))
 	if err != nil {
 		return nil, err
 	}
@@ -87,12 +89,12 @@ func (a *Admin) region(ctx context.Context, name []byte) (*hrpc.Region, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := hrpc.ParseMetaRow(res.Cells)
+	r, err := hrpcwire.MetaRow(res.Cells)
 	if err != nil {
 		return nil, err
 	}
 	if r == nil {
-		return nil, fmt.Errorf("%w: %q is not an online region in hbase:meta", ErrRegionNotFound, full)
+		return nil, fmt.Errorf("%w: %q is not an online region in hbase:meta", hberr.ErrRegionNotFound, full)
 	}
 	return r, nil
 }
@@ -113,7 +115,7 @@ func (a *Admin) fullRegionName(ctx context.Context, encoded string) ([]byte, err
 			}
 		}
 	}
-	scan, err := hrpc.NewScan(metaTableName, hrpc.Families(hrpc.MetaInfoFamily))
+	scan, err := hrpc.NewScan(metaTableName, hrpc.Families(wire.MetaInfoFamily))
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +127,7 @@ func (a *Admin) fullRegionName(ctx context.Context, encoded string) ([]byte, err
 			return res.Cells[0].Row, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: no region %q in hbase:meta", ErrRegionNotFound, encoded)
+	return nil, fmt.Errorf("%w: no region %q in hbase:meta", hberr.ErrRegionNotFound, encoded)
 }
 
 // SplitRegion splits a region (full or encoded name) at key, or at its midpoint when key is
@@ -147,7 +149,7 @@ func (a *Admin) SplitTable(ctx context.Context, table string, key []byte) error 
 
 func (a *Admin) splitTable(ctx context.Context, table string, key []byte) error {
 	if len(key) == 0 {
-		return fmt.Errorf("%w: empty split key", hrpc.ErrInvalidOption)
+		return fmt.Errorf("%w: empty split key", hberr.ErrBadRequest)
 	}
 	rs, err := a.regions(ctx, table)
 	if err != nil {
@@ -158,15 +160,15 @@ func (a *Admin) splitTable(ctx context.Context, table string, key []byte) error 
 			return a.split(ctx, r, key)
 		}
 	}
-	return fmt.Errorf("%w: no region of %s holds %q", ErrRegionNotFound, table, key)
+	return fmt.Errorf("%w: no region of %s holds %q", hberr.ErrRegionNotFound, table, key)
 }
 
 func (a *Admin) split(ctx context.Context, r *hrpc.Region, key []byte) error {
-	req, err := hrpc.SplitRegionRequest(r, key, a.nonce())
+	req, err := hrpcwire.SplitRegionRequest(r, key, a.nonce())
 	if err != nil {
 		return err
 	}
-	return a.procedure(ctx, hrpc.MethodSplitRegion, req, &pb.SplitTableRegionResponse{}, nil)
+	return a.procedure(ctx, wire.MethodSplitRegion, req, &pb.SplitTableRegionResponse{}, nil)
 }
 
 // MergeRegions merges two or more adjacent regions (full or encoded names) of one table into
@@ -176,9 +178,9 @@ func (a *Admin) MergeRegions(ctx context.Context, forcible bool, regionNames ...
 	for i, n := range regionNames {
 		encoded[i] = hrpc.EncodedRegionName(n)
 	}
-	req, err := hrpc.MergeRegionsRequest(encoded, forcible, a.nonce())
+	req, err := wire.MergeRegionsRequest(encoded, forcible, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodMergeTableRegions, req, &pb.MergeTableRegionsResponse{}, nil)
+		err = a.procedure(ctx, wire.MethodMergeTableRegions, req, &pb.MergeTableRegionsResponse{}, nil)
 	}
 	return adminError("MergeRegions", strings.Join(encoded, ","), err)
 }
@@ -200,11 +202,11 @@ func (a *Admin) move(ctx context.Context, regionName []byte, dest string) error 
 		}
 		to = &sn
 	}
-	req, err := hrpc.MoveRegionRequest(hrpc.EncodedRegionName(regionName), to)
+	req, err := hrpcwire.MoveRegionRequest(hrpc.EncodedRegionName(regionName), to)
 	if err != nil {
 		return err
 	}
-	return a.callMaster(ctx, hrpc.MethodMoveRegion, req, &pb.MoveRegionResponse{})
+	return a.callMaster(ctx, wire.MethodMoveRegion, req, &pb.MoveRegionResponse{})
 }
 
 // liveServer finds the live server dest names ("host:port", or "host,port,startcode").
@@ -220,10 +222,10 @@ func (a *Admin) liveServer(ctx context.Context, dest string) (hrpc.ServerName, e
 	}
 	if h, p, err := net.SplitHostPort(dest); err == nil {
 		if _, err := strconv.Atoi(p); err == nil && h != "" {
-			return hrpc.ServerName{}, fmt.Errorf("%w at %s", ErrServerNotFound, dest)
+			return hrpc.ServerName{}, fmt.Errorf("%w at %s", hberr.ErrServerNotFound, dest)
 		}
 	}
-	return hrpc.ServerName{}, fmt.Errorf("%w %q (want host:port)", ErrServerNotFound, dest)
+	return hrpc.ServerName{}, fmt.Errorf("%w %q (want host:port)", hberr.ErrServerNotFound, dest)
 }
 
 // AssignRegion assigns a closed region (full or encoded name) to a server and returns once it
@@ -232,8 +234,8 @@ func (a *Admin) AssignRegion(ctx context.Context, regionName []byte) error {
 	r, err := a.region(ctx, regionName)
 	if err == nil {
 		var req *pb.AssignRegionRequest
-		if req, err = hrpc.AssignRegionRequest(r); err == nil {
-			err = a.callMaster(ctx, hrpc.MethodAssignRegion, req, &pb.AssignRegionResponse{})
+		if req, err = hrpcwire.AssignRegionRequest(r); err == nil {
+			err = a.callMaster(ctx, wire.MethodAssignRegion, req, &pb.AssignRegionResponse{})
 		}
 	}
 	return adminError("AssignRegion", string(regionName), err)
@@ -245,8 +247,8 @@ func (a *Admin) UnassignRegion(ctx context.Context, regionName []byte) error {
 	r, err := a.region(ctx, regionName)
 	if err == nil {
 		var req *pb.UnassignRegionRequest
-		if req, err = hrpc.UnassignRegionRequest(r); err == nil {
-			err = a.callMaster(ctx, hrpc.MethodUnassignRegion, req, &pb.UnassignRegionResponse{})
+		if req, err = hrpcwire.UnassignRegionRequest(r); err == nil {
+			err = a.callMaster(ctx, wire.MethodUnassignRegion, req, &pb.UnassignRegionResponse{})
 		}
 	}
 	return adminError("UnassignRegion", string(regionName), err)
@@ -254,8 +256,8 @@ func (a *Admin) UnassignRegion(ctx context.Context, regionName []byte) error {
 
 // FlushRegion writes the memstore of a region (full or encoded name) to store files.
 func (a *Admin) FlushRegion(ctx context.Context, regionName []byte) error {
-	err := a.onRegionServer(ctx, regionName, nil, hrpc.MethodFlushRegion, func(r *hrpc.Region) (proto.Message, proto.Message, error) {
-		req, err := hrpc.FlushRegionRequest(r)
+	err := a.onRegionServer(ctx, regionName, nil, wire.MethodFlushRegion, func(r *hrpc.Region) (proto.Message, proto.Message, error) {
+		req, err := hrpcwire.FlushRegionRequest(r)
 		return req, &pb.FlushRegionResponse{}, err
 	})
 	return adminError("FlushRegion", string(regionName), err)
@@ -264,14 +266,14 @@ func (a *Admin) FlushRegion(ctx context.Context, regionName []byte) error {
 // CompactRegion queues a compaction (major: of all store files into one) of a region (full
 // or encoded name). It returns once the compaction is queued, not done.
 func (a *Admin) CompactRegion(ctx context.Context, regionName []byte, major bool) error {
-	err := a.onRegionServer(ctx, regionName, nil, hrpc.MethodCompactRegion, compactReq(major))
+	err := a.onRegionServer(ctx, regionName, nil, wire.MethodCompactRegion, compactReq(major))
 	return adminError("CompactRegion", string(regionName), err)
 }
 
 // FlushTable writes the memstores of every region of table to store files.
 func (a *Admin) FlushTable(ctx context.Context, table string) error {
-	err := a.eachRegion(ctx, table, hrpc.MethodFlushRegion, func(r *hrpc.Region) (proto.Message, proto.Message, error) {
-		req, err := hrpc.FlushRegionRequest(r)
+	err := a.eachRegion(ctx, table, wire.MethodFlushRegion, func(r *hrpc.Region) (proto.Message, proto.Message, error) {
+		req, err := hrpcwire.FlushRegionRequest(r)
 		return req, &pb.FlushRegionResponse{}, err
 	})
 	return adminError("FlushTable", table, err)
@@ -280,13 +282,13 @@ func (a *Admin) FlushTable(ctx context.Context, table string) error {
 // CompactTable queues a compaction (major: of all store files of a store into one) of every
 // region of table. It returns once they are queued, not done.
 func (a *Admin) CompactTable(ctx context.Context, table string, major bool) error {
-	err := a.eachRegion(ctx, table, hrpc.MethodCompactRegion, compactReq(major))
+	err := a.eachRegion(ctx, table, wire.MethodCompactRegion, compactReq(major))
 	return adminError("CompactTable", table, err)
 }
 
 func compactReq(major bool) func(r *hrpc.Region) (proto.Message, proto.Message, error) {
 	return func(r *hrpc.Region) (proto.Message, proto.Message, error) {
-		req, err := hrpc.CompactRegionRequest(r, major)
+		req, err := hrpcwire.CompactRegionRequest(r, major)
 		return req, &pb.CompactRegionResponse{}, err
 	}
 }

@@ -8,17 +8,19 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // Snapshot takes snapshot name of table (flushing its memstores first) and waits until it is
-// complete. A name already taken gives ErrSnapshotExists; a table that does not exist gives
-// ErrTableNotFound.
+// complete. A name already taken gives hberr.ErrSnapshotExists; a table that does not exist gives
+// hberr.ErrTableNotFound.
 func (a *Admin) Snapshot(ctx context.Context, name, table string) error {
-	req, err := hrpc.SnapshotRequest(name, table, a.nonce())
+	req, err := wire.SnapshotRequest(name, table, a.nonce())
 	resp := &pb.SnapshotResponse{}
 	if err == nil {
-		err = a.callMaster(ctx, hrpc.MethodSnapshot, req, resp)
+		err = a.callMaster(ctx, wire.MethodSnapshot, req, resp)
 		err = a.snapshotOfMissingTable(ctx, table, err)
 	}
 	if err == nil {
@@ -42,21 +44,21 @@ func (a *Admin) snapshotOfMissingTable(ctx context.Context, table string, err er
 		return err
 	}
 	if exists, xerr := a.TableExists(ctx, table); xerr == nil && !exists {
-		return fmt.Errorf("%w: %w", ErrTableNotFound, err)
+		return fmt.Errorf("%w: %w", hberr.ErrTableNotFound, err)
 	}
 	return err
 }
 
 // waitSnapshot polls IsSnapshotDone; a failed snapshot is the poll's exception.
 func (a *Admin) waitSnapshot(ctx context.Context, name, table string) error {
-	req, err := hrpc.SnapshotDoneRequest(name, table)
+	req, err := wire.SnapshotDoneRequest(name, table)
 	if err != nil {
 		return err
 	}
 	b := backoff{min: procedurePollMin, max: procedurePollMax}
 	for {
 		resp := &pb.IsSnapshotDoneResponse{}
-		if err := a.callMaster(ctx, hrpc.MethodIsSnapshotDone, req, resp); err != nil {
+		if err := a.callMaster(ctx, wire.MethodIsSnapshotDone, req, resp); err != nil {
 			return err
 		}
 		if resp.GetDone() {
@@ -71,12 +73,12 @@ func (a *Admin) waitSnapshot(ctx context.Context, name, table string) error {
 // snapshotDone is the check of a finished-and-forgotten snapshot procedure.
 func (a *Admin) snapshotDone(name, table string) func(context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
-		req, err := hrpc.SnapshotDoneRequest(name, table)
+		req, err := wire.SnapshotDoneRequest(name, table)
 		if err != nil {
 			return false, err
 		}
 		resp := &pb.IsSnapshotDoneResponse{}
-		if err := a.callMaster(ctx, hrpc.MethodIsSnapshotDone, req, resp); err != nil {
+		if err := a.callMaster(ctx, wire.MethodIsSnapshotDone, req, resp); err != nil {
 			return false, err
 		}
 		return resp.GetDone(), nil
@@ -86,23 +88,23 @@ func (a *Admin) snapshotDone(name, table string) func(context.Context) (bool, er
 // ListSnapshots returns every completed snapshot.
 func (a *Admin) ListSnapshots(ctx context.Context) ([]hrpc.Snapshot, error) {
 	resp := &pb.GetCompletedSnapshotsResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodGetCompletedSnapshots, hrpc.ListSnapshotsRequest(), resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodGetCompletedSnapshots, wire.ListSnapshotsRequest(), resp); err != nil {
 		return nil, adminError("ListSnapshots", "", err)
 	}
-	return hrpc.ParseSnapshots(resp), nil
+	return hrpcwire.ParseSnapshots(resp), nil
 }
 
-// DeleteSnapshot deletes snapshot name (ErrSnapshotNotFound when there is none).
+// DeleteSnapshot deletes snapshot name (hberr.ErrSnapshotNotFound when there is none).
 func (a *Admin) DeleteSnapshot(ctx context.Context, name string) error {
-	req, err := hrpc.DeleteSnapshotRequest(name)
+	req, err := wire.DeleteSnapshotRequest(name)
 	if err == nil {
-		err = a.callMaster(ctx, hrpc.MethodDeleteSnapshot, req, &pb.DeleteSnapshotResponse{})
+		err = a.callMaster(ctx, wire.MethodDeleteSnapshot, req, &pb.DeleteSnapshotResponse{})
 	}
 	return adminError("DeleteSnapshot", name, err)
 }
 
 // RestoreSnapshot puts the table snapshot name was taken of back as it was then. The table
-// must be disabled (ErrTableNotDisabled); it stays disabled.
+// must be disabled (hberr.ErrTableNotDisabled); it stays disabled.
 func (a *Admin) RestoreSnapshot(ctx context.Context, name string) error {
 	err := a.restoreSnapshot(ctx, name)
 	return adminError("RestoreSnapshot", name, err)
@@ -120,7 +122,7 @@ func (a *Admin) restoreSnapshot(ctx context.Context, name string) error {
 		}
 	}
 	if table == "" {
-		return ErrSnapshotNotFound
+		return hberr.ErrSnapshotNotFound
 	}
 	// The master refuses an enabled table with a plain IOException: check first, as the Java
 	// client does, to give the typed error.
@@ -129,17 +131,17 @@ func (a *Admin) restoreSnapshot(ctx context.Context, name string) error {
 		return err
 	}
 	if st != pb.TableState_DISABLED {
-		return fmt.Errorf("%w: %s must be disabled to be restored", ErrTableNotDisabled, table)
+		return fmt.Errorf("%w: %s must be disabled to be restored", hberr.ErrTableNotDisabled, table)
 	}
-	req, err := hrpc.RestoreSnapshotRequest(name, table, a.nonce())
+	req, err := wire.RestoreSnapshotRequest(name, table, a.nonce())
 	if err != nil {
 		return err
 	}
-	return a.procedure(ctx, hrpc.MethodRestoreSnapshot, req, &pb.RestoreSnapshotResponse{}, nil)
+	return a.procedure(ctx, wire.MethodRestoreSnapshot, req, &pb.RestoreSnapshotResponse{}, nil)
 }
 
 // CloneSnapshot creates table from snapshot name: a new table with the snapshot's
-// descriptor and data (ErrTableExists when table exists). It waits until the table is
+// descriptor and data (hberr.ErrTableExists when table exists). It waits until the table is
 // enabled.
 func (a *Admin) CloneSnapshot(ctx context.Context, name, table string) error {
 	err := a.cloneSnapshot(ctx, name, table)
@@ -147,16 +149,16 @@ func (a *Admin) CloneSnapshot(ctx context.Context, name, table string) error {
 }
 
 func (a *Admin) cloneSnapshot(ctx context.Context, name, table string) error {
-	req, err := hrpc.RestoreSnapshotRequest(name, table, a.nonce())
+	req, err := wire.RestoreSnapshotRequest(name, table, a.nonce())
 	if err != nil {
 		return err
 	}
 	// The master restores over an existing table instead of cloning: refuse, as the Java
 	// client does, rather than overwrite a table the caller meant to keep.
 	if _, err := a.tableState(ctx, table); err == nil {
-		return fmt.Errorf("%w: %s", ErrTableExists, table)
-	} else if !IsNotFound(err) {
+		return fmt.Errorf("%w: %s", hberr.ErrTableExists, table)
+	} else if !hberr.IsNotFound(err) {
 		return err
 	}
-	return a.procedure(ctx, hrpc.MethodRestoreSnapshot, req, &pb.RestoreSnapshotResponse{}, a.stateIs(table, pb.TableState_ENABLED))
+	return a.procedure(ctx, wire.MethodRestoreSnapshot, req, &pb.RestoreSnapshotResponse{}, a.stateIs(table, pb.TableState_ENABLED))
 }

@@ -5,49 +5,52 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // CreateTable creates the table t describes and waits until its regions are assigned. opts
 // pre-split it (hrpc.SplitKeys, hrpc.UniformSplits, hrpc.HexStringSplits). A table of that
-// name already there gives ErrTableExists.
+// name already there gives hberr.ErrTableExists.
 func (a *Admin) CreateTable(ctx context.Context, t *hrpc.TableDescriptor, opts ...hrpc.CreateTableOption) error {
 	var name string
 	if t != nil {
 		name = t.Name
 	}
-	req, err := hrpc.CreateTableRequest(t, a.nonce(), opts...)
+	req, err := hrpcwire.CreateTableRequest(t, a.nonce(), opts...)
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodCreateTable, req, &pb.CreateTableResponse{}, a.stateIs(name, pb.TableState_ENABLED))
+		err = a.procedure(ctx, wire.MethodCreateTable, req, &pb.CreateTableResponse{}, a.stateIs(name, pb.TableState_ENABLED))
 	}
 	return adminError("CreateTable", name, err)
 }
 
-// DeleteTable deletes a disabled table and its data (ErrTableNotDisabled when it is
+// DeleteTable deletes a disabled table and its data (hberr.ErrTableNotDisabled when it is
 // enabled).
 func (a *Admin) DeleteTable(ctx context.Context, table string) error {
-	req, err := hrpc.DeleteTableRequest(table, a.nonce())
+	req, err := wire.DeleteTableRequest(table, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodDeleteTable, req, &pb.DeleteTableResponse{}, a.gone(table))
+		err = a.procedure(ctx, wire.MethodDeleteTable, req, &pb.DeleteTableResponse{}, a.gone(table))
 	}
 	return adminError("DeleteTable", table, err)
 }
 
 // EnableTable enables a disabled table and waits until its regions are assigned.
 func (a *Admin) EnableTable(ctx context.Context, table string) error {
-	req, err := hrpc.EnableTableRequest(table, a.nonce())
+	req, err := wire.EnableTableRequest(table, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodEnableTable, req, &pb.EnableTableResponse{}, a.stateIs(table, pb.TableState_ENABLED))
+		err = a.procedure(ctx, wire.MethodEnableTable, req, &pb.EnableTableResponse{}, a.stateIs(table, pb.TableState_ENABLED))
 	}
 	return adminError("EnableTable", table, err)
 }
 
 // DisableTable disables a table and waits until its regions are closed.
 func (a *Admin) DisableTable(ctx context.Context, table string) error {
-	req, err := hrpc.DisableTableRequest(table, a.nonce())
+	req, err := wire.DisableTableRequest(table, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodDisableTable, req, &pb.DisableTableResponse{}, a.stateIs(table, pb.TableState_DISABLED))
+		err = a.procedure(ctx, wire.MethodDisableTable, req, &pb.DisableTableResponse{}, a.stateIs(table, pb.TableState_DISABLED))
 	}
 	return adminError("DisableTable", table, err)
 }
@@ -55,9 +58,9 @@ func (a *Admin) DisableTable(ctx context.Context, table string) error {
 // TruncateTable deletes every row of a disabled table, keeping its region boundaries when
 // preserveSplits is set (one region otherwise). The table is enabled afterwards.
 func (a *Admin) TruncateTable(ctx context.Context, table string, preserveSplits bool) error {
-	req, err := hrpc.TruncateTableRequest(table, preserveSplits, a.nonce())
+	req, err := wire.TruncateTableRequest(table, preserveSplits, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodTruncateTable, req, &pb.TruncateTableResponse{}, a.stateIs(table, pb.TableState_ENABLED))
+		err = a.procedure(ctx, wire.MethodTruncateTable, req, &pb.TruncateTableResponse{}, a.stateIs(table, pb.TableState_ENABLED))
 	}
 	return adminError("TruncateTable", table, err)
 }
@@ -70,36 +73,36 @@ func (a *Admin) ModifyTable(ctx context.Context, t *hrpc.TableDescriptor) error 
 	if t != nil {
 		name = t.Name
 	}
-	req, err := hrpc.ModifyTableRequest(t, a.nonce())
+	req, err := hrpcwire.ModifyTableRequest(t, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodModifyTable, req, &pb.ModifyTableResponse{}, nil)
+		err = a.procedure(ctx, wire.MethodModifyTable, req, &pb.ModifyTableResponse{}, nil)
 	}
 	return adminError("ModifyTable", name, err)
 }
 
 // AddFamily adds column family f to table.
 func (a *Admin) AddFamily(ctx context.Context, table string, f *hrpc.FamilyDescriptor) error {
-	req, err := hrpc.AddColumnRequest(table, f, a.nonce())
+	req, err := hrpcwire.AddColumnRequest(table, f, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodAddColumn, req, &pb.AddColumnResponse{}, nil)
+		err = a.procedure(ctx, wire.MethodAddColumn, req, &pb.AddColumnResponse{}, nil)
 	}
 	return adminError("AddFamily", table, err)
 }
 
 // ModifyFamily replaces the descriptor of column family f.Name of table with f.
 func (a *Admin) ModifyFamily(ctx context.Context, table string, f *hrpc.FamilyDescriptor) error {
-	req, err := hrpc.ModifyColumnRequest(table, f, a.nonce())
+	req, err := hrpcwire.ModifyColumnRequest(table, f, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodModifyColumn, req, &pb.ModifyColumnResponse{}, nil)
+		err = a.procedure(ctx, wire.MethodModifyColumn, req, &pb.ModifyColumnResponse{}, nil)
 	}
 	return adminError("ModifyFamily", table, err)
 }
 
 // DeleteFamily removes column family family, and its data, from table.
 func (a *Admin) DeleteFamily(ctx context.Context, table, family string) error {
-	req, err := hrpc.DeleteColumnRequest(table, family, a.nonce())
+	req, err := wire.DeleteColumnRequest(table, family, a.nonce())
 	if err == nil {
-		err = a.procedure(ctx, hrpc.MethodDeleteColumn, req, &pb.DeleteColumnResponse{}, nil)
+		err = a.procedure(ctx, wire.MethodDeleteColumn, req, &pb.DeleteColumnResponse{}, nil)
 	}
 	return adminError("DeleteFamily", table, err)
 }
@@ -107,7 +110,7 @@ func (a *Admin) DeleteFamily(ctx context.Context, table, family string) error {
 // TableExists reports whether table exists.
 func (a *Admin) TableExists(ctx context.Context, table string) (bool, error) {
 	_, err := a.tableState(ctx, table)
-	if errors.Is(err, ErrTableNotFound) {
+	if errors.Is(err, hberr.ErrTableNotFound) {
 		return false, nil
 	}
 	if err != nil {
@@ -117,7 +120,7 @@ func (a *Admin) TableExists(ctx context.Context, table string) (bool, error) {
 }
 
 // TableEnabled reports whether table is enabled (false while it is being enabled or
-// disabled, or disabled); ErrTableNotFound when it does not exist.
+// disabled, or disabled); hberr.ErrTableNotFound when it does not exist.
 func (a *Admin) TableEnabled(ctx context.Context, table string) (bool, error) {
 	st, err := a.tableState(ctx, table)
 	if err != nil {
@@ -127,12 +130,12 @@ func (a *Admin) TableEnabled(ctx context.Context, table string) (bool, error) {
 }
 
 func (a *Admin) tableState(ctx context.Context, table string) (pb.TableState_State, error) {
-	req, err := hrpc.TableStateRequest(table)
+	req, err := wire.TableStateRequest(table)
 	if err != nil {
 		return 0, err
 	}
 	resp := &pb.GetTableStateResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodGetTableState, req, resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodGetTableState, req, resp); err != nil {
 		return 0, err
 	}
 	return resp.GetTableState().GetState(), nil
@@ -142,7 +145,7 @@ func (a *Admin) tableState(ctx context.Context, table string) (pb.TableState_Sta
 func (a *Admin) stateIs(table string, st pb.TableState_State) func(context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
 		got, err := a.tableState(ctx, table)
-		if errors.Is(err, ErrTableNotFound) {
+		if errors.Is(err, hberr.ErrTableNotFound) {
 			return false, nil
 		}
 		return got == st, err
@@ -153,7 +156,7 @@ func (a *Admin) stateIs(table string, st pb.TableState_State) func(context.Conte
 func (a *Admin) gone(table string) func(context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
 		_, err := a.tableState(ctx, table)
-		if errors.Is(err, ErrTableNotFound) {
+		if errors.Is(err, hberr.ErrTableNotFound) {
 			return true, nil
 		}
 		return false, err
@@ -162,34 +165,34 @@ func (a *Admin) gone(table string) func(context.Context) (bool, error) {
 
 // DescribeTable returns the descriptor of table: every family with all its attributes.
 func (a *Admin) DescribeTable(ctx context.Context, table string) (*hrpc.TableDescriptor, error) {
-	req, err := hrpc.DescribeTableRequest(table)
+	req, err := wire.DescribeTableRequest(table)
 	if err != nil {
 		return nil, adminError("DescribeTable", table, err)
 	}
 	resp := &pb.GetTableDescriptorsResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodGetTableDescriptors, req, resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodGetTableDescriptors, req, resp); err != nil {
 		return nil, adminError("DescribeTable", table, err)
 	}
 	if len(resp.GetTableSchema()) == 0 {
-		return nil, adminError("DescribeTable", table, ErrTableNotFound)
+		return nil, adminError("DescribeTable", table, hberr.ErrTableNotFound)
 	}
-	return hrpc.TableFromProto(resp.GetTableSchema()[0]), nil
+	return hrpcwire.Table(resp.GetTableSchema()[0]), nil
 }
 
 // ListTables returns the names of the tables opts select (hrpc.TableRegex, hrpc.InNamespace,
 // hrpc.IncludeSystemTables), "ns:qualifier" or "qualifier" for the default namespace, sorted.
 func (a *Admin) ListTables(ctx context.Context, opts ...hrpc.ListTablesOption) ([]string, error) {
-	req, err := hrpc.ListTablesRequest(opts...)
+	req, err := hrpcwire.ListTablesRequest(opts)
 	if err != nil {
 		return nil, adminError("ListTables", "", err)
 	}
 	resp := &pb.GetTableNamesResponse{}
-	if err := a.callMaster(ctx, hrpc.MethodGetTableNames, req, resp); err != nil {
+	if err := a.callMaster(ctx, wire.MethodGetTableNames, req, resp); err != nil {
 		return nil, adminError("ListTables", "", err)
 	}
 	out := make([]string, 0, len(resp.GetTableNames()))
 	for _, tn := range resp.GetTableNames() {
-		out = append(out, hrpc.TableNameString(tn))
+		out = append(out, wire.TableNameString(tn))
 	}
 	slices.Sort(out)
 	return out, nil

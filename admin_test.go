@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 )
 
 // TestClassifyMaster: what a master call does after each kind of error. A master stopping,
@@ -18,9 +17,9 @@ func TestClassifyMaster(t *testing.T) {
 		want retryAction
 	}{
 		{context.DeadlineExceeded, giveUp},
-		{ErrClosed, giveUp},
+		{hberr.ErrClosed, giveUp},
 		{errNoMasterLookup, giveUp},
-		{fmt.Errorf("%w: x", hrpc.ErrInvalidOption), giveUp},
+		{fmt.Errorf("%w: x", hberr.ErrBadRequest), giveUp},
 		{hberr.NewRemoteError("org.apache.hadoop.hbase.TableExistsException", "t", false), giveUp},
 		{hberr.NewRemoteError("org.apache.hadoop.hbase.ipc.ServerNotRunningYetException", "", false), pauseAndRelocate},
 		{hberr.NewRemoteError("org.apache.hadoop.hbase.PleaseHoldException", "", false), pauseAndRelocate},
@@ -35,7 +34,7 @@ func TestClassifyMaster(t *testing.T) {
 	}
 }
 
-// An Admin call on a closed client fails at once with ErrClosed, inside an AdminError.
+// An Admin call on a closed client fails at once with hberr.ErrClosed, inside an hberr.AdminError.
 func TestAdminClosedClient(t *testing.T) {
 	c, err := NewClient("127.0.0.1:1")
 	if err != nil {
@@ -43,11 +42,11 @@ func TestAdminClosedClient(t *testing.T) {
 	}
 	c.Close()
 	_, err = c.Admin().ListTables(context.Background())
-	var ae *AdminError
-	if !errors.Is(err, ErrClosed) || !errors.As(err, &ae) || ae.Op != "ListTables" {
-		t.Fatalf("ListTables on a closed client: %v; want an AdminError wrapping ErrClosed", err)
+	var ae *hberr.AdminError
+	if !errors.Is(err, hberr.ErrClosed) || !errors.As(err, &ae) || ae.Op != "ListTables" {
+		t.Fatalf("ListTables on a closed client: %v; want an hberr.AdminError wrapping hberr.ErrClosed", err)
 	}
-	if err := c.Admin().DeleteTable(context.Background(), "bad name"); !errors.Is(err, ErrInvalidName) {
-		t.Fatalf("DeleteTable(bad name): %v; want ErrInvalidName before anything is sent", err)
+	if err := c.Admin().DeleteTable(context.Background(), "bad name"); !errors.Is(err, hberr.ErrInvalidName) {
+		t.Fatalf("DeleteTable(bad name): %v; want hberr.ErrInvalidName before anything is sent", err)
 	}
 }

@@ -11,7 +11,9 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -36,14 +38,14 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 	pending := make([]int, 0, len(calls))
 	for i, call := range calls {
 		if call == nil {
-			results[i].Err = fmt.Errorf("%w: nil call at index %d", ErrBadRequest, i)
+			results[i].Err = fmt.Errorf("%w: nil call at index %d", hberr.ErrBadRequest, i)
 			continue
 		}
 		pending = append(pending, i)
 	}
 	if c.isClosed() {
 		for _, i := range pending {
-			results[i].Err = opError(opName(calls[i]), calls[i], ErrClosed)
+			results[i].Err = opError(wireOf(calls[i]), hberr.ErrClosed)
 		}
 		return results
 	}
@@ -101,7 +103,7 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 	for _, i := range pending {
 		switch {
 		case c.isClosed():
-			results[i].Err = ErrClosed
+			results[i].Err = hberr.ErrClosed
 		default:
 			a := attempts{n: tries[i]}
 			results[i].Err = a.withCount(ctxErr(ctx, last[i]))
@@ -109,7 +111,7 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 	}
 	for i := range results {
 		if err := results[i].Err; err != nil && calls[i] != nil {
-			results[i].Err = opError(opName(calls[i]), calls[i], err)
+			results[i].Err = opError(wireOf(calls[i]), err)
 		}
 	}
 	return results
@@ -117,13 +119,13 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 
 // countAttempts counts one more failed attempt for each call of again (the calls to retry)
 // and returns those whose maximum number of attempts is not reached yet; the others get an
-// *AttemptsError.
+// *hberr.AttemptsError.
 func (c *Client) countAttempts(calls []hrpc.Batchable, again, tries []int, last []error, results []BatchResult) []int {
 	keep := again[:0]
 	for _, i := range again {
 		tries[i]++
-		if max := c.attemptCap(calls[i]); max > 0 && tries[i] >= max {
-			results[i].Err = &AttemptsError{Attempts: tries[i], Last: last[i]}
+		if max := c.attemptCap(wireOf(calls[i])); max > 0 && tries[i] >= max {
+			results[i].Err = &hberr.AttemptsError{Attempts: tries[i], Last: last[i]}
 			continue
 		}
 		keep = append(keep, i)
@@ -157,7 +159,7 @@ func (c *Client) groupBatch(ctx context.Context, calls []hrpc.Batchable, pending
 	}
 	var slow []int
 	for _, i := range pending {
-		if r := c.cache.get(calls[i].Table(), calls[i].Key()); r != nil {
+		if r := c.cache.get(wireOf(calls[i]).Table(), wireOf(calls[i]).Key()); r != nil {
 			if conn, _, _ := r.state(); conn != nil {
 				add(i, r, conn)
 				continue
@@ -181,7 +183,7 @@ func (c *Client) groupBatch(ctx context.Context, calls []hrpc.Batchable, pending
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			r, conn, err := c.findRegion(ctx, calls[i].Table(), calls[i].Key(), false)
+			r, conn, err := c.findRegion(ctx, wireOf(calls[i]).Table(), wireOf(calls[i]).Key(), false)
 			out[j] = found{r, conn, err}
 		}()
 	}
@@ -211,13 +213,13 @@ func (c *Client) groupBatch(ctx context.Context, calls []hrpc.Batchable, pending
 // returns the calls to retry and whether a backoff is due before retrying them.
 func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Batchable,
 	results []BatchResult, last []error) (retry []int, needPause bool) {
-	var multi hrpc.Multi
+	var multi wire.Multi
 	sent := make([][]int, 0, len(sb.regions))
 	for _, r := range sb.regions {
 		multi.Region(r.name)
 		var idx []int
 		for _, i := range sb.actions[r] {
-			if err := multi.Add(calls[i], uint32(i)); err != nil {
+			if err := multi.Add(wireOf(calls[i]), uint32(i)); err != nil {
 				results[i].Err = err
 				continue
 			}
@@ -244,7 +246,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		for _, idx := range regions {
 			for _, i := range idx {
 				last[i] = err
-				if corrupt && !safeToResend(calls[i]) {
+				if corrupt && !safeToResend(wireOf(calls[i])) {
 					results[i].Err = indeterminate(err)
 				} else if act == giveUp && ctx.Err() == nil && !c.isClosed() {
 					results[i].Err = err
@@ -276,13 +278,13 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 	}
 	if len(resp.GetRegionActionResult()) != len(sent) {
 		fail(-1, fmt.Errorf("%w: MultiResponse has %d region results for %d region actions",
-			hrpc.ErrBadResponse, len(resp.GetRegionActionResult()), len(sent)))
+			wire.ErrBadResponse, len(resp.GetRegionActionResult()), len(sent)))
 		return retry, needPause
 	}
-	rd := hrpc.NewCellReader(cells)
+	rd := wire.NewCellReader(cells)
 	for k, rar := range resp.GetRegionActionResult() {
 		if ex := rar.GetException(); ex != nil {
-			fail(k, hrpc.ActionException(ex))
+			fail(k, wire.ActionException(ex))
 			continue
 		}
 		done := make(map[int]bool, len(sent[k]))
@@ -291,12 +293,12 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 			i := int(roe.GetIndex())
 			if roe.Index == nil || !contains(sent[k], i) || done[i] {
 				fail(k, fmt.Errorf("%w: MultiResponse has a result for unknown action %d",
-					hrpc.ErrBadResponse, roe.GetIndex()))
+					wire.ErrBadResponse, roe.GetIndex()))
 				break
 			}
 			done[i] = true
 			if ex := roe.GetException(); ex != nil {
-				err := hrpc.ActionException(ex)
+				err := wire.ActionException(ex)
 				last[i] = err
 				switch classify(err) {
 				case giveUp:
@@ -312,7 +314,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 				}
 				continue
 			}
-			res, err := hrpc.ParseResult(roe.GetResult(), rd)
+			res, err := hrpcwire.ParseResult(roe.GetResult(), rd)
 			if err != nil {
 				results[i].Err = err
 				continue
@@ -325,12 +327,16 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		for _, i := range sent[k] {
 			if !done[i] && results[i].Err == nil && results[i].Result == nil && !contains(retry, i) {
 				results[i].Err = fmt.Errorf("%w: MultiResponse has no result for action %d",
-					hrpc.ErrBadResponse, i)
+					wire.ErrBadResponse, i)
 			}
 		}
 	}
 	return retry, needPause
 }
+
+// wireOf is the wire side of a call of a batch (hrpc keeps it out of its API). Taken at each
+// use rather than once for the batch: a slice of them would be one more allocation per batch.
+func wireOf(call hrpc.Batchable) wire.Batchable { return hrpcwire.Batchable(call) }
 
 func (sb *serverBatch) regionOf(i int, calls []hrpc.Batchable) *regionInfo {
 	for _, r := range sb.regions {
@@ -358,9 +364,9 @@ type multiCheck []hrpc.Batchable
 func (calls multiCheck) CheckResponse(resp proto.Message, cells []byte) error {
 	mr, ok := resp.(*pb.MultiResponse)
 	if !ok {
-		return fmt.Errorf("%w: %T for a MultiRequest", hrpc.ErrBadResponse, resp)
+		return fmt.Errorf("%w: %T for a MultiRequest", wire.ErrBadResponse, resp)
 	}
-	var rd hrpc.CellReader
+	var rd wire.CellReader
 	rd.Reset(cells)
 	for _, rar := range mr.GetRegionActionResult() {
 		for _, roe := range rar.GetResultOrException() {
@@ -369,15 +375,15 @@ func (calls multiCheck) CheckResponse(resp proto.Message, cells []byte) error {
 			}
 			i := int(roe.GetIndex())
 			if roe.Index == nil || i >= len(calls) {
-				return fmt.Errorf("%w: result for unknown action %d", hrpc.ErrBadResponse, roe.GetIndex())
+				return fmt.Errorf("%w: result for unknown action %d", wire.ErrBadResponse, roe.GetIndex())
 			}
-			if err := hrpc.CheckResult(roe.Result, &rd, calls[i].Key()); err != nil {
+			if err := wire.CheckResult(roe.Result, &rd, wireOf(calls[i]).Key()); err != nil {
 				return fmt.Errorf("action %d: %w", i, err)
 			}
 		}
 	}
 	if n := rd.Remaining(); n > 0 {
-		return fmt.Errorf("%w: %d cellblock bytes after the cells the results announce", hrpc.ErrBadResponse, n)
+		return fmt.Errorf("%w: %d cellblock bytes after the cells the results announce", wire.ErrBadResponse, n)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
@@ -67,8 +69,8 @@ func (c *Client) callMulti(ctx context.Context, conn *region.Client, req *pb.Mul
 		bo.rspByte.Add(int64(respBytes))
 	}
 	if c.hooks.Attempt != nil {
-		c.hooks.Attempt(ctx, AttemptInfo{Op: "Multi", Server: conn.Addr(), Attempt: int(n),
-			Duration: d, RequestBytes: reqBytes, ResponseBytes: respBytes, Err: err, Class: ErrorClass(err)})
+		c.hooks.Attempt(ctx, hbasetrace.AttemptInfo{Op: "Multi", Server: conn.Addr(), Attempt: int(n),
+			Duration: d, RequestBytes: reqBytes, ResponseBytes: respBytes, Err: err, Class: hberr.Class(err)})
 	}
 	return cells, err
 }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/cputime"
 )
@@ -694,12 +695,12 @@ func errorKind(err error) string {
 	}{
 		{"DeadlineExceeded", context.DeadlineExceeded},
 		{"Canceled", context.Canceled},
-		{"ErrClosed", hbase.ErrClosed},
-		{"ErrRegionUnavailable", hbase.ErrRegionUnavailable},
-		{"ErrServerStopping", hbase.ErrServerStopping},
-		{"ErrConnection", hbase.ErrConnection},
-		{"ErrRetryable", hbase.ErrRetryable},
-		{"ErrDoNotRetry", hbase.ErrDoNotRetry},
+		{"hberr.ErrClosed", hberr.ErrClosed},
+		{"hberr.ErrRegionUnavailable", hberr.ErrRegionUnavailable},
+		{"hberr.ErrServerStopping", hberr.ErrServerStopping},
+		{"hberr.ErrConnection", hberr.ErrConnection},
+		{"hberr.ErrRetryable", hberr.ErrRetryable},
+		{"hberr.ErrDoNotRetry", hberr.ErrDoNotRetry},
 	} {
 		if errors.Is(err, k.err) {
 			return k.name

@@ -10,9 +10,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"github.com/go-hbase/hbase/zk"
 	"google.golang.org/protobuf/proto"
@@ -46,9 +47,9 @@ type Client struct {
 	// iteration ends (scanner_pool.go).
 	scanners sync.Pool
 
-	hooks *Hooks     // nil: no hooks (hooks.go)
-	lat   *latencies // nil: latency per server not kept (latency.go)
-	stats counters   // Stats (stats.go)
+	hooks *hbasetrace.Hooks // nil: no hooks (hooks.go)
+	lat   *latencies        // nil: latency per server not kept (latency.go)
+	stats counters          // Stats (stats.go)
 
 	// metaRPCs counts the hbase:meta scans sent (lookups and relocations); movedHints the
 	// regions cached from a RegionMovedException without one; relocationRounds the rounds of
@@ -106,7 +107,7 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Close fails every call in progress and every later call with ErrClosed, closes the
+// Close fails every call in progress and every later call with hberr.ErrClosed, closes the
 // connections to the region servers and the ZooKeeper session, and waits for the client's
 // goroutines to end. It is safe to call more than once.
 func (c *Client) Close() error {
@@ -209,7 +210,7 @@ func (c *Client) reestablish(r *regionInfo) {
 		if err == nil || c.failFast(r, err) {
 			return
 		}
-		if r != c.meta && (errors.Is(err, hberr.ErrDoNotRetry) || errors.Is(err, ErrTableNotFound)) {
+		if r != c.meta && (errors.Is(err, hberr.ErrDoNotRetry) || errors.Is(err, hberr.ErrTableNotFound)) {
 			// The table is gone or disabled: drop the region so callers look it up themselves
 			// and get the error.
 			c.log.Debug("hbase: dropping region", "region", string(r.name), "err", err)
@@ -307,7 +308,7 @@ func (c *Client) lookup(ctx context.Context, table, key []byte, before bool) (*r
 		table, key := bytes.Clone(table), bytes.Clone(key)
 		if !c.spawn(func() { c.fly(string(k), f, table, key, before) }) {
 			c.flightsMu.Unlock()
-			return nil, ErrClosed
+			return nil, hberr.ErrClosed
 		}
 		c.flights[string(k)] = f
 	}
@@ -324,7 +325,7 @@ func (c *Client) lookup(ctx context.Context, table, key []byte, before bool) (*r
 		}
 		return nil, ctxErr(ctx, stall)
 	case <-c.lifetime.Done():
-		return nil, ErrClosed
+		return nil, hberr.ErrClosed
 	}
 }
 
@@ -354,7 +355,7 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 	}
 	cancel()
 	if err != nil {
-		r, err = nil, &LookupError{Table: table, Row: key, Err: err}
+		r, err = nil, &lookupError{Table: table, Row: key, Err: err}
 	}
 	c.flightsMu.Lock()
 	delete(c.flights, k)
@@ -370,7 +371,7 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 // would take it for its own context ending and give up.
 func lookupTimeoutError(timeout time.Duration, err error) error {
 	cause := err
-	if re, ok := errors.AsType[*RetryError](err); ok {
+	if re, ok := errors.AsType[*hberr.RetryError](err); ok {
 		cause = re.Last
 	}
 	if errors.Is(cause, context.DeadlineExceeded) || errors.Is(cause, context.Canceled) {
@@ -395,10 +396,10 @@ func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, err
 		if gone {
 			// Retired when the client closed under a lookup: marking it unavailable again
 			// would do nothing, and this loop would spin, holding up Close.
-			return nil, nil, ErrClosed
+			return nil, nil, hberr.ErrClosed
 		}
 		if avail == nil {
-			if err := c.meta.failure(); waited && errors.Is(err, ErrConfiguration) {
+			if err := c.meta.failure(); waited && errors.Is(err, hberr.ErrConfiguration) {
 				return nil, nil, err // the lookup this call waited for failed for good (failFast)
 			}
 			c.markUnavailable(c.meta, nil)
@@ -414,7 +415,7 @@ func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, err
 		case <-ctx.Done():
 			return nil, nil, ctxErr(ctx, c.metaStall())
 		case <-c.lifetime.Done():
-			return nil, nil, ErrClosed
+			return nil, nil, hberr.ErrClosed
 		}
 	}
 }
@@ -441,7 +442,7 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 	var waitedFor *regionInfo
 	for {
 		if c.isClosed() {
-			return nil, nil, ErrClosed
+			return nil, nil, hberr.ErrClosed
 		}
 		var r *regionInfo
 		if before {
@@ -465,7 +466,7 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 		case gone:
 			continue
 		case avail == nil:
-			if err := r.failure(); r == waitedFor && errors.Is(err, ErrTableDisabled) {
+			if err := r.failure(); r == waitedFor && errors.Is(err, hberr.ErrTableDisabled) {
 				return nil, nil, err // the re-establishing this call waited for found the table disabled (failFast)
 			}
 			c.markUnavailable(r, nil)
@@ -477,14 +478,14 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 		case <-ctx.Done():
 			return nil, nil, ctxErr(ctx, r.failure())
 		case <-c.lifetime.Done():
-			return nil, nil, ErrClosed
+			return nil, nil, hberr.ErrClosed
 		}
 	}
 }
 
 // send sends call to the region holding its key and returns the response, retrying as the
 // error calls for until ctx ends or the call's attempts are used up.
-func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byte, error) {
+func (c *Client) send(ctx context.Context, call wire.Call) (proto.Message, []byte, error) {
 	if c.observing() {
 		return c.sendObserved(ctx, call)
 	}
@@ -492,9 +493,9 @@ func (c *Client) send(ctx context.Context, call hrpc.Call) (proto.Message, []byt
 }
 
 // sendLoop is send; o, when not nil, follows the call for the hooks (observe.go).
-func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (proto.Message, []byte, error) {
+func (c *Client) sendLoop(ctx context.Context, call wire.Call, o *callObs) (proto.Message, []byte, error) {
 	if c.isClosed() {
-		return nil, nil, ErrClosed
+		return nil, nil, hberr.ErrClosed
 	}
 	b := c.newBackoff()
 	tries := attempts{max: c.attemptCap(call)}
@@ -535,10 +536,10 @@ func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (prot
 			}
 		}
 		if c.isClosed() {
-			return nil, nil, ErrClosed
+			return nil, nil, hberr.ErrClosed
 		}
 		if ctx.Err() != nil {
-			if _, ok := errors.AsType[*RetryError](err); ok {
+			if _, ok := errors.AsType[*hberr.RetryError](err); ok {
 				return nil, nil, tries.withCount(err) // it already says what the wait for the region was about
 			}
 			return nil, nil, tries.withCount(ctxErr(ctx, last))
@@ -586,7 +587,7 @@ func (c *Client) sendLoop(ctx context.Context, call hrpc.Call, o *callObs) (prot
 // callRegion sends call once to region r on conn. A MultiRequest for one region (MutateRow,
 // CheckAndMutate of RowMutations) reports failures inside its response: they are turned into
 // errors here so that they drive the retry like any other.
-func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Client, call hrpc.Call, o *callObs) (proto.Message, []byte, error) {
+func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Client, call wire.Call, o *callObs) (proto.Message, []byte, error) {
 	req, reqCells, err := call.Marshal(r.name, nil)
 	if err != nil {
 		return nil, nil, err
@@ -596,7 +597,7 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 	if o != nil && o.hooks != nil {
 		o.reqBytes = requestSize(req, reqCells)
 	}
-	if rc, ok := call.(hrpc.RequestRecycler); ok {
+	if rc, ok := call.(wire.RequestRecycler); ok {
 		rc.Recycle(req) // encoded by CallChecked, used by nothing after it
 	}
 	if err != nil {
@@ -607,11 +608,11 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 		// typed so that errors.Is works and the retry loop can act on it.
 		for _, rar := range mr.GetRegionActionResult() {
 			if ex := rar.GetException(); ex != nil {
-				return nil, nil, hrpc.ActionException(ex)
+				return nil, nil, wire.ActionException(ex)
 			}
 			for _, roe := range rar.GetResultOrException() {
 				if ex := roe.GetException(); ex != nil {
-					return nil, nil, hrpc.ActionException(ex)
+					return nil, nil, wire.ActionException(ex)
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"go.uber.org/goleak"
 )
@@ -76,19 +77,19 @@ func TestIntegrationServerRejectionsAreTyped(t *testing.T) {
 	ctx := testContext(t, time.Minute)
 
 	_, err := c.Get(ctx, mustGet(t, "no_such_table_xyz", []byte("r")))
-	if !errors.Is(err, ErrTableNotFound) {
-		t.Errorf("Get on a missing table = %v, want ErrTableNotFound", err)
+	if !errors.Is(err, hberr.ErrTableNotFound) {
+		t.Errorf("Get on a missing table = %v, want hberr.ErrTableNotFound", err)
 	}
 	p, _ := hrpc.NewPut([]byte(table), []byte("r"), hrpc.Value([]byte("nofam"), qualQ, []byte("v")))
 	_, err = c.Put(ctx, p)
-	if !errors.Is(err, ErrNoSuchFamily) {
-		t.Errorf("Put to an unknown family = %v, want ErrNoSuchFamily", err)
+	if !errors.Is(err, hberr.ErrNoSuchFamily) {
+		t.Errorf("Put to an unknown family = %v, want hberr.ErrNoSuchFamily", err)
 	}
 	// hbase.server.keyvalue.maxsize defaults to 10 MiB: one byte over it is refused.
 	big := make([]byte, 10<<20+1)
 	_, err = c.Put(ctx, mustPut(t, table, []byte("big"), big))
-	if !errors.Is(err, ErrDoNotRetry) {
-		t.Errorf("Put of a value over the server's limit = %v, want ErrDoNotRetry", err)
+	if !errors.Is(err, hberr.ErrDoNotRetry) {
+		t.Errorf("Put of a value over the server's limit = %v, want hberr.ErrDoNotRetry", err)
 	}
 	if ctx.Err() != nil {
 		t.Fatal("typed rejections took until the test deadline: they were retried")
@@ -144,8 +145,8 @@ func TestIntegrationSendBatchAcrossTablesRegionsServers(t *testing.T) {
 	for i, res := range results {
 		switch want[i] {
 		case "ERR":
-			if !errors.Is(res.Err, ErrNoSuchFamily) {
-				t.Errorf("get %d: err = %v, want ErrNoSuchFamily", i, res.Err)
+			if !errors.Is(res.Err, hberr.ErrNoSuchFamily) {
+				t.Errorf("get %d: err = %v, want hberr.ErrNoSuchFamily", i, res.Err)
 			}
 		case "":
 			if res.Err != nil || len(res.Result.Cells) != 0 {
@@ -214,7 +215,7 @@ func TestIntegrationCloseLeavesNoGoroutine(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Get(ctx, mustGet(t, table, []byte("a0"))); !errors.Is(err, ErrClosed) {
+	if _, err := c.Get(ctx, mustGet(t, table, []byte("a0"))); !errors.Is(err, hberr.ErrClosed) {
 		t.Fatalf("Get after Close = %v", err)
 	}
 	sc.Close()

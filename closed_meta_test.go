@@ -5,10 +5,12 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/go-hbase/hbase/hberr"
 )
 
 // A lookup that finds hbase:meta retired (the client closed while it ran, so its
-// re-establishment could not start) ends with ErrClosed. It used to spin, marking meta
+// re-establishment could not start) ends with hberr.ErrClosed. It used to spin, marking meta
 // unavailable again in vain, and Close waited for it forever.
 func TestFindMetaAfterClose(t *testing.T) {
 	fc := newFakeCluster(t)
@@ -24,8 +26,8 @@ func TestFindMetaAfterClose(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrClosed) {
-			t.Fatalf("findMeta on a closed client: %v, want ErrClosed", err)
+		if !errors.Is(err, hberr.ErrClosed) {
+			t.Fatalf("findMeta on a closed client: %v, want hberr.ErrClosed", err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("findMeta on a closed client with hbase:meta retired did not return")

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -44,7 +45,7 @@ func (c *Client) conn(ctx context.Context, addr string) (*region.Client, error) 
 		e = &poolEntry{ready: make(chan struct{})}
 		if !c.spawn(func() { c.dial(addr, e) }) {
 			p.mu.Unlock()
-			return nil, ErrClosed
+			return nil, hberr.ErrClosed
 		}
 		p.conns[addr] = e
 	}
@@ -77,7 +78,7 @@ func (c *Client) dial(addr string, e *poolEntry) {
 	c.connected(addr, start, err)
 	if err == nil && c.lifetime.Err() != nil {
 		conn.Close()
-		conn, err = nil, ErrClosed
+		conn, err = nil, hberr.ErrClosed
 	}
 	e.conn, e.err = conn, err
 	close(e.ready)
@@ -106,8 +107,7 @@ func (c *Client) dial(addr string, e *poolEntry) {
 	}
 }
 
-// connOptions are the options of every region server connection: the client's, then those
-// given with WithConnOptions.
+// connOptions are the options of every region server connection.
 func (c *Client) connOptions() []region.Option {
 	opts := []region.Option{region.WithService("ClientService"), region.WithUser(c.opts.user),
 		region.WithLogger(c.log)}

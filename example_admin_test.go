@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -42,7 +43,7 @@ func ExampleAdmin() {
 		log.Fatal(err)
 	}
 	err = admin.CreateTable(ctx, desc)
-	fmt.Println("again:", errors.Is(err, hbase.ErrTableExists))
+	fmt.Println("again:", errors.Is(err, hberr.ErrTableExists))
 
 	got, err := admin.DescribeTable(ctx, "shop:orders")
 	if err != nil {
@@ -66,7 +67,7 @@ func ExampleAdmin() {
 	fmt.Println("tables:", tables)
 
 	err = admin.DeleteNamespace(ctx, "shop")
-	fmt.Println("namespace not empty:", errors.Is(err, hbase.ErrNamespaceNotEmpty))
+	fmt.Println("namespace not empty:", errors.Is(err, hberr.ErrNamespaceNotEmpty))
 	if err := admin.DisableTable(ctx, "shop:orders"); err != nil {
 		log.Fatal(err)
 	}

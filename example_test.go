@@ -8,24 +8,26 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
-	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/fakehbase"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
-// The examples run against a local mini cluster of their own (package hbasetest, which needs
-// Java and Maven); a program passes its cluster's ZooKeeper quorum instead. They run in
-// `make test` and are skipped under -short.
+// The examples run against an in-process HBase (package fakehbase: no JVM, milliseconds to
+// start), which the client reaches as it reaches a cluster; a program passes its cluster's
+// ZooKeeper quorum (or its bootstrap servers) instead. ExampleAdmin runs against a real mini
+// cluster (package hbasetest).
 
 func Example() {
-	// A local cluster; a program connects to its own cluster instead:
+	// An in-process HBase; a program connects to its own cluster instead:
 	// hbase.NewClient("zk1:2181,zk2:2181,zk3:2181").
-	cluster, err := hbasetest.Start(context.Background(), hbasetest.Options{})
+	srv, err := fakehbase.Start()
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cluster.Stop()
+	defer srv.Close()
 
-	client, err := hbase.NewClient(cluster.ZKQuorum, hbase.WithZNodeParent(cluster.ZNodeParent))
+	client, err := hbase.NewClient("", hbase.WithBootstrapServers(srv.Addr()))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -58,7 +60,7 @@ func Example() {
 	}
 	res, err := client.Get(ctx, get)
 	switch {
-	case errors.Is(err, hbase.ErrTableNotFound):
+	case errors.Is(err, hberr.ErrTableNotFound):
 		log.Fatal("create the table first")
 	case err != nil:
 		log.Fatal(err)
@@ -70,13 +72,13 @@ func Example() {
 }
 
 func ExampleClient_Scan() {
-	// A local cluster with a table "events" split at 2026-11-10.
-	cluster, err := hbasetest.Start(context.Background(), hbasetest.Options{})
+	// An in-process HBase with a table "events" split at 2026-11-10.
+	srv, err := fakehbase.Start()
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cluster.Stop()
-	client, err := hbase.NewClient(cluster.ZKQuorum, hbase.WithZNodeParent(cluster.ZNodeParent))
+	defer srv.Close()
+	client, err := hbase.NewClient("", hbase.WithBootstrapServers(srv.Addr()))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -121,13 +123,13 @@ func ExampleClient_Scan() {
 }
 
 func ExampleClient_SendBatch() {
-	// A local cluster with a table "users" split at "bob", so that the batch spans two regions.
-	cluster, err := hbasetest.Start(context.Background(), hbasetest.Options{})
+	// An in-process HBase with a table "users" split at "bob", so that the batch spans two regions.
+	srv, err := fakehbase.Start()
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cluster.Stop()
-	client, err := hbase.NewClient(cluster.ZKQuorum, hbase.WithZNodeParent(cluster.ZNodeParent))
+	defer srv.Close()
+	client, err := hbase.NewClient("", hbase.WithBootstrapServers(srv.Addr()))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -13,12 +13,6 @@ import (
 	"github.com/go-hbase/hbase/zk"
 )
 
-// ErrConfiguration is wrapped by errors that come from the client's configuration rather
-// than from the cluster's state, such as a parent znode (WithZNodeParent) under which
-// ZooKeeper has nothing: retrying cannot help, so calls fail at once with it. The error also
-// wraps what was found wrong (for the parent znode, a *zk.NoParentError naming the znode).
-var ErrConfiguration = hberr.ErrConfiguration
-
 // configError marks err as a configuration error when it is one; its message is err's. Those
 // are: a parent znode with nothing under it, the server refusing the client's identity (an
 // AccessDeniedException while locating hbase:meta: a principal that may not act for its proxy
@@ -40,7 +34,7 @@ func configError(err error) error {
 // server certificate the client does not trust or that does not name the server, a client
 // certificate the server refused (its alert), or a server that does not speak TLS.
 func tlsRefused(err error) bool {
-	if !errors.Is(err, ErrTLS) {
+	if !errors.Is(err, hberr.ErrTLS) {
 		return false
 	}
 	_, unknown := errors.AsType[x509.UnknownAuthorityError](err)
@@ -60,7 +54,7 @@ func accessDenied(err error) bool {
 type misconfigured struct{ error }
 
 func (e misconfigured) Unwrap() error        { return e.error }
-func (e misconfigured) Is(target error) bool { return target == ErrConfiguration }
+func (e misconfigured) Is(target error) bool { return target == hberr.ErrConfiguration }
 
 // failFast stops re-establishing hbase:meta after a configuration error, or a region of a
 // disabled table: the error is recorded and the callers waiting for the region are woken to
@@ -68,7 +62,7 @@ func (e misconfigured) Is(target error) bool { return target == ErrConfiguration
 // a client recovers once the configuration (the cluster's side of it) is right or the table
 // is enabled again.
 func (c *Client) failFast(r *regionInfo, err error) bool {
-	if r == c.meta && !errors.Is(err, ErrConfiguration) || r != c.meta && !errors.Is(err, ErrTableDisabled) {
+	if r == c.meta && !errors.Is(err, hberr.ErrConfiguration) || r != c.meta && !errors.Is(err, hberr.ErrTableDisabled) {
 		return false
 	}
 	c.log.Debug("hbase: re-establishing a region failed for good", "region", string(r.name), "err", err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/zk"
 )
@@ -31,8 +32,8 @@ func TestMissingParentZNodeFailsFast(t *testing.T) {
 	ctx := testContext(t, 15*time.Second)
 	check := func(what string, err error, took time.Duration) {
 		t.Helper()
-		if !errors.Is(err, ErrConfiguration) || !errors.Is(err, zk.ErrNoParent) || !errors.Is(err, zk.ErrNoNode) {
-			t.Errorf("%s: %v; want ErrConfiguration wrapping zk.ErrNoParent and zk.ErrNoNode", what, err)
+		if !errors.Is(err, hberr.ErrConfiguration) || !errors.Is(err, zk.ErrNoParent) || !errors.Is(err, zk.ErrNoNode) {
+			t.Errorf("%s: %v; want hberr.ErrConfiguration wrapping zk.ErrNoParent and zk.ErrNoNode", what, err)
 		}
 		if err != nil && !strings.Contains(err.Error(), "/wrong/meta-region-server") {
 			t.Errorf("%s: %q does not name the znode", what, err)

@@ -8,10 +8,10 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/metarow"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -163,8 +163,8 @@ func (fc *fakeCluster) multi(n int64, req *pb.MultiRequest) fakeserver.Response 
 			fc.actions.Add(1)
 			roe := &pb.ResultOrException{Index: proto.Uint32(a.GetIndex())}
 			if g := a.GetGet(); g != nil {
-				cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: g.GetRow(), Family: []byte("f"), Qualifier: []byte("q"),
-					Type: hrpc.CellTypePut, Value: g.GetRow()})
+				cells = wire.AppendCell(cells, &wire.Cell{Row: g.GetRow(), Family: []byte("f"), Qualifier: []byte("q"),
+					Type: wire.CellTypePut, Value: g.GetRow()})
 				roe.Result = &pb.Result{AssociatedCellCount: proto.Int32(1)}
 			} else {
 				roe.Result = &pb.Result{}
@@ -257,10 +257,10 @@ func (fc *fakeCluster) metaPage(req *pb.ScanRequest, regions []fakeRegion, id ui
 		if addr == "" {
 			addr = fc.srv.Addr()
 		}
-		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: name, Family: infoFamily, Qualifier: regionInfoCol,
-			Type: hrpc.CellTypePut, Value: append([]byte("PBUF"), info...)})
-		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: name, Family: infoFamily, Qualifier: serverCol,
-			Type: hrpc.CellTypePut, Value: []byte(addr)})
+		cells = wire.AppendCell(cells, &wire.Cell{Row: name, Family: infoFamily, Qualifier: regionInfoCol,
+			Type: wire.CellTypePut, Value: append([]byte("PBUF"), info...)})
+		cells = wire.AppendCell(cells, &wire.Cell{Row: name, Family: infoFamily, Qualifier: serverCol,
+			Type: wire.CellTypePut, Value: []byte(addr)})
 		counts = append(counts, 2)
 	}
 	resp := &pb.ScanResponse{CellsPerResult: counts, MoreResults: proto.Bool(more),

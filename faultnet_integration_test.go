@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hbasetest/faultnet"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -210,7 +211,7 @@ func TestPartitionAgainstHBase(t *testing.T) {
 
 // TestResetMidResponseAgainstHBase resets the connection in the middle of responses: a Get
 // is read again and returns the right row, an Increment is resent with its nonce and applied
-// once, and a CheckAndMutate reports ErrIndeterminate rather than a guess. Slow reads and
+// once, and a CheckAndMutate reports hberr.ErrIndeterminate rather than a guess. Slow reads and
 // latency delay responses without changing them.
 func TestResetMidResponseAgainstHBase(t *testing.T) {
 	cl := testCluster(t)
@@ -261,8 +262,8 @@ func TestResetMidResponseAgainstHBase(t *testing.T) {
 	fn.ResetAfter(addr, 6)
 	_, err = c.CheckAndMutate(ctx, cam)
 	t.Logf("CheckAndMutate across a reset: %v (dials %d → %d, connections open %d → %d)", err, dials, fn.Dials(), open, fn.Open(addr))
-	if !errors.Is(err, ErrIndeterminate) || IsRetryable(err) {
-		t.Errorf("CheckAndMutate across a reset mid-response: %v; want ErrIndeterminate", err)
+	if !errors.Is(err, hberr.ErrIndeterminate) || hberr.IsRetryable(err) {
+		t.Errorf("CheckAndMutate across a reset mid-response: %v; want hberr.ErrIndeterminate", err)
 	}
 	if res, err = c.Get(ctx, mustGetT(t, table, camRow)); err != nil {
 		t.Fatalf("reading the CheckAndMutate's row: %v", err)

@@ -6,7 +6,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // FuzzMetaRows feeds hbase:meta scan responses: never a panic, and every row decoded has a
@@ -15,10 +17,10 @@ func FuzzMetaRows(f *testing.F) {
 	info, _ := proto.Marshal(&pb.RegionInfo{RegionId: proto.Uint64(1),
 		TableName: &pb.TableName{Namespace: []byte("default"), Qualifier: []byte("t")}})
 	row := []byte("t,,1.abc.")
-	block := hrpc.AppendCell(nil, &hrpc.Cell{Row: row, Family: infoFamily, Qualifier: regionInfoCol,
-		Type: hrpc.CellTypePut, Value: append([]byte("PBUF"), info...)})
-	block = hrpc.AppendCell(block, &hrpc.Cell{Row: row, Family: infoFamily, Qualifier: serverCol,
-		Type: hrpc.CellTypePut, Value: []byte("localhost:16020")})
+	block := wire.AppendCell(nil, &wire.Cell{Row: row, Family: infoFamily, Qualifier: regionInfoCol,
+		Type: wire.CellTypePut, Value: append([]byte("PBUF"), info...)})
+	block = wire.AppendCell(block, &wire.Cell{Row: row, Family: infoFamily, Qualifier: serverCol,
+		Type: wire.CellTypePut, Value: []byte("localhost:16020")})
 	msg, _ := proto.Marshal(&pb.ScanResponse{CellsPerResult: []uint32{2}})
 	f.Add(msg, block)
 	f.Fuzz(func(t *testing.T, msg, block []byte) {
@@ -47,7 +49,7 @@ func FuzzMultiCheck(f *testing.F) {
 	for i, row := range []string{"a", "b", "c"} {
 		g, _ := hrpc.NewGet([]byte("t"), []byte(row))
 		calls = append(calls, g)
-		block = hrpc.AppendCell(block, &hrpc.Cell{Row: []byte(row), Family: []byte("f"), Type: hrpc.CellTypePut})
+		block = wire.AppendCell(block, &wire.Cell{Row: []byte(row), Family: []byte("f"), Type: wire.CellTypePut})
 		mr.RegionActionResult[0].ResultOrException = append(mr.RegionActionResult[0].ResultOrException,
 			&pb.ResultOrException{Index: proto.Uint32(uint32(i)), Result: &pb.Result{AssociatedCellCount: proto.Int32(1)}})
 	}
@@ -61,15 +63,15 @@ func FuzzMultiCheck(f *testing.F) {
 		if multiCheck(calls).CheckResponse(&resp, block) != nil {
 			return
 		}
-		rd := hrpc.NewCellReader(block)
+		rd := wire.NewCellReader(block)
 		for _, rar := range resp.RegionActionResult {
 			for _, roe := range rar.ResultOrException {
-				res, err := hrpc.ParseResult(roe.GetResult(), rd)
+				res, err := hrpcwire.ParseResult(roe.GetResult(), rd)
 				if err != nil {
 					t.Fatalf("passed the check but does not decode: %v", err)
 				}
 				for _, c := range res.Cells {
-					if want := calls[roe.GetIndex()].Key(); string(c.Row) != string(want) {
+					if want := wireOf(calls[roe.GetIndex()]).Key(); string(c.Row) != string(want) {
 						t.Fatalf("action %d: cell of row %q, want %q", roe.GetIndex(), c.Row, want)
 					}
 				}

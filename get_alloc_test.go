@@ -16,6 +16,7 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // startLeanRegionServer serves table "t" (one region, through the fake cluster's hbase:meta)
@@ -125,8 +126,8 @@ func serveLean(nc net.Conn, msg, cells []byte) {
 // startLeanGetServer answers every call as a region server answers a Get of a one-cell row
 // (associated_cell_count 1, stale false, the cell of 100 bytes in the cellblock).
 func startLeanGetServer(tb testing.TB, row []byte) *Client {
-	cells := hrpc.AppendCell(nil, &hrpc.Cell{Row: row, Family: []byte("f"), Qualifier: []byte("q"),
-		Timestamp: 1, Type: hrpc.CellTypePut, Value: make([]byte, 100)})
+	cells := wire.AppendCell(nil, &wire.Cell{Row: row, Family: []byte("f"), Qualifier: []byte("q"),
+		Timestamp: 1, Type: wire.CellTypePut, Value: make([]byte, 100)})
 	return startLeanRegionServer(tb, &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: proto.Int32(1), Stale: proto.Bool(false)}}, cells)
 }
 

@@ -5,25 +5,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // noopHooks sets every hook to a function that does nothing: the cost of the events alone.
-func noopHooks() *Hooks {
-	return &Hooks{
-		CallStart:   func(ctx context.Context, _ CallStartInfo) context.Context { return ctx },
-		CallDone:    func(context.Context, CallDoneInfo) {},
-		Attempt:     func(context.Context, AttemptInfo) {},
-		Retry:       func(context.Context, RetryInfo) {},
-		Backoff:     func(context.Context, BackoffInfo) {},
-		RegionCache: func(context.Context, RegionCacheInfo) {},
-		Lookup:      func(LookupInfo) {},
-		Dial:        func(DialInfo) {},
-		Connect:     func(ConnectInfo) {},
-		ConnClosed:  func(ConnClosedInfo) {},
-		ScanMetrics: func(context.Context, ScanMetricsInfo) {},
+func noopHooks() *hbasetrace.Hooks {
+	return &hbasetrace.Hooks{
+		CallStart:   func(ctx context.Context, _ hbasetrace.CallStartInfo) context.Context { return ctx },
+		CallDone:    func(context.Context, hbasetrace.CallDoneInfo) {},
+		Attempt:     func(context.Context, hbasetrace.AttemptInfo) {},
+		Retry:       func(context.Context, hbasetrace.RetryInfo) {},
+		Backoff:     func(context.Context, hbasetrace.BackoffInfo) {},
+		RegionCache: func(context.Context, hbasetrace.RegionCacheInfo) {},
+		Lookup:      func(hbasetrace.LookupInfo) {},
+		Dial:        func(hbasetrace.DialInfo) {},
+		Connect:     func(hbasetrace.ConnectInfo) {},
+		ConnClosed:  func(hbasetrace.ConnClosedInfo) {},
+		ScanMetrics: func(context.Context, hbasetrace.ScanMetricsInfo) {},
 	}
 }
 

@@ -10,17 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
 )
 
-// eventLog is a Hooks that writes every event down.
+// eventLog is a hbasetrace.Hooks that writes every event down.
 type eventLog struct {
 	mu     sync.Mutex
 	events []string
-	done   []CallDoneInfo
-	tries  []AttemptInfo
+	done   []hbasetrace.CallDoneInfo
+	tries  []hbasetrace.AttemptInfo
 	traced []context.Context
 }
 
@@ -32,45 +34,45 @@ func (l *eventLog) add(format string, args ...any) {
 	l.mu.Unlock()
 }
 
-func (l *eventLog) hooks() *Hooks {
-	return &Hooks{
-		CallStart: func(ctx context.Context, ev CallStartInfo) context.Context {
+func (l *eventLog) hooks() *hbasetrace.Hooks {
+	return &hbasetrace.Hooks{
+		CallStart: func(ctx context.Context, ev hbasetrace.CallStartInfo) context.Context {
 			l.add("start %s %s/%s", ev.Op, ev.Table, ev.Row)
 			ctx = context.WithValue(ctx, ctxMark{}, ev.Op)
-			ctx, err := ContextWithTraceHeaders(ctx, map[string]string{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"})
+			ctx, err := hbasetrace.ContextWithTraceHeaders(ctx, map[string]string{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"})
 			if err != nil {
 				panic(err)
 			}
 			return ctx
 		},
-		CallDone: func(ctx context.Context, ev CallDoneInfo) {
+		CallDone: func(ctx context.Context, ev hbasetrace.CallDoneInfo) {
 			l.add("done %s %s", ev.Op, ev.Class)
 			l.mu.Lock()
 			l.done = append(l.done, ev)
 			l.traced = append(l.traced, ctx)
 			l.mu.Unlock()
 		},
-		Attempt: func(ctx context.Context, ev AttemptInfo) {
+		Attempt: func(ctx context.Context, ev hbasetrace.AttemptInfo) {
 			l.add("attempt %s %d %s", ev.Op, ev.Attempt, ev.Class)
 			l.mu.Lock()
 			l.tries = append(l.tries, ev)
 			l.mu.Unlock()
 		},
-		Retry: func(ctx context.Context, ev RetryInfo) {
+		Retry: func(ctx context.Context, ev hbasetrace.RetryInfo) {
 			l.add("retry %s %d %s relocate=%v", ev.Op, ev.Attempt, ev.Class, ev.Relocate)
 		},
-		Backoff: func(ctx context.Context, ev BackoffInfo) {
+		Backoff: func(ctx context.Context, ev hbasetrace.BackoffInfo) {
 			if ctx.Value(ctxMark{}) != nil { // a call's pause, not a background re-lookup's
 				l.add("backoff %d", ev.Count)
 			}
 		},
-		RegionCache: func(ctx context.Context, ev RegionCacheInfo) { l.add("cache %s hit=%v", ev.Row, ev.Hit) },
-		Lookup: func(ev LookupInfo) {
+		RegionCache: func(ctx context.Context, ev hbasetrace.RegionCacheInfo) { l.add("cache %s hit=%v", ev.Row, ev.Hit) },
+		Lookup: func(ev hbasetrace.LookupInfo) {
 			l.add("lookup %s/%s err=%v", ev.Table, ev.Row, ev.Err != nil)
 		},
-		Dial:       func(ev DialInfo) { l.add("dial err=%v", ev.Err != nil) },
-		Connect:    func(ev ConnectInfo) { l.add("connect err=%v", ev.Err != nil) },
-		ConnClosed: func(ev ConnClosedInfo) { l.add("closed err=%v", ev.Err != nil) },
+		Dial:       func(ev hbasetrace.DialInfo) { l.add("dial err=%v", ev.Err != nil) },
+		Connect:    func(ev hbasetrace.ConnectInfo) { l.add("connect err=%v", ev.Err != nil) },
+		ConnClosed: func(ev hbasetrace.ConnClosedInfo) { l.add("closed err=%v", ev.Err != nil) },
 	}
 }
 
@@ -193,8 +195,8 @@ func TestHooksCombineAndErrorClass(t *testing.T) {
 	var a, b eventLog
 	c := fc.client(t, WithHooks(a.hooks()), WithHooks(b.hooks()))
 	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
-	if _, err := c.Get(testContext(t, 10*time.Second), get); !errors.Is(err, ErrNoSuchFamily) {
-		t.Fatalf("Get = %v, want ErrNoSuchFamily", err)
+	if _, err := c.Get(testContext(t, 10*time.Second), get); !errors.Is(err, hberr.ErrNoSuchFamily) {
+		t.Fatalf("Get = %v, want hberr.ErrNoSuchFamily", err)
 	}
 	if !slices.Equal(a.list(), b.list()) || len(a.done) != 1 || a.done[0].Class != "not_found" {
 		t.Errorf("hooks a = %v\nb = %v; want the same events, the call's class not_found", a.list(), b.list())
@@ -275,7 +277,7 @@ func TestNoTraceContextWithoutHooks(t *testing.T) {
 	fc, traces, tmu := hookedCluster(t)
 	fc.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
 	c := fc.client(t)
-	ctx, err := ContextWithTraceHeaders(testContext(t, 10*time.Second), map[string]string{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"})
+	ctx, err := hbasetrace.ContextWithTraceHeaders(testContext(t, 10*time.Second), map[string]string{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,15 +14,17 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // Tests of the response integrity checks (issue 9): a response that cannot be the answer to
 // its request is never returned as data. The connection is reset and the response logged once
 // at error level with its bytes; reads are sent again, writes that must not be applied twice
-// report ErrIndeterminate.
+// report hberr.ErrIndeterminate.
 
 // logRecords collects the client's log records at error level.
 type logRecords struct {
@@ -59,8 +61,8 @@ func (l *logRecords) corruptLogs() []map[string]string {
 func rowCells(row string, n int) []byte {
 	var b []byte
 	for range n {
-		b = hrpc.AppendCell(b, &hrpc.Cell{Row: []byte(row), Family: []byte("f"), Qualifier: []byte("q"),
-			Type: hrpc.CellTypePut, Value: []byte("value of " + row)})
+		b = wire.AppendCell(b, &wire.Cell{Row: []byte(row), Family: []byte("f"), Qualifier: []byte("q"),
+			Type: wire.CellTypePut, Value: []byte("value of " + row)})
 	}
 	return b
 }
@@ -152,8 +154,8 @@ func TestAppendWithCorruptResultIsIndeterminate(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := c.Append(testContext(t, 5*time.Second), app)
-	if !errors.Is(err, ErrIndeterminate) || !errors.Is(err, ErrCorruptResponse) || !errors.Is(err, hrpc.ErrForeignCells) {
-		t.Fatalf("Append = %v, %v; want ErrIndeterminate wrapping ErrCorruptResponse and ErrForeignCells", res, err)
+	if !errors.Is(err, hberr.ErrIndeterminate) || !errors.Is(err, hberr.ErrCorruptResponse) || !errors.Is(err, wire.ErrForeignCells) {
+		t.Fatalf("Append = %v, %v; want hberr.ErrIndeterminate wrapping hberr.ErrCorruptResponse and ErrForeignCells", res, err)
 	}
 	if n := fc.mutates.Load(); n != 1 {
 		t.Errorf("%d Mutates reached the server, want 1: an Append is not sent again", n)
@@ -178,8 +180,8 @@ func TestCheckAndMutateWithCorruptResultIsIndeterminate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.CheckAndMutate(testContext(t, 5*time.Second), cam); !errors.Is(err, ErrIndeterminate) {
-		t.Fatalf("CheckAndMutate = %v, want ErrIndeterminate", err)
+	if _, err := c.CheckAndMutate(testContext(t, 5*time.Second), cam); !errors.Is(err, hberr.ErrIndeterminate) {
+		t.Fatalf("CheckAndMutate = %v, want hberr.ErrIndeterminate", err)
 	}
 	if n := fc.mutates.Load(); n != 1 {
 		t.Errorf("%d Mutates reached the server, want 1", n)
@@ -233,8 +235,8 @@ func TestBatchWithCorruptResponse(t *testing.T) {
 	if res[0].Err != nil || string(res[0].Result.Cells[0].Row) != "mine" {
 		t.Errorf("Get = %+v, %v; want its row, read again", res[0].Result, res[0].Err)
 	}
-	if !errors.Is(res[1].Err, ErrIndeterminate) || !errors.Is(res[1].Err, ErrCorruptResponse) {
-		t.Errorf("Increment = %v, want ErrIndeterminate", res[1].Err)
+	if !errors.Is(res[1].Err, hberr.ErrIndeterminate) || !errors.Is(res[1].Err, hberr.ErrCorruptResponse) {
+		t.Errorf("Increment = %v, want hberr.ErrIndeterminate", res[1].Err)
 	}
 	if res[2].Err != nil {
 		t.Errorf("Put = %v, want it sent again", res[2].Err)
@@ -256,8 +258,8 @@ func TestIncrementWithCorruptResultIsIndeterminate(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := c.Increment(testContext(t, 5*time.Second), inc)
-	if !errors.Is(err, ErrIndeterminate) || !errors.Is(err, hrpc.ErrForeignCells) || IsRetryable(err) {
-		t.Fatalf("Increment = %v, %v; want ErrIndeterminate wrapping ErrForeignCells, not retryable", res, err)
+	if !errors.Is(err, hberr.ErrIndeterminate) || !errors.Is(err, wire.ErrForeignCells) || hberr.IsRetryable(err) {
+		t.Fatalf("Increment = %v, %v; want hberr.ErrIndeterminate wrapping ErrForeignCells, not retryable", res, err)
 	}
 	if n := fc.mutates.Load(); n != 1 {
 		t.Errorf("%d Mutates reached the server, want 1: an Increment is not sent again", n)
@@ -280,8 +282,8 @@ func TestMutateRowWithCorruptResultIsIndeterminate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.MutateRow(testContext(t, 5*time.Second), rm); !errors.Is(err, ErrIndeterminate) || !errors.Is(err, ErrCorruptResponse) {
-		t.Fatalf("MutateRow = %v, want ErrIndeterminate wrapping ErrCorruptResponse", err)
+	if err := c.MutateRow(testContext(t, 5*time.Second), rm); !errors.Is(err, hberr.ErrIndeterminate) || !errors.Is(err, hberr.ErrCorruptResponse) {
+		t.Fatalf("MutateRow = %v, want hberr.ErrIndeterminate wrapping hberr.ErrCorruptResponse", err)
 	}
 	if n := fc.multis.Load(); n != 1 {
 		t.Errorf("%d Multis reached the server, want 1: MutateRow is not sent again", n)

@@ -8,8 +8,9 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
@@ -17,7 +18,7 @@ import (
 var (
 	metaTableName  = []byte("hbase:meta")
 	metaRegionName = []byte("hbase:meta,,1")
-	infoFamily     = hrpc.MetaInfoFamily
+	infoFamily     = wire.MetaInfoFamily
 	regionInfoCol  = []byte("regioninfo")
 	serverCol      = []byte("server")
 	pbufMagic      = []byte("PBUF")
@@ -36,7 +37,7 @@ func (c *Client) locateInMeta(ctx context.Context, table, row []byte, before boo
 		return nil, err
 	}
 	c.metaRPCs.Add(1)
-	req := hrpc.MetaLookupRequest(meta.name, table, row, before, metaRowsPerLookup)
+	req := wire.MetaLookupRequest(meta.name, table, row, before, metaRowsPerLookup)
 	resp := &pb.ScanResponse{}
 	cells, err := conn.CallChecked(ctx, region.HighPriority, "Scan", req, nil, resp, metaCheck{})
 	if err != nil {
@@ -50,7 +51,7 @@ func (c *Client) locateInMeta(ctx context.Context, table, row []byte, before boo
 		return nil, err
 	}
 	if len(rows) == 0 {
-		return nil, ErrTableNotFound
+		return nil, hberr.ErrTableNotFound
 	}
 	for _, mr := range rows {
 		if mr.info.GetSplit() || mr.info.GetOffline() {
@@ -107,7 +108,7 @@ func (mr *metaRow) region(table []byte) (*regionInfo, error) {
 // the response's results when the server did not use a cellblock).
 func metaRows(resp *pb.ScanResponse, cellblock []byte) ([]metaRow, error) {
 	var rows []metaRow
-	add := func(cells []hrpc.Cell) error {
+	add := func(cells []wire.Cell) error {
 		if len(cells) == 0 {
 			return nil
 		}
@@ -115,7 +116,7 @@ func metaRows(resp *pb.ScanResponse, cellblock []byte) ([]metaRow, error) {
 		for i := range cells {
 			c := &cells[i]
 			if !bytes.Equal(c.Row, mr.name) {
-				return fmt.Errorf("%w: hbase:meta result of row %q holds a cell of row %q", hrpc.ErrForeignCells, mr.name, c.Row)
+				return fmt.Errorf("%w: hbase:meta result of row %q holds a cell of row %q", wire.ErrForeignCells, mr.name, c.Row)
 			}
 			if !bytes.Equal(c.Family, infoFamily) {
 				continue
@@ -141,9 +142,9 @@ func metaRows(resp *pb.ScanResponse, cellblock []byte) ([]metaRow, error) {
 		return nil
 	}
 	if len(resp.GetCellsPerResult()) > 0 {
-		rd := hrpc.NewCellReader(cellblock)
+		rd := wire.NewCellReader(cellblock)
 		for _, n := range resp.GetCellsPerResult() {
-			cells := make([]hrpc.Cell, n)
+			cells := make([]wire.Cell, n)
 			for i := range cells {
 				if err := rd.Next(&cells[i]); err != nil {
 					if errors.Is(err, io.EOF) {
@@ -159,9 +160,9 @@ func metaRows(resp *pb.ScanResponse, cellblock []byte) ([]metaRow, error) {
 		return rows, nil
 	}
 	for _, res := range resp.GetResults() {
-		cells := make([]hrpc.Cell, 0, len(res.GetCell()))
+		cells := make([]wire.Cell, 0, len(res.GetCell()))
 		for _, pc := range res.GetCell() {
-			cells = append(cells, hrpc.Cell{Row: pc.GetRow(), Family: pc.GetFamily(),
+			cells = append(cells, wire.Cell{Row: pc.GetRow(), Family: pc.GetFamily(),
 				Qualifier: pc.GetQualifier(), Timestamp: pc.GetTimestamp(), Value: pc.GetValue()})
 		}
 		if err := add(cells); err != nil {
@@ -185,14 +186,22 @@ func probeKey(r *regionInfo) []byte {
 
 // probe checks that conn serves r, with an existence-only Get that reads nothing.
 func (c *Client) probe(ctx context.Context, r *regionInfo, conn *region.Client) error {
-	req := hrpc.ProbeRequest(r.name, probeKey(r))
+	req := wire.ProbeRequest(r.name, probeKey(r))
 	if _, err := conn.Call(ctx, "Get", req, nil, &pb.GetResponse{}); err != nil {
 		return fmt.Errorf("probing region %s on %s: %w", quoteBytes(r.name), conn.Addr(), err)
 	}
 	return nil
 }
 
-func quoteBytes(b []byte) string { return strconv.Quote(string(b)) }
+// quoteBytes quotes a row or table for an error message, bounded as hberr's OpError bounds
+// its row: a row may be 32767 bytes.
+func quoteBytes(b []byte) string {
+	const max = 64
+	if len(b) <= max {
+		return strconv.Quote(string(b))
+	}
+	return strconv.Quote(string(b[:max])) + "... (" + strconv.Itoa(len(b)) + " bytes)"
+}
 
 // metaCheck checks an hbase:meta scan response by decoding it while the region connection
 // still holds its frame (region.Checker): a corrupt one resets the connection and is logged.
@@ -201,7 +210,7 @@ type metaCheck struct{}
 func (metaCheck) CheckResponse(resp proto.Message, cells []byte) error {
 	r, ok := resp.(*pb.ScanResponse)
 	if !ok {
-		return fmt.Errorf("%w: %T for a Scan", hrpc.ErrBadResponse, resp)
+		return fmt.Errorf("%w: %T for a Scan", wire.ErrBadResponse, resp)
 	}
 	_, err := metaRows(r, cells)
 	return err

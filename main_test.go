@@ -24,15 +24,16 @@ var (
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if hbasetest.Skipped() {
-		// The runnable examples start a mini cluster each and cannot skip themselves.
+		// ExampleAdmin starts a mini cluster of its own and cannot skip itself (the other
+		// examples run on the in-process fakehbase).
 		skipExamples()
 	}
 	os.Exit(shared.Run(m))
 }
 
-// skipExamples adds the runnable examples to -test.skip.
+// skipExamples adds the runnable examples that need a mini cluster to -test.skip.
 func skipExamples() {
-	skip := "^Example"
+	skip := "^ExampleAdmin$"
 	if f := flag.Lookup("test.skip"); f != nil && f.Value.String() != "" {
 		skip = f.Value.String() + "|" + skip
 	}

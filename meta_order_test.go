@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/metarow"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // hostileSplits are split keys whose region names do not sort in byte order in hbase:meta:
@@ -42,8 +44,8 @@ func metaScanResponse(rows ...[]byte) (*pb.ScanResponse, []byte) {
 	var cells []byte
 	var counts []uint32
 	for _, row := range rows {
-		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: row, Family: infoFamily, Qualifier: serverCol,
-			Type: hrpc.CellTypePut, Value: []byte("rs:16020")})
+		cells = wire.AppendCell(cells, &wire.Cell{Row: row, Family: infoFamily, Qualifier: serverCol,
+			Type: wire.CellTypePut, Value: []byte("rs:16020")})
 		counts = append(counts, 1)
 	}
 	return &pb.ScanResponse{CellsPerResult: counts}, cells
@@ -117,8 +119,8 @@ func TestMetaScansWithHostileSplitKeys(t *testing.T) {
 			t.Errorf("Regions(%q) start keys %q, want %q", table, starts, want)
 		}
 	}
-	if _, err := c.Admin().Regions(ctx, "t1"); !IsNotFound(err) {
-		t.Errorf("Regions of a missing table: %v, want ErrTableNotFound", err)
+	if _, err := c.Admin().Regions(ctx, "t1"); !hberr.IsNotFound(err) {
+		t.Errorf("Regions of a missing table: %v, want hberr.ErrTableNotFound", err)
 	}
 
 	var want []string

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -15,8 +16,8 @@ func TestIntegrationScanMetrics(t *testing.T) {
 	const n, regions = 300, 3
 	table := createTable(t, []string{"f"}, splitKeys(n, regions))
 	var mu sync.Mutex
-	var reported []ScanMetricsInfo
-	c := newTestClient(t, WithHooks(&Hooks{ScanMetrics: func(_ context.Context, ev ScanMetricsInfo) {
+	var reported []hbasetrace.ScanMetricsInfo
+	c := newTestClient(t, WithHooks(&hbasetrace.Hooks{ScanMetrics: func(_ context.Context, ev hbasetrace.ScanMetricsInfo) {
 		mu.Lock()
 		reported = append(reported, ev)
 		mu.Unlock()

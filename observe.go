@@ -6,7 +6,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/hbasetrace"
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
@@ -27,7 +29,7 @@ func (c *Client) observing() bool { return c.hooks != nil || c.lat != nil }
 // callObs follows one call for the hooks and the latency histograms. It lives on the stack
 // of sendObserved.
 type callObs struct {
-	hooks      *Hooks
+	hooks      *hbasetrace.Hooks
 	op         string
 	opKind     opKind
 	table, row []byte
@@ -48,7 +50,7 @@ func newCallObs(c *Client, op string, table, row []byte) callObs {
 // begin runs the CallStart hooks and returns the call's context.
 func (o *callObs) begin(ctx context.Context) context.Context {
 	if o.hooks != nil && o.hooks.CallStart != nil {
-		if nctx := o.hooks.CallStart(ctx, CallStartInfo{Op: o.op, Table: o.table, Row: o.row}); nctx != nil {
+		if nctx := o.hooks.CallStart(ctx, hbasetrace.CallStartInfo{Op: o.op, Table: o.table, Row: o.row}); nctx != nil {
 			return nctx
 		}
 	}
@@ -60,10 +62,10 @@ func (o *callObs) end(ctx context.Context, err error) {
 	if o.hooks == nil || o.hooks.CallDone == nil {
 		return
 	}
-	o.hooks.CallDone(ctx, CallDoneInfo{
+	o.hooks.CallDone(ctx, hbasetrace.CallDoneInfo{
 		Op: o.op, Table: o.table, Row: o.row, Region: o.region, Server: o.server,
 		Attempts: o.attempts, Retries: o.retries, Duration: time.Since(o.start),
-		RequestBytes: o.reqTotal, ResponseBytes: o.respTotal, Err: err, Class: ErrorClass(err),
+		RequestBytes: o.reqTotal, ResponseBytes: o.respTotal, Err: err, Class: hberr.Class(err),
 	})
 }
 
@@ -85,9 +87,9 @@ func (o *callObs) attempted(ctx context.Context, c *Client, regionName []byte, a
 	o.reqTotal += o.reqBytes
 	o.respTotal += respBytes
 	if o.hooks.Attempt != nil {
-		o.hooks.Attempt(ctx, AttemptInfo{Op: o.op, Table: o.table, Region: regionName, Server: addr,
+		o.hooks.Attempt(ctx, hbasetrace.AttemptInfo{Op: o.op, Table: o.table, Region: regionName, Server: addr,
 			Attempt: o.attempts, Duration: d, RequestBytes: o.reqBytes, ResponseBytes: respBytes,
-			Err: err, Class: ErrorClass(err)})
+			Err: err, Class: hberr.Class(err)})
 	}
 	o.reqBytes = 0
 }
@@ -99,8 +101,8 @@ func requestSize(req proto.Message, cells []byte) int {
 }
 
 // sendObserved is send with hooks or latency histograms.
-func (c *Client) sendObserved(ctx context.Context, call hrpc.Call) (proto.Message, []byte, error) {
-	o := newCallObs(c, opName(call), call.Table(), call.Key())
+func (c *Client) sendObserved(ctx context.Context, call wire.Call) (proto.Message, []byte, error) {
+	o := newCallObs(c, call.Op(), call.Table(), call.Key())
 	ctx = o.begin(ctx)
 	resp, cells, err := c.sendLoop(ctx, call, &o)
 	o.end(ctx, err)
@@ -108,7 +110,7 @@ func (c *Client) sendObserved(ctx context.Context, call hrpc.Call) (proto.Messag
 }
 
 // attempt is callRegion, timed and reported when the call is observed.
-func (c *Client) attempt(ctx context.Context, r *regionInfo, conn *region.Client, call hrpc.Call, o *callObs) (proto.Message, []byte, error) {
+func (c *Client) attempt(ctx context.Context, r *regionInfo, conn *region.Client, call wire.Call, o *callObs) (proto.Message, []byte, error) {
 	if o == nil {
 		return c.callRegion(ctx, r, conn, call, nil)
 	}
@@ -132,8 +134,8 @@ func (c *Client) retrying(ctx context.Context, o *callObs, conn *region.Client, 
 	if conn != nil {
 		addr = conn.Addr()
 	}
-	o.hooks.Retry(ctx, RetryInfo{Op: o.op, Table: o.table, Row: o.row, Server: addr,
-		Attempt: o.attempts, Err: err, Class: ErrorClass(err),
+	o.hooks.Retry(ctx, hbasetrace.RetryInfo{Op: o.op, Table: o.table, Row: o.row, Server: addr,
+		Attempt: o.attempts, Err: err, Class: hberr.Class(err),
 		Relocate: act == relocate || act == pauseAndRelocate})
 }
 
@@ -143,7 +145,7 @@ func (c *Client) cacheLooked(ctx context.Context, table, key []byte, hit bool) {
 		c.stats.cacheMisses.Add(1)
 	}
 	if c.hooks != nil && c.hooks.RegionCache != nil {
-		c.hooks.RegionCache(ctx, RegionCacheInfo{Table: table, Row: key, Hit: hit})
+		c.hooks.RegionCache(ctx, hbasetrace.RegionCacheInfo{Table: table, Row: key, Hit: hit})
 	}
 }
 
@@ -156,7 +158,7 @@ func (c *Client) locate(ctx context.Context, table, key []byte, before bool) (*r
 		c.stats.lookupErrors.Add(1)
 	}
 	if c.hooks != nil && c.hooks.Lookup != nil {
-		ev := LookupInfo{Table: table, Row: key, Duration: time.Since(start), Err: err}
+		ev := hbasetrace.LookupInfo{Table: table, Row: key, Duration: time.Since(start), Err: err}
 		if r != nil {
 			ev.Region, ev.Server = r.name, r.addr
 		}
@@ -172,7 +174,7 @@ func (c *Client) connected(addr string, start time.Time, err error) {
 		c.stats.dialErrors.Add(1)
 	}
 	if c.hooks != nil && c.hooks.Connect != nil {
-		c.hooks.Connect(ConnectInfo{Addr: addr, Duration: time.Since(start), Err: err})
+		c.hooks.Connect(hbasetrace.ConnectInfo{Addr: addr, Duration: time.Since(start), Err: err})
 	}
 }
 
@@ -183,13 +185,12 @@ func (c *Client) connClosed(conn *region.Client, cause error) {
 	c.stats.closedWritten.Add(st.BytesWritten)
 	c.stats.closedRead.Add(st.BytesRead)
 	if c.hooks != nil && c.hooks.ConnClosed != nil {
-		c.hooks.ConnClosed(ConnClosedInfo{Addr: conn.Addr(), Err: cause})
+		c.hooks.ConnClosed(hbasetrace.ConnClosedInfo{Addr: conn.Addr(), Err: cause})
 	}
 }
 
 // hookOptions are the region options the hooks need: the trace context in request headers,
-// and a dialer that reports the TCP dial (a dialer given with WithConnOptions comes later
-// and replaces it).
+// and a dialer that reports the TCP dial (WithDialer's dialer comes later and replaces it).
 func (c *Client) hookOptions() []region.Option {
 	if c.hooks == nil {
 		return nil
@@ -204,12 +205,12 @@ func (c *Client) hookOptions() []region.Option {
 // timedDialer is a net.Dialer that reports each dial to the Dial hook.
 type timedDialer struct {
 	d    net.Dialer
-	hook func(DialInfo)
+	hook func(hbasetrace.DialInfo)
 }
 
 func (t *timedDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	start := time.Now()
 	conn, err := t.d.DialContext(ctx, network, addr)
-	t.hook(DialInfo{Addr: addr, Duration: time.Since(start), Err: err})
+	t.hook(hbasetrace.DialInfo{Addr: addr, Duration: time.Since(start), Err: err})
 	return conn, err
 }

@@ -6,15 +6,14 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
-// ErrBadRequest is wrapped by the *OpError of a call given a nil request; nothing is sent.
-var ErrBadRequest = hberr.ErrBadRequest
-
-// nilRequest is the error of an operation called with a nil request: an *OpError like every
+// nilRequest is the error of an operation called with a nil request: an *hberr.OpError like every
 // other error of a call.
 func nilRequest(op string) error {
-	return &OpError{Op: op, Err: fmt.Errorf("%w: nil %s", ErrBadRequest, op)}
+	return &hberr.OpError{Op: op, Err: fmt.Errorf("%w: nil %s", hberr.ErrBadRequest, op)}
 }
 
 // Get reads one row. A missing row gives a Result without cells.
@@ -22,13 +21,14 @@ func (c *Client) Get(ctx context.Context, g *hrpc.Get) (*hrpc.Result, error) {
 	if g == nil {
 		return nil, nilRequest("Get")
 	}
-	resp, cells, err := c.send(ctx, g)
+	call := hrpcwire.Get(g)
+	resp, cells, err := c.send(ctx, call)
 	if err != nil {
-		return nil, opError("Get", g, err)
+		return nil, opError(call, err)
 	}
-	res, err := g.Decode(resp, cells)
+	res, err := hrpcwire.DecodeGet(g, resp, cells)
 	if err != nil {
-		return nil, opError("Get", g, err)
+		return nil, opError(call, err)
 	}
 	return res, nil
 }
@@ -38,7 +38,7 @@ func (c *Client) Put(ctx context.Context, p *hrpc.Put) (*hrpc.Result, error) {
 	if p == nil {
 		return nil, nilRequest("Put")
 	}
-	return c.mutate(ctx, p, "Put")
+	return c.mutate(ctx, p)
 }
 
 // Delete applies d.
@@ -46,7 +46,7 @@ func (c *Client) Delete(ctx context.Context, d *hrpc.Delete) (*hrpc.Result, erro
 	if d == nil {
 		return nil, nilRequest("Delete")
 	}
-	return c.mutate(ctx, d, "Delete")
+	return c.mutate(ctx, d)
 }
 
 // Append applies a and returns the new values.
@@ -54,7 +54,7 @@ func (c *Client) Append(ctx context.Context, a *hrpc.Append) (*hrpc.Result, erro
 	if a == nil {
 		return nil, nilRequest("Append")
 	}
-	return c.mutate(ctx, a, "Append")
+	return c.mutate(ctx, a)
 }
 
 // Increment applies inc and returns the new values.
@@ -62,17 +62,18 @@ func (c *Client) Increment(ctx context.Context, inc *hrpc.Increment) (*hrpc.Resu
 	if inc == nil {
 		return nil, nilRequest("Increment")
 	}
-	return c.mutate(ctx, inc, "Increment")
+	return c.mutate(ctx, inc)
 }
 
-func (c *Client) mutate(ctx context.Context, m hrpc.Mutation, op string) (*hrpc.Result, error) {
-	resp, cells, err := c.send(ctx, m)
+func (c *Client) mutate(ctx context.Context, m hrpc.Mutation) (*hrpc.Result, error) {
+	call := hrpcwire.Mutation(m)
+	resp, cells, err := c.send(ctx, call)
 	if err != nil {
-		return nil, opError(op, m, err)
+		return nil, opError(call, err)
 	}
-	res, err := m.Decode(resp, cells)
+	res, err := hrpcwire.DecodeMutation(m, resp, cells)
 	if err != nil {
-		return nil, opError(op, m, err)
+		return nil, opError(call, err)
 	}
 	return res, nil
 }
@@ -83,13 +84,14 @@ func (c *Client) CheckAndMutate(ctx context.Context, cam *hrpc.CheckAndMutate) (
 	if cam == nil {
 		return false, nilRequest("CheckAndMutate")
 	}
-	resp, cells, err := c.send(ctx, cam)
+	call := hrpcwire.CheckAndMutate(cam)
+	resp, cells, err := c.send(ctx, call)
 	if err != nil {
-		return false, opError("CheckAndMutate", cam, err)
+		return false, opError(call, err)
 	}
-	ok, err := cam.Decode(resp, cells)
+	ok, _, err := hrpcwire.DecodeCheckAndMutate(cam, resp, cells)
 	if err != nil {
-		return false, opError("CheckAndMutate", cam, err)
+		return false, opError(call, err)
 	}
 	return ok, nil
 }
@@ -99,38 +101,18 @@ func (c *Client) MutateRow(ctx context.Context, rm *hrpc.RowMutations) error {
 	if rm == nil {
 		return nilRequest("RowMutations")
 	}
-	resp, cells, err := c.send(ctx, rm)
+	call := hrpcwire.RowMutations(rm)
+	resp, cells, err := c.send(ctx, call)
 	if err == nil {
-		err = rm.Decode(resp, cells)
+		err = hrpcwire.DecodeRowMutations(rm, resp, cells)
 	}
 	if err != nil {
-		return opError("MutateRow", rm, err)
+		return opError(call, err)
 	}
 	return nil
 }
 
-// opName is the name a call's errors give its operation.
-func opName(call hrpc.Call) string {
-	switch call.(type) {
-	case *hrpc.Get:
-		return "Get"
-	case *hrpc.Put:
-		return "Put"
-	case *hrpc.Delete:
-		return "Delete"
-	case *hrpc.Append:
-		return "Append"
-	case *hrpc.Increment:
-		return "Increment"
-	case *hrpc.CheckAndMutate:
-		return "CheckAndMutate"
-	case *hrpc.RowMutations:
-		return "MutateRow"
-	}
-	return call.Method()
-}
-
 // opError says which operation, table and row failed: every call's error is one.
-func opError(op string, call hrpc.Call, err error) error {
-	return &OpError{Op: op, Table: call.Table(), Row: call.Key(), Err: err}
+func opError(call wire.Call, err error) error {
+	return &hberr.OpError{Op: call.Op(), Table: call.Table(), Row: call.Key(), Err: userError(err)}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/region"
 )
@@ -35,7 +36,8 @@ type options struct {
 	suspectTimeout time.Duration
 	scanLeaseRenew time.Duration
 	handshaker     region.Handshaker
-	// connOptions are added to the options of every region server connection.
+	// connOptions are added to the options of every region server connection (WithDialer's
+	// dialer).
 	connOptions []region.Option
 	// bootstrap are the servers of the connection registry (WithBootstrapServers); when set,
 	// ZooKeeper is not used.
@@ -45,7 +47,7 @@ type options struct {
 	// locateMeta replaces the ZooKeeper lookup of hbase:meta (tests).
 	locateMeta func(ctx context.Context) (string, error)
 	// hooks receive the client's events (WithHooks).
-	hooks []*Hooks
+	hooks []*hbasetrace.Hooks
 	// serverLatency keeps latency histograms per region server (WithServerLatency).
 	serverLatency bool
 }
@@ -127,8 +129,8 @@ func WithMaxBackoff(d time.Duration) Option {
 	}
 }
 
-// WithMaxAttempts caps how many times a call is sent before it fails with an *AttemptsError
-// (wrapping ErrAttemptsExhausted and the last failure), besides its context: whichever ends
+// WithMaxAttempts caps how many times a call is sent before it fails with an *hberr.AttemptsError
+// (wrapping hberr.ErrAttemptsExhausted and the last failure), besides its context: whichever ends
 // first ends the call. An attempt is one failed try: an RPC to the region (or, for a batch, to
 // the action's region) or a failed lookup of the region. Final errors (a missing table, a
 // closed client) end the call at the first attempt anyway. Waiting while the client itself
@@ -145,7 +147,7 @@ func WithMaxAttempts(n int) Option {
 	}
 }
 
-// WithNoRetries makes every call fail at its first failure, with an *AttemptsError wrapping
+// WithNoRetries makes every call fail at its first failure, with an *hberr.AttemptsError wrapping
 // it (WithMaxAttempts(1)). The client still learns from the failure: a moved region is looked
 // up again for the next call. hrpc.MaxAttempts overrides it for one request.
 func WithNoRetries() Option { return WithMaxAttempts(1) }
@@ -176,29 +178,14 @@ func WithScannerLeaseRenewal(d time.Duration) Option {
 	}
 }
 
-// WithHandshaker sets the connection security hook (Kerberos SASL, AES) used for every region
-// server connection. The default is SIMPLE authentication.
-func WithHandshaker(h region.Handshaker) Option {
+// withHandshaker sets the connection security hook used for every region server connection
+// instead of the Kerberos security options (tests: a handshaker of their own).
+func withHandshaker(h region.Handshaker) Option {
 	return func(o *options) error {
 		if _, ok := o.handshaker.(*security); ok {
-			return errors.New("hbase: WithHandshaker cannot be combined with the Kerberos security options")
+			return errors.New("hbase: a handshaker cannot be combined with the Kerberos security options")
 		}
 		o.handshaker = h
-		return nil
-	}
-}
-
-// WithConnOptions adds options to every region server connection (region.WithMaxFrameSize,
-// region.WithDialer...), for connection-level settings the client's own options do not cover.
-// They are checked by NewClient.
-func WithConnOptions(opts ...region.Option) Option {
-	return func(o *options) error {
-		for _, opt := range opts {
-			if opt == nil {
-				return errors.New("hbase: WithConnOptions: nil region.Option")
-			}
-		}
-		o.connOptions = append(o.connOptions, opts...)
 		return nil
 	}
 }
@@ -263,7 +250,7 @@ func (o *options) applyOptions(zkQuorum string, opts []Option) error {
 		}
 	}
 	if err := region.CheckOptions(o.connOptions...); err != nil {
-		return fmt.Errorf("hbase: WithConnOptions: %w", err)
+		return fmt.Errorf("hbase: connection options: %w", err)
 	}
 	if s, ok := o.handshaker.(*security); ok {
 		// Security options are checked together here, not at the first connection.
@@ -275,7 +262,7 @@ func (o *options) applyOptions(zkQuorum string, opts []Option) error {
 }
 
 // closeHandshaker releases what the security options own (credentials and their ticket
-// renewal goroutine); a handshaker passed with WithHandshaker that is an io.Closer is closed too.
+// renewal goroutine); a handshaker given with withHandshaker that is an io.Closer is closed too.
 func (o *options) closeHandshaker() {
 	if c, ok := o.handshaker.(io.Closer); ok {
 		c.Close()
@@ -290,11 +277,12 @@ func (o *options) closeHandshaker() {
 // turn and later also the servers they report. Masters serve the registry from HBase 2.3
 // (before 2.5 without the list of servers to report, so the client keeps the given ones);
 // region servers from 2.5. When none of the given servers serves it, calls fail at once with
-// an error wrapping ErrBootstrapUnreachable and ErrConfiguration that names those versions;
-// when none answers at all, lookups fail naming ErrBootstrapUnreachable and each server's error
-// (a silent one: "no answer in <d>"; each server gets a share of the lookup's time), and so
-// does a call whose deadline comes first, with its context's error. Each address must be
-// host:port; NewClient refuses another with an error wrapping hberr.ErrConfiguration.
+// an error wrapping hberr.ErrBootstrapUnreachable and hberr.ErrConfiguration that names
+// those versions; when none answers at all, lookups fail naming hberr.ErrBootstrapUnreachable
+// and each server's error (a silent one: "no answer in <d>"; each server gets a share of the
+// lookup's time), and so does a call whose deadline comes first, with its context's error.
+// Each address must be host:port; NewClient refuses another with an error wrapping
+// hberr.ErrConfiguration.
 func WithBootstrapServers(servers ...string) Option {
 	return func(o *options) error {
 		if len(servers) == 0 {
@@ -314,7 +302,7 @@ func WithBootstrapServers(servers ...string) Option {
 // the cluster: region servers, masters and bootstrap servers. cfg sets the trusted roots
 // (RootCAs; nil means the system's), a client certificate for servers that require one
 // (Certificates) and the server name (ServerName; empty means each server's host name). A
-// server that does not speak TLS fails the connection with ErrTLS instead of being
+// server that does not speak TLS fails the connection with hberr.ErrTLS instead of being
 // talked to in plaintext. With Kerberos on top, ProtectionAuthentication is enough: TLS
 // already encrypts, and SASL wrapping would encrypt twice.
 func WithTLS(cfg *tls.Config) Option {

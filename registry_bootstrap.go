@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -62,7 +62,7 @@ func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
 	}
-	err := fmt.Errorf("%w (%s): %w", ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
+	err := fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
 	if settled == len(servers) {
 		// Every server is of a kind no retry changes (no registry, TLS where the client is
 		// plaintext...): the callers waiting for hbase:meta get this error at once (failFast).
@@ -118,8 +118,8 @@ func (b *bootstrapRegistry) ask(ctx context.Context, addr string) (string, error
 			return "", err
 		}
 		resp := &pb.GetMetaRegionLocationsResponse{}
-		if _, err = conn.Call(ctx, hrpc.MethodGetMetaRegionLocations, hrpc.MetaLocationsRequest(), nil, resp); err == nil {
-			meta, err := hrpc.PrimaryMetaServer(resp)
+		if _, err = conn.Call(ctx, wire.MethodGetMetaRegionLocations, wire.MetaLocationsRequest(), nil, resp); err == nil {
+			meta, err := wire.PrimaryMetaServer(resp)
 			if err != nil {
 				return "", err
 			}
@@ -176,11 +176,11 @@ func (b *bootstrapRegistry) LocateMaster(ctx context.Context) (string, error) {
 		conn, _, err := b.conn(ctx, addr)
 		if err == nil {
 			resp := &pb.GetActiveMasterResponse{}
-			if _, err = conn.Call(ctx, hrpc.MethodGetActiveMaster, hrpc.ActiveMasterRequest(), nil, resp); err == nil {
+			if _, err = conn.Call(ctx, wire.MethodGetActiveMaster, wire.ActiveMasterRequest(), nil, resp); err == nil {
 				if resp.ServerName == nil {
 					err = errors.New("no active master now")
 				} else {
-					return hrpc.ServerAddr(resp.ServerName)
+					return wire.ServerAddr(resp.ServerName)
 				}
 			}
 		}
@@ -189,7 +189,7 @@ func (b *bootstrapRegistry) LocateMaster(ctx context.Context) (string, error) {
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
 	}
-	return "", fmt.Errorf("%w (%s): %w", ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
+	return "", fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
 }
 
 // answered puts addr first and, when the list is due for a refresh, replaces it with the
@@ -201,8 +201,8 @@ func (b *bootstrapRegistry) answered(ctx context.Context, addr string, conn *reg
 	list := []string{addr}
 	if due {
 		resp := &pb.GetBootstrapNodesResponse{}
-		if _, err := conn.Call(ctx, hrpc.MethodGetBootstrapNodes, hrpc.BootstrapNodesRequest(), nil, resp); err == nil {
-			list = append(list, hrpc.ServerAddrs(resp)...)
+		if _, err := conn.Call(ctx, wire.MethodGetBootstrapNodes, wire.BootstrapNodesRequest(), nil, resp); err == nil {
+			list = append(list, wire.ServerAddrs(resp)...)
 		} else {
 			b.c.log.Debug("hbase: refreshing the bootstrap servers failed", "server", addr, "err", err)
 			due = false
@@ -241,7 +241,7 @@ func (b *bootstrapRegistry) conn(ctx context.Context, addr string) (conn *region
 	if conn != nil && !isDead(conn) {
 		return conn, false, nil
 	}
-	conn, err = b.c.dialServer(ctx, addr, append(b.c.connOptions(), region.WithService(hrpc.RegistryService)))
+	conn, err = b.c.dialServer(ctx, addr, append(b.c.connOptions(), region.WithService(wire.RegistryService)))
 	if err != nil {
 		return nil, false, err
 	}

@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -25,17 +27,17 @@ func fakeRegistry(t *testing.T, meta string, nodes []string, asked *atomic.Int64
 		return &pb.ServerName{HostName: proto.String(host), Port: proto.Uint32(uint32(p))}
 	}
 	srv, err := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
-		if svc := r.Conn.Header().GetServiceName(); svc != hrpc.RegistryService {
+		if svc := r.Conn.Header().GetServiceName(); svc != wire.RegistryService {
 			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", "service "+svc)}
 		}
 		switch r.Method {
-		case hrpc.MethodGetMetaRegionLocations:
+		case wire.MethodGetMetaRegionLocations:
 			asked.Add(1)
 			return fakeserver.Response{Msg: &pb.GetMetaRegionLocationsResponse{MetaLocations: []*pb.RegionLocation{
 				{RegionInfo: &pb.RegionInfo{RegionId: proto.Uint64(1), TableName: &pb.TableName{Namespace: []byte("hbase"), Qualifier: []byte("meta")}, ReplicaId: proto.Int32(1)}, ServerName: sn("127.0.0.1:1"), SeqNum: proto.Int64(1)},
 				{RegionInfo: &pb.RegionInfo{RegionId: proto.Uint64(1), TableName: &pb.TableName{Namespace: []byte("hbase"), Qualifier: []byte("meta")}}, ServerName: sn(meta), SeqNum: proto.Int64(1)},
 			}}}
-		case hrpc.MethodGetBootstrapNodes:
+		case wire.MethodGetBootstrapNodes:
 			resp := &pb.GetBootstrapNodesResponse{}
 			for _, n := range nodes {
 				resp.ServerName = append(resp.ServerName, sn(n))
@@ -94,7 +96,7 @@ func TestBootstrapRegistryLocatesMeta(t *testing.T) {
 	}
 }
 
-// No bootstrap server answering is an error naming them, wrapping ErrBootstrapUnreachable.
+// No bootstrap server answering is an error naming them, wrapping hberr.ErrBootstrapUnreachable.
 func TestBootstrapRegistryUnreachable(t *testing.T) {
 	a, b := deadAddr(t), deadAddr(t)
 	c, err := NewClient("", WithBootstrapServers(a, b), WithRegionLookupTimeout(500*time.Millisecond))
@@ -104,8 +106,8 @@ func TestBootstrapRegistryUnreachable(t *testing.T) {
 	defer c.Close()
 	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
 	_, err = c.Get(testContext(t, 2*time.Second), get)
-	if !errors.Is(err, ErrBootstrapUnreachable) || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), b) {
-		t.Fatalf("err = %v; want ErrBootstrapUnreachable naming %s and %s", err, a, b)
+	if !errors.Is(err, hberr.ErrBootstrapUnreachable) || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), b) {
+		t.Fatalf("err = %v; want hberr.ErrBootstrapUnreachable naming %s and %s", err, a, b)
 	}
 }
 

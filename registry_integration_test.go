@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 )
 
 // A client that knows only bootstrap servers (the master, or a region server) finds hbase:meta
@@ -35,8 +36,8 @@ func TestIntegrationBootstrapRegistry(t *testing.T) {
 				_, err := client.Get(short, mustGet(t, table, []byte("row")))
 				// A 2.4 region server resets the connection on the registry service: the
 				// Get fails at once, as a configuration error, not at its deadline.
-				if !errors.Is(err, ErrBootstrapUnreachable) || !errors.Is(err, ErrConfiguration) || !strings.Contains(err.Error(), "HBase 2.5") {
-					t.Fatalf("HBase %s: err = %v; want ErrBootstrapUnreachable and ErrConfiguration naming HBase 2.5", cl.Version(), err)
+				if !errors.Is(err, hberr.ErrBootstrapUnreachable) || !errors.Is(err, hberr.ErrConfiguration) || !strings.Contains(err.Error(), "HBase 2.5") {
+					t.Fatalf("HBase %s: err = %v; want hberr.ErrBootstrapUnreachable and hberr.ErrConfiguration naming HBase 2.5", cl.Version(), err)
 				}
 				t.Logf("HBase %s region server: %v", cl.Version(), err)
 				return

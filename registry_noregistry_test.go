@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 )
 
@@ -71,8 +72,8 @@ func TestBootstrapServersWithoutRegistryFailFast(t *testing.T) {
 	start := time.Now()
 	_, err = c.Get(testContext(t, 20*time.Second), mustGet(t, "t", []byte("row")))
 	took := time.Since(start)
-	if !errors.Is(err, ErrBootstrapUnreachable) || !errors.Is(err, ErrConfiguration) || !strings.Contains(err.Error(), "HBase 2.5") {
-		t.Fatalf("err = %v; want ErrBootstrapUnreachable and ErrConfiguration naming HBase 2.5", err)
+	if !errors.Is(err, hberr.ErrBootstrapUnreachable) || !errors.Is(err, hberr.ErrConfiguration) || !strings.Contains(err.Error(), "HBase 2.5") {
+		t.Fatalf("err = %v; want hberr.ErrBootstrapUnreachable and hberr.ErrConfiguration naming HBase 2.5", err)
 	}
 	if took > 5*time.Second {
 		t.Errorf("the Get took %v; servers without a registry must fail it at once", took)
@@ -93,8 +94,8 @@ func TestBootstrapResetWithDeadServerRetries(t *testing.T) {
 	}
 	defer c.Close()
 	_, err = c.Get(testContext(t, 2*time.Second), mustGet(t, "t", []byte("row")))
-	if !errors.Is(err, ErrBootstrapUnreachable) || errors.Is(err, ErrConfiguration) {
-		t.Fatalf("err = %v; want ErrBootstrapUnreachable, not a configuration error", err)
+	if !errors.Is(err, hberr.ErrBootstrapUnreachable) || errors.Is(err, hberr.ErrConfiguration) {
+		t.Fatalf("err = %v; want hberr.ErrBootstrapUnreachable, not a configuration error", err)
 	}
 	if n := resets.Load(); n < 2 {
 		t.Errorf("the resetting server got %d connections; want at least 2", n)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 )
 
 // TestDeltasIntactOnAServerThatReusesReleasedBuffers runs every way the client sends an Append
@@ -79,11 +80,11 @@ func TestDeltasIntactOnAServerThatReusesReleasedBuffers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, cells, err := c.send(ctx, cam) // CheckAndMutate drops the result; DecodeResult keeps it
+		resp, cells, err := c.send(ctx, hrpcwire.CheckAndMutate(cam)) // CheckAndMutate drops the result; the decoding keeps it
 		if err != nil {
 			t.Fatal(err)
 		}
-		ok, res, err := cam.DecodeResult(resp, cells)
+		ok, res, err := hrpcwire.DecodeCheckAndMutate(cam, resp, cells)
 		if err != nil || !ok {
 			t.Fatal(ok, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -57,9 +58,9 @@ func TestNoRetriesAgainstHBase(t *testing.T) {
 	}
 	moveRegion(t, cl, table, nil)
 	_, err := c.Get(ctx, mustGetT(t, table, "row"))
-	ae, ok := errors.AsType[*AttemptsError](err)
-	if !ok || ae.Attempts != 1 || !errors.Is(err, ErrRegionUnavailable) {
-		t.Fatalf("Get after a move without retries: err = %v; want an *AttemptsError after 1 attempt wrapping ErrRegionUnavailable", err)
+	ae, ok := errors.AsType[*hberr.AttemptsError](err)
+	if !ok || ae.Attempts != 1 || !errors.Is(err, hberr.ErrRegionUnavailable) {
+		t.Fatalf("Get after a move without retries: err = %v; want an *hberr.AttemptsError after 1 attempt wrapping hberr.ErrRegionUnavailable", err)
 	}
 	t.Logf("no-retry Get after a move: %v", err)
 	if res, err := c.Get(ctx, mustGetT(t, table, "row")); err != nil || len(res.Cells) != 1 {

@@ -8,9 +8,9 @@ import (
 	"sync"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/metarow"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -237,7 +237,7 @@ func (c *Client) metaRange(ctx context.Context, first, last []byte) (rows []meta
 	after := false
 	for range metaRangePages {
 		c.metaRPCs.Add(1)
-		req := hrpc.MetaRangeRequest(meta.name, first, last, after, metaRowsPerRange)
+		req := wire.MetaRangeRequest(meta.name, first, last, after, metaRowsPerRange)
 		resp := &pb.ScanResponse{}
 		cells, err := conn.CallChecked(ctx, region.HighPriority, "Scan", req, nil, resp, metaCheck{})
 		if err != nil {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
@@ -194,7 +196,7 @@ func TestThrottlingWaitHonoured(t *testing.T) {
 	callCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, err := c2.Get(callCtx, mustGetT(t, "t", "row"))
-	re, isRemote := errors.AsType[*RemoteError](err)
+	re, isRemote := errors.AsType[*hberr.RemoteError](err)
 	if !errors.Is(err, context.DeadlineExceeded) || !isRemote || !strings.HasSuffix(re.Class, "RpcThrottlingException") ||
 		!strings.Contains(err.Error(), "asked for a wait of 1m0s") {
 		t.Errorf("err = %v; want DeadlineExceeded with the throttling and its wait", err)
@@ -411,7 +413,7 @@ func TestReopenedRegionFoundSoon(t *testing.T) {
 	fc.mu.Lock()
 	fc.regions = fakeRegions(1, rs.Addr())
 	fc.mu.Unlock()
-	c := fc.client(t, WithHooks(&Hooks{Backoff: func(ctx context.Context, ev BackoffInfo) {
+	c := fc.client(t, WithHooks(&hbasetrace.Hooks{Backoff: func(ctx context.Context, ev hbasetrace.BackoffInfo) {
 		if ctx.Value(callKey{}) != nil {
 			return // a call's own pause
 		}

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/region"
 )
@@ -17,7 +17,7 @@ import (
 type backoff struct {
 	min, max time.Duration
 	attempt  int
-	hooks    *Hooks // the client's, for the Backoff hook; nil: none
+	hooks    *hbasetrace.Hooks // the client's, for the Backoff hook; nil: none
 }
 
 func (b *backoff) next() time.Duration {
@@ -39,7 +39,7 @@ func (b *backoff) sleep(ctx context.Context) error {
 func (b *backoff) sleepAtLeast(ctx context.Context, d time.Duration) error {
 	d = max(b.next(), d)
 	if b.hooks != nil && b.hooks.Backoff != nil {
-		b.hooks.Backoff(ctx, BackoffInfo{Pause: d, Count: b.attempt})
+		b.hooks.Backoff(ctx, hbasetrace.BackoffInfo{Pause: d, Count: b.attempt})
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -73,7 +73,7 @@ func classify(err error) retryAction {
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return giveUp
-	case errors.Is(err, ErrClosed), errors.Is(err, ErrConfiguration):
+	case errors.Is(err, hberr.ErrClosed), errors.Is(err, hberr.ErrConfiguration):
 		return giveUp
 	case errors.Is(err, errUnreached):
 		// The registry or a server could not be reached (findMeta): pause, then look again.
@@ -134,7 +134,7 @@ func waitPastDeadline(ctx context.Context, d time.Duration, last error) error {
 	if left >= d {
 		return nil
 	}
-	return &RetryError{
+	return &hberr.RetryError{
 		Err: fmt.Errorf("%w (the server asked for a wait of %v, more than the %v left)",
 			context.DeadlineExceeded, d, max(left, 0).Round(time.Millisecond)),
 		Last: last,
@@ -145,7 +145,7 @@ func waitPastDeadline(ctx context.Context, d time.Duration, last error) error {
 // last, when set, is what it was retrying and goes into the message.
 func ctxErr(ctx context.Context, last error) error {
 	err := context.Cause(ctx)
-	if re, ok := errors.AsType[*RetryError](last); ok {
+	if re, ok := errors.AsType[*hberr.RetryError](last); ok {
 		// An inner wait (a region lookup with its own deadline) already gave up: what it
 		// was waiting for is the useful part.
 		last = re.Last
@@ -153,52 +153,7 @@ func ctxErr(ctx context.Context, last error) error {
 	if last == nil || errors.Is(last, err) {
 		return err
 	}
-	return &RetryError{Err: err, Last: last}
-}
-
-// RetryError is returned when a call's context ended while the call was being retried. It
-// wraps the context's error and the last error the call got, so errors.Is works with both
-// (context.DeadlineExceeded and, for example, ErrRegionUnavailable).
-type RetryError struct {
-	Err  error // context.Canceled, context.DeadlineExceeded or the context's cause
-	Last error // the last error before the context ended
-	// Attempts is how many times the call had failed before its context ended (0 when the
-	// layer that gave up does not count them).
-	Attempts int
-}
-
-func (e *RetryError) Error() string {
-	if e.Attempts > 0 {
-		return e.Err.Error() + " after " + attemptsText(e.Attempts) + " (last: " + e.Last.Error() + ")"
-	}
-	return e.Err.Error() + " (last: " + e.Last.Error() + ")"
-}
-
-func (e *RetryError) Unwrap() []error { return []error{e.Err, e.Last} }
-
-// AttemptsError is returned when a call failed as many times as its maximum number of attempts
-// allows (WithMaxAttempts, WithNoRetries, hrpc.MaxAttempts). It wraps ErrAttemptsExhausted and
-// the last failure, so errors.Is and errors.As see both (ErrAttemptsExhausted and, for
-// example, a *RemoteError of class RegionTooBusyException).
-type AttemptsError struct {
-	Attempts int   // how many times the call failed
-	Last     error // the last failure
-}
-
-func (e *AttemptsError) Error() string {
-	if e.Last == nil {
-		return hberr.ErrAttemptsExhausted.Error() + " after " + attemptsText(e.Attempts)
-	}
-	return hberr.ErrAttemptsExhausted.Error() + " after " + attemptsText(e.Attempts) + ": " + e.Last.Error()
-}
-
-func (e *AttemptsError) Unwrap() []error { return []error{hberr.ErrAttemptsExhausted, e.Last} }
-
-func attemptsText(n int) string {
-	if n == 1 {
-		return "1 attempt"
-	}
-	return strconv.Itoa(n) + " attempts"
+	return &hberr.RetryError{Err: err, Last: last}
 }
 
 // attemptCap is the maximum number of attempts for call: its own MaxAttempts option, else the
@@ -222,14 +177,14 @@ type attempts struct {
 func (a *attempts) failed(err error) error {
 	a.n++
 	if a.max > 0 && a.n >= a.max {
-		return &AttemptsError{Attempts: a.n, Last: err}
+		return &hberr.AttemptsError{Attempts: a.n, Last: err}
 	}
 	return nil
 }
 
-// withCount records the number of failed attempts in a RetryError the call ends with.
+// withCount records the number of failed attempts in a hberr.RetryError the call ends with.
 func (a *attempts) withCount(err error) error {
-	if re, ok := err.(*RetryError); ok && re.Attempts == 0 && a.n > 0 {
+	if re, ok := err.(*hberr.RetryError); ok && re.Attempts == 0 && a.n > 0 {
 		re.Attempts = a.n
 	}
 	return err

@@ -22,15 +22,15 @@ func TestMaxAttemptsEndsTheCall(t *testing.T) {
 	fc.onGet = busy
 	c := fc.client(t, WithMaxAttempts(3), WithMaxBackoff(time.Millisecond))
 	_, err := c.Get(testContext(t, 10*time.Second), mustGetT(t, "t", "row"))
-	if !errors.Is(err, ErrAttemptsExhausted) || !errors.Is(err, ErrRetryable) {
-		t.Fatalf("err = %v; want ErrAttemptsExhausted wrapping ErrRetryable", err)
+	if !errors.Is(err, hberr.ErrAttemptsExhausted) || !errors.Is(err, hberr.ErrRetryable) {
+		t.Fatalf("err = %v; want hberr.ErrAttemptsExhausted wrapping hberr.ErrRetryable", err)
 	}
-	ae, ok := errors.AsType[*AttemptsError](err)
+	ae, ok := errors.AsType[*hberr.AttemptsError](err)
 	if !ok || ae.Attempts != 3 {
-		t.Fatalf("err = %#v; want an *AttemptsError with Attempts 3", err)
+		t.Fatalf("err = %#v; want an *hberr.AttemptsError with Attempts 3", err)
 	}
 	if re, ok := errors.AsType[*hberr.RemoteError](err); !ok || !strings.HasSuffix(re.Class, "RegionTooBusyException") {
-		t.Errorf("errors.As(*RemoteError) = %v, %v; want the server's RegionTooBusyException", re, ok)
+		t.Errorf("errors.As(*hberr.RemoteError) = %v, %v; want the server's RegionTooBusyException", re, ok)
 	}
 	if !strings.Contains(err.Error(), "after 3 attempts") {
 		t.Errorf("err prints %q; want it to say \"after 3 attempts\"", err)
@@ -39,8 +39,8 @@ func TestMaxAttemptsEndsTheCall(t *testing.T) {
 		t.Errorf("server saw %d Gets; want 3", n)
 	}
 	// A transient cause stays retryable for the caller.
-	if !IsRetryable(err) {
-		t.Errorf("IsRetryable = false; want true (the last failure was transient)")
+	if !hberr.IsRetryable(err) {
+		t.Errorf("hberr.IsRetryable = false; want true (the last failure was transient)")
 	}
 }
 
@@ -55,8 +55,8 @@ func TestNoRetriesFailsAtOnceButRelocates(t *testing.T) {
 	c := fc.client(t, WithNoRetries())
 	ctx := testContext(t, 10*time.Second)
 	_, err := c.Get(ctx, mustGetT(t, "t", "row"))
-	if ae, ok := errors.AsType[*AttemptsError](err); !ok || ae.Attempts != 1 || !errors.Is(err, ErrRegionUnavailable) {
-		t.Fatalf("err = %v; want an *AttemptsError after 1 attempt wrapping ErrRegionUnavailable", err)
+	if ae, ok := errors.AsType[*hberr.AttemptsError](err); !ok || ae.Attempts != 1 || !errors.Is(err, hberr.ErrRegionUnavailable) {
+		t.Fatalf("err = %v; want an *hberr.AttemptsError after 1 attempt wrapping hberr.ErrRegionUnavailable", err)
 	}
 	if n := fc.gets.Load(); n != 1 {
 		t.Fatalf("server saw %d Gets; want 1", n)
@@ -99,8 +99,8 @@ func TestMaxAttemptsPerRequestOverridesClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c2.Put(testContext(t, 10*time.Second), put)
-	if ae, ok := errors.AsType[*AttemptsError](err); !ok || ae.Attempts != 2 {
-		t.Fatalf("Put err = %v; want an *AttemptsError after 2 attempts", err)
+	if ae, ok := errors.AsType[*hberr.AttemptsError](err); !ok || ae.Attempts != 2 {
+		t.Fatalf("Put err = %v; want an *hberr.AttemptsError after 2 attempts", err)
 	}
 	if n := fc.mutates.Load(); n != 2 {
 		t.Errorf("server saw %d Mutates; want 2", n)
@@ -120,8 +120,8 @@ func TestMaxAttemptsInBatchAndScan(t *testing.T) {
 	if res[0].Err != nil {
 		t.Errorf("action in the healthy region: %v", res[0].Err)
 	}
-	if ae, ok := errors.AsType[*AttemptsError](res[1].Err); !ok || ae.Attempts != 2 || !errors.Is(res[1].Err, ErrRetryable) {
-		t.Errorf("action in the busy region: err = %v; want an *AttemptsError after 2 attempts wrapping ErrRetryable", res[1].Err)
+	if ae, ok := errors.AsType[*hberr.AttemptsError](res[1].Err); !ok || ae.Attempts != 2 || !errors.Is(res[1].Err, hberr.ErrRetryable) {
+		t.Errorf("action in the busy region: err = %v; want an *hberr.AttemptsError after 2 attempts wrapping hberr.ErrRetryable", res[1].Err)
 	}
 	fc.onScan = func(int64, *pb.ScanRequest) fakeserver.Response {
 		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.RegionTooBusyException", "busy")}
@@ -130,8 +130,8 @@ func TestMaxAttemptsInBatchAndScan(t *testing.T) {
 	for _, e := range c.Scan(testContext(t, 10*time.Second), mustScan(t)) {
 		err = e
 	}
-	if ae, ok := errors.AsType[*AttemptsError](err); !ok || ae.Attempts != 2 {
-		t.Errorf("scan err = %v; want an *AttemptsError after 2 attempts", err)
+	if ae, ok := errors.AsType[*hberr.AttemptsError](err); !ok || ae.Attempts != 2 {
+		t.Errorf("scan err = %v; want an *hberr.AttemptsError after 2 attempts", err)
 	}
 	if n := fc.scans.Load(); n != 2 {
 		t.Errorf("server saw %d scan RPCs; want 2", n)
@@ -145,12 +145,12 @@ func TestRetryErrorCountsAttempts(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	_, err := c.Get(ctx, mustGetT(t, "t", "row"))
-	re, ok := errors.AsType[*RetryError](err)
+	re, ok := errors.AsType[*hberr.RetryError](err)
 	if !ok || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v; want a *RetryError with DeadlineExceeded", err)
+		t.Fatalf("err = %v; want a *hberr.RetryError with DeadlineExceeded", err)
 	}
 	if n := fc.gets.Load(); re.Attempts < 2 || int64(re.Attempts) > n {
-		t.Errorf("RetryError.Attempts = %d with %d Gets seen by the server", re.Attempts, n)
+		t.Errorf("hberr.RetryError.Attempts = %d with %d Gets seen by the server", re.Attempts, n)
 	}
 	if !strings.Contains(err.Error(), " attempts (last: ") {
 		t.Errorf("err prints %q; want the number of attempts in it", err)
@@ -161,7 +161,7 @@ func TestMaxAttemptsOptionsChecked(t *testing.T) {
 	if _, err := NewClient("zk:2181", WithMaxAttempts(0)); err == nil {
 		t.Error("WithMaxAttempts(0) accepted")
 	}
-	if _, err := hrpc.NewGet([]byte("t"), []byte("r"), hrpc.MaxAttempts(0)); !errors.Is(err, hrpc.ErrInvalidOption) {
+	if _, err := hrpc.NewGet([]byte("t"), []byte("r"), hrpc.MaxAttempts(0)); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("hrpc.MaxAttempts(0): err = %v; want ErrInvalidOption", err)
 	}
 }

@@ -12,14 +12,15 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/sasl"
 	"go.uber.org/goleak"
 )
 
 // cellResult answers a Get with one cell of the row it asks for.
 func cellResult(req *pb.GetRequest) fakeserver.Response {
-	cells := hrpc.AppendCell(nil, &hrpc.Cell{Row: req.GetGet().GetRow(), Family: []byte("f"), Qualifier: []byte("q"),
-		Type: hrpc.CellTypePut, Value: []byte("v")})
+	cells := wire.AppendCell(nil, &wire.Cell{Row: req.GetGet().GetRow(), Family: []byte("f"), Qualifier: []byte("q"),
+		Type: wire.CellTypePut, Value: []byte("v")})
 	n := int32(1)
 	return fakeserver.Response{Msg: &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: &n}}, Cells: cells}
 }
@@ -57,19 +58,19 @@ func TestNoRetryForDoNotRetry(t *testing.T) {
 	c := fc.client(t)
 	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
 	_, err := c.Get(testContext(t, 10*time.Second), get)
-	if !errors.Is(err, ErrNoSuchFamily) || !errors.Is(err, ErrDoNotRetry) {
-		t.Fatalf("err = %v, want ErrNoSuchFamily and ErrDoNotRetry", err)
+	if !errors.Is(err, hberr.ErrNoSuchFamily) || !errors.Is(err, hberr.ErrDoNotRetry) {
+		t.Fatalf("err = %v, want hberr.ErrNoSuchFamily and hberr.ErrDoNotRetry", err)
 	}
 	// The error names the user's operation, and the predicates read it.
 	const want = `hbase: Get "t"/"row": org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: no family x`
 	if err.Error() != want {
 		t.Errorf("err prints %q, want %q", err, want)
 	}
-	if op, ok := errors.AsType[*OpError](err); !ok || op.Op != "Get" {
-		t.Errorf("err is not an *OpError of a Get: %#v", err)
+	if op, ok := errors.AsType[*hberr.OpError](err); !ok || op.Op != "Get" {
+		t.Errorf("err is not an *hberr.OpError of a Get: %#v", err)
 	}
-	if !IsNotFound(err) || IsRetryable(err) {
-		t.Errorf("IsNotFound = %v, IsRetryable = %v; want true, false", IsNotFound(err), IsRetryable(err))
+	if !hberr.IsNotFound(err) || hberr.IsRetryable(err) {
+		t.Errorf("hberr.IsNotFound = %v, hberr.IsRetryable = %v; want true, false", hberr.IsNotFound(err), hberr.IsRetryable(err))
 	}
 	if n := fc.gets.Load(); n != 1 {
 		t.Errorf("server saw %d Gets, want 1", n)
@@ -107,8 +108,8 @@ func TestRetriesBoundedByContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	_, err := c.Get(ctx, get)
-	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrRetryable) {
-		t.Fatalf("err = %v, want DeadlineExceeded wrapping the last ErrRetryable", err)
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, hberr.ErrRetryable) {
+		t.Fatalf("err = %v, want DeadlineExceeded wrapping the last hberr.ErrRetryable", err)
 	}
 	if n := fc.gets.Load(); n < 5 {
 		t.Errorf("only %d attempts in 200ms with a 5ms backoff cap", n)
@@ -159,24 +160,24 @@ func TestClosedClient(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Get(testContext(t, 5*time.Second), get); !errors.Is(err, ErrClosed) {
-		t.Fatalf("Get after Close = %v, want ErrClosed", err)
+	if _, err := c.Get(testContext(t, 5*time.Second), get); !errors.Is(err, hberr.ErrClosed) {
+		t.Fatalf("Get after Close = %v, want hberr.ErrClosed", err)
 	}
 	put, _ := hrpc.NewPut([]byte("t"), []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
-	if _, err := c.Put(testContext(t, 5*time.Second), put); !errors.Is(err, ErrClosed) {
-		t.Fatalf("Put after Close = %v, want ErrClosed", err)
+	if _, err := c.Put(testContext(t, 5*time.Second), put); !errors.Is(err, hberr.ErrClosed) {
+		t.Fatalf("Put after Close = %v, want hberr.ErrClosed", err)
 	}
 	res := c.SendBatch(testContext(t, 5*time.Second), []hrpc.Batchable{get})
-	if !errors.Is(res[0].Err, ErrClosed) {
-		t.Fatalf("SendBatch after Close = %v, want ErrClosed", res[0].Err)
+	if !errors.Is(res[0].Err, hberr.ErrClosed) {
+		t.Fatalf("SendBatch after Close = %v, want hberr.ErrClosed", res[0].Err)
 	}
 	sc := c.NewScanner(testContext(t, 5*time.Second), mustScan(t))
-	if sc.Next() || !errors.Is(sc.Err(), ErrClosed) {
-		t.Fatalf("Scan after Close = %v, want ErrClosed", sc.Err())
+	if sc.Next() || !errors.Is(sc.Err(), hberr.ErrClosed) {
+		t.Fatalf("Scan after Close = %v, want hberr.ErrClosed", sc.Err())
 	}
 	for _, err := range c.Scan(testContext(t, 5*time.Second), mustScan(t)) {
-		if !errors.Is(err, ErrClosed) {
-			t.Fatalf("ranging over a Scan after Close = %v, want ErrClosed", err)
+		if !errors.Is(err, hberr.ErrClosed) {
+			t.Fatalf("ranging over a Scan after Close = %v, want hberr.ErrClosed", err)
 		}
 	}
 	fc.srv.Close()
@@ -186,14 +187,14 @@ func TestBadInputBeforeAnyRPC(t *testing.T) {
 	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
 	c := fc.client(t)
 	ctx := testContext(t, 5*time.Second)
-	if _, err := c.Get(ctx, nil); !errors.Is(err, ErrBadRequest) || !isOpError(err, "Get") {
+	if _, err := c.Get(ctx, nil); !errors.Is(err, hberr.ErrBadRequest) || !isOpError(err, "Get") {
 		t.Errorf("Get(nil) = %v", err)
 	}
 	// Put(a Delete) does not compile: each mutation kind has its own type.
-	if _, err := c.Put(ctx, nil); !errors.Is(err, ErrBadRequest) {
+	if _, err := c.Put(ctx, nil); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("Put(nil) = %v", err)
 	}
-	if res := c.SendBatch(ctx, []hrpc.Batchable{nil}); !errors.Is(res[0].Err, ErrBadRequest) {
+	if res := c.SendBatch(ctx, []hrpc.Batchable{nil}); !errors.Is(res[0].Err, hberr.ErrBadRequest) {
 		t.Errorf("SendBatch([nil]) = %v", res[0].Err)
 	}
 	if _, err := NewClient(""); err == nil {
@@ -264,8 +265,8 @@ func TestSendBatchRetriesOnlyFailedRegion(t *testing.T) {
 	if res[6].Err != nil || res[6].Result == nil {
 		t.Errorf("put = %+v, %v", res[6].Result, res[6].Err)
 	}
-	if !errors.Is(res[7].Err, ErrBadRequest) {
-		t.Errorf("nil call = %v, want ErrBadRequest", res[7].Err)
+	if !errors.Is(res[7].Err, hberr.ErrBadRequest) {
+		t.Errorf("nil call = %v, want hberr.ErrBadRequest", res[7].Err)
 	}
 	if n := fc.multis.Load(); n != 2 {
 		t.Errorf("%d MultiRequests, want 2 (one server; then the retry of the failed region)", n)
@@ -332,13 +333,13 @@ func TestSlowLookupIsRetriedWithinCallerContext(t *testing.T) {
 	}
 }
 
-// A region wait that gave up on its own deadline hands its RetryError up; the caller's error
+// A region wait that gave up on its own deadline hands its hberr.RetryError up; the caller's error
 // must still name what was being waited for, not only that a context ended.
 func TestCtxErrKeepsTheInnerCause(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	cause := errors.New("KDC unreachable")
-	inner := &RetryError{Err: context.DeadlineExceeded, Last: cause}
+	inner := &hberr.RetryError{Err: context.DeadlineExceeded, Last: cause}
 	err := ctxErr(ctx, inner)
 	if !errors.Is(err, context.Canceled) || !errors.Is(err, cause) {
 		t.Fatalf("ctxErr = %v, want both context.Canceled and the inner cause", err)
@@ -353,7 +354,7 @@ func TestCtxErrKeepsTheInnerCause(t *testing.T) {
 // loop would take for its own.
 func TestLookupTimeoutErrorKeepsCause(t *testing.T) {
 	cause := fmt.Errorf("region: dial h:1: region: handshake: %w", sasl.ErrTicketExpired)
-	for _, inner := range []error{cause, &RetryError{Err: context.DeadlineExceeded, Last: cause}} {
+	for _, inner := range []error{cause, &hberr.RetryError{Err: context.DeadlineExceeded, Last: cause}} {
 		err := lookupTimeoutError(time.Second, inner)
 		if !errors.Is(err, errLookupTimeout) || !errors.Is(err, sasl.ErrTicketExpired) {
 			t.Errorf("lookupTimeoutError(%v) = %v: lost errLookupTimeout or the cause", inner, err)
@@ -372,14 +373,14 @@ func TestLookupTimeoutErrorKeepsCause(t *testing.T) {
 		}
 	}
 	// A cause that is itself a context's end stays text only.
-	err := lookupTimeoutError(time.Second, &RetryError{Err: context.DeadlineExceeded, Last: context.DeadlineExceeded})
+	err := lookupTimeoutError(time.Second, &hberr.RetryError{Err: context.DeadlineExceeded, Last: context.DeadlineExceeded})
 	if errors.Is(err, context.DeadlineExceeded) || classify(err) != pauseAndRelocate {
 		t.Errorf("lookupTimeoutError(deadline) = %v (classify %v)", err, classify(err))
 	}
 }
 
-// isOpError reports whether err is an *OpError of operation op.
+// isOpError reports whether err is an *hberr.OpError of operation op.
 func isOpError(err error, op string) bool {
-	e, ok := errors.AsType[*OpError](err)
+	e, ok := errors.AsType[*hberr.OpError](err)
 	return ok && e.Op == op
 }

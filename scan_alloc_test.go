@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // scanRows is the number of rows each scan of the lean scan server returns, as hbase-bench's
@@ -25,8 +26,8 @@ func startLeanScanServer(tb testing.TB, rows int) *Client {
 		HeartbeatMessage: proto.Bool(false), Stale: proto.Bool(false)}
 	var cells []byte
 	for i := range rows {
-		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: fmt.Appendf(nil, "row%04d", i), Family: []byte("f"),
-			Qualifier: []byte("q"), Timestamp: 1, Type: hrpc.CellTypePut, Value: make([]byte, 100)})
+		cells = wire.AppendCell(cells, &wire.Cell{Row: fmt.Appendf(nil, "row%04d", i), Family: []byte("f"),
+			Qualifier: []byte("q"), Timestamp: 1, Type: wire.CellTypePut, Value: make([]byte, 100)})
 		resp.CellsPerResult = append(resp.CellsPerResult, 1)
 		resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, false)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/zk"
 )
@@ -152,9 +153,9 @@ func TestIntegrationWrongParentZNodeFailsFast(t *testing.T) {
 		start := time.Now()
 		err := op.call()
 		took := time.Since(start)
-		if !errors.Is(err, ErrConfiguration) || !errors.Is(err, zk.ErrNoParent) ||
+		if !errors.Is(err, hberr.ErrConfiguration) || !errors.Is(err, zk.ErrNoParent) ||
 			!strings.Contains(fmt.Sprint(err), "/wrong/meta-region-server") {
-			t.Errorf("%s: %v; want ErrConfiguration naming /wrong/meta-region-server", op.name, err)
+			t.Errorf("%s: %v; want hberr.ErrConfiguration naming /wrong/meta-region-server", op.name, err)
 		}
 		if took > time.Second {
 			t.Errorf("%s failed after %v; want well under 1 s", op.name, took)

@@ -13,6 +13,7 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -126,8 +127,8 @@ func (ws *wideScans) handle(req *pb.ScanRequest) fakeserver.Response {
 	for budget > 0 && len(sc.cells) > 0 {
 		c := sc.cells[0]
 		sc.cells = sc.cells[1:]
-		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: []byte(c.row), Family: famF, Qualifier: qual(c.q),
-			Type: hrpc.CellTypePut, Value: []byte("v")})
+		cells = wire.AppendCell(cells, &wire.Cell{Row: []byte(c.row), Family: famF, Qualifier: qual(c.q),
+			Type: wire.CellTypePut, Value: []byte("v")})
 		budget--
 		inResult++
 		full := sc.batch > 0 && inResult == sc.batch

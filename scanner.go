@@ -11,10 +11,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/metarow"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
@@ -85,8 +88,8 @@ type Scanner struct {
 	no, yes bool            // what spec's flags point to: moving past a row does not allocate
 	// The scan's messages are built in place: specBuf holds spec, reqs the requests, and
 	// specReadPoint is what spec's mvcc_read_point points to on a reopen.
-	specBuf       hrpc.ScanProtoBuffer
-	reqs          hrpc.ScanRequests
+	specBuf       wire.ScanProtoBuffer
+	reqs          wire.ScanRequests
 	specReadPoint uint64
 	pooled        bool         // Client.Scan's: given back to the client's pool when the iteration ends
 	cur           *hrpc.Result // what Result returns
@@ -100,9 +103,9 @@ type Scanner struct {
 	err      error
 	closed   bool
 
-	obs     *callObs    // the hooks' view of the scan; nil when the client has none (scanner_obs.go)
-	track   bool        // hrpc.TrackScanMetrics
-	metrics ScanMetrics // what Metrics returns
+	obs     *callObs               // the hooks' view of the scan; nil when the client has none (scanner_obs.go)
+	track   bool                   // hrpc.TrackScanMetrics
+	metrics hbasetrace.ScanMetrics // what Metrics returns
 }
 
 // Scan returns the rows of s as an iterator, for use with range:
@@ -160,21 +163,22 @@ func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scan
 		sc.err, sc.done = nilRequest("Scan"), true
 		return sc
 	}
-	sc.table = s.Table()
-	sc.start = s.StartRow()
-	sc.spec = s.ScanProtoInto(&sc.specBuf)
-	sc.reversed = s.Reversed()
+	w := hrpcwire.Scan(s)
+	sc.table = w.Table()
+	sc.start = w.StartRow()
+	sc.spec = w.ProtoInto(&sc.specBuf)
+	sc.reversed = w.Reversed()
 	sc.meta = bytes.Equal(sc.table, metaTableName)
-	sc.whole = !s.AllowPartialResults() && s.BatchSize() == 0
-	if !s.AllowPartialResults() {
-		sc.batches.size = int(s.BatchSize())
+	sc.whole = !w.AllowPartialResults() && w.BatchSize() == 0
+	if !w.AllowPartialResults() {
+		sc.batches.size = int(w.BatchSize())
 	}
-	sc.limit, sc.hasLimit = s.Limit(), s.Limit() > 0
-	sc.rows = s.NumberOfRows()
-	sc.maxAttempts = c.attemptCap(s)
+	sc.limit, sc.hasLimit = w.Limit(), w.Limit() > 0
+	sc.rows = w.NumberOfRows()
+	sc.maxAttempts = c.attemptCap(w)
 	sc.yes = true
 	if c.isClosed() {
-		sc.fail(ErrClosed)
+		sc.fail(hberr.ErrClosed)
 		return sc
 	}
 	if owned {
@@ -183,7 +187,7 @@ func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scan
 		sc.ctx, sc.cancel = context.WithCancel(ctx)
 		context.AfterFunc(sc.ctx, func() { sc.Close() })
 	}
-	sc.startObs(s)
+	sc.startObs(w)
 	return sc
 }
 
@@ -260,7 +264,7 @@ func (s *Scanner) closeServerScanner() {
 	c.spawn(func() {
 		ctx, cancel := context.WithTimeout(c.lifetime, scannerCloseTimeout)
 		defer cancel()
-		req := hrpc.ScanCloseRequest(id)
+		req := wire.ScanCloseRequest(id)
 		if _, err := conn.Call(ctx, "Scan", req, nil, &pb.ScanResponse{}); err != nil {
 			c.log.Debug("hbase: closing scanner failed", "addr", conn.Addr(), "err", err)
 		}
@@ -276,7 +280,7 @@ func (s *Scanner) fetch(ctx context.Context) error {
 	expired, relocations := 0, 0
 	for len(s.buf) == 0 && !s.done {
 		if s.c.isClosed() {
-			return s.fail(ErrClosed)
+			return s.fail(hberr.ErrClosed)
 		}
 		if err := rctx.Err(); err != nil {
 			return s.stopped(ctx, last)
@@ -286,7 +290,7 @@ func (s *Scanner) fetch(ctx context.Context) error {
 			continue
 		}
 		if s.c.isClosed() {
-			return s.fail(ErrClosed)
+			return s.fail(hberr.ErrClosed)
 		}
 		if rctx.Err() != nil {
 			if s.conn != nil && errors.Is(err, rctx.Err()) {
@@ -356,9 +360,9 @@ func (s *Scanner) stopped(ctx context.Context, last error) error {
 	return s.fail(s.tries.withCount(ctxErr(ctx, last)))
 }
 
-// fail ends the scan with err, as an *OpError naming the scan.
+// fail ends the scan with err, as an *hberr.OpError naming the scan.
 func (s *Scanner) fail(err error) error {
-	err = &OpError{Op: "Scan", Table: s.table, Row: s.start, Err: err}
+	err = &hberr.OpError{Op: "Scan", Table: s.table, Row: s.start, Err: userError(err)}
 	s.err, s.done = err, true
 	s.endObs()
 	s.stopRenewal()
@@ -393,7 +397,7 @@ func (s *Scanner) step(ctx context.Context) error {
 		req = s.reqs.Next(s.id, s.seq, s.rows, s.limitLeft())
 	}
 	if s.track {
-		hrpc.WithScanMetrics(req)
+		wire.WithScanMetrics(req)
 	}
 	resp := s.nextResponse()
 	s.check.reversed, s.check.meta = s.reversed, s.meta
@@ -403,7 +407,7 @@ func (s *Scanner) step(ctx context.Context) error {
 	}
 	if !s.open {
 		if s.flags.scannerID == noScannerID && resp.GetMoreResultsInRegion() {
-			return fmt.Errorf("%w: ScanResponse opening a scanner has no scanner id", hrpc.ErrBadResponse)
+			return fmt.Errorf("%w: ScanResponse opening a scanner has no scanner id", wire.ErrBadResponse)
 		}
 		s.id, s.open, s.seq = s.flags.scannerID, true, 0
 		if s.readPoint == 0 {
@@ -663,7 +667,7 @@ func (s *Scanner) renewLease() {
 	}
 	ctx, cancel := context.WithTimeout(s.c.lifetime, scannerCloseTimeout)
 	defer cancel()
-	req := hrpc.ScanRenewRequest(s.id, s.seq)
+	req := wire.ScanRenewRequest(s.id, s.seq)
 	_, err := s.conn.Call(ctx, "Scan", req, nil, &pb.ScanResponse{})
 	s.lastRPC = time.Now()
 	if err != nil {
@@ -691,9 +695,9 @@ func (d *scanCheck) CheckResponse(resp proto.Message, cells []byte) error {
 	d.results = nil
 	r, ok := resp.(*pb.ScanResponse)
 	if !ok {
-		return fmt.Errorf("%w: %T for a Scan", hrpc.ErrBadResponse, resp)
+		return fmt.Errorf("%w: %T for a Scan", wire.ErrBadResponse, resp)
 	}
-	results, err := hrpc.AppendScanResults(d.spare[:0], r, cells)
+	results, err := hrpcwire.AppendScanResults(d.spare[:0], r, cells)
 	if err != nil {
 		return err
 	}
@@ -707,7 +711,7 @@ func (d *scanCheck) CheckResponse(resp proto.Message, cells []byte) error {
 		if prev != nil {
 			if c := compareRows(d.meta, prev, row); (c > 0 && !d.reversed) || (c < 0 && d.reversed) {
 				return fmt.Errorf("%w: scan result %d is row %q, after row %q: out of scan order",
-					hrpc.ErrBadResponse, i, row, prev)
+					wire.ErrBadResponse, i, row, prev)
 			}
 		}
 		prev = row

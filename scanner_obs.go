@@ -6,32 +6,12 @@ import (
 	"maps"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 )
-
-// ScanMetrics are the counts of one scan. RPCs, Regions, Retries and ResponseBytes are the
-// client's; with hrpc.TrackScanMetrics the servers' scan metrics are added up too
-// (RowsScanned, RowsFiltered and every metric by name in Server).
-type ScanMetrics struct {
-	RPCs          int64 // ScanRequests that got a response (opening and continuing scanners)
-	Regions       int64 // regions scanned
-	Retries       int64 // failed ScanRequests that were tried again (after a reopen if need be)
-	ResponseBytes int64 // bytes of the ScanResponses' cellblocks
-
-	// The servers' metrics, with hrpc.TrackScanMetrics only.
-	RowsScanned  int64            // rows the servers read (ROWS_SCANNED)
-	RowsFiltered int64            // rows the servers' filters dropped (ROWS_FILTERED)
-	Server       map[string]int64 // every server metric by its HBase name
-}
-
-// ScanMetricsInfo is the ScanMetrics hook's event: the metrics of a scan that ended.
-type ScanMetricsInfo struct {
-	Table   []byte
-	Metrics ScanMetrics
-}
 
 // Server scan metric names (HBase's ServerSideScanMetrics).
 const (
@@ -41,7 +21,7 @@ const (
 
 // Metrics returns the scan's metrics so far (after the scan ended: its totals). The server's
 // metrics are there only when the Scan was built with hrpc.TrackScanMetrics.
-func (s *Scanner) Metrics() ScanMetrics {
+func (s *Scanner) Metrics() hbasetrace.ScanMetrics {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.metrics
@@ -51,7 +31,7 @@ func (s *Scanner) Metrics() ScanMetrics {
 
 // startObs starts following the scan for the hooks and asks for server metrics if the Scan
 // wants them.
-func (s *Scanner) startObs(scan *hrpc.Scan) {
+func (s *Scanner) startObs(scan wire.Scan) {
 	if s.track = scan.TrackScanMetrics(); s.track {
 		s.metrics.Server = make(map[string]int64)
 	}
@@ -75,7 +55,7 @@ func (s *Scanner) endObs() {
 	if s.c.hooks.ScanMetrics != nil {
 		m := s.metrics
 		m.Server = maps.Clone(m.Server)
-		s.c.hooks.ScanMetrics(ctx, ScanMetricsInfo{Table: s.table, Metrics: m})
+		s.c.hooks.ScanMetrics(ctx, hbasetrace.ScanMetricsInfo{Table: s.table, Metrics: m})
 	}
 }
 
@@ -103,7 +83,7 @@ func (s *Scanner) call(ctx context.Context, req *pb.ScanRequest, resp *pb.ScanRe
 	}
 	s.metrics.RPCs++
 	s.metrics.ResponseBytes += int64(len(cells))
-	if s.track && hrpc.AddScanMetrics(s.metrics.Server, resp) {
+	if s.track && wire.AddScanMetrics(s.metrics.Server, resp) {
 		s.metrics.RowsScanned = s.metrics.Server[metricRowsScanned]
 		s.metrics.RowsFiltered = s.metrics.Server[metricRowsFiltered]
 	}

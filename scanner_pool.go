@@ -8,7 +8,7 @@ package hbase
 // Close and call it from other goroutines; they are left to the GC.
 //
 // What the caller keeps never points into a scanner: results and their cells are allocated
-// for every response (hrpc.AppendScanResults) and alias the response's frame, which is never
+// for every response (hrpcwire.AppendScanResults) and alias the response's frame, which is never
 // reused; rows put together from pieces are copies (Scanner.add, scanBatches). The buffers
 // kept hold pointers to the caller's results only until they are handed out, and are emptied
 // before a scanner is given back.

@@ -15,6 +15,7 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -130,8 +131,8 @@ func (fs *fakeScans) handle(r *fakeserver.Request, req *pb.ScanRequest) fakeserv
 	var cells []byte
 	for _, row := range sc.rows[:k] {
 		cell := func(q string) {
-			cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: []byte(row), Family: famF, Qualifier: []byte(q),
-				Type: hrpc.CellTypePut, Value: []byte("v" + row)})
+			cells = wire.AppendCell(cells, &wire.Cell{Row: []byte(row), Family: famF, Qualifier: []byte(q),
+				Type: wire.CellTypePut, Value: []byte("v" + row)})
 		}
 		if fs.pieces {
 			cell("a")
@@ -365,7 +366,7 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 func corruptScanResponse(counts []uint32, rows ...string) *fakeserver.Response {
 	var cells []byte
 	for _, r := range rows {
-		cells = hrpc.AppendCell(cells, &hrpc.Cell{Row: []byte(r), Family: []byte("f"), Qualifier: []byte("q"), Type: hrpc.CellTypePut})
+		cells = wire.AppendCell(cells, &wire.Cell{Row: []byte(r), Family: []byte("f"), Qualifier: []byte("q"), Type: wire.CellTypePut})
 	}
 	return &fakeserver.Response{Msg: &pb.ScanResponse{CellsPerResult: counts, ScannerId: proto.Uint64(1 << 40),
 		MoreResults: proto.Bool(true), MoreResultsInRegion: proto.Bool(true)}, Cells: cells}

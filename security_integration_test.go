@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/sasl"
 	"go.uber.org/goleak"
@@ -293,7 +294,7 @@ func tlsBefore26(t *testing.T, cl *hbasetest.Cluster, opts []Option) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, err = c.Get(ctx, mustGet(t, "any", []byte("row")))
-	if !errors.Is(err, ErrConfiguration) || !strings.Contains(err.Error(), "HBase 2.6 or later") {
+	if !errors.Is(err, hberr.ErrConfiguration) || !strings.Contains(err.Error(), "HBase 2.6 or later") {
 		t.Fatalf("HBase %s: err = %v; want a configuration error naming HBase 2.6", cl.Version(), err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"sync"
 
 	"github.com/go-hbase/hbase/internal/pb"
@@ -15,33 +16,85 @@ import (
 
 // Protection is the SASL quality of protection of Kerberos connections
 // (HBase's hbase.rpc.protection).
-type Protection = sasl.Protection
+type Protection uint8
 
 // Protection levels.
 const (
 	// ProtectionAuthentication authenticates with Kerberos; traffic stays in plaintext.
-	ProtectionAuthentication = sasl.Authentication
+	ProtectionAuthentication Protection = 1 + iota
 	// ProtectionIntegrity adds a checksum to every frame.
-	ProtectionIntegrity = sasl.Integrity
+	ProtectionIntegrity
 	// ProtectionPrivacy encrypts every frame (with AES when the server offers it).
-	ProtectionPrivacy = sasl.Privacy
+	ProtectionPrivacy
 )
+
+// String returns HBase's name of p: "authentication", "integrity" or "privacy".
+func (p Protection) String() string {
+	switch p {
+	case ProtectionAuthentication:
+		return "authentication"
+	case ProtectionIntegrity:
+		return "integrity"
+	case ProtectionPrivacy:
+		return "privacy"
+	}
+	return fmt.Sprintf("Protection(%d)", uint8(p))
+}
+
+// UnmarshalText sets p from HBase's name of a level (hbase.rpc.protection: "authentication",
+// "integrity", "privacy") or its SASL name ("auth", "auth-int", "auth-conf"), so that a
+// Protection can be a flag (flag.TextVar) or a field of a configuration file.
+func (p *Protection) UnmarshalText(text []byte) error {
+	switch strings.ToLower(string(text)) {
+	case "authentication", "auth":
+		*p = ProtectionAuthentication
+	case "integrity", "auth-int":
+		*p = ProtectionIntegrity
+	case "privacy", "auth-conf":
+		*p = ProtectionPrivacy
+	default:
+		return fmt.Errorf("hbase: unknown protection %q (want authentication, integrity or privacy)", text)
+	}
+	return nil
+}
+
+// sasl is p as package sasl names it.
+func (p Protection) sasl() sasl.Protection {
+	switch p {
+	case ProtectionAuthentication:
+		return sasl.Authentication
+	case ProtectionIntegrity:
+		return sasl.Integrity
+	}
+	return sasl.Privacy
+}
 
 // AESMode says whether Kerberos connections with privacy switch to HBase's AES transport
 // encryption (WithAES).
-type AESMode = sasl.AESMode
+type AESMode uint8
 
 // AES modes.
 const (
 	// AESRequired asks for AES and fails a connection whose server does not hand out AES keys
 	// (the default).
-	AESRequired = sasl.AESRequired
+	AESRequired AESMode = iota
 	// AESPreferred asks for AES but stays on GSS Wrap when the server sends no keys (for
 	// clusters where only some servers enable hbase.rpc.crypto.encryption.aes.enabled).
-	AESPreferred = sasl.AESPreferred
+	AESPreferred
 	// AESOff never asks: every frame stays sealed by GSS Wrap.
-	AESOff = sasl.AESOff
+	AESOff
 )
+
+// sasl is m as package sasl names it.
+func (m AESMode) sasl() sasl.AESMode {
+	switch m {
+	case AESPreferred:
+		return sasl.AESPreferred
+	case AESOff:
+		return sasl.AESOff
+	}
+	return sasl.AESRequired
+}
 
 // security collects the security options; it becomes the client's region.Handshaker. NewClient
 // builds the sasl.Handshaker once all options are known (build), so that a bad combination
@@ -57,7 +110,7 @@ type security struct {
 	closed       sync.Once
 }
 
-var errNoKerberos = errors.New("hbase: security option needs WithKerberos (or WithKerberosKeytab/Password/CCache)")
+var errNoKerberos = errors.New("hbase: security option needs WithKerberosKeytab, WithKerberosPassword or WithKerberosCCache")
 
 // securityOf returns the security settings in o, creating them on first use.
 func securityOf(o *options) (*security, error) {
@@ -68,7 +121,7 @@ func securityOf(o *options) (*security, error) {
 	}
 	s, ok := o.handshaker.(*security)
 	if !ok {
-		return nil, errors.New("hbase: security options cannot be combined with WithHandshaker")
+		return nil, errors.New("hbase: security options cannot be combined with a handshaker of a test")
 	}
 	return s, nil
 }
@@ -87,8 +140,8 @@ func withSecurity(fn func(s *security) error) Option {
 type securitySettings struct {
 	Credentials           *sasl.Credentials
 	ServicePrincipal      string
-	Protection            sasl.Protection // 0: sasl's default (privacy)
-	AES                   sasl.AESMode
+	Protection            Protection // 0: sasl's default (privacy)
+	AES                   AESMode
 	NegotiateCipher       bool
 	AllowFallbackToSimple bool
 	AllowWeakerProtection bool
@@ -108,12 +161,12 @@ func (s *security) build(logger *slog.Logger) error {
 	if cfg.Credentials == nil {
 		return errNoKerberos
 	}
-	opts := []sasl.Option{sasl.WithCredentials(cfg.Credentials), sasl.WithLogger(logger), sasl.WithAES(cfg.AES)}
+	opts := []sasl.Option{sasl.WithCredentials(cfg.Credentials), sasl.WithLogger(logger), sasl.WithAES(cfg.AES.sasl())}
 	if cfg.ServicePrincipal != "" {
 		opts = append(opts, sasl.WithServicePrincipal(cfg.ServicePrincipal))
 	}
 	if cfg.Protection != 0 {
-		opts = append(opts, sasl.WithProtection(cfg.Protection))
+		opts = append(opts, sasl.WithProtection(cfg.Protection.sasl()))
 	}
 	if cfg.NegotiateCipher {
 		opts = append(opts, sasl.WithNegotiatedCipher())
@@ -170,21 +223,11 @@ func (s *security) Close() error {
 	return nil
 }
 
-// WithKerberos authenticates every connection with Kerberos (SASL GSSAPI) as creds. The
-// default protection is privacy with AES; see WithProtection and WithAES. The caller keeps
-// ownership of creds (and closes them after the client).
-func WithKerberos(creds *sasl.Credentials) Option {
-	return withSecurity(func(s *security) error {
-		if creds == nil {
-			return errors.New("hbase: WithKerberos: nil credentials")
-		}
-		s.setCredentials(creds, false)
-		return nil
-	})
-}
-
-// WithKerberosKeytab authenticates as principal ("user@REALM") with the keys in keytabPath,
-// using the Kerberos configuration at krb5ConfPath. Tickets are renewed before they expire.
+// WithKerberosKeytab authenticates every connection with Kerberos (SASL GSSAPI) as principal
+// ("user@REALM") with the keys in keytabPath, using the Kerberos configuration at
+// krb5ConfPath. Tickets are renewed before they expire. The default protection is privacy
+// with AES; see WithProtection and WithAES. The login happens in NewClient, which fails when
+// it does; the client releases the credentials when it is closed.
 func WithKerberosKeytab(principal, keytabPath, krb5ConfPath string) Option {
 	return withSecurity(func(s *security) error {
 		creds, err := sasl.KeytabCredentials(principal, keytabPath, krb5ConfPath)
@@ -238,7 +281,7 @@ func WithServicePrincipal(pattern string) Option {
 // server offering less fails the connection unless WithAllowWeakerProtection is given.
 func WithProtection(p Protection) Option {
 	return withSecurity(func(s *security) error {
-		if p < sasl.Authentication || p > sasl.Privacy {
+		if p < ProtectionAuthentication || p > ProtectionPrivacy {
 			return fmt.Errorf("hbase: WithProtection: unknown protection %d", p)
 		}
 		s.cfg.Protection = p
@@ -271,7 +314,7 @@ func WithNegotiatedCipher() Option {
 
 // WithAllowFallbackToSimple accepts a server that answers Kerberos with
 // SWITCH_TO_SIMPLE_AUTH: such connections are unauthenticated and in plaintext. Without this
-// option they fail with sasl.ErrDowngrade.
+// option they fail: the server offered a downgrade the client was not allowed to take.
 func WithAllowFallbackToSimple() Option {
 	return withSecurity(func(s *security) error {
 		s.cfg.AllowFallbackToSimple = true
@@ -280,7 +323,8 @@ func WithAllowFallbackToSimple() Option {
 }
 
 // WithAllowWeakerProtection accepts a server that offers less protection than WithProtection
-// asked for. Without this option such connections fail with sasl.ErrDowngrade.
+// asked for. Without this option such connections fail: the server offered a downgrade the
+// client was not allowed to take.
 func WithAllowWeakerProtection() Option {
 	return withSecurity(func(s *security) error {
 		s.cfg.AllowWeakerProtection = true
@@ -290,7 +334,7 @@ func WithAllowWeakerProtection() Option {
 
 // WithProxyUser makes the client act for user (doAs) on Kerberos connections: the servers
 // authenticate the client's principal, then check their hadoop.proxyuser.<principal>.* rules
-// before serving it as user. A refused user fails calls at once with ErrDoNotRetry (the
+// before serving it as user. A refused user fails calls at once with hberr.ErrDoNotRetry (the
 // server's AccessDeniedException). For services that act for their end users; create one
 // client per proxied user.
 func WithProxyUser(user string) Option {

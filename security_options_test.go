@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/region"
+	"github.com/go-hbase/hbase/sasl"
 )
 
 type nopHandshaker struct{}
@@ -33,10 +34,9 @@ func TestSecurityOptionsValidate(t *testing.T) {
 		want string
 	}{
 		"bad protection":     {[]Option{WithProtection(Protection(9))}, "unknown protection"},
-		"nil credentials":    {[]Option{WithKerberos(nil)}, "nil credentials"},
 		"empty principal":    {[]Option{WithServicePrincipal("")}, "empty pattern"},
 		"missing keytab":     {[]Option{WithKerberosKeytab("c@EXAMPLE.COM", "/nonexistent/keytab", "/nonexistent/krb5.conf")}, "krb5.conf"},
-		"handshaker clash":   {[]Option{WithHandshaker(nopHandshaker{}), WithProtection(ProtectionPrivacy)}, "cannot be combined"},
+		"handshaker clash":   {[]Option{withHandshaker(nopHandshaker{}), WithProtection(ProtectionPrivacy)}, "cannot be combined"},
 		"missing ccache":     {[]Option{WithKerberosCCache("/nonexistent/cc", "/nonexistent/krb5.conf")}, "krb5.conf"},
 		"missing conf (pwd)": {[]Option{WithKerberosPassword("c", "secret-password", "/nonexistent/krb5.conf")}, "krb5.conf"},
 	} {
@@ -65,5 +65,38 @@ func TestSecurityOptionsNeedKerberos(t *testing.T) {
 	}
 	if _, err := NewClient(" , "); err == nil {
 		t.Fatal("NewClient with a quorum of no servers succeeded")
+	}
+}
+
+// The root's Protection and AESMode are types of their own, turned into sasl's when the client
+// builds its handshaker; each level and mode becomes the one of the same meaning.
+func TestProtectionAndAESModeToSASL(t *testing.T) {
+	for p, want := range map[Protection]sasl.Protection{
+		ProtectionAuthentication: sasl.Authentication,
+		ProtectionIntegrity:      sasl.Integrity,
+		ProtectionPrivacy:        sasl.Privacy,
+	} {
+		if got := p.sasl(); got != want {
+			t.Errorf("%v.sasl() = %v; want %v", p, got, want)
+		}
+		if p.String() != want.String() {
+			t.Errorf("%v.String() = %q; want sasl's %q", p, p.String(), want.String())
+		}
+		var back Protection
+		if err := back.UnmarshalText([]byte(p.String())); err != nil || back != p {
+			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", p.String(), back, err, p)
+		}
+		if err := back.UnmarshalText([]byte(want.QoP())); err != nil || back != p {
+			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", want.QoP(), back, err, p)
+		}
+	}
+	var p Protection
+	if err := p.UnmarshalText([]byte("none")); err == nil {
+		t.Error("UnmarshalText(none) accepted")
+	}
+	for m, want := range map[AESMode]sasl.AESMode{AESRequired: sasl.AESRequired, AESPreferred: sasl.AESPreferred, AESOff: sasl.AESOff} {
+		if got := m.sasl(); got != want {
+			t.Errorf("AESMode(%d).sasl() = %d; want %d", m, got, want)
+		}
 	}
 }

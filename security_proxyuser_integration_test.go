@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -49,10 +50,10 @@ func secureProxyUser(t *testing.T, cl *hbasetest.Cluster) {
 			t.Logf("HBase %s refused in %v as a broken connection: %v", cl.Version(), took.Round(time.Millisecond), err)
 			return
 		}
-		if !errors.Is(err, ErrDoNotRetry) || !errors.Is(err, ErrConfiguration) {
-			t.Fatalf("Get as bob: err = %v; want the server's refusal (ErrDoNotRetry, ErrConfiguration)", err)
+		if !errors.Is(err, hberr.ErrDoNotRetry) || !errors.Is(err, hberr.ErrConfiguration) {
+			t.Fatalf("Get as bob: err = %v; want the server's refusal (hberr.ErrDoNotRetry, hberr.ErrConfiguration)", err)
 		}
-		var re *RemoteError
+		var re *hberr.RemoteError
 		if !errors.As(err, &re) || re.Class != "org.apache.hadoop.hbase.security.AccessDeniedException" {
 			t.Fatalf("Get as bob: err = %v; want an AccessDeniedException from the server", err)
 		}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/go-hbase/hbase/hberr"
 )
 
 // SiteConfig is an HBase client configuration read from Hadoop-style XML files
@@ -23,29 +25,13 @@ type siteProp struct {
 	final bool
 }
 
-// SiteConfigError is a value in a configuration file that the client cannot use. It unwraps
-// to ErrConfiguration and to the reason.
-type SiteConfigError struct {
-	File  string // the file the value came from
-	Key   string
-	Value string
-	Err   error
-}
-
-func (e *SiteConfigError) Error() string {
-	return fmt.Sprintf("hbase: %s: %s = %q: %v", e.File, e.Key, e.Value, e.Err)
-}
-
-// Unwrap returns ErrConfiguration and the reason.
-func (e *SiteConfigError) Unwrap() []error { return []error{ErrConfiguration, e.Err} }
-
 // LoadSiteConfig reads the given configuration files in order; a later file overrides an
 // earlier one, except for properties an earlier file marks <final>true</final>, as in Hadoop.
 // Pass core-site.xml before hbase-site.xml, as HBase reads them. Values may refer to other
 // properties as ${name} and to environment variables as ${env.NAME}.
 func LoadSiteConfig(paths ...string) (*SiteConfig, error) {
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("hbase: LoadSiteConfig: no file given: %w", ErrConfiguration)
+		return nil, fmt.Errorf("hbase: LoadSiteConfig: no file given: %w", hberr.ErrConfiguration)
 	}
 	c := &SiteConfig{props: make(map[string]siteProp)}
 	for _, p := range paths {
@@ -75,7 +61,7 @@ type xmlConfiguration struct {
 func (c *SiteConfig) read(r io.Reader, file string) error {
 	var doc xmlConfiguration
 	if err := xml.NewDecoder(r).Decode(&doc); err != nil {
-		return fmt.Errorf("hbase: %s: not a Hadoop configuration file: %w (%w)", file, err, ErrConfiguration)
+		return fmt.Errorf("hbase: %s: not a Hadoop configuration file: %w (%w)", file, err, hberr.ErrConfiguration)
 	}
 	for _, p := range doc.Properties {
 		name := strings.TrimSpace(p.Name)
@@ -131,7 +117,7 @@ func (c *SiteConfig) get(key string) (string, bool, error) {
 		}
 		v = v[:i] + sub + v[i+j+1:]
 	}
-	return "", true, &SiteConfigError{File: p.file, Key: key, Value: p.value, Err: errExpansion}
+	return "", true, &hberr.SiteConfigError{File: p.file, Key: key, Value: p.value, Err: errExpansion}
 }
 
 // fileOf names the file key came from, for errors.

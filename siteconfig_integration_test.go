@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -114,9 +115,9 @@ func secureSiteConfig(t *testing.T, cl *hbasetest.Cluster) {
 		secureDataOps(t, cl, c, "sec_site_override")
 	})
 	t.Run("files-keytab-missing", func(t *testing.T) {
-		var se *SiteConfigError
+		var se *hberr.SiteConfigError
 		if _, err := NewClientFromConfig(site(filepath.Join(dir, "absent.keytab"))); !errors.As(err, &se) || se.Key != "hbase.client.keytab.file" {
-			t.Fatalf("err = %v; want a SiteConfigError for hbase.client.keytab.file", err)
+			t.Fatalf("err = %v; want a hberr.SiteConfigError for hbase.client.keytab.file", err)
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/sasl"
 )
 
@@ -43,9 +44,9 @@ import (
 // call's context sets its deadline.
 func NewClientFromConfig(cfg *SiteConfig, opts ...Option) (*Client, error) {
 	if cfg == nil {
-		return nil, fmt.Errorf("hbase: NewClientFromConfig: nil SiteConfig: %w", ErrConfiguration)
+		return nil, fmt.Errorf("hbase: NewClientFromConfig: nil SiteConfig: %w", hberr.ErrConfiguration)
 	}
-	fromFiles, err := cfg.Options()
+	fromFiles, err := cfg.fileOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +72,7 @@ func (c *SiteConfig) ZKQuorum() (string, error) {
 		return "", err
 	}
 	if !ok || hosts == "" {
-		return "", fmt.Errorf("hbase: configuration names no ZooKeeper quorum (%s): %w", key, ErrConfiguration)
+		return "", fmt.Errorf("hbase: configuration names no ZooKeeper quorum (%s): %w", key, hberr.ErrConfiguration)
 	}
 	port := "2181"
 	if p, ok, err := c.get("hbase.zookeeper.property.clientPort"); err != nil {
@@ -100,9 +101,8 @@ func (c *SiteConfig) ZKQuorum() (string, error) {
 	return strings.Join(out, ","), nil
 }
 
-// Options returns the client options the files ask for (see NewClientFromConfig), for callers
-// that build the client themselves: NewClient(quorum, append(opts, mine...)...).
-func (c *SiteConfig) Options() ([]Option, error) {
+// fileOptions returns the client options the files ask for (see NewClientFromConfig).
+func (c *SiteConfig) fileOptions() ([]Option, error) {
 	var opts []Option
 	bootstrap, err := c.bootstrapServers()
 	if err != nil {
@@ -305,7 +305,7 @@ func (c *SiteConfig) millis(key string) (time.Duration, bool, error) {
 }
 
 func (c *SiteConfig) bad(key, value string, err error) error {
-	return &SiteConfigError{File: c.fileOf(key), Key: key, Value: value, Err: err}
+	return &hberr.SiteConfigError{File: c.fileOf(key), Key: key, Value: value, Err: err}
 }
 
 // checked makes an option's own error name the key and file it came from.

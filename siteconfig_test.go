@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-hbase/hbase/hberr"
 )
 
 // writeSite writes a Hadoop configuration file with the given properties, in order; a key
@@ -55,7 +57,7 @@ func TestSiteConfigQuorumAndOverrides(t *testing.T) {
 	if want := "zk1:2222,zk2:2999,zk3:2222"; q != want {
 		t.Fatalf("ZKQuorum = %q; want %q", q, want)
 	}
-	opts, err := cfg.Options()
+	opts, err := cfg.fileOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +98,7 @@ func TestSiteConfigExpansion(t *testing.T) {
 	}
 }
 
-// Every bad value is an error that names the key and the file, and is ErrConfiguration.
+// Every bad value is an error that names the key and the file, and is hberr.ErrConfiguration.
 func TestSiteConfigBadValues(t *testing.T) {
 	for _, c := range []struct {
 		key, value string
@@ -125,12 +127,12 @@ func TestSiteConfigBadValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = NewClientFromConfig(cfg)
-			var se *SiteConfigError
+			var se *hberr.SiteConfigError
 			if !errors.As(err, &se) || se.Key != c.key || se.File != file {
-				t.Fatalf("err = %v; want a *SiteConfigError for %s in %s", err, c.key, file)
+				t.Fatalf("err = %v; want a *hberr.SiteConfigError for %s in %s", err, c.key, file)
 			}
-			if !errors.Is(err, ErrConfiguration) {
-				t.Errorf("err = %v; want errors.Is ErrConfiguration", err)
+			if !errors.Is(err, hberr.ErrConfiguration) {
+				t.Errorf("err = %v; want errors.Is hberr.ErrConfiguration", err)
 			}
 			if !strings.Contains(err.Error(), c.key) || !strings.Contains(err.Error(), file) {
 				t.Errorf("message %q does not name the key and the file", err)
@@ -140,23 +142,23 @@ func TestSiteConfigBadValues(t *testing.T) {
 }
 
 func TestSiteConfigFiles(t *testing.T) {
-	if _, err := LoadSiteConfig(); !errors.Is(err, ErrConfiguration) {
-		t.Errorf("no file: err = %v; want ErrConfiguration", err)
+	if _, err := LoadSiteConfig(); !errors.Is(err, hberr.ErrConfiguration) {
+		t.Errorf("no file: err = %v; want hberr.ErrConfiguration", err)
 	}
 	if _, err := LoadSiteConfig(filepath.Join(t.TempDir(), "absent.xml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: err = %v; want os.ErrNotExist", err)
 	}
 	bad := filepath.Join(t.TempDir(), "hbase-site.xml")
 	os.WriteFile(bad, []byte("<configuration><property>"), 0o600)
-	if _, err := LoadSiteConfig(bad); !errors.Is(err, ErrConfiguration) || !strings.Contains(err.Error(), bad) {
-		t.Errorf("broken XML: err = %v; want ErrConfiguration naming the file", err)
+	if _, err := LoadSiteConfig(bad); !errors.Is(err, hberr.ErrConfiguration) || !strings.Contains(err.Error(), bad) {
+		t.Errorf("broken XML: err = %v; want hberr.ErrConfiguration naming the file", err)
 	}
 	cfg, err := LoadSiteConfig(writeSite(t, t.TempDir(), "hbase-site.xml", "zookeeper.znode.parent", "/hbase"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewClientFromConfig(cfg); !errors.Is(err, ErrConfiguration) || !strings.Contains(err.Error(), "hbase.zookeeper.quorum") {
-		t.Errorf("no quorum: err = %v; want ErrConfiguration naming hbase.zookeeper.quorum", err)
+	if _, err := NewClientFromConfig(cfg); !errors.Is(err, hberr.ErrConfiguration) || !strings.Contains(err.Error(), "hbase.zookeeper.quorum") {
+		t.Errorf("no quorum: err = %v; want hberr.ErrConfiguration naming hbase.zookeeper.quorum", err)
 	}
 }
 
@@ -176,7 +178,7 @@ func TestSiteConfigKerberosCredentials(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "kinit") || !strings.Contains(err.Error(), "no-cache") {
 		t.Fatalf("err = %v; want the credential cache named and kinit suggested", err)
 	}
-	opts, err := cfg.Options()
+	opts, err := cfg.fileOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,9 +200,9 @@ func TestSiteConfigKerberosCredentials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var se *SiteConfigError
+	var se *hberr.SiteConfigError
 	if _, err := NewClientFromConfig(cfg); !errors.As(err, &se) || se.Key != "hbase.client.keytab.principal" {
-		t.Errorf("keytab without principal: err = %v; want a SiteConfigError for hbase.client.keytab.principal", err)
+		t.Errorf("keytab without principal: err = %v; want a hberr.SiteConfigError for hbase.client.keytab.principal", err)
 	}
 }
 
@@ -223,9 +225,9 @@ func TestSiteConfigTLSStores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var se *SiteConfigError
+		var se *hberr.SiteConfigError
 		if _, err := NewClientFromConfig(cfg); !errors.As(err, &se) || se.Key != c.wantKey {
-			t.Errorf("%s=%s: err = %v; want a SiteConfigError for %s", c.key, c.value, err, c.wantKey)
+			t.Errorf("%s=%s: err = %v; want a hberr.SiteConfigError for %s", c.key, c.value, err, c.wantKey)
 		}
 	}
 }

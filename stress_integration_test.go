@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -320,7 +321,7 @@ func (w *stressWorker) count(err error) {
 	switch {
 	case err == nil:
 		w.st.ok.Add(1)
-	case errors.Is(err, ErrIndeterminate):
+	case errors.Is(err, hberr.ErrIndeterminate):
 		w.st.indeterminate.Add(1)
 	case errors.Is(err, context.DeadlineExceeded):
 		w.st.timedOut.Add(1)
@@ -331,7 +332,7 @@ func (w *stressWorker) count(err error) {
 
 // unknown reports whether a write's outcome is unknown (it may have been applied).
 func unknown(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrIndeterminate)
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, hberr.ErrIndeterminate)
 }
 
 func (w *stressWorker) put(ctx context.Context, i int) error {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
@@ -81,8 +82,8 @@ func TestLostConnectionAfterSend(t *testing.T) {
 	before := fc.mutates.Load()
 	cam, _ := hrpc.NewCheckAndMutate(hrpc.IfNotExists([]byte("f"), []byte("q")), put)
 	_, err := c.CheckAndMutate(ctx, cam)
-	if !errors.Is(err, ErrIndeterminate) || !errors.Is(err, ErrConnection) || IsRetryable(err) {
-		t.Fatalf("CheckAndMutate across a lost connection: %v; want ErrIndeterminate wrapping ErrConnection, not retryable", err)
+	if !errors.Is(err, hberr.ErrIndeterminate) || !errors.Is(err, hberr.ErrConnection) || hberr.IsRetryable(err) {
+		t.Fatalf("CheckAndMutate across a lost connection: %v; want hberr.ErrIndeterminate wrapping hberr.ErrConnection, not retryable", err)
 	}
 	if n := fc.mutates.Load() - before; n != 1 {
 		t.Errorf("CheckAndMutate sent %d times; want once", n)

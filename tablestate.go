@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
@@ -17,7 +17,7 @@ import (
 // NotServingRegionException while hbase:meta still names those servers: re-establishing them
 // would go on until every call's deadline. So when a region's server says it does not serve
 // it just after hbase:meta said it does, the client reads the table's state, as the Java
-// client does before its retries, and fails the calls at once with ErrTableDisabled.
+// client does before its retries, and fails the calls at once with hberr.ErrTableDisabled.
 
 // tableDisabledError is the error of calls on a disabled table.
 type tableDisabledError struct{ table string }
@@ -27,10 +27,10 @@ func (e *tableDisabledError) Error() string {
 }
 
 func (e *tableDisabledError) Is(target error) bool {
-	return target == ErrTableDisabled || target == hberr.ErrDoNotRetry
+	return target == hberr.ErrTableDisabled || target == hberr.ErrDoNotRetry
 }
 
-// checkDisabled returns ErrTableDisabled instead of err, a failed probe of a region of table,
+// checkDisabled returns hberr.ErrTableDisabled instead of err, a failed probe of a region of table,
 // when the server did not serve the region because the table is disabled (or being
 // disabled). Any other err, or a failure to read the state, leaves err as it is.
 func (c *Client) checkDisabled(ctx context.Context, table []byte, err error) error {
@@ -54,11 +54,11 @@ func (c *Client) tableState(ctx context.Context, table []byte) (pb.TableState_St
 	c.metaRPCs.Add(1)
 	resp := &pb.GetResponse{}
 	check := tableStateCheck(table)
-	cells, err := conn.CallChecked(ctx, region.HighPriority, "Get", hrpc.MetaTableStateRequest(meta.name, table), nil, resp, check)
+	cells, err := conn.CallChecked(ctx, region.HighPriority, "Get", wire.MetaTableStateRequest(meta.name, table), nil, resp, check)
 	if err != nil {
 		return 0, false, err
 	}
-	return hrpc.ParseMetaTableState(resp, cells, table)
+	return wire.ParseMetaTableState(resp, cells, table)
 }
 
 // tableStateCheck checks a table state response while the connection still holds its frame
@@ -68,8 +68,8 @@ type tableStateCheck []byte
 func (t tableStateCheck) CheckResponse(resp proto.Message, cells []byte) error {
 	r, ok := resp.(*pb.GetResponse)
 	if !ok {
-		return fmt.Errorf("%w: %T for a Get", hrpc.ErrBadResponse, resp)
+		return fmt.Errorf("%w: %T for a Get", wire.ErrBadResponse, resp)
 	}
-	_, _, err := hrpc.ParseMetaTableState(r, cells, t)
+	_, _, err := wire.ParseMetaTableState(r, cells, t)
 	return err
 }

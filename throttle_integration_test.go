@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hbasetrace"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -34,22 +36,22 @@ type throttleCallKey struct{}
 
 // throttleHooks record, per call, its attempts, the server's throttling waits and the client's
 // pauses: the wait hint as a user sees it through the hooks.
-func throttleHooks() *Hooks {
+func throttleHooks() *hbasetrace.Hooks {
 	get := func(ctx context.Context) *throttleCall {
 		tc, _ := ctx.Value(throttleCallKey{}).(*throttleCall)
 		return tc
 	}
-	return &Hooks{
-		Attempt: func(ctx context.Context, _ AttemptInfo) {
+	return &hbasetrace.Hooks{
+		Attempt: func(ctx context.Context, _ hbasetrace.AttemptInfo) {
 			if tc := get(ctx); tc != nil {
 				tc.mu.Lock()
 				tc.attempts++
 				tc.mu.Unlock()
 			}
 		},
-		Retry: func(ctx context.Context, ev RetryInfo) {
+		Retry: func(ctx context.Context, ev hbasetrace.RetryInfo) {
 			tc := get(ctx)
-			re, ok := errors.AsType[*RemoteError](ev.Err)
+			re, ok := errors.AsType[*hberr.RemoteError](ev.Err)
 			if tc == nil || !ok || !throttlingClass(re.Class) {
 				return
 			}
@@ -63,7 +65,7 @@ func throttleHooks() *Hooks {
 			tc.waits = append(tc.waits, w)
 			tc.pending = w
 		},
-		Backoff: func(ctx context.Context, ev BackoffInfo) {
+		Backoff: func(ctx context.Context, ev hbasetrace.BackoffInfo) {
 			tc := get(ctx)
 			if tc == nil {
 				return
@@ -289,7 +291,7 @@ func TestThrottlingAgainstHBase(t *testing.T) {
 				}
 			}
 			if tc.throttled > 0 {
-				if re, isRemote := errors.AsType[*RemoteError](tc.err); !isRemote || !throttlingClass(re.Class) {
+				if re, isRemote := errors.AsType[*hberr.RemoteError](tc.err); !isRemote || !throttlingClass(re.Class) {
 					t.Errorf("short call %d: %v; want the throttling as its last error", i, tc.err)
 				}
 			}

@@ -35,8 +35,8 @@ func TestIntegrationTLS(t *testing.T) {
 		}
 		defer c.Close()
 		_, err = c.Get(ctx, mustGet(t, "any", []byte("row")))
-		if !errors.Is(err, ErrTLS) || !strings.Contains(err.Error(), "HBase 2.6 or later") {
-			t.Fatalf("HBase %s: err = %v; want ErrTLS naming HBase 2.6", cl.Version(), err)
+		if !errors.Is(err, hberr.ErrTLS) || !strings.Contains(err.Error(), "HBase 2.6 or later") {
+			t.Fatalf("HBase %s: err = %v; want hberr.ErrTLS naming HBase 2.6", cl.Version(), err)
 		}
 		return
 	}
@@ -70,8 +70,8 @@ func TestIntegrationTLS(t *testing.T) {
 		t.Helper()
 		start := time.Now()
 		err := failGet(t, c)
-		if took := time.Since(start); took > 2*time.Second || !errors.Is(err, ErrConfiguration) {
-			t.Errorf("failed after %v with %v; want ErrConfiguration at once", took, err)
+		if took := time.Since(start); took > 2*time.Second || !errors.Is(err, hberr.ErrConfiguration) {
+			t.Errorf("failed after %v with %v; want hberr.ErrConfiguration at once", took, err)
 		}
 		return err
 	}
@@ -120,8 +120,8 @@ func TestIntegrationTLS(t *testing.T) {
 		cfg := good.Clone()
 		cfg.RootCAs = x509.NewCertPool() // trusts nothing
 		err := failFast(t, newClient(t, WithTLS(cfg)))
-		if !errors.Is(err, ErrTLS) || !strings.Contains(err.Error(), "certificate") {
-			t.Fatalf("err = %v; want ErrTLS about the server's certificate", err)
+		if !errors.Is(err, hberr.ErrTLS) || !strings.Contains(err.Error(), "certificate") {
+			t.Fatalf("err = %v; want hberr.ErrTLS about the server's certificate", err)
 		}
 	})
 	t.Run("expired-client-certificate", func(t *testing.T) {
@@ -138,14 +138,14 @@ func TestIntegrationTLS(t *testing.T) {
 		cfg := good.Clone()
 		cfg.Certificates = []tls.Certificate{cert}
 		err = failFast(t, newClient(t, WithTLS(cfg)))
-		if !errors.Is(err, ErrTLS) {
-			t.Fatalf("err = %v; want ErrTLS (the server refuses an expired client certificate)", err)
+		if !errors.Is(err, hberr.ErrTLS) {
+			t.Fatalf("err = %v; want hberr.ErrTLS (the server refuses an expired client certificate)", err)
 		}
 		t.Logf("expired client certificate: %v", err)
 	})
 }
 
-// A TLS client against a plaintext server fails the dial with ErrTLS and a hint,
+// A TLS client against a plaintext server fails the dial with hberr.ErrTLS and a hint,
 // instead of falling back to plaintext.
 func TestIntegrationTLSClientPlainServer(t *testing.T) {
 	newTestClient(t) // the shared plain cluster
@@ -163,10 +163,10 @@ func TestIntegrationTLSClientPlainServer(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err = c.Get(ctx, get)
-	if took := time.Since(start); took > 2*time.Second || !errors.Is(err, ErrConfiguration) {
-		t.Errorf("failed after %v with %v; want ErrConfiguration at once", took, err)
+	if took := time.Since(start); took > 2*time.Second || !errors.Is(err, hberr.ErrConfiguration) {
+		t.Errorf("failed after %v with %v; want hberr.ErrConfiguration at once", took, err)
 	}
-	if !errors.Is(err, ErrTLS) || !strings.Contains(err.Error(), "does not speak TLS") {
-		t.Fatalf("err = %v; want ErrTLS saying the server does not speak TLS", err)
+	if !errors.Is(err, hberr.ErrTLS) || !strings.Contains(err.Error(), "does not speak TLS") {
+		t.Fatalf("err = %v; want hberr.ErrTLS saying the server does not speak TLS", err)
 	}
 }

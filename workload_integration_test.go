@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest/faultnet"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -39,7 +40,7 @@ func (s *workloadStats) record(deadline time.Time, err error) {
 	switch {
 	case err == nil:
 		s.acked.Add(1)
-	case errors.Is(err, ErrIndeterminate):
+	case errors.Is(err, hberr.ErrIndeterminate):
 		s.indeterminate.Add(1)
 	default:
 		s.failed.Add(1)

@@ -4,7 +4,8 @@
 // and privacy with AES. The three modes run against one cluster that offers both QoPs, taking
 // turns in blocks of 200 operations. TestJavaClientLatency puts go-hbase beside the standard
 // HBase Java client, in a JVM of its own, the same way; TestJavaClientTargets (make bench-java)
-// does so for HBase PerformanceEvaluation's workloads and prints issue 15's targets.
+// does so for HBase PerformanceEvaluation's workloads and prints which of the targets of
+// docs/benchmarks.md it meets.
 // TestOneCallerFloor puts beside them at one caller a bare Go client (floorConn), to show
 // what any Go client's CPU per Get can be.
 //
@@ -16,4 +17,6 @@
 //	GOHBASE_BENCH=1 go test -run 'TestJavaClientTargets$' -v -timeout 30m ./benchmarks
 //	GOHBASE_BENCH=1 go test -run 'TestOneCallerFloor$' -v -timeout 20m ./benchmarks
 //	go test -run '^$' -bench SecurityLayers -benchmem ./sasl
+//
+//snippets:text GOHBASE_BENCH=1
 package benchmarks

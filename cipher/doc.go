@@ -14,4 +14,13 @@
 // Any failure to unwrap (short frame, wrong MAC, unexpected sequence number) is fatal: the
 // inbound keystream is then out of step with the peer, so the layer refuses every later frame
 // and the connection must be closed.
+//
+// # Stability
+//
+// Package cipher is a lower layer of go-hbase: usable on its own (HBase's CryptoAES layer), as
+// pgx's pgconn and pgproto3 are below pgx, but not part of the stable API of v0.1.0 (hbase,
+// hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet, fakehbase). It may change in any
+// minor version; a program that uses the client through package hbase never needs to import it.
+//
+//snippets:text wrap(msg)
 package cipher

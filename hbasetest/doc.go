@@ -100,4 +100,15 @@
 // on PE's table layout (JavaClient.Work; WorkRow and PEKey give another client the same rows),
 // and describes the Results of a Java scan (JavaClient.ScanShapes) for behaviour to compare.
 // Cluster.CPUTime and JavaClient.CPUTime read the CPU time of the JVMs (Linux only).
+//
+// # Stability
+//
+// This package is part of go-hbase's stable API from v0.1.0, with hbase, hrpc, hberr,
+// hbasetrace, hbasetest, hbasetest/faultnet and fakehbase: a later v0 minor version does not
+// break a program that uses them. The lower layers region, zk, sasl and cipher are usable on
+// their own (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may
+// change in any minor version, and nothing a program needs from the client makes it import
+// them.
+//
+//snippets:text status
 package hbasetest

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-hbase/hbase/cipher"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/region"
 	"github.com/go-hbase/hbase/sasl"
@@ -189,11 +190,12 @@ func goPut(t *testing.T, ctx context.Context, rc *region.Client, regionName, row
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, cells, err := put.Marshal(regionName, nil)
+	call := hrpcwire.Mutation(put)
+	req, cells, err := call.Marshal(regionName, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rc.Call(ctx, put.Method(), req, cells, put.NewResponse()); err != nil {
+	if _, err := rc.Call(ctx, call.Method(), req, cells, call.NewResponse()); err != nil {
 		t.Fatalf("put %s: %v", row, err)
 	}
 }
@@ -204,16 +206,17 @@ func goGet(t *testing.T, ctx context.Context, rc *region.Client, regionName, row
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, cells, err := g.Marshal(regionName, nil)
+	call := hrpcwire.Get(g)
+	req, cells, err := call.Marshal(regionName, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp := g.NewResponse()
-	respCells, err := rc.Call(ctx, g.Method(), req, cells, resp)
+	resp := call.NewResponse()
+	respCells, err := rc.Call(ctx, call.Method(), req, cells, resp)
 	if err != nil {
 		t.Fatalf("get %s: %v", row, err)
 	}
-	res, err := g.Decode(resp, respCells)
+	res, err := hrpcwire.DecodeGet(g, resp, respCells)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,8 +23,20 @@ type OpError struct {
 
 // Error implements error.
 func (e *OpError) Error() string {
-	return "hbase: " + e.Op + " " + strconv.Quote(string(e.Table)) + "/" + strconv.Quote(string(e.Row)) +
+	return "hbase: " + e.Op + " " + strconv.Quote(string(e.Table)) + "/" + quoteRow(e.Row) +
 		": " + e.Err.Error()
+}
+
+// quotedRowMax bounds what an error message shows of a row: rows may be 32767 bytes.
+const quotedRowMax = 64
+
+// quoteRow quotes a row for an error message as strconv.Quote does, its first 64 bytes only
+// when it is longer, followed by its length: "abc"... (32767 bytes).
+func quoteRow(row []byte) string {
+	if len(row) <= quotedRowMax {
+		return strconv.Quote(string(row))
+	}
+	return strconv.Quote(string(row[:quotedRowMax])) + "... (" + strconv.Itoa(len(row)) + " bytes)"
 }
 
 // Unwrap returns the cause.

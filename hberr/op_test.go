@@ -67,3 +67,12 @@ func TestPredicates(t *testing.T) {
 		t.Error("IsRetryable(corrupt response to a Put) = true")
 	}
 }
+
+func TestOpErrorBoundsLongRows(t *testing.T) {
+	row := append([]byte("abc"), make([]byte, 32764)...)
+	err := &OpError{Op: "Put", Table: []byte("t"), Row: row, Err: ErrTableNotFound}
+	want := `hbase: Put "t"/"abc\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"... (32767 bytes): table not found`
+	if got := err.Error(); got != want {
+		t.Errorf("Error() = %s\nwant %s", got, want)
+	}
+}

@@ -3,8 +3,18 @@
 // the client returns (*OpError), and the predicates users decide with (IsRetryable,
 // IsNotFound, IsTimeout). It imports nothing of the module, so that hrpc (which decodes
 // per-action exceptions), region (which decodes per-call exceptions) and the root package
-// (which retries and reports) all share it. The root package re-exports everything here;
-// users normally import only that.
+// (which retries and reports) all share it. It is the only public home of these names: the
+// root package does not re-export them, so users test the errors of package hbase with
+// errors.Is(err, hberr.ErrTableNotFound), errors.As into *hberr.OpError, or hberr.IsNotFound.
+//
+// # Stability
+//
+// This package is part of go-hbase's stable API from v0.1.0, with hbase, hrpc, hberr,
+// hbasetrace, hbasetest, hbasetest/faultnet and fakehbase: a later v0 minor version does not
+// break a program that uses them. The lower layers region, zk, sasl and cipher are usable on
+// their own (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may
+// change in any minor version, and nothing a program needs from the client makes it import
+// them.
 package hberr
 
 import (
@@ -22,7 +32,8 @@ var (
 	ErrClosed = errors.New("client closed")
 	// ErrConnection: a connection to a server broke (I/O error, malformed frame, fatal
 	// connection exception); every outstanding call on it gets an error wrapping it and the
-	// cause. The client retries such calls on its own.
+	// cause. The client retries such calls on its own: it surfaces only inside a context
+	// error's cause or a batch result that ran out of time.
 	ErrConnection = errors.New("connection failed")
 	// ErrRegionUnavailable: the region is not served where the client sent the call
 	// (NotServingRegion, RegionMoved, RegionOpening, WrongRegion, RegionOffline): the client
@@ -37,12 +48,15 @@ var (
 	// ErrDoNotRetry: the server rejected the request for good (the DoNotRetryIOException
 	// family, or ExceptionResponse.do_not_retry).
 	ErrDoNotRetry = errors.New("do not retry")
-	// ErrTableNotFound: the table does not exist (also ErrDoNotRetry when the server says so).
+	// ErrTableNotFound: the table does not exist, found by the client in hbase:meta or thrown
+	// by the server (also ErrDoNotRetry when the server says so).
 	ErrTableNotFound = errors.New("table not found")
 	// ErrNoSuchFamily: a column family named by the request does not exist (also
 	// ErrDoNotRetry).
 	ErrNoSuchFamily = errors.New("no such column family")
-	// ErrTableDisabled: the table is disabled (also ErrDoNotRetry).
+	// ErrTableDisabled: the table is disabled (also ErrDoNotRetry). Calls on a table disabled
+	// after the client cached its regions end with it at once too (the client reads the table
+	// state when a region's server no longer serves it).
 	ErrTableDisabled = errors.New("table disabled")
 	// ErrScannerExpired: UnknownScannerException, ScannerResetException,
 	// OutOfOrderScannerNextException or LeaseException: the scanner must be reopened from the
@@ -55,20 +69,26 @@ var (
 	// failed its request's integrity checks (cells of another row, a cell count that
 	// disagrees with the header, a cellblock that does not parse). The connection was reset:
 	// a stream that produced one bad frame cannot be trusted. Whether the request took effect
-	// is unknown, so only reads (and idempotent Puts and Deletes) are sent again.
+	// is unknown, so only reads (and idempotent Puts and Deletes) are sent again. It is never
+	// returned as data: the response is logged at error level with its bytes and dropped.
 	ErrCorruptResponse = errors.New("corrupt response")
 	// ErrConfiguration: the error comes from the client's configuration rather than from the
-	// cluster's state (a parent znode under which ZooKeeper has nothing): retrying cannot help.
+	// cluster's state, such as a parent znode (hbase.WithZNodeParent) under which ZooKeeper has
+	// nothing, or a value of a site file (*SiteConfigError): retrying cannot help, so calls
+	// fail at once with it. The error also wraps what was found wrong (for the parent znode,
+	// an error naming the znode).
 	ErrConfiguration = errors.New("configuration error")
 	// ErrIndeterminate: a write that must not be applied twice (Append, Increment,
 	// CheckAndMutate, MutateRow) got a corrupt response, or (CheckAndMutate, MutateRow: they
 	// carry no nonce the server could recognise a resend by) lost its connection after it was
 	// sent: the server may or may not have applied it. The error also wraps
-	// ErrCorruptResponse or ErrConnection. Read the row to find out.
+	// ErrCorruptResponse or ErrConnection. Read the row to find out. (Appends and Increments
+	// carry a nonce, so the server recognises their resend after a lost connection and they
+	// are retried.)
 	ErrIndeterminate = errors.New("outcome unknown: the write may or may not have been applied")
 	// ErrAttemptsExhausted: the call was sent as many times as its maximum number of attempts
 	// allowed (hbase.WithMaxAttempts, hbase.WithNoRetries, hrpc.MaxAttempts) and failed each
-	// time. The error also wraps the last failure.
+	// time. It comes in an *AttemptsError with the count, which also wraps the last failure.
 	ErrAttemptsExhausted = errors.New("attempts exhausted")
 )
 

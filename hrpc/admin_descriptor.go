@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // Compression is a column family's compression algorithm (HBase's COMPRESSION attribute).
@@ -164,7 +165,7 @@ func FamilyAttribute(key, value string) FamilyOption {
 // check validates f as the request constructors do: a struct filled by hand (or read by
 // DescribeTable and edited) is checked like one built with options.
 func (f *FamilyDescriptor) check() error {
-	if err := CheckFamilyName(f.Name); err != nil {
+	if err := wire.CheckFamilyName(f.Name); err != nil {
 		return err
 	}
 	switch {
@@ -349,7 +350,7 @@ func (t *TableDescriptor) check() error {
 	if t == nil {
 		return invalid("nil TableDescriptor")
 	}
-	if err := CheckTableName(t.Name); err != nil {
+	if err := wire.CheckTableName(t.Name); err != nil {
 		return err
 	}
 	if len(t.Families) == 0 {
@@ -373,7 +374,7 @@ func (t *TableDescriptor) proto() (*pb.TableSchema, error) {
 	if err := t.check(); err != nil {
 		return nil, err
 	}
-	tn, err := tableNameProto(t.Name)
+	tn, err := wire.TableNameProto(t.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -384,9 +385,9 @@ func (t *TableDescriptor) proto() (*pb.TableSchema, error) {
 	return s, nil
 }
 
-// TableFromProto reads a TableSchema the master returned.
-func TableFromProto(s *pb.TableSchema) *TableDescriptor {
-	t := &TableDescriptor{Name: TableNameString(s.GetTableName())}
+// tableFromProto reads a TableSchema the master returned.
+func tableFromProto(s *pb.TableSchema) *TableDescriptor {
+	t := &TableDescriptor{Name: wire.TableNameString(s.GetTableName())}
 	if len(s.GetAttributes()) > 0 {
 		t.Attributes = make(map[string]string, len(s.GetAttributes()))
 		for _, p := range s.GetAttributes() {

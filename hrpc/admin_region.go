@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -37,10 +38,10 @@ var (
 	regionInfoMagic = []byte("PBUF")
 )
 
-// ParseMetaRow reads a row of hbase:meta (the cells of family info). It returns nil for a row
+// parseMetaRow reads a row of hbase:meta (the cells of family info). It returns nil for a row
 // that is no usable region: no info:regioninfo (a table state row), or a split parent or
 // offline region waiting to be cleaned up.
-func ParseMetaRow(cells []Cell) (*Region, error) {
+func parseMetaRow(cells []Cell) (*Region, error) {
 	if len(cells) == 0 {
 		return nil, nil
 	}
@@ -49,7 +50,7 @@ func ParseMetaRow(cells []Cell) (*Region, error) {
 	var port int
 	for i := range cells {
 		c := &cells[i]
-		if !bytes.Equal(c.Family, MetaInfoFamily) {
+		if !bytes.Equal(c.Family, wire.MetaInfoFamily) {
 			continue
 		}
 		switch {
@@ -77,8 +78,8 @@ func ParseMetaRow(cells []Cell) (*Region, error) {
 	if r.info == nil || r.info.GetSplit() || r.info.GetOffline() {
 		return nil, nil
 	}
-	r.Encoded = EncodedRegionName(r.Name)
-	r.Table = TableNameString(r.info.GetTableName())
+	r.Encoded = wire.EncodedRegionName(r.Name)
+	r.Table = wire.TableNameString(r.info.GetTableName())
 	r.Start = bytes.Clone(r.info.GetStartKey())
 	r.End = bytes.Clone(r.info.GetEndKey())
 	r.ID = r.info.GetRegionId()
@@ -88,92 +89,6 @@ func ParseMetaRow(cells []Cell) (*Region, error) {
 		r.Server = ServerName{}
 	}
 	return r, nil
-}
-
-func encodedSpecifier(encoded string) *pb.RegionSpecifier {
-	return &pb.RegionSpecifier{Type: pb.RegionSpecifier_ENCODED_REGION_NAME.Enum(), Value: []byte(encoded)}
-}
-
-func checkRegion(r *Region) error {
-	if r == nil || r.info == nil {
-		return invalid("region not read from hbase:meta")
-	}
-	return nil
-}
-
-// SplitRegionRequest builds the request splitting r at key (nil: the server picks the
-// midpoint). The key must fall strictly inside the region.
-func SplitRegionRequest(r *Region, key []byte, n Nonce) (*pb.SplitTableRegionRequest, error) {
-	if err := checkRegion(r); err != nil {
-		return nil, err
-	}
-	if key != nil && (!r.Contains(key) || bytes.Equal(key, r.Start)) {
-		return nil, invalid("split key %q is not inside region %s [%q, %q)", key, r.Encoded, r.Start, r.End)
-	}
-	return &pb.SplitTableRegionRequest{RegionInfo: r.info, SplitRow: key, NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
-}
-
-// MergeRegionsRequest builds the request merging adjacent regions (encoded names); forcible
-// merges regions that are not adjacent.
-func MergeRegionsRequest(encoded []string, forcible bool, n Nonce) (*pb.MergeTableRegionsRequest, error) {
-	if len(encoded) < 2 {
-		return nil, invalid("merging needs at least 2 regions, got %d", len(encoded))
-	}
-	req := &pb.MergeTableRegionsRequest{Forcible: &forcible, NonceGroup: &n.Group, Nonce: &n.Nonce}
-	for _, e := range encoded {
-		if e == "" {
-			return nil, invalid("empty region name")
-		}
-		req.Region = append(req.Region, encodedSpecifier(e))
-	}
-	return req, nil
-}
-
-// MoveRegionRequest builds the request moving a region (encoded name) to dest, or to a server
-// the master picks when dest is nil.
-func MoveRegionRequest(encoded string, dest *ServerName) (*pb.MoveRegionRequest, error) {
-	if encoded == "" {
-		return nil, invalid("empty region name")
-	}
-	req := &pb.MoveRegionRequest{Region: encodedSpecifier(encoded)}
-	if dest != nil {
-		req.DestServerName = serverNameProto(*dest)
-	}
-	return req, nil
-}
-
-// AssignRegionRequest builds the request assigning r to a server.
-func AssignRegionRequest(r *Region) (*pb.AssignRegionRequest, error) {
-	if err := checkRegion(r); err != nil {
-		return nil, err
-	}
-	return &pb.AssignRegionRequest{Region: regionSpecifier(r.Name)}, nil
-}
-
-// UnassignRegionRequest builds the request closing r (it stays closed until assigned).
-func UnassignRegionRequest(r *Region) (*pb.UnassignRegionRequest, error) {
-	if err := checkRegion(r); err != nil {
-		return nil, err
-	}
-	return &pb.UnassignRegionRequest{Region: regionSpecifier(r.Name)}, nil
-}
-
-// FlushRegionRequest builds the request, sent to r's server (AdminService), writing r's
-// memstore to store files.
-func FlushRegionRequest(r *Region) (*pb.FlushRegionRequest, error) {
-	if err := checkRegion(r); err != nil {
-		return nil, err
-	}
-	return &pb.FlushRegionRequest{Region: regionSpecifier(r.Name)}, nil
-}
-
-// CompactRegionRequest builds the request, sent to r's server, queueing a (major) compaction
-// of r; the server answers before the compaction runs.
-func CompactRegionRequest(r *Region, major bool) (*pb.CompactRegionRequest, error) {
-	if err := checkRegion(r); err != nil {
-		return nil, err
-	}
-	return &pb.CompactRegionRequest{Region: regionSpecifier(r.Name), Major: &major}, nil
 }
 
 // String describes the region for messages.

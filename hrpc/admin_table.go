@@ -7,22 +7,10 @@ import (
 	"slices"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
-// The master's requests about tables. The root package's Admin sends them over a MasterService
-// connection; each builder checks its input first.
-
-// MasterService is the service name of the master's admin interface in the connection header.
-const MasterService = "MasterService"
-
-// AdminService is the service name of a region server's admin interface.
-const AdminService = "AdminService"
-
-// Nonce identifies one admin call to the master so that sending it again (after a master
-// restart) does not run it twice: the master remembers the procedure of each nonce.
-type Nonce struct{ Group, Nonce uint64 }
-
-// CreateTableOption configures CreateTableRequest: how the new table is split into regions.
+// CreateTableOption configures how Admin.CreateTable splits the new table into regions.
 type CreateTableOption func(*createTable) error
 
 type createTable struct {
@@ -84,8 +72,8 @@ func HexStringSplits(n int) CreateTableOption {
 	}
 }
 
-// CreateTableRequest builds the request creating t.
-func CreateTableRequest(t *TableDescriptor, n Nonce, opts ...CreateTableOption) (*pb.CreateTableRequest, error) {
+// splitKeys applies the CreateTableOptions: the keys to split the new table at.
+func splitKeys(opts []CreateTableOption) ([][]byte, error) {
 	var c createTable
 	for _, o := range opts {
 		if o == nil {
@@ -95,165 +83,62 @@ func CreateTableRequest(t *TableDescriptor, n Nonce, opts ...CreateTableOption) 
 			return nil, err
 		}
 	}
-	s, err := t.proto()
-	if err != nil {
-		return nil, err
-	}
-	return &pb.CreateTableRequest{TableSchema: s, SplitKeys: c.splits, NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
+	return c.splits, nil
 }
 
-// ModifyTableRequest builds the request replacing the descriptor of t.Name by t.
-func ModifyTableRequest(t *TableDescriptor, n Nonce) (*pb.ModifyTableRequest, error) {
-	s, err := t.proto()
-	if err != nil {
-		return nil, err
-	}
-	return &pb.ModifyTableRequest{TableName: s.TableName, TableSchema: s, NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
-}
+// ListTablesOption narrows the tables Admin.ListTables lists.
+type ListTablesOption func(*listTables) error
 
-// DeleteTableRequest builds the request deleting a disabled table.
-func DeleteTableRequest(table string, n Nonce) (*pb.DeleteTableRequest, error) {
-	tn, err := tableNameProto(table)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.DeleteTableRequest{TableName: tn, NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
+type listTables struct {
+	regex, namespace *string
+	system           bool
 }
-
-// EnableTableRequest builds the request enabling a table.
-func EnableTableRequest(table string, n Nonce) (*pb.EnableTableRequest, error) {
-	tn, err := tableNameProto(table)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.EnableTableRequest{TableName: tn, NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
-}
-
-// DisableTableRequest builds the request disabling a table.
-func DisableTableRequest(table string, n Nonce) (*pb.DisableTableRequest, error) {
-	tn, err := tableNameProto(table)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.DisableTableRequest{TableName: tn, NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
-}
-
-// TruncateTableRequest builds the request emptying a disabled table, keeping its region
-// boundaries when preserveSplits is set.
-func TruncateTableRequest(table string, preserveSplits bool, n Nonce) (*pb.TruncateTableRequest, error) {
-	tn, err := tableNameProto(table)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.TruncateTableRequest{TableName: tn, PreserveSplits: &preserveSplits, NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
-}
-
-// AddColumnRequest builds the request adding family f to table.
-func AddColumnRequest(table string, f *FamilyDescriptor, n Nonce) (*pb.AddColumnRequest, error) {
-	tn, fs, err := familyRequest(table, f)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.AddColumnRequest{TableName: tn, ColumnFamilies: fs, NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
-}
-
-// ModifyColumnRequest builds the request replacing the descriptor of family f.Name of table.
-func ModifyColumnRequest(table string, f *FamilyDescriptor, n Nonce) (*pb.ModifyColumnRequest, error) {
-	tn, fs, err := familyRequest(table, f)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.ModifyColumnRequest{TableName: tn, ColumnFamilies: fs, NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
-}
-
-func familyRequest(table string, f *FamilyDescriptor) (*pb.TableName, *pb.ColumnFamilySchema, error) {
-	tn, err := tableNameProto(table)
-	if err != nil {
-		return nil, nil, err
-	}
-	if f == nil {
-		return nil, nil, invalid("nil FamilyDescriptor")
-	}
-	if err := f.check(); err != nil {
-		return nil, nil, err
-	}
-	return tn, f.proto(), nil
-}
-
-// DeleteColumnRequest builds the request removing family from table (and its data).
-func DeleteColumnRequest(table, family string, n Nonce) (*pb.DeleteColumnRequest, error) {
-	tn, err := tableNameProto(table)
-	if err != nil {
-		return nil, err
-	}
-	if err := CheckFamilyName(family); err != nil {
-		return nil, err
-	}
-	return &pb.DeleteColumnRequest{TableName: tn, ColumnName: []byte(family), NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
-}
-
-// TableStateRequest builds the request asking whether table is enabled.
-func TableStateRequest(table string) (*pb.GetTableStateRequest, error) {
-	tn, err := tableNameProto(table)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.GetTableStateRequest{TableName: tn}, nil
-}
-
-// DescribeTableRequest builds the request for the descriptor of table.
-func DescribeTableRequest(table string) (*pb.GetTableDescriptorsRequest, error) {
-	tn, err := tableNameProto(table)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.GetTableDescriptorsRequest{TableNames: []*pb.TableName{tn}, IncludeSysTables: new(true)}, nil
-}
-
-// ListTablesOption narrows ListTablesRequest.
-type ListTablesOption func(*pb.GetTableNamesRequest) error
 
 // TableRegex keeps the tables whose full name ("ns:qualifier", or "qualifier" in the default
 // namespace) matches the Java regular expression re as a whole.
 func TableRegex(re string) ListTablesOption {
-	return func(r *pb.GetTableNamesRequest) error {
+	return func(l *listTables) error {
 		if re == "" {
 			return invalid("empty table regex")
 		}
-		r.Regex = &re
+		l.regex = &re
 		return nil
 	}
 }
 
 // InNamespace keeps the tables of namespace ns.
 func InNamespace(ns string) ListTablesOption {
-	return func(r *pb.GetTableNamesRequest) error {
-		if err := CheckNamespaceName(ns); err != nil {
+	return func(l *listTables) error {
+		if err := wire.CheckNamespaceName(ns); err != nil {
 			return err
 		}
-		r.Namespace = &ns
+		l.namespace = &ns
 		return nil
 	}
 }
 
 // IncludeSystemTables lists HBase's own tables (hbase:meta, hbase:namespace...) too.
 func IncludeSystemTables() ListTablesOption {
-	return func(r *pb.GetTableNamesRequest) error {
-		r.IncludeSysTables = new(true)
+	return func(l *listTables) error {
+		l.system = true
 		return nil
 	}
 }
 
-// ListTablesRequest builds the request for the names of the tables opts select.
-func ListTablesRequest(opts ...ListTablesOption) (*pb.GetTableNamesRequest, error) {
-	r := &pb.GetTableNamesRequest{}
+// listTablesRequest builds the request for the names of the tables opts select.
+func listTablesRequest(opts []ListTablesOption) (*pb.GetTableNamesRequest, error) {
+	var l listTables
 	for _, o := range opts {
 		if o == nil {
 			return nil, invalid("nil ListTablesOption")
 		}
-		if err := o(r); err != nil {
+		if err := o(&l); err != nil {
 			return nil, err
 		}
+	}
+	r := &pb.GetTableNamesRequest{Regex: l.regex, Namespace: l.namespace}
+	if l.system {
+		r.IncludeSysTables = new(true)
 	}
 	return r, nil
 }

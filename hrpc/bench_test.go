@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -17,7 +18,7 @@ func BenchmarkEncodeGet(b *testing.B) {
 	buf := make([]byte, 0, 256)
 	b.ReportAllocs()
 	for b.Loop() {
-		msg, _, err := get.Marshal(regionName, nil)
+		msg, _, err := getW(get).Marshal(regionName, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -25,7 +26,7 @@ func BenchmarkEncodeGet(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		get.Recycle(msg) // as the client does once the request is encoded
+		getW(get).Recycle(msg) // as the client does once the request is encoded
 	}
 }
 
@@ -49,7 +50,7 @@ func BenchmarkEncodePut(b *testing.B) {
 				if !reuse {
 					in = nil
 				}
-				msg, cb, err := put.Marshal(regionName, in)
+				msg, cb, err := mutW(put).Marshal(regionName, in)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -73,11 +74,11 @@ func BenchmarkDecodeGetResult(b *testing.B) {
 	b.SetBytes(int64(len(block) + len(wire)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r := get.NewResponse() // merged into, as region does
+		r := getW(get).NewResponse() // merged into, as region does
 		if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(wire, r); err != nil {
 			b.Fatal(err)
 		}
-		res, err := get.Decode(r, block)
+		res, err := get.decode(r, block)
 		if err != nil || len(res.Cells) != 10 {
 			b.Fatal(err)
 		}
@@ -95,7 +96,7 @@ func BenchmarkCheckGetResponse(b *testing.B) {
 	b.SetBytes(int64(len(block)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := get.CheckResponse(resp, block); err != nil {
+		if err := getW(get).CheckResponse(resp, block); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -109,7 +110,7 @@ func BenchmarkDecodeScanResponse(b *testing.B) {
 		for j := range 3 {
 			c := Cell{Row: []byte(fmt.Sprintf("row-%07d", i)), Family: []byte("f"), Qualifier: []byte{byte('a' + j)},
 				Timestamp: 1700000000000, Type: CellTypePut, Value: bytes.Repeat([]byte("v"), 100)}
-			block = AppendCell(block, &c)
+			block = appendCell(block, &c)
 		}
 		resp.CellsPerResult = append(resp.CellsPerResult, 3)
 		resp.PartialFlagPerResult = append(resp.PartialFlagPerResult, false)
@@ -122,7 +123,7 @@ func BenchmarkDecodeScanResponse(b *testing.B) {
 		if err := proto.Unmarshal(wire, r); err != nil {
 			b.Fatal(err)
 		}
-		results, err := ParseScanResponse(r, block)
+		results, err := appendScanResults(nil, r, block)
 		if err != nil || len(results) != rows {
 			b.Fatal(err)
 		}
@@ -133,12 +134,12 @@ func BenchmarkCellReader(b *testing.B) {
 	block := encodeCells(testCells(100))
 	b.SetBytes(int64(len(block)))
 	b.ReportAllocs()
-	var r CellReader
+	var r wire.CellReader
 	var c Cell
 	for b.Loop() {
 		r.Reset(block)
 		for r.Remaining() > 0 {
-			if err := r.Next(&c); err != nil {
+			if err := readCell(&r, &c); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,48 +1,32 @@
-// Package hrpc builds the requests the go-hbase client sends to region servers and decodes
-// their results: Get, Put, Delete, Append, Increment, CheckAndMutate, MutateRow (RowMutations),
-// Scan, filters and comparators, and KeyValueCodec cellblocks.
+// Package hrpc holds the requests of the go-hbase client (package hbase): Get, Put, Delete,
+// Append, Increment, CheckAndMutate, MutateRow (RowMutations) and Scan with their typed
+// options, the server-side filters and comparators, the cells and results the calls return,
+// and the descriptors of the admin calls (TableDescriptor, FamilyDescriptor,
+// NamespaceDescriptor, Region, ClusterStatus, Snapshot).
 //
 // Requests are immutable once built: every option is checked when the request is constructed,
-// so bad input is reported before any RPC is sent.
+// so bad input is reported before any RPC is sent, as an error wrapping hberr.ErrBadRequest.
+//
+// How requests become protobuf messages and cellblocks, and how responses become Results, is
+// not part of this package's API (it lives in the module's internal packages), so that the
+// client's wire code can change without breaking users.
+//
+// # Stability
+//
+// This package is part of go-hbase's stable API from v0.1.0, with hbase, hrpc, hberr,
+// hbasetrace, hbasetest, hbasetest/faultnet and fakehbase: a later v0 minor version does not
+// break a program that uses them. The lower layers region, zk, sasl and cipher are usable on
+// their own (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may
+// change in any minor version, and nothing a program needs from the client makes it import
+// them.
 package hrpc
 
-import (
-	"github.com/go-hbase/hbase/internal/pb"
-	"google.golang.org/protobuf/proto"
-)
+import "github.com/go-hbase/hbase/internal/wire"
 
-// Call is any request sent to one region.
-type Call interface {
-	// Table is the table the request is for.
-	Table() []byte
-	// Key is the row that picks the region.
-	Key() []byte
-	// Method is the ClientService method: "Get", "Mutate", "Scan" or "Multi".
-	Method() string
-	// Marshal builds the request for regionName. Cells are appended to cellblock
-	// (KeyValueCodec) and the grown cellblock is returned, so one buffer serves many calls.
-	Marshal(regionName, cellblock []byte) (proto.Message, []byte, error)
-	// NewResponse returns an empty response message of the type Marshal's request expects.
-	NewResponse() proto.Message
-	// CheckResponse checks a response against the request before it is decoded (see
-	// check.go): cells of the requested row only, as many as announced. The region
-	// connection resets itself when it fails (region.Checker).
-	CheckResponse(resp proto.Message, cells []byte) error
-}
-
-// RequestRecycler is a Call whose request messages are recycled: the sender gives each
-// request Marshal built back with Recycle once the request is encoded and nothing uses it.
-type RequestRecycler interface {
-	Call
-	Recycle(req proto.Message)
-}
-
-// Batchable calls go into a MultiRequest (Get, Put, Delete, Append, Increment).
+// Batchable is a request that can go into a batch (hbase.Client.SendBatch): *Get, *Put,
+// *Delete, *Append and *Increment. Only the types of this package implement it.
 type Batchable interface {
-	Call
-	// Action builds the MultiRequest action with the given index. Cells are appended to
-	// cellblock, which is returned grown.
-	Action(index uint32, cellblock []byte) (*pb.Action, []byte, error)
+	batchable() wire.Batchable
 }
 
 // CellType is the KeyValue type byte of a cell.
@@ -76,14 +60,11 @@ type Result struct {
 	Partial bool   // part of a row that may have more cells to come (BatchSize, AllowPartialResults)
 }
 
-// The request types the client sends as they are.
+// The request types a batch takes.
 var (
-	_ Batchable       = (*Get)(nil)
-	_ RequestRecycler = (*Get)(nil)
-	_ Mutation        = (*Put)(nil)
-	_ Mutation        = (*Delete)(nil)
-	_ Mutation        = (*Append)(nil)
-	_ Mutation        = (*Increment)(nil)
-	_ Call            = (*RowMutations)(nil)
-	_ Call            = (*CheckAndMutate)(nil)
+	_ Batchable = (*Get)(nil)
+	_ Mutation  = (*Put)(nil)
+	_ Mutation  = (*Delete)(nil)
+	_ Mutation  = (*Append)(nil)
+	_ Mutation  = (*Increment)(nil)
 )

@@ -2,6 +2,7 @@ package hrpc
 
 import (
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -59,7 +60,7 @@ func (c *Condition) proto(row []byte) (*pb.Condition, error) {
 	}
 	p := &pb.Condition{Row: row, TimeRange: c.timeRange}
 	if c.filter != nil {
-		f, err := c.filter.ToProto()
+		f, err := c.filter.toProto()
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +70,7 @@ func (c *Condition) proto(row []byte) (*pb.Condition, error) {
 	if c.family == nil {
 		return nil, invalid("empty condition: use IfValue, IfNotExists or IfFilter")
 	}
-	cmp, err := BinaryComparator{Value: c.value}.ToProto()
+	cmp, err := BinaryComparator{Value: c.value}.toProto()
 	if err != nil {
 		return nil, err
 	}
@@ -115,29 +116,40 @@ func NewCheckAndMutateRow(cond Condition, rm *RowMutations) (*CheckAndMutate, er
 	return &CheckAndMutate{table: rm.table, row: rm.row, condition: pc, rows: rm}, nil
 }
 
+// checkAndMutateCall is a CheckAndMutate's wire side (wire.Call), on a type of its own so that
+// its methods are not part of CheckAndMutate's API.
+type checkAndMutateCall CheckAndMutate
+
 // Table is the table of the row.
-func (c *CheckAndMutate) Table() []byte { return c.table }
+func (c *checkAndMutateCall) Table() []byte { return c.table }
 
 // Key is the row checked and mutated.
-func (c *CheckAndMutate) Key() []byte { return c.row }
+func (c *checkAndMutateCall) Key() []byte { return c.row }
 
 // Method is "Mutate" for one mutation and "Multi" for RowMutations.
-func (c *CheckAndMutate) Method() string {
+func (c *checkAndMutateCall) Method() string {
 	if c.rows != nil {
 		return "Multi"
 	}
 	return "Mutate"
 }
 
+// Op is "CheckAndMutate".
+func (c *checkAndMutateCall) Op() string { return "CheckAndMutate" }
+
+// MaxAttempts is 0: a CheckAndMutate has no options of its own, and the MaxAttempts option of
+// its mutation does not apply to it (the client's setting does).
+func (c *checkAndMutateCall) MaxAttempts() int { return 0 }
+
 // Marshal builds a MutateRequest with a condition, or for RowMutations a MultiRequest with one
 // atomic conditional RegionAction, and appends the cells to cellblock.
-func (c *CheckAndMutate) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
+func (c *checkAndMutateCall) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
 	if c.rows != nil {
 		ra, cellblock := c.rows.regionAction(regionName, cellblock)
 		ra.Condition = c.condition
 		return &pb.MultiRequest{RegionAction: []*pb.RegionAction{ra}}, cellblock, nil
 	}
-	req, cellblock, err := c.mutation.Marshal(regionName, cellblock)
+	req, cellblock, err := (*mutationCall)(c.mutation.base()).Marshal(regionName, cellblock)
 	if err != nil {
 		return nil, cellblock, err
 	}
@@ -146,22 +158,16 @@ func (c *CheckAndMutate) Marshal(regionName, cellblock []byte) (proto.Message, [
 }
 
 // NewResponse returns an empty MutateResponse or MultiResponse, as Marshal's request needs.
-func (c *CheckAndMutate) NewResponse() proto.Message {
+func (c *checkAndMutateCall) NewResponse() proto.Message {
 	if c.rows != nil {
 		return new(pb.MultiResponse)
 	}
 	return new(pb.MutateResponse)
 }
 
-// Decode reports whether the condition held and the mutation was applied.
-func (c *CheckAndMutate) Decode(resp proto.Message, cellblock []byte) (bool, error) {
-	ok, _, err := c.DecodeResult(resp, cellblock)
-	return ok, err
-}
-
-// DecodeResult is Decode that also returns the result of an Append or Increment (an empty
-// Result for other mutations).
-func (c *CheckAndMutate) DecodeResult(resp proto.Message, cellblock []byte) (bool, *Result, error) {
+// decode reports whether the condition held and the mutation was applied, and returns the
+// result of an Append or Increment (an empty Result for other mutations).
+func (c *CheckAndMutate) decode(resp proto.Message, cellblock []byte) (bool, *Result, error) {
 	var pr *pb.Result
 	var processed bool
 	if c.rows != nil {
@@ -186,6 +192,8 @@ func (c *CheckAndMutate) DecodeResult(resp proto.Message, cellblock []byte) (boo
 	if pr == nil {
 		return processed, &Result{}, nil
 	}
-	res, err := ParseResult(pr, NewCellReader(cellblock))
+	var rd wire.CellReader
+	rd.Reset(cellblock)
+	res, err := parseResult(pr, &rd)
 	return processed, res, err
 }

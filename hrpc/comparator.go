@@ -2,7 +2,6 @@ package hrpc
 
 import (
 	"encoding/binary"
-	"fmt"
 	"strings"
 
 	"github.com/go-hbase/hbase/internal/pb"
@@ -10,26 +9,26 @@ import (
 )
 
 // Comparator is a server-side byte comparator (a Java ByteArrayComparable) used by compare
-// filters and CheckAndMutate conditions.
+// filters. Only the comparator types of this package implement it.
 type Comparator interface {
-	// ToProto returns the pb.Comparator HBase's ProtobufUtil.toComparator reads: the Java class
+	// toProto returns the pb.Comparator HBase's ProtobufUtil.toComparator reads: the Java class
 	// name and the serialized comparator message.
-	ToProto() (*pb.Comparator, error)
+	toProto() (*pb.Comparator, error)
 }
 
 // CompareOp is how a compare filter or condition compares the cell's bytes with the
 // comparator's operand.
 type CompareOp int32
 
-// Compare operations (HBase CompareType).
+// Compare operations, with the values of HBase's CompareType.
 const (
-	Less           CompareOp = CompareOp(pb.CompareType_LESS)
-	LessOrEqual    CompareOp = CompareOp(pb.CompareType_LESS_OR_EQUAL)
-	Equal          CompareOp = CompareOp(pb.CompareType_EQUAL)
-	NotEqual       CompareOp = CompareOp(pb.CompareType_NOT_EQUAL)
-	GreaterOrEqual CompareOp = CompareOp(pb.CompareType_GREATER_OR_EQUAL)
-	Greater        CompareOp = CompareOp(pb.CompareType_GREATER)
-	NoOp           CompareOp = CompareOp(pb.CompareType_NO_OP)
+	Less           CompareOp = 0
+	LessOrEqual    CompareOp = 1
+	Equal          CompareOp = 2
+	NotEqual       CompareOp = 3
+	GreaterOrEqual CompareOp = 4
+	Greater        CompareOp = 5
+	NoOp           CompareOp = 6
 )
 
 func (op CompareOp) proto() (*pb.CompareType, error) {
@@ -44,7 +43,7 @@ const comparatorPackage = "org.apache.hadoop.hbase.filter."
 func marshalComparator(class string, m proto.Message) (*pb.Comparator, error) {
 	b, err := proto.Marshal(m)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidOption, class, err)
+		return nil, invalid("%s: %v", class, err)
 	}
 	name := comparatorPackage + class
 	return &pb.Comparator{Name: &name, SerializedComparator: b}, nil
@@ -53,8 +52,8 @@ func marshalComparator(class string, m proto.Message) (*pb.Comparator, error) {
 // BinaryComparator compares lexicographically with Value.
 type BinaryComparator struct{ Value []byte }
 
-// ToProto implements Comparator.
-func (c BinaryComparator) ToProto() (*pb.Comparator, error) {
+// toProto implements Comparator.
+func (c BinaryComparator) toProto() (*pb.Comparator, error) {
 	return marshalComparator("BinaryComparator",
 		&pb.BinaryComparator{Comparable: &pb.ByteArrayComparable{Value: c.Value}})
 }
@@ -62,8 +61,8 @@ func (c BinaryComparator) ToProto() (*pb.Comparator, error) {
 // BinaryPrefixComparator compares the first len(Value) bytes lexicographically with Value.
 type BinaryPrefixComparator struct{ Value []byte }
 
-// ToProto implements Comparator.
-func (c BinaryPrefixComparator) ToProto() (*pb.Comparator, error) {
+// toProto implements Comparator.
+func (c BinaryPrefixComparator) toProto() (*pb.Comparator, error) {
 	return marshalComparator("BinaryPrefixComparator",
 		&pb.BinaryPrefixComparator{Comparable: &pb.ByteArrayComparable{Value: c.Value}})
 }
@@ -74,8 +73,8 @@ type BinaryComponentComparator struct {
 	Offset uint32
 }
 
-// ToProto implements Comparator.
-func (c BinaryComponentComparator) ToProto() (*pb.Comparator, error) {
+// toProto implements Comparator.
+func (c BinaryComponentComparator) toProto() (*pb.Comparator, error) {
 	v := c.Value
 	if v == nil {
 		v = []byte{}
@@ -87,8 +86,8 @@ func (c BinaryComponentComparator) ToProto() (*pb.Comparator, error) {
 // LongComparator compares the bytes, read as a big-endian int64, with Value.
 type LongComparator struct{ Value int64 }
 
-// ToProto implements Comparator.
-func (c LongComparator) ToProto() (*pb.Comparator, error) {
+// toProto implements Comparator.
+func (c LongComparator) toProto() (*pb.Comparator, error) {
 	v := binary.BigEndian.AppendUint64(nil, uint64(c.Value))
 	return marshalComparator("LongComparator",
 		&pb.LongComparator{Comparable: &pb.ByteArrayComparable{Value: v}})
@@ -99,19 +98,19 @@ func (c LongComparator) ToProto() (*pb.Comparator, error) {
 // where the column exists.
 type NullComparator struct{}
 
-// ToProto implements Comparator.
-func (NullComparator) ToProto() (*pb.Comparator, error) {
+// toProto implements Comparator.
+func (NullComparator) toProto() (*pb.Comparator, error) {
 	return marshalComparator("NullComparator", &pb.NullComparator{})
 }
 
 // BitwiseOp is the operation of a BitComparator.
 type BitwiseOp int32
 
-// Bitwise operations.
+// Bitwise operations, with the values of HBase's BitComparator.BitwiseOp.
 const (
-	BitAnd BitwiseOp = BitwiseOp(pb.BitComparator_AND)
-	BitOr  BitwiseOp = BitwiseOp(pb.BitComparator_OR)
-	BitXor BitwiseOp = BitwiseOp(pb.BitComparator_XOR)
+	BitAnd BitwiseOp = 1
+	BitOr  BitwiseOp = 2
+	BitXor BitwiseOp = 3
 )
 
 // BitComparator matches when (bytes Op Value) has a non-zero bit; the lengths must be equal.
@@ -120,8 +119,8 @@ type BitComparator struct {
 	Op    BitwiseOp
 }
 
-// ToProto implements Comparator.
-func (c BitComparator) ToProto() (*pb.Comparator, error) {
+// toProto implements Comparator.
+func (c BitComparator) toProto() (*pb.Comparator, error) {
 	if c.Op < BitAnd || c.Op > BitXor {
 		return nil, invalid("BitComparator: unknown bitwise op %d", c.Op)
 	}
@@ -147,8 +146,8 @@ type RegexStringComparator struct {
 	Engine  string
 }
 
-// ToProto implements Comparator.
-func (c RegexStringComparator) ToProto() (*pb.Comparator, error) {
+// toProto implements Comparator.
+func (c RegexStringComparator) toProto() (*pb.Comparator, error) {
 	charset, engine := c.Charset, c.Engine
 	if charset == "" {
 		charset = "UTF-8"
@@ -167,8 +166,8 @@ func (c RegexStringComparator) ToProto() (*pb.Comparator, error) {
 // SubstringComparator matches values containing Substr, ignoring case.
 type SubstringComparator struct{ Substr string }
 
-// ToProto implements Comparator.
-func (c SubstringComparator) ToProto() (*pb.Comparator, error) {
+// toProto implements Comparator.
+func (c SubstringComparator) toProto() (*pb.Comparator, error) {
 	// The Java constructor lower-cases the operand; do the same so both sides agree.
 	s := strings.ToLower(c.Substr)
 	return marshalComparator("SubstringComparator", &pb.SubstringComparator{Substr: &s})

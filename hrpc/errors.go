@@ -1,40 +1,20 @@
 package hrpc
 
 import (
-	"errors"
-	"fmt"
-
-	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
-// Errors returned when a request is built with bad input. They are wrapped with details, so test
-// for them with errors.Is.
+// Errors of building a request from bad input: nothing is sent. Each wraps
+// hberr.ErrBadRequest (test with errors.Is(err, hberr.ErrBadRequest)) and says what was wrong.
 var (
-	ErrEmptyTable = errors.New("hrpc: empty table name")
-	ErrNilRow     = errors.New("hrpc: nil or empty row")
-	ErrNoCells    = errors.New("hrpc: mutation without cells")
-	// ErrInvalidOption is returned for an option with a bad argument (negative limit, nil
-	// family, empty filter list, oversized row...).
-	ErrInvalidOption = errors.New("hrpc: invalid option")
-	// ErrCorruptCellBlock is returned when a cellblock cannot be decoded.
-	ErrCorruptCellBlock = errors.New("hrpc: corrupt cellblock")
-	// ErrBadResponse is returned when a response does not have the shape its request implies
-	// (wrong message type, missing cells, action results that do not match the actions).
-	ErrBadResponse = errors.New("hrpc: bad response")
+	errEmptyTable = wire.BadRequest("empty table name")
+	errNilRow     = wire.BadRequest("nil or empty row")
+	errNoCells    = wire.BadRequest("mutation without cells")
 )
 
-// ActionException turns an exception the server reported for one action or one region action
-// of a MultiRequest (RegionActionResult.exception or ResultOrException.exception: name = Java
-// class, value = stack trace) into the same *hberr.RemoteError an RPC's exception gives.
-func ActionException(ex *pb.NameBytesPair) *hberr.RemoteError {
-	return hberr.NewRemoteError(ex.GetName(), string(ex.GetValue()), false)
-}
+// invalid is the error of an option or argument that HBase would refuse (a negative limit, a
+// nil family, an empty filter list, an oversized row...).
+func invalid(format string, args ...any) error { return wire.BadRequest(format, args...) }
 
-func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalidOption, fmt.Sprintf(format, args...))
-}
-
-func badResponse(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrBadResponse, fmt.Sprintf(format, args...))
-}
+// badResponse is the error of a response that does not have the shape its request implies.
+func badResponse(format string, args ...any) error { return wire.BadResponse(format, args...) }

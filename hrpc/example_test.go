@@ -1,28 +1,28 @@
 package hrpc_test
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
 func ExampleNewGet() {
+	// A Get of two columns, three versions each; hbase.Client.Get sends it.
 	get, err := hrpc.NewGet([]byte("users"), []byte("row-1"),
 		hrpc.Columns([]byte("info"), []byte("name"), []byte("email")),
 		hrpc.MaxVersions(3))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	g := get.Proto()
-	fmt.Printf("%s %s %q max_versions=%d\n", get.Method(), g.Row, g.Column[0].Qualifier, g.GetMaxVersions())
+	fmt.Println(get != nil, err)
 
 	// Bad input is refused before anything is sent.
 	_, err = hrpc.NewGet([]byte("users"), nil)
 	fmt.Println(err)
+	fmt.Println(errors.Is(err, hberr.ErrBadRequest))
 	// Output:
-	// Get row-1 ["name" "email"] max_versions=3
-	// hrpc: nil or empty row
+	// true <nil>
+	// hrpc: bad request: nil or empty row
+	// true
 }
 
 func ExampleNewPut() {
@@ -30,25 +30,20 @@ func ExampleNewPut() {
 		hrpc.Value([]byte("info"), []byte("name"), []byte("Ada")),
 		hrpc.Value([]byte("info"), []byte("email"), []byte("ada@example.com")),
 		hrpc.Timestamp(1700000000000))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, c := range put.Cells() {
-		fmt.Printf("%s/%s:%s@%d=%s\n", c.Row, c.Family, c.Qualifier, c.Timestamp, c.Value)
-	}
+	fmt.Println(put != nil, err)
 
 	// An option that does not fit the request type does not compile
 	// (hrpc.NewPut(table, row, hrpc.MaxVersions(2))); a bad argument is an error.
 	_, err = hrpc.NewPut([]byte("users"), []byte("row-1"), hrpc.Value(nil, []byte("q"), nil))
 	fmt.Println(err)
 	// Output:
-	// row-1/info:name@1700000000000=Ada
-	// row-1/info:email@1700000000000=ada@example.com
-	// hrpc: invalid option: empty column family
+	// true <nil>
+	// hrpc: bad request: empty column family
 }
 
 func ExampleNewScan() {
+	// The rows of users starting with "user-" whose info:country is NZ, keys only, at most
+	// 10 rows, 500 per RPC; hbase.Client.Scan runs it.
 	filter := hrpc.NewFilterList(hrpc.MustPassAll,
 		hrpc.SingleColumnValueFilter{
 			Family: []byte("info"), Qualifier: []byte("country"),
@@ -61,14 +56,12 @@ func ExampleNewScan() {
 		hrpc.WithFilter(filter),
 		hrpc.NumberOfRows(500),
 		hrpc.Limit(10))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	p := scan.ScanProto()
-	fmt.Printf("[%s, %s) caching=%d limit=%d\n", p.StartRow, p.StopRow, p.GetCaching(), scan.Limit())
-	fmt.Println(p.Filter.GetName())
+	fmt.Println(scan != nil, err)
+
+	// A filter's arguments are checked when the request is built.
+	_, err = hrpc.NewScan([]byte("users"), hrpc.WithFilter(hrpc.PageFilter{PageSize: -1}))
+	fmt.Println(err)
 	// Output:
-	// [user-, user.) caching=500 limit=10
-	// org.apache.hadoop.hbase.filter.FilterList
+	// true <nil>
+	// hrpc: bad request: PageFilter: negative page size -1
 }

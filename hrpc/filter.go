@@ -1,17 +1,17 @@
 package hrpc
 
 import (
-	"fmt"
-
 	"github.com/go-hbase/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
 )
 
-// Filter is a server-side filter for a Get or Scan (see WithFilter).
+// Filter is a server-side filter for a Get or Scan (see WithFilter) or the condition of a
+// CheckAndMutate (IfFilter). Only the filter types of this package implement it; each is the
+// HBase filter of the same name, and its arguments are checked when the request is built.
 type Filter interface {
-	// ToProto returns the pb.Filter HBase's ProtobufUtil.toFilter reads: the Java class name
+	// toProto returns the pb.Filter HBase's ProtobufUtil.toFilter reads: the Java class name
 	// and the serialized filter message. It reports invalid filter arguments.
-	ToProto() (*pb.Filter, error)
+	toProto() (*pb.Filter, error)
 }
 
 const filterPackage = "org.apache.hadoop.hbase.filter."
@@ -19,7 +19,7 @@ const filterPackage = "org.apache.hadoop.hbase.filter."
 func marshalFilter(class string, m proto.Message) (*pb.Filter, error) {
 	b, err := proto.Marshal(m)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidOption, class, err)
+		return nil, invalid("%s: %v", class, err)
 	}
 	name := filterPackage + class
 	return &pb.Filter{Name: &name, SerializedFilter: b}, nil
@@ -28,16 +28,16 @@ func marshalFilter(class string, m proto.Message) (*pb.Filter, error) {
 // PrefixFilter keeps rows whose key starts with Prefix.
 type PrefixFilter struct{ Prefix []byte }
 
-// ToProto implements Filter.
-func (f PrefixFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f PrefixFilter) toProto() (*pb.Filter, error) {
 	return marshalFilter("PrefixFilter", &pb.PrefixFilter{Prefix: f.Prefix})
 }
 
 // InclusiveStopFilter ends a scan after the row StopRow (inclusive).
 type InclusiveStopFilter struct{ StopRow []byte }
 
-// ToProto implements Filter.
-func (f InclusiveStopFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f InclusiveStopFilter) toProto() (*pb.Filter, error) {
 	return marshalFilter("InclusiveStopFilter", &pb.InclusiveStopFilter{StopRowKey: f.StopRow})
 }
 
@@ -45,8 +45,8 @@ func (f InclusiveStopFilter) ToProto() (*pb.Filter, error) {
 // rows from several regions and must count them itself.
 type PageFilter struct{ PageSize int64 }
 
-// ToProto implements Filter.
-func (f PageFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f PageFilter) toProto() (*pb.Filter, error) {
 	if f.PageSize < 0 {
 		return nil, invalid("PageFilter: negative page size %d", f.PageSize)
 	}
@@ -56,8 +56,8 @@ func (f PageFilter) ToProto() (*pb.Filter, error) {
 // RandomRowFilter keeps each row with probability Chance (0 to 1).
 type RandomRowFilter struct{ Chance float32 }
 
-// ToProto implements Filter.
-func (f RandomRowFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f RandomRowFilter) toProto() (*pb.Filter, error) {
 	if !(f.Chance >= 0 && f.Chance <= 1) {
 		return nil, invalid("RandomRowFilter: chance %v not in [0, 1]", f.Chance)
 	}
@@ -68,24 +68,24 @@ func (f RandomRowFilter) ToProto() (*pb.Filter, error) {
 // length as a 4-byte big-endian integer.
 type KeyOnlyFilter struct{ LenAsValue bool }
 
-// ToProto implements Filter.
-func (f KeyOnlyFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f KeyOnlyFilter) toProto() (*pb.Filter, error) {
 	return marshalFilter("KeyOnlyFilter", &pb.KeyOnlyFilter{LenAsVal: &f.LenAsValue})
 }
 
 // FirstKeyOnlyFilter returns only the first cell of each row (for counting rows).
 type FirstKeyOnlyFilter struct{}
 
-// ToProto implements Filter.
-func (FirstKeyOnlyFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (FirstKeyOnlyFilter) toProto() (*pb.Filter, error) {
 	return marshalFilter("FirstKeyOnlyFilter", &pb.FirstKeyOnlyFilter{})
 }
 
 // FilterAllFilter drops every row.
 type FilterAllFilter struct{}
 
-// ToProto implements Filter.
-func (FilterAllFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (FilterAllFilter) toProto() (*pb.Filter, error) {
 	return marshalFilter("FilterAllFilter", &pb.FilterAllFilter{})
 }
 
@@ -96,8 +96,8 @@ type TimestampsFilter struct {
 	CanHint    bool
 }
 
-// ToProto implements Filter.
-func (f TimestampsFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f TimestampsFilter) toProto() (*pb.Filter, error) {
 	for _, ts := range f.Timestamps {
 		if ts < 0 {
 			return nil, invalid("TimestampsFilter: negative timestamp %d", ts)

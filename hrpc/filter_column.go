@@ -5,8 +5,8 @@ import "github.com/go-hbase/hbase/internal/pb"
 // ColumnPrefixFilter keeps cells whose qualifier starts with Prefix.
 type ColumnPrefixFilter struct{ Prefix []byte }
 
-// ToProto implements Filter.
-func (f ColumnPrefixFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f ColumnPrefixFilter) toProto() (*pb.Filter, error) {
 	p := f.Prefix
 	if p == nil {
 		p = []byte{} // required field
@@ -17,8 +17,8 @@ func (f ColumnPrefixFilter) ToProto() (*pb.Filter, error) {
 // MultipleColumnPrefixFilter keeps cells whose qualifier starts with any of Prefixes.
 type MultipleColumnPrefixFilter struct{ Prefixes [][]byte }
 
-// ToProto implements Filter.
-func (f MultipleColumnPrefixFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f MultipleColumnPrefixFilter) toProto() (*pb.Filter, error) {
 	for _, p := range f.Prefixes {
 		if p == nil {
 			return nil, invalid("MultipleColumnPrefixFilter: nil prefix")
@@ -33,8 +33,8 @@ type ColumnRangeFilter struct {
 	MinInclusive, MaxInclusive bool
 }
 
-// ToProto implements Filter.
-func (f ColumnRangeFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f ColumnRangeFilter) toProto() (*pb.Filter, error) {
 	return marshalFilter("ColumnRangeFilter", &pb.ColumnRangeFilter{
 		MinColumn: f.Min, MinColumnInclusive: &f.MinInclusive,
 		MaxColumn: f.Max, MaxColumnInclusive: &f.MaxInclusive,
@@ -49,8 +49,8 @@ type ColumnPaginationFilter struct {
 	ColumnOffset []byte
 }
 
-// ToProto implements Filter.
-func (f ColumnPaginationFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f ColumnPaginationFilter) toProto() (*pb.Filter, error) {
 	if f.Limit < 0 || f.Offset < 0 {
 		return nil, invalid("ColumnPaginationFilter: negative limit %d or offset %d", f.Limit, f.Offset)
 	}
@@ -64,8 +64,8 @@ func (f ColumnPaginationFilter) ToProto() (*pb.Filter, error) {
 // ColumnCountGetFilter returns the first Limit columns of a row (for Gets).
 type ColumnCountGetFilter struct{ Limit int32 }
 
-// ToProto implements Filter.
-func (f ColumnCountGetFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f ColumnCountGetFilter) toProto() (*pb.Filter, error) {
 	if f.Limit < 0 {
 		return nil, invalid("ColumnCountGetFilter: negative limit %d", f.Limit)
 	}

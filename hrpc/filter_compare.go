@@ -9,7 +9,7 @@ func compareFilter(op CompareOp, c Comparator) (*pb.CompareFilter, error) {
 	}
 	cf := &pb.CompareFilter{CompareOp: pop}
 	if c != nil {
-		if cf.Comparator, err = c.ToProto(); err != nil {
+		if cf.Comparator, err = c.toProto(); err != nil {
 			return nil, err
 		}
 	}
@@ -24,8 +24,8 @@ type RowFilter struct {
 	Comparator Comparator
 }
 
-// ToProto implements Filter.
-func (f RowFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f RowFilter) toProto() (*pb.Filter, error) {
 	cf, err := compareFilter(f.Op, f.Comparator)
 	if err != nil {
 		return nil, err
@@ -39,8 +39,8 @@ type FamilyFilter struct {
 	Comparator Comparator
 }
 
-// ToProto implements Filter.
-func (f FamilyFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f FamilyFilter) toProto() (*pb.Filter, error) {
 	cf, err := compareFilter(f.Op, f.Comparator)
 	if err != nil {
 		return nil, err
@@ -54,8 +54,8 @@ type QualifierFilter struct {
 	Comparator Comparator
 }
 
-// ToProto implements Filter.
-func (f QualifierFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f QualifierFilter) toProto() (*pb.Filter, error) {
 	cf, err := compareFilter(f.Op, f.Comparator)
 	if err != nil {
 		return nil, err
@@ -69,8 +69,8 @@ type ValueFilter struct {
 	Comparator Comparator
 }
 
-// ToProto implements Filter.
-func (f ValueFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f ValueFilter) toProto() (*pb.Filter, error) {
 	cf, err := compareFilter(f.Op, f.Comparator)
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func (f *SingleColumnValueFilter) proto() (*pb.SingleColumnValueFilter, error) {
 	if f.Comparator == nil {
 		return nil, invalid("SingleColumnValueFilter without a comparator")
 	}
-	cmp, err := f.Comparator.ToProto()
+	cmp, err := f.Comparator.toProto()
 	if err != nil {
 		return nil, err
 	}
@@ -109,8 +109,8 @@ func (f *SingleColumnValueFilter) proto() (*pb.SingleColumnValueFilter, error) {
 	}, nil
 }
 
-// ToProto implements Filter.
-func (f SingleColumnValueFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f SingleColumnValueFilter) toProto() (*pb.Filter, error) {
 	p, err := f.proto()
 	if err != nil {
 		return nil, err
@@ -122,8 +122,8 @@ func (f SingleColumnValueFilter) ToProto() (*pb.Filter, error) {
 // of the rows it returns.
 type SingleColumnValueExcludeFilter SingleColumnValueFilter
 
-// ToProto implements Filter.
-func (f SingleColumnValueExcludeFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f SingleColumnValueExcludeFilter) toProto() (*pb.Filter, error) {
 	p, err := (*SingleColumnValueFilter)(&f).proto()
 	if err != nil {
 		return nil, err
@@ -140,8 +140,8 @@ type ColumnValueFilter struct {
 	Comparator        Comparator
 }
 
-// ToProto implements Filter.
-func (f ColumnValueFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f ColumnValueFilter) toProto() (*pb.Filter, error) {
 	if err := checkFamily(f.Family); err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (f ColumnValueFilter) ToProto() (*pb.Filter, error) {
 	if f.Comparator == nil {
 		return nil, invalid("ColumnValueFilter without a comparator")
 	}
-	cmp, err := f.Comparator.ToProto()
+	cmp, err := f.Comparator.toProto()
 	if err != nil {
 		return nil, err
 	}
@@ -175,8 +175,8 @@ type DependentColumnFilter struct {
 	Comparator          Comparator
 }
 
-// ToProto implements Filter.
-func (f DependentColumnFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f DependentColumnFilter) toProto() (*pb.Filter, error) {
 	op := f.Op
 	if f.Comparator == nil {
 		op = NoOp

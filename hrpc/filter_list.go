@@ -5,10 +5,11 @@ import "github.com/go-hbase/hbase/internal/pb"
 // ListOperator says how a FilterList combines its filters.
 type ListOperator int32
 
-// FilterList operators. The zero value is MustPassAll.
+// FilterList operators, with the values of HBase's FilterList.Operator. The zero value means
+// MustPassAll.
 const (
-	MustPassAll ListOperator = ListOperator(pb.FilterList_MUST_PASS_ALL)
-	MustPassOne ListOperator = ListOperator(pb.FilterList_MUST_PASS_ONE)
+	MustPassAll ListOperator = 1
+	MustPassOne ListOperator = 2
 )
 
 // FilterList combines filters: a cell passes when all of them (MustPassAll, the default) or
@@ -23,8 +24,8 @@ func NewFilterList(op ListOperator, filters ...Filter) *FilterList {
 	return &FilterList{Operator: op, Filters: filters}
 }
 
-// ToProto implements Filter.
-func (f FilterList) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f FilterList) toProto() (*pb.Filter, error) {
 	op := f.Operator
 	if op == 0 {
 		op = MustPassAll
@@ -38,7 +39,7 @@ func (f FilterList) ToProto() (*pb.Filter, error) {
 			return nil, invalid("FilterList: nil filter at %d", i)
 		}
 		var err error
-		if p.Filters[i], err = sub.ToProto(); err != nil {
+		if p.Filters[i], err = sub.toProto(); err != nil {
 			return nil, err
 		}
 	}
@@ -48,12 +49,12 @@ func (f FilterList) ToProto() (*pb.Filter, error) {
 // SkipFilter drops a whole row when Filter drops any of its cells.
 type SkipFilter struct{ Filter Filter }
 
-// ToProto implements Filter.
-func (f SkipFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f SkipFilter) toProto() (*pb.Filter, error) {
 	if f.Filter == nil {
 		return nil, invalid("SkipFilter without a filter")
 	}
-	sub, err := f.Filter.ToProto()
+	sub, err := f.Filter.toProto()
 	if err != nil {
 		return nil, err
 	}
@@ -65,12 +66,12 @@ func (f SkipFilter) ToProto() (*pb.Filter, error) {
 // afresh (as with the Java client).
 type WhileMatchFilter struct{ Filter Filter }
 
-// ToProto implements Filter.
-func (f WhileMatchFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f WhileMatchFilter) toProto() (*pb.Filter, error) {
 	if f.Filter == nil {
 		return nil, invalid("WhileMatchFilter without a filter")
 	}
-	sub, err := f.Filter.ToProto()
+	sub, err := f.Filter.toProto()
 	if err != nil {
 		return nil, err
 	}

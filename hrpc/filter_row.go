@@ -19,8 +19,8 @@ const (
 	fuzzyWildcard = 2
 )
 
-// ToProto implements Filter.
-func (f FuzzyRowFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f FuzzyRowFilter) toProto() (*pb.Filter, error) {
 	if len(f.Keys) == 0 {
 		return nil, invalid("FuzzyRowFilter without keys")
 	}
@@ -58,8 +58,8 @@ type RowRange struct {
 // MultiRowRangeFilter keeps rows within any of Ranges, seeking between them.
 type MultiRowRangeFilter struct{ Ranges []RowRange }
 
-// ToProto implements Filter.
-func (f MultiRowRangeFilter) ToProto() (*pb.Filter, error) {
+// toProto implements Filter.
+func (f MultiRowRangeFilter) toProto() (*pb.Filter, error) {
 	p := &pb.MultiRowRangeFilter{RowRangeList: make([]*pb.RowRange, len(f.Ranges))}
 	for i := range f.Ranges {
 		r := &f.Ranges[i]

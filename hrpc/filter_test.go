@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
 )
@@ -43,7 +44,7 @@ func TestComparatorsSerialise(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.class, func(t *testing.T) {
-			p, err := tc.c.ToProto()
+			p, err := tc.c.toProto()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +120,7 @@ func TestFiltersSerialise(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.class, func(t *testing.T) {
-			p, err := tc.f.ToProto()
+			p, err := tc.f.toProto()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,11 +168,11 @@ func TestFilterValidation(t *testing.T) {
 		"multi prefix nil prefix": MultipleColumnPrefixFilter{Prefixes: [][]byte{nil}},
 	}
 	for name, f := range bad {
-		if _, err := f.ToProto(); !errors.Is(err, ErrInvalidOption) {
-			t.Errorf("%s: err = %v, want ErrInvalidOption", name, err)
+		if _, err := f.toProto(); !errors.Is(err, hberr.ErrBadRequest) {
+			t.Errorf("%s: err = %v, want hberr.ErrBadRequest", name, err)
 		}
-		if _, err := NewGet([]byte("t"), []byte("r"), WithFilter(f)); !errors.Is(err, ErrInvalidOption) {
-			t.Errorf("%s: NewGet err = %v, want ErrInvalidOption", name, err)
+		if _, err := NewGet([]byte("t"), []byte("r"), WithFilter(f)); !errors.Is(err, hberr.ErrBadRequest) {
+			t.Errorf("%s: NewGet err = %v, want hberr.ErrBadRequest", name, err)
 		}
 	}
 }

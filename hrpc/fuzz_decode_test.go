@@ -25,7 +25,7 @@ func FuzzParseScanResponse(f *testing.F) {
 		if proto.Unmarshal(msg, &resp) != nil {
 			return
 		}
-		results, err := ParseScanResponse(&resp, block)
+		results, err := appendScanResults(nil, &resp, block)
 		if err != nil {
 			return
 		}
@@ -64,10 +64,10 @@ func FuzzCheckGetResponse(f *testing.F) {
 			return
 		}
 		g, _ := NewGet([]byte("t"), []byte("row"))
-		if g.CheckResponse(&resp, block) != nil {
+		if getW(g).CheckResponse(&resp, block) != nil {
 			return
 		}
-		res, err := g.Decode(&resp, block)
+		res, err := g.decode(&resp, block)
 		if err != nil {
 			t.Fatalf("passed the check but does not decode: %v", err)
 		}

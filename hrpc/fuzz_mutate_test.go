@@ -2,12 +2,12 @@ package hrpc
 
 import (
 	"bytes"
-	"net"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // FuzzMutateResponses feeds MutateResponses and MultiResponses to what reads them after an
@@ -15,7 +15,7 @@ import (
 // never a panic, and a response that passes its check decodes to cells of the request's row.
 func FuzzMutateResponses(f *testing.F) {
 	row := []byte("r")
-	block := AppendCell(nil, &Cell{Row: row, Family: []byte("f"), Qualifier: []byte("n"), Type: CellTypePut,
+	block := appendCell(nil, &Cell{Row: row, Family: []byte("f"), Qualifier: []byte("n"), Type: CellTypePut,
 		Value: []byte{0, 0, 0, 0, 0, 0, 0, 1}})
 	msg, _ := proto.Marshal(&pb.MutateResponse{Result: &pb.Result{AssociatedCellCount: proto.Int32(1)}, Processed: proto.Bool(true)})
 	f.Add(msg, block)
@@ -46,59 +46,28 @@ func FuzzMutateResponses(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg, block []byte) {
 		var mr pb.MutateResponse
 		if proto.Unmarshal(msg, &mr) == nil {
-			if inc.CheckResponse(&mr, block) == nil {
-				res, err := inc.Decode(&mr, block)
+			if mutW(inc).CheckResponse(&mr, block) == nil {
+				res, err := inc.decode(&mr, block)
 				if err != nil {
 					t.Fatalf("Increment: passed the check but does not decode: %v", err)
 				}
 				rowOnly(t, "Increment", res)
 			}
-			if cam.CheckResponse(&mr, block) == nil {
-				_, res, _ := cam.DecodeResult(&mr, block)
+			if camW(cam).CheckResponse(&mr, block) == nil {
+				_, res, _ := cam.decode(&mr, block)
 				rowOnly(t, "CheckAndMutate", res)
 			}
 		}
 		var multi pb.MultiResponse
-		if proto.Unmarshal(msg, &multi) == nil && camRows.CheckResponse(&multi, block) == nil {
-			_, res, _ := camRows.DecodeResult(&multi, block)
+		if proto.Unmarshal(msg, &multi) == nil && camW(camRows).CheckResponse(&multi, block) == nil {
+			_, res, _ := camRows.decode(&multi, block)
 			rowOnly(t, "CheckAndMutate of RowMutations", res)
 			for _, rar := range multi.GetRegionActionResult() {
 				if ex := rar.GetException(); ex != nil {
-					if e := ActionException(ex); e.Error() == "" {
+					if e := wire.ActionException(ex); e.Error() == "" {
 						t.Fatal("empty action exception text")
 					}
 				}
-			}
-		}
-	})
-}
-
-// FuzzRegistryResponses feeds the connection registry's answers (bootstrap servers): never a
-// panic, and every address returned is host:port.
-func FuzzRegistryResponses(f *testing.F) {
-	sn := &pb.ServerName{HostName: proto.String("rs1"), Port: proto.Uint32(16020)}
-	msg, _ := proto.Marshal(&pb.GetMetaRegionLocationsResponse{MetaLocations: []*pb.RegionLocation{{
-		RegionInfo: &pb.RegionInfo{RegionId: proto.Uint64(1), TableName: &pb.TableName{Namespace: []byte("hbase"), Qualifier: []byte("meta")}},
-		ServerName: sn}}})
-	f.Add(msg)
-	msg, _ = proto.Marshal(&pb.GetBootstrapNodesResponse{ServerName: []*pb.ServerName{sn, {HostName: proto.String("x")}}})
-	f.Add(msg)
-	isAddr := func(t *testing.T, a string) {
-		if h, _, err := net.SplitHostPort(a); err != nil || h == "" {
-			t.Fatalf("address %q is not host:port", a)
-		}
-	}
-	f.Fuzz(func(t *testing.T, msg []byte) {
-		var locs pb.GetMetaRegionLocationsResponse
-		if proto.Unmarshal(msg, &locs) == nil {
-			if a, err := PrimaryMetaServer(&locs); err == nil {
-				isAddr(t, a)
-			}
-		}
-		var nodes pb.GetBootstrapNodesResponse
-		if proto.Unmarshal(msg, &nodes) == nil {
-			for _, a := range ServerAddrs(&nodes) {
-				isAddr(t, a)
 			}
 		}
 	})

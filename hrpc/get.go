@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -60,17 +61,26 @@ func ExistsOnly() GetOption {
 	})
 }
 
+// getCall is a Get's wire side (wire.Call, wire.RequestRecycler, wire.Batchable): the methods
+// the client calls, on a type of their own so that they are not part of Get's API.
+type getCall Get
+
+func (g *Get) batchable() wire.Batchable { return (*getCall)(g) }
+
 // Table is the table the Get reads.
-func (g *Get) Table() []byte { return g.table }
+func (g *getCall) Table() []byte { return g.table }
 
 // Key is the row the Get reads.
-func (g *Get) Key() []byte { return g.row }
+func (g *getCall) Key() []byte { return g.row }
 
 // MaxAttempts is the request's MaxAttempts option, 0 when it has none.
-func (g *Get) MaxAttempts() int { return g.maxAttempts }
+func (g *getCall) MaxAttempts() int { return g.maxAttempts }
 
 // Method is "Get".
-func (g *Get) Method() string { return "Get" }
+func (g *getCall) Method() string { return "Get" }
+
+// Op is "Get".
+func (g *getCall) Op() string { return "Get" }
 
 // getAlloc holds a Get with every field it points to: one allocation per encoded Get.
 type getAlloc struct {
@@ -109,8 +119,8 @@ func (g *Get) fill(a *getAlloc) {
 	}
 }
 
-// Proto returns the Get as a protobuf message.
-func (g *Get) Proto() *pb.Get {
+// proto returns the Get as a protobuf message.
+func (g *Get) proto() *pb.Get {
 	a := new(getAlloc)
 	g.fill(a)
 	return &a.get
@@ -129,29 +139,29 @@ type getRequestAlloc struct {
 var getRequests = sync.Pool{New: func() any { return new(getRequestAlloc) }}
 
 // Marshal builds the GetRequest for regionName. A Get has no cells: cellblock is returned as is.
-func (g *Get) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
+func (g *getCall) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
 	a := getRequests.Get().(*getRequestAlloc)
 	*a = getRequestAlloc{}
 	a.regionType = pb.RegionSpecifier_REGION_NAME
 	a.region.Type = &a.regionType
 	a.region.Value = regionName
 	a.Region = &a.region
-	g.fill(&a.g)
+	(*Get)(g).fill(&a.g)
 	a.Get = &a.g.get
 	return a, cellblock, nil
 }
 
 // Recycle gives back a request Marshal built, once it has been encoded and nothing uses it
 // any more: a later Marshal may reuse it. Other messages are left alone.
-func (g *Get) Recycle(req proto.Message) {
+func (g *getCall) Recycle(req proto.Message) {
 	if a, ok := req.(*getRequestAlloc); ok {
 		getRequests.Put(a)
 	}
 }
 
-// NewResponse returns an empty GetResponse. It may be recycled by Decode: do not use it after
-// passing it to Decode.
-func (g *Get) NewResponse() proto.Message {
+// NewResponse returns an empty GetResponse. It may be recycled by decode: do not use it after
+// passing it to decode.
+func (g *getCall) NewResponse() proto.Message {
 	if g.existsOnly {
 		return new(pb.GetResponse)
 	}
@@ -165,20 +175,20 @@ type getActionAlloc struct {
 }
 
 // Action builds the Get as action index of a MultiRequest.
-func (g *Get) Action(index uint32, cellblock []byte) (*pb.Action, []byte, error) {
+func (g *getCall) Action(index uint32, cellblock []byte) (*pb.Action, []byte, error) {
 	a := new(getActionAlloc)
 	a.index = index
 	a.action.Index = &a.index
-	g.fill(&a.g)
+	(*Get)(g).fill(&a.g)
 	a.action.Get = &a.g.get
 	return &a.action, cellblock, nil
 }
 
-// Decode turns a GetResponse and its cellblock into a Result. A missing row gives a Result
+// decode turns a GetResponse and its cellblock into a Result. A missing row gives a Result
 // without cells (and, for ExistsOnly, Exists pointing to false).
-func (g *Get) Decode(resp proto.Message, cellblock []byte) (*Result, error) {
+func (g *Get) decode(resp proto.Message, cellblock []byte) (*Result, error) {
 	if rr, ok := resp.(*getResponse); ok {
-		res, err := g.decode(&rr.GetResponse, cellblock)
+		res, err := g.decodeResponse(&rr.GetResponse, cellblock)
 		rr.recycle()
 		return res, err
 	}
@@ -186,10 +196,10 @@ func (g *Get) Decode(resp proto.Message, cellblock []byte) (*Result, error) {
 	if !ok {
 		return nil, badResponse("%T for a Get", resp)
 	}
-	return g.decode(r, cellblock)
+	return g.decodeResponse(r, cellblock)
 }
 
-func (g *Get) decode(r *pb.GetResponse, cellblock []byte) (*Result, error) {
+func (g *Get) decodeResponse(r *pb.GetResponse, cellblock []byte) (*Result, error) {
 	if r.Result == nil {
 		res := &Result{}
 		if g.existsOnly {
@@ -198,5 +208,7 @@ func (g *Get) decode(r *pb.GetResponse, cellblock []byte) (*Result, error) {
 		}
 		return res, nil
 	}
-	return ParseResult(r.Result, NewCellReader(cellblock))
+	var rd wire.CellReader
+	rd.Reset(cellblock)
+	return parseResult(r.Result, &rd)
 }

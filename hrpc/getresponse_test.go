@@ -26,9 +26,9 @@ func TestRecycledGetResponseHoldsOnlyTheLatest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp := get.NewResponse()
+	resp := getW(get).NewResponse()
 	mergeInto(t, first, resp)
-	res, err := get.Decode(resp, encodeCells(cells[:1]))
+	res, err := get.decode(resp, encodeCells(cells[:1]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,12 +44,12 @@ func TestRecycledGetResponseHoldsOnlyTheLatest(t *testing.T) {
 		if next.GetResult().GetAssociatedCellCount() == 1 {
 			block = encodeCells(cells[:1])
 		}
-		resp := get.NewResponse()
+		resp := getW(get).NewResponse()
 		mergeInto(t, wire, resp)
-		if err := get.CheckResponse(resp, block); err != nil {
+		if err := getW(get).CheckResponse(resp, block); err != nil {
 			t.Fatalf("CheckResponse(%v) = %v", next, err)
 		}
-		res, err := get.Decode(resp, block)
+		res, err := get.decode(resp, block)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,9 +63,9 @@ func TestRecycledGetResponseHoldsOnlyTheLatest(t *testing.T) {
 	}
 	// Exists-only Gets get fresh messages: an absent result is the answer false.
 	ex, _ := NewGet([]byte("t"), []byte("row"), ExistsOnly())
-	resp = ex.NewResponse()
+	resp = getW(ex).NewResponse()
 	mergeInto(t, nil, resp)
-	if res, err := ex.Decode(resp, nil); err != nil || res.Exists == nil || *res.Exists {
+	if res, err := ex.decode(resp, nil); err != nil || res.Exists == nil || *res.Exists {
 		t.Errorf("exists-only Get of an empty response = %+v, %v; want Exists false", res, err)
 	}
 }
@@ -85,14 +85,14 @@ func TestGetResponseDoesNotAllocate(t *testing.T) {
 	block := encodeCells(testCells(1))
 	merge := proto.UnmarshalOptions{Merge: true}
 	decode := testing.AllocsPerRun(200, func() {
-		resp := get.NewResponse()
+		resp := getW(get).NewResponse()
 		if err := merge.Unmarshal(wire, resp); err != nil {
 			t.Fatal(err)
 		}
-		if err := get.CheckResponse(resp, block); err != nil {
+		if err := getW(get).CheckResponse(resp, block); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := get.Decode(resp, block); err != nil {
+		if _, err := get.decode(resp, block); err != nil {
 			t.Fatal(err)
 		}
 	})

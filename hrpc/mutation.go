@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -33,7 +34,7 @@ const unsetTimestamp = math.MaxUint64
 type mutation struct {
 	table, row []byte
 	mtype      pb.MutationProto_MutationType
-	cells      []Cell
+	cells      []wire.Cell
 	timestamp  uint64
 	durability Durability
 	timeRange  *pb.TimeRange
@@ -47,12 +48,6 @@ type mutation struct {
 // CheckAndMutate applies. Only the types of this package implement it.
 type Mutation interface {
 	Batchable
-	// Cells are the mutation's cells in the order they were given. Do not modify them.
-	Cells() []Cell
-	// Type is the mutation type: PUT, DELETE, APPEND or INCREMENT.
-	Type() pb.MutationProto_MutationType
-	// Decode turns the MutateResponse into a Result.
-	Decode(resp proto.Message, cellblock []byte) (*Result, error)
 	base() *mutation
 }
 
@@ -125,7 +120,7 @@ func newMutation[O any](t pb.MutationProto_MutationType, table, row []byte, opts
 		return mutation{}, err
 	}
 	if len(o.cells) == 0 && t != pb.MutationProto_DELETE {
-		return mutation{}, ErrNoCells
+		return mutation{}, errNoCells
 	}
 	m := mutation{
 		table:       table,
@@ -170,7 +165,7 @@ func (o *options) addCell(name string, family, qualifier []byte, ts uint64, t Ce
 	if ts != unsetTimestamp && ts > LatestTimestamp {
 		return invalid("%s: timestamp %d beyond the largest timestamp %d", name, ts, LatestTimestamp)
 	}
-	o.cells = append(o.cells, Cell{Family: family, Qualifier: qualifier, Timestamp: ts, Type: t, Value: value})
+	o.cells = append(o.cells, wire.Cell{Family: family, Qualifier: qualifier, Timestamp: ts, Type: uint8(t), Value: value})
 	return nil
 }
 
@@ -258,28 +253,43 @@ func WithDurability(d Durability) MutationOption {
 	})
 }
 
-// Table is the table the mutation is for.
-func (m *mutation) Table() []byte { return m.table }
-
-// Key is the row the mutation changes.
-func (m *mutation) Key() []byte { return m.row }
-
-// Method is "Mutate".
-func (m *mutation) Method() string { return "Mutate" }
-
-// MaxAttempts is the request's MaxAttempts option, 0 when it has none.
-func (m *mutation) MaxAttempts() int { return m.maxAttempts }
-
-// Cells are the mutation's cells in the order they were given. Do not modify them.
-func (m *mutation) Cells() []Cell { return m.cells }
-
-// Type is the mutation type: PUT, DELETE, APPEND or INCREMENT.
-func (m *mutation) Type() pb.MutationProto_MutationType { return m.mtype }
-
 func (m *mutation) base() *mutation { return m }
 
+func (m *mutation) batchable() wire.Batchable { return (*mutationCall)(m) }
+
+// mutationCall is a mutation's wire side (wire.Call, wire.Batchable), on a type of its own so
+// that its methods are not part of the API of Put, Delete, Append and Increment.
+type mutationCall mutation
+
+// Table is the table the mutation is for.
+func (m *mutationCall) Table() []byte { return m.table }
+
+// Key is the row the mutation changes.
+func (m *mutationCall) Key() []byte { return m.row }
+
+// Method is "Mutate".
+func (m *mutationCall) Method() string { return "Mutate" }
+
+// Op is "Put", "Delete", "Append" or "Increment".
+func (m *mutationCall) Op() string { return (*mutation)(m).op() }
+
+func (m *mutation) op() string {
+	switch m.mtype {
+	case pb.MutationProto_PUT:
+		return "Put"
+	case pb.MutationProto_DELETE:
+		return "Delete"
+	case pb.MutationProto_APPEND:
+		return "Append"
+	}
+	return "Increment"
+}
+
+// MaxAttempts is the request's MaxAttempts option, 0 when it has none.
+func (m *mutationCall) MaxAttempts() int { return m.maxAttempts }
+
 // Nonce is the Append's or Increment's nonce (0 for Put and Delete).
-func (m *mutation) Nonce() uint64 { return m.nonce }
+func (m *mutationCall) Nonce() uint64 { return m.nonce }
 
 // mutationAlloc holds a MutationProto with every field it points to, so that encoding a
 // mutation costs one allocation instead of one per optional field.
@@ -322,11 +332,11 @@ func (m *mutation) fill(a *mutationAlloc, cellblock []byte) []byte {
 	// client passes none): 4 allocations fewer for a Put of one 100-byte cell, 6 for three.
 	size := 0
 	for i := range m.cells {
-		size += CellSize(&m.cells[i])
+		size += wire.CellSize(&m.cells[i])
 	}
 	cellblock = slices.Grow(cellblock, size)
 	for i := range m.cells {
-		cellblock = AppendCell(cellblock, &m.cells[i])
+		cellblock = wire.AppendCell(cellblock, &m.cells[i])
 	}
 	return cellblock
 }
@@ -368,19 +378,19 @@ type mutateAlloc struct {
 }
 
 // Marshal builds the MutateRequest for regionName and appends the cells to cellblock.
-func (m *mutation) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
+func (m *mutationCall) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
 	a := new(mutateAlloc)
 	a.regionType = pb.RegionSpecifier_REGION_NAME
 	a.region.Type = &a.regionType
 	a.region.Value = regionName
 	a.req.Region = &a.region
-	cellblock = m.fill(&a.m, cellblock)
+	cellblock = (*mutation)(m).fill(&a.m, cellblock)
 	a.req.Mutation = &a.m.mut
 	return &a.req, cellblock, nil
 }
 
 // NewResponse returns an empty MutateResponse.
-func (m *mutation) NewResponse() proto.Message { return new(pb.MutateResponse) }
+func (m *mutationCall) NewResponse() proto.Message { return new(pb.MutateResponse) }
 
 type actionAlloc struct {
 	action pb.Action
@@ -390,18 +400,18 @@ type actionAlloc struct {
 
 // Action builds the mutation as action index of a MultiRequest and appends its cells to
 // cellblock.
-func (m *mutation) Action(index uint32, cellblock []byte) (*pb.Action, []byte, error) {
+func (m *mutationCall) Action(index uint32, cellblock []byte) (*pb.Action, []byte, error) {
 	a := new(actionAlloc)
 	a.index = index
 	a.action.Index = &a.index
-	cellblock = m.fill(&a.m, cellblock)
+	cellblock = (*mutation)(m).fill(&a.m, cellblock)
 	a.action.Mutation = &a.m.mut
 	return &a.action, cellblock, nil
 }
 
-// Decode turns a MutateResponse and its cellblock into a Result. Put and Delete return an
+// decode turns a MutateResponse and its cellblock into a Result. Put and Delete return an
 // empty Result; Append and Increment return the new values.
-func (m *mutation) Decode(resp proto.Message, cellblock []byte) (*Result, error) {
+func (m *mutation) decode(resp proto.Message, cellblock []byte) (*Result, error) {
 	r, ok := resp.(*pb.MutateResponse)
 	if !ok {
 		return nil, badResponse("%T for a %s", resp, m.mtype)
@@ -409,5 +419,7 @@ func (m *mutation) Decode(resp proto.Message, cellblock []byte) (*Result, error)
 	if r.Result == nil {
 		return &Result{}, nil
 	}
-	return ParseResult(r.Result, NewCellReader(cellblock))
+	var rd wire.CellReader
+	rd.Reset(cellblock)
+	return parseResult(r.Result, &rd)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // Options are typed by the request they configure, as grpc's call options are: NewGet takes
@@ -169,7 +170,7 @@ type options struct {
 	trackMetrics      bool
 
 	// mutations
-	cells      []Cell
+	cells      []wire.Cell
 	timestamp  uint64
 	durability Durability
 
@@ -267,7 +268,7 @@ func WithFilter(f Filter) ReadOption {
 		if f == nil {
 			return invalid("nil filter")
 		}
-		p, err := f.ToProto()
+		p, err := f.toProto()
 		if err != nil {
 			return err
 		}
@@ -322,15 +323,15 @@ func checkFamily(f []byte) error {
 	if len(f) == 0 {
 		return invalid("empty column family")
 	}
-	if len(f) > maxFamLen {
-		return invalid("column family of %d bytes is longer than %d", len(f), maxFamLen)
+	if len(f) > wire.MaxFamilyLen {
+		return invalid("column family of %d bytes is longer than %d", len(f), wire.MaxFamilyLen)
 	}
 	return nil
 }
 
 func checkTable(table []byte) error {
 	if len(table) == 0 {
-		return ErrEmptyTable
+		return errEmptyTable
 	}
 	return nil
 }
@@ -338,14 +339,14 @@ func checkTable(table []byte) error {
 // checkRow checks the row of a Get or mutation: HBase refuses empty rows (Mutation.checkRow).
 func checkRow(row []byte) error {
 	if len(row) == 0 {
-		return ErrNilRow
+		return errNilRow
 	}
 	return checkRowLen(row)
 }
 
 func checkRowLen(row []byte) error {
-	if len(row) > maxRowLen {
-		return invalid("row of %d bytes is longer than %d", len(row), maxRowLen)
+	if len(row) > wire.MaxRowLen {
+		return invalid("row of %d bytes is longer than %d", len(row), wire.MaxRowLen)
 	}
 	return nil
 }
@@ -384,8 +385,4 @@ func columnsProto(cols []column) []*pb.Column {
 		out[i] = &pb.Column{Family: cols[i].family, Qualifier: cols[i].qualifiers}
 	}
 	return out
-}
-
-func regionSpecifier(regionName []byte) *pb.RegionSpecifier {
-	return &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: regionName}
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/go-hbase/hbase/hberr"
 )
 
 func TestConstructionErrors(t *testing.T) {
@@ -15,47 +17,47 @@ func TestConstructionErrors(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"get empty table", second(NewGet(nil, row)), ErrEmptyTable},
-		{"get nil row", second(NewGet(table, nil)), ErrNilRow},
-		{"put empty table", second(NewPut([]byte{}, row, Value(f, q, v))), ErrEmptyTable},
-		{"put nil row", second(NewPut(table, nil, Value(f, q, v))), ErrNilRow},
-		{"put without cells", second(NewPut(table, row)), ErrNoCells},
-		{"append without cells", second(NewAppend(table, row)), ErrNoCells},
-		{"increment without cells", second(NewIncrement(table, row)), ErrNoCells},
-		{"scan empty table", second(NewScan(nil)), ErrEmptyTable},
-		{"negative limit", second(NewScan(table, Limit(-1))), ErrInvalidOption},
-		{"zero rows per rpc", second(NewScan(table, NumberOfRows(0))), ErrInvalidOption},
-		{"negative batch", second(NewScan(table, BatchSize(-3))), ErrInvalidOption},
-		{"zero max result size", second(NewScan(table, MaxResultSize(0))), ErrInvalidOption},
-		{"zero max versions", second(NewGet(table, row, MaxVersions(0))), ErrInvalidOption},
-		{"negative store offset", second(NewGet(table, row, ResultOffsetPerColumnFamily(-1))), ErrInvalidOption},
-		{"empty family", second(NewPut(table, row, Value(nil, q, v))), ErrInvalidOption},
-		{"long family", second(NewPut(table, row, Value(make([]byte, 128), q, v))), ErrInvalidOption},
-		{"long row", second(NewGet(table, make([]byte, 32768))), ErrInvalidOption},
-		{"families without family", second(NewGet(table, row, Families())), ErrInvalidOption},
-		{"columns without qualifier", second(NewGet(table, row, Columns(f))), ErrInvalidOption},
-		{"nil qualifier", second(NewGet(table, row, Columns(f, nil))), ErrInvalidOption},
-		{"time range backwards", second(NewGet(table, row, TimeRange(5, 1))), ErrInvalidOption},
-		{"timestamp too large", second(NewPut(table, row, Value(f, q, v), Timestamp(1<<63))), ErrInvalidOption},
-		{"cell timestamp too large", second(NewPut(table, row, ValueAt(f, q, 1<<63, v))), ErrInvalidOption},
-		{"bad durability", second(NewPut(table, row, Value(f, q, v), WithDurability(9))), ErrInvalidOption},
-		{"nil filter", second(NewScan(table, WithFilter(nil))), ErrInvalidOption},
-		{"nil option", second(NewGet(table, row, nil)), ErrInvalidOption},
-		{"zero option value", second(NewGet(table, row, ReadOption(nil))), ErrInvalidOption},
-		{"empty attribute", second(NewGet(table, row, Attribute("", nil))), ErrInvalidOption},
-		{"prefix with start", second(NewScan(table, Prefix([]byte("a")), StartRow([]byte("a")))), ErrInvalidOption},
-		{"start after stop", second(NewScan(table, StartRow([]byte("b")), StopRow([]byte("a")))), ErrInvalidOption},
-		{"reversed start before stop", second(NewScan(table, Reversed(), StartRow([]byte("a")), StopRow([]byte("b")))), ErrInvalidOption},
-		{"nil start row", second(NewScan(table, StartRow(nil))), ErrInvalidOption},
-		{"get empty row", second(NewGet(table, []byte{})), ErrNilRow},
-		{"put empty row", second(NewPut(table, []byte{}, Value(f, q, v))), ErrNilRow},
-		{"delete empty row", second(NewDelete(table, []byte{})), ErrNilRow},
-		{"row mutations empty", second(NewRowMutations()), ErrNoCells},
-		{"check and mutate nil", second(NewCheckAndMutate(IfNotExists(f, q), nil)), ErrInvalidOption},
-		{"condition nil filter", second(NewCheckAndMutate(IfFilter(nil), mustPut(t, table, row))), ErrInvalidOption},
-		{"condition bad op", second(NewCheckAndMutate(IfValue(f, q, NoOp, v), mustPut(t, table, row))), ErrInvalidOption},
-		{"condition zero value", second(NewCheckAndMutate(Condition{}, mustPut(t, table, row))), ErrInvalidOption},
-		{"condition time range", second(NewCheckAndMutate(IfNotExists(f, q).InTimeRange(3, 2), mustPut(t, table, row))), ErrInvalidOption},
+		{"get empty table", second(NewGet(nil, row)), errEmptyTable},
+		{"get nil row", second(NewGet(table, nil)), errNilRow},
+		{"put empty table", second(NewPut([]byte{}, row, Value(f, q, v))), errEmptyTable},
+		{"put nil row", second(NewPut(table, nil, Value(f, q, v))), errNilRow},
+		{"put without cells", second(NewPut(table, row)), errNoCells},
+		{"append without cells", second(NewAppend(table, row)), errNoCells},
+		{"increment without cells", second(NewIncrement(table, row)), errNoCells},
+		{"scan empty table", second(NewScan(nil)), errEmptyTable},
+		{"negative limit", second(NewScan(table, Limit(-1))), hberr.ErrBadRequest},
+		{"zero rows per rpc", second(NewScan(table, NumberOfRows(0))), hberr.ErrBadRequest},
+		{"negative batch", second(NewScan(table, BatchSize(-3))), hberr.ErrBadRequest},
+		{"zero max result size", second(NewScan(table, MaxResultSize(0))), hberr.ErrBadRequest},
+		{"zero max versions", second(NewGet(table, row, MaxVersions(0))), hberr.ErrBadRequest},
+		{"negative store offset", second(NewGet(table, row, ResultOffsetPerColumnFamily(-1))), hberr.ErrBadRequest},
+		{"empty family", second(NewPut(table, row, Value(nil, q, v))), hberr.ErrBadRequest},
+		{"long family", second(NewPut(table, row, Value(make([]byte, 128), q, v))), hberr.ErrBadRequest},
+		{"long row", second(NewGet(table, make([]byte, 32768))), hberr.ErrBadRequest},
+		{"families without family", second(NewGet(table, row, Families())), hberr.ErrBadRequest},
+		{"columns without qualifier", second(NewGet(table, row, Columns(f))), hberr.ErrBadRequest},
+		{"nil qualifier", second(NewGet(table, row, Columns(f, nil))), hberr.ErrBadRequest},
+		{"time range backwards", second(NewGet(table, row, TimeRange(5, 1))), hberr.ErrBadRequest},
+		{"timestamp too large", second(NewPut(table, row, Value(f, q, v), Timestamp(1<<63))), hberr.ErrBadRequest},
+		{"cell timestamp too large", second(NewPut(table, row, ValueAt(f, q, 1<<63, v))), hberr.ErrBadRequest},
+		{"bad durability", second(NewPut(table, row, Value(f, q, v), WithDurability(9))), hberr.ErrBadRequest},
+		{"nil filter", second(NewScan(table, WithFilter(nil))), hberr.ErrBadRequest},
+		{"nil option", second(NewGet(table, row, nil)), hberr.ErrBadRequest},
+		{"zero option value", second(NewGet(table, row, ReadOption(nil))), hberr.ErrBadRequest},
+		{"empty attribute", second(NewGet(table, row, Attribute("", nil))), hberr.ErrBadRequest},
+		{"prefix with start", second(NewScan(table, Prefix([]byte("a")), StartRow([]byte("a")))), hberr.ErrBadRequest},
+		{"start after stop", second(NewScan(table, StartRow([]byte("b")), StopRow([]byte("a")))), hberr.ErrBadRequest},
+		{"reversed start before stop", second(NewScan(table, Reversed(), StartRow([]byte("a")), StopRow([]byte("b")))), hberr.ErrBadRequest},
+		{"nil start row", second(NewScan(table, StartRow(nil))), hberr.ErrBadRequest},
+		{"get empty row", second(NewGet(table, []byte{})), errNilRow},
+		{"put empty row", second(NewPut(table, []byte{}, Value(f, q, v))), errNilRow},
+		{"delete empty row", second(NewDelete(table, []byte{})), errNilRow},
+		{"row mutations empty", second(NewRowMutations()), errNoCells},
+		{"check and mutate nil", second(NewCheckAndMutate(IfNotExists(f, q), nil)), hberr.ErrBadRequest},
+		{"condition nil filter", second(NewCheckAndMutate(IfFilter(nil), mustPut(t, table, row))), hberr.ErrBadRequest},
+		{"condition bad op", second(NewCheckAndMutate(IfValue(f, q, NoOp, v), mustPut(t, table, row))), hberr.ErrBadRequest},
+		{"condition zero value", second(NewCheckAndMutate(Condition{}, mustPut(t, table, row))), hberr.ErrBadRequest},
+		{"condition time range", second(NewCheckAndMutate(IfNotExists(f, q).InTimeRange(3, 2), mustPut(t, table, row))), hberr.ErrBadRequest},
 	}
 	for _, tc := range cases {
 		if !errors.Is(tc.err, tc.want) {
@@ -68,13 +70,13 @@ func TestRowMutationsMismatch(t *testing.T) {
 	a := mustPut(t, []byte("t"), []byte("a"))
 	b := mustPut(t, []byte("t"), []byte("b"))
 	c := mustPut(t, []byte("u"), []byte("a"))
-	if _, err := NewRowMutations(a, b); !errors.Is(err, ErrInvalidOption) {
+	if _, err := NewRowMutations(a, b); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("different rows: %v", err)
 	}
-	if _, err := NewRowMutations(a, c); !errors.Is(err, ErrInvalidOption) {
+	if _, err := NewRowMutations(a, c); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("different tables: %v", err)
 	}
-	if _, err := NewRowMutations(a, nil); !errors.Is(err, ErrInvalidOption) {
+	if _, err := NewRowMutations(a, nil); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("nil mutation: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -17,10 +18,10 @@ var regionName = []byte("t,,1700000000000.0123456789abcdef0123456789abcdef.")
 func decodeAll(t *testing.T, block []byte) []Cell {
 	t.Helper()
 	var out []Cell
-	r := NewCellReader(block)
+	r := wire.NewCellReader(block)
 	for r.Remaining() > 0 {
 		var c Cell
-		if err := r.Next(&c); err != nil {
+		if err := readCell(r, &c); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, c)
@@ -39,7 +40,7 @@ func TestPutMarshal(t *testing.T) {
 		t.Fatal(err)
 	}
 	prefix := []byte("keep")
-	msg, block, err := put.Marshal(regionName, prefix)
+	msg, block, err := mutW(put).Marshal(regionName, prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestDeleteCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, block, _ := del.Marshal(regionName, nil)
+	msg, block, _ := mutW(del).Marshal(regionName, nil)
 	m := msg.(*pb.MutateRequest).Mutation
 	if m.GetMutateType() != pb.MutationProto_DELETE || m.GetAssociatedCellCount() != 5 || m.GetTimestamp() != LatestTimestamp {
 		t.Fatalf("mutation %v", m)
@@ -110,7 +111,7 @@ func TestDeleteCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, block, _ = row.Marshal(regionName, nil)
+	msg, block, _ = mutW(row).Marshal(regionName, nil)
 	m = msg.(*pb.MutateRequest).Mutation
 	if len(block) != 0 || m.AssociatedCellCount != nil || m.GetTimestamp() != 100 {
 		t.Fatalf("whole-row delete: %v with %d cell bytes", m, len(block))
@@ -124,18 +125,18 @@ func TestIncrementAndAppend(t *testing.T) {
 		t.Fatal(err)
 	}
 	inc2, _ := NewIncrement([]byte("t"), []byte("r"), Amount(f, []byte("n"), 1))
-	if inc.Nonce() == 0 || inc.Nonce() == inc2.Nonce() {
-		t.Fatalf("nonces %d and %d", inc.Nonce(), inc2.Nonce())
+	if mutW(inc).Nonce() == 0 || mutW(inc).Nonce() == mutW(inc2).Nonce() {
+		t.Fatalf("nonces %d and %d", mutW(inc).Nonce(), mutW(inc2).Nonce())
 	}
-	msg, block, _ := inc.Marshal(regionName, nil)
+	msg, block, _ := mutW(inc).Marshal(regionName, nil)
 	m := msg.(*pb.MutateRequest).Mutation
-	if m.GetMutateType() != pb.MutationProto_INCREMENT || m.GetNonce() != inc.Nonce() ||
+	if m.GetMutateType() != pb.MutationProto_INCREMENT || m.GetNonce() != mutW(inc).Nonce() ||
 		m.GetTimeRange().GetFrom() != 1 || m.GetTimeRange().GetTo() != 2 {
 		t.Fatalf("mutation %v", m)
 	}
 	// A retry of the same request carries the same nonce.
-	again, _, _ := inc.Marshal(regionName, nil)
-	if again.(*pb.MutateRequest).Mutation.GetNonce() != inc.Nonce() {
+	again, _, _ := mutW(inc).Marshal(regionName, nil)
+	if again.(*pb.MutateRequest).Mutation.GetNonce() != mutW(inc).Nonce() {
 		t.Fatal("nonce changed between marshals of one request")
 	}
 	// Deltas travel in the message, not in a cellblock (see Mutation.deltaColumns).
@@ -154,7 +155,7 @@ func TestIncrementAndAppend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, block, _ = app.Marshal(regionName, nil)
+	msg, block, _ = mutW(app).Marshal(regionName, nil)
 	m = msg.(*pb.MutateRequest).Mutation
 	if m.GetMutateType() != pb.MutationProto_APPEND || m.GetNonce() == 0 || len(block) != 0 {
 		t.Fatalf("append %v, %d cellblock bytes", m, len(block))
@@ -170,7 +171,7 @@ func TestIncrementAndAppend(t *testing.T) {
 		t.Fatalf("append columns %v (%d column values), want %s in 3", got, len(m.ColumnValue), want)
 	}
 	put := mustPut(t, []byte("t"), []byte("r"))
-	msg, _, _ = put.Marshal(regionName, nil)
+	msg, _, _ = mutW(put).Marshal(regionName, nil)
 	if msg.(*pb.MutateRequest).Mutation.Nonce != nil {
 		t.Fatal("a Put carries a nonce")
 	}
@@ -178,7 +179,7 @@ func TestIncrementAndAppend(t *testing.T) {
 
 func TestMutationAction(t *testing.T) {
 	put := mustPut(t, []byte("t"), []byte("r"))
-	a, block, err := put.Action(7, nil)
+	a, block, err := mutW(put).Action(7, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,11 +200,11 @@ func TestGetMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, block, err := get.Marshal(regionName, nil)
+	msg, block, err := getW(get).Marshal(regionName, nil)
 	if err != nil || block != nil {
 		t.Fatal(err, block)
 	}
-	kof, _ := KeyOnlyFilter{}.ToProto()
+	kof, _ := KeyOnlyFilter{}.toProto()
 	want := &pb.GetRequest{
 		Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: regionName},
 		Get: &pb.Get{
@@ -221,13 +222,13 @@ func TestGetMarshal(t *testing.T) {
 	if !proto.Equal(msg, want) {
 		t.Fatalf("request\n %v\nwant\n %v", msg, want)
 	}
-	a, _, _ := get.Action(2, nil)
+	a, _, _ := getW(get).Action(2, nil)
 	if a.GetIndex() != 2 || !proto.Equal(a.Get, want.Get) {
 		t.Fatalf("action %v", a)
 	}
 	// Columns after Families narrows the family; Families after Columns widens it again.
 	g2, _ := NewGet([]byte("t"), []byte("r"), Families(f), Columns(f, []byte("x")), Families(g), Families(g))
-	if cols := g2.Proto().Column; len(cols) != 2 || len(cols[0].Qualifier) != 1 || len(cols[1].Qualifier) != 0 {
+	if cols := g2.proto().Column; len(cols) != 2 || len(cols[0].Qualifier) != 1 || len(cols[1].Qualifier) != 0 {
 		t.Fatalf("columns %v", cols)
 	}
 }
@@ -248,17 +249,17 @@ func TestScanProto(t *testing.T) {
 		Caching:             ptr(uint32(10)),
 		AllowPartialResults: ptr(true),
 	}
-	if got := s.ScanProto(); !proto.Equal(got, want) {
+	if got := s.proto(); !proto.Equal(got, want) {
 		t.Fatalf("scan\n %v\nwant\n %v", got, want)
 	}
-	if s.Limit() != 5 || s.NumberOfRows() != 10 || s.MaxResultSize() != 1000 || !s.AllowPartialResults() || s.BatchSize() != 3 {
+	if scanW(s).Limit() != 5 || scanW(s).NumberOfRows() != 10 || s.maxResultSize != 1000 || !scanW(s).AllowPartialResults() || scanW(s).BatchSize() != 3 {
 		t.Fatal("accessors")
 	}
 	d, _ := NewScan([]byte("t"))
-	if d.NumberOfRows() != DefaultNumberOfRows || d.MaxResultSize() != DefaultMaxResultSize || !d.IncludeStartRow() || d.IncludeStopRow() {
+	if scanW(d).NumberOfRows() != DefaultNumberOfRows || d.maxResultSize != DefaultMaxResultSize || !d.includeStartRow || d.includeStopRow {
 		t.Fatal("defaults")
 	}
-	if p := d.ScanProto(); p.StartRow != nil || p.StopRow != nil || p.Reversed != nil {
+	if p := d.proto(); p.StartRow != nil || p.StopRow != nil || p.Reversed != nil {
 		t.Fatalf("default scan %v", p)
 	}
 }
@@ -277,15 +278,15 @@ func TestScanPrefix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(s.StartRow(), tc.start) || !bytes.Equal(s.StopRow(), tc.stop) {
-			t.Errorf("prefix %q: start %q stop %q, want %q %q", tc.prefix, s.StartRow(), s.StopRow(), tc.start, tc.stop)
+		if !bytes.Equal(scanW(s).StartRow(), tc.start) || !bytes.Equal(s.stopRow, tc.stop) {
+			t.Errorf("prefix %q: start %q stop %q, want %q %q", tc.prefix, scanW(s).StartRow(), s.stopRow, tc.start, tc.stop)
 		}
 	}
 	r, err := NewScan([]byte("t"), Prefix([]byte("ab")), Reversed())
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := r.ScanProto()
+	p := r.proto()
 	if string(p.StartRow) != "ac" || p.GetIncludeStartRow() || string(p.StopRow) != "ab" || !p.GetIncludeStopRow() || !p.GetReversed() {
 		t.Fatalf("reversed prefix scan %v", p)
 	}
@@ -298,19 +299,19 @@ func TestCheckAndMutateMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cam.Method() != "Mutate" {
-		t.Fatal(cam.Method())
+	if camW(cam).Method() != "Mutate" {
+		t.Fatal(camW(cam).Method())
 	}
-	msg, block, _ := cam.Marshal(regionName, nil)
+	msg, block, _ := camW(cam).Marshal(regionName, nil)
 	req := msg.(*pb.MutateRequest)
 	wantCond := &pb.Condition{Row: []byte("r"), Family: f, Qualifier: q, CompareType: pb.CompareType_LESS.Enum(),
 		Comparator: binaryComparatorProto([]byte("x")), TimeRange: &pb.TimeRange{From: ptr(uint64(0)), To: ptr(uint64(9))}}
 	if !proto.Equal(req.Condition, wantCond) || req.Mutation.GetAssociatedCellCount() != 1 || len(decodeAll(t, block)) != 1 {
 		t.Fatalf("request %v", req)
 	}
-	resp := cam.NewResponse().(*pb.MutateResponse)
+	resp := camW(cam).NewResponse().(*pb.MutateResponse)
 	resp.Processed = ptr(true)
-	if ok, err := cam.Decode(resp, nil); !ok || err != nil {
+	if ok, _, err := cam.decode(resp, nil); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
 
@@ -320,20 +321,20 @@ func TestCheckAndMutateMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, block, _ = cam.Marshal(regionName, nil)
+	msg, block, _ = camW(cam).Marshal(regionName, nil)
 	multi := msg.(*pb.MultiRequest)
 	ra := multi.RegionAction[0]
-	if cam.Method() != "Multi" || len(multi.RegionAction) != 1 || !ra.GetAtomic() || ra.Condition.GetFilter() == nil ||
+	if camW(cam).Method() != "Multi" || len(multi.RegionAction) != 1 || !ra.GetAtomic() || ra.Condition.GetFilter() == nil ||
 		len(ra.Action) != 2 || ra.Action[1].Mutation.GetMutateType() != pb.MutationProto_DELETE || len(decodeAll(t, block)) != 2 {
 		t.Fatalf("request %v", multi)
 	}
 	mresp := &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{Processed: ptr(false)}}}
-	if ok, err := cam.Decode(mresp, nil); ok || err != nil {
+	if ok, _, err := cam.decode(mresp, nil); ok || err != nil {
 		t.Fatal(ok, err)
 	}
 	eresp := &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{
 		Exception: &pb.NameBytesPair{Name: ptr("org.apache.hadoop.hbase.NotServingRegionException"), Value: []byte("gone\n\tat x")}}}}
-	_, err = cam.Decode(eresp, nil)
+	_, _, err = cam.decode(eresp, nil)
 	var ae *hberr.RemoteError
 	if !errors.As(err, &ae) || ae.Class != "org.apache.hadoop.hbase.NotServingRegionException" {
 		t.Fatalf("err = %v", err)
@@ -350,10 +351,10 @@ func TestRowMutationsMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, block, _ := rm.Marshal(regionName, nil)
+	msg, block, _ := rmW(rm).Marshal(regionName, nil)
 	multi := msg.(*pb.MultiRequest)
 	ra := multi.RegionAction[0]
-	if !ra.GetAtomic() || ra.Condition != nil || len(ra.Action) != 2 || ra.Action[1].Mutation.GetNonce() != inc.Nonce() {
+	if !ra.GetAtomic() || ra.Condition != nil || len(ra.Action) != 2 || ra.Action[1].Mutation.GetNonce() != mutW(inc).Nonce() {
 		t.Fatalf("request %v", multi)
 	}
 	// The Put's cell in the cellblock, the Increment's in its message (Mutation.deltaColumns).
@@ -362,13 +363,13 @@ func TestRowMutationsMarshal(t *testing.T) {
 		t.Fatalf("cellblock %v, increment columns %v", cells, incCols)
 	}
 	ok := &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{Processed: ptr(true)}}}
-	if err := rm.Decode(ok, nil); err != nil {
+	if err := rm.decode(ok, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := rm.Decode(&pb.MultiResponse{}, nil); !errors.Is(err, ErrBadResponse) {
+	if err := rm.decode(&pb.MultiResponse{}, nil); !errors.Is(err, wire.ErrBadResponse) {
 		t.Fatalf("empty response: %v", err)
 	}
-	if err := rm.Decode(&pb.GetResponse{}, nil); !errors.Is(err, ErrBadResponse) {
+	if err := rm.decode(&pb.GetResponse{}, nil); !errors.Is(err, wire.ErrBadResponse) {
 		t.Fatalf("wrong type: %v", err)
 	}
 }

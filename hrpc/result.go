@@ -5,12 +5,13 @@ import (
 	"io"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
-// ParseResult turns a protobuf Result into a Result. The first associated_cell_count cells come
+// parseResult turns a protobuf Result into a Result. The first associated_cell_count cells come
 // from cells (the response's cellblock, which may be shared by several results and is advanced
 // past them); cells carried in the protobuf itself follow. Cells alias their buffers.
-func ParseResult(r *pb.Result, cells *CellReader) (*Result, error) {
+func parseResult(r *pb.Result, cells *wire.CellReader) (*Result, error) {
 	var res *Result
 	if r != nil && r.Exists == nil && int(r.GetAssociatedCellCount())+len(r.Cell) == 1 {
 		// The most common result, one cell, in one allocation.
@@ -34,7 +35,7 @@ type resultCell struct {
 
 // parseResultInto fills res with one allocation: the cells of the result, unless res.Cells
 // already has room for exactly them.
-func parseResultInto(res *Result, r *pb.Result, cells *CellReader) error {
+func parseResultInto(res *Result, r *pb.Result, cells *wire.CellReader) error {
 	if r == nil {
 		return nil
 	}
@@ -56,14 +57,14 @@ func parseResultInto(res *Result, r *pb.Result, cells *CellReader) error {
 	if n == 0 {
 		return nil
 	}
-	if count > 0 && int64(cells.Remaining()) < int64(count)*(4+kvHeaderLen+keyFixedLen) {
+	if count > 0 && int64(cells.Remaining()) < int64(count)*wire.MinCellLen {
 		return badResponse("result claims %d cells but the cellblock has %d bytes left", count, cells.Remaining())
 	}
 	if len(res.Cells) != n {
 		res.Cells = make([]Cell, n)
 	}
 	for i := 0; i < count; i++ {
-		if err := cells.Next(&res.Cells[i]); err != nil {
+		if err := readCell(cells, &res.Cells[i]); err != nil {
 			if errors.Is(err, io.EOF) {
 				return badResponse("result claims %d cells but the cellblock has %d", count, i)
 			}

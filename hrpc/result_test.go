@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 func testCells(n int) []Cell {
@@ -20,7 +21,7 @@ func testCells(n int) []Cell {
 func encodeCells(cells []Cell) []byte {
 	var b []byte
 	for i := range cells {
-		b = AppendCell(b, &cells[i])
+		b = appendCell(b, &cells[i])
 	}
 	return b
 }
@@ -34,7 +35,7 @@ func TestParseResultRoundTrip(t *testing.T) {
 			Timestamp: ptr(c.Timestamp), CellType: pb.CellType(c.Type).Enum(), Value: c.Value})
 	}
 	r := &pb.Result{AssociatedCellCount: ptr(int32(3)), Cell: pbCells, Stale: ptr(true), Partial: ptr(true)}
-	res, err := ParseResult(r, NewCellReader(block))
+	res, err := parseResult(r, wire.NewCellReader(block))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,12 +52,12 @@ func TestParseResultRoundTrip(t *testing.T) {
 func TestParseResultShared(t *testing.T) {
 	// Two results sharing one cellblock, as in a MultiResponse.
 	cells := testCells(4)
-	reader := NewCellReader(encodeCells(cells))
-	a, err := ParseResult(&pb.Result{AssociatedCellCount: ptr(int32(1))}, reader)
+	reader := wire.NewCellReader(encodeCells(cells))
+	a, err := parseResult(&pb.Result{AssociatedCellCount: ptr(int32(1))}, reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := ParseResult(&pb.Result{AssociatedCellCount: ptr(int32(3))}, reader)
+	b, err := parseResult(&pb.Result{AssociatedCellCount: ptr(int32(3))}, reader)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,26 +67,26 @@ func TestParseResultShared(t *testing.T) {
 }
 
 func TestParseResultExistsAndEmpty(t *testing.T) {
-	res, err := ParseResult(&pb.Result{Exists: ptr(true)}, nil)
+	res, err := parseResult(&pb.Result{Exists: ptr(true)}, nil)
 	if err != nil || res.Exists == nil || !*res.Exists {
 		t.Fatalf("%+v %v", res, err)
 	}
-	res, err = ParseResult(&pb.Result{}, nil)
+	res, err = parseResult(&pb.Result{}, nil)
 	if err != nil || len(res.Cells) != 0 || res.Exists != nil {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if _, err := ParseResult(&pb.Result{Exists: ptr(true), AssociatedCellCount: ptr(int32(1))}, nil); !errors.Is(err, ErrBadResponse) {
+	if _, err := parseResult(&pb.Result{Exists: ptr(true), AssociatedCellCount: ptr(int32(1))}, nil); !errors.Is(err, wire.ErrBadResponse) {
 		t.Fatalf("exists with cells: %v", err)
 	}
-	if _, err := ParseResult(&pb.Result{AssociatedCellCount: ptr(int32(2))}, NewCellReader(encodeCells(testCells(1)))); !errors.Is(err, ErrBadResponse) {
+	if _, err := parseResult(&pb.Result{AssociatedCellCount: ptr(int32(2))}, wire.NewCellReader(encodeCells(testCells(1)))); !errors.Is(err, wire.ErrBadResponse) {
 		t.Fatalf("missing cells: %v", err)
 	}
-	if _, err := ParseResult(&pb.Result{AssociatedCellCount: ptr(int32(-1))}, nil); !errors.Is(err, ErrBadResponse) {
+	if _, err := parseResult(&pb.Result{AssociatedCellCount: ptr(int32(-1))}, nil); !errors.Is(err, wire.ErrBadResponse) {
 		t.Fatalf("negative count: %v", err)
 	}
 	block := encodeCells(testCells(1))
 	block[5] = 0xff // key length beyond the cell, but enough bytes to pass the size check
-	if _, err := ParseResult(&pb.Result{AssociatedCellCount: ptr(int32(1))}, NewCellReader(block)); !errors.Is(err, ErrCorruptCellBlock) {
+	if _, err := parseResult(&pb.Result{AssociatedCellCount: ptr(int32(1))}, wire.NewCellReader(block)); !errors.Is(err, wire.ErrCorruptCellBlock) {
 		t.Fatalf("corrupt cell: %v", err)
 	}
 }
@@ -93,28 +94,28 @@ func TestParseResultExistsAndEmpty(t *testing.T) {
 func TestDecodeGetAndMutation(t *testing.T) {
 	get, _ := NewGet([]byte("t"), []byte("row"))
 	cells := testCells(2)
-	res, err := get.Decode(&pb.GetResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(2))}}, encodeCells(cells))
+	res, err := get.decode(&pb.GetResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(2))}}, encodeCells(cells))
 	if err != nil || len(res.Cells) != 2 || !cellEqual(res.Cells[1], cells[1]) {
 		t.Fatalf("%+v %v", res, err)
 	}
-	res, err = get.Decode(&pb.GetResponse{}, nil)
+	res, err = get.decode(&pb.GetResponse{}, nil)
 	if err != nil || res == nil || len(res.Cells) != 0 {
 		t.Fatalf("missing row: %+v %v", res, err)
 	}
 	ex, _ := NewGet([]byte("t"), []byte("row"), ExistsOnly())
-	res, err = ex.Decode(&pb.GetResponse{Result: &pb.Result{Exists: ptr(false)}}, nil)
+	res, err = ex.decode(&pb.GetResponse{Result: &pb.Result{Exists: ptr(false)}}, nil)
 	if err != nil || res.Exists == nil || *res.Exists {
 		t.Fatalf("exists: %+v %v", res, err)
 	}
-	if _, err := get.Decode(&pb.MutateResponse{}, nil); !errors.Is(err, ErrBadResponse) {
+	if _, err := get.decode(&pb.MutateResponse{}, nil); !errors.Is(err, wire.ErrBadResponse) {
 		t.Fatalf("wrong type: %v", err)
 	}
 	inc, _ := NewIncrement([]byte("t"), []byte("row"), Amount([]byte("f"), []byte("q000"), 1))
-	res, err = inc.Decode(&pb.MutateResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(1))}}, encodeCells(cells[:1]))
+	res, err = inc.decode(&pb.MutateResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(1))}}, encodeCells(cells[:1]))
 	if err != nil || len(res.Cells) != 1 {
 		t.Fatalf("increment: %+v %v", res, err)
 	}
-	if _, err := inc.Decode(&pb.GetResponse{}, nil); !errors.Is(err, ErrBadResponse) {
+	if _, err := inc.decode(&pb.GetResponse{}, nil); !errors.Is(err, wire.ErrBadResponse) {
 		t.Fatalf("wrong type: %v", err)
 	}
 }
@@ -126,7 +127,7 @@ func TestParseScanResponse(t *testing.T) {
 		PartialFlagPerResult: []bool{false, false, true},
 		Stale:                ptr(true),
 	}
-	results, err := ParseScanResponse(resp, encodeCells(cells))
+	results, err := appendScanResults(nil, resp, encodeCells(cells))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestParseScanResponse(t *testing.T) {
 
 	// Without cellblock support the results carry their cells.
 	pr := &pb.Result{Cell: []*pb.Cell{{Row: []byte("r"), Family: []byte("f"), Value: []byte("v")}}}
-	results, err = ParseScanResponse(&pb.ScanResponse{Results: []*pb.Result{pr, {}}}, nil)
+	results, err = appendScanResults(nil, &pb.ScanResponse{Results: []*pb.Result{pr, {}}}, nil)
 	if err != nil || len(results) != 2 || string(results[0].Cells[0].Value) != "v" {
 		t.Fatalf("%+v %v", results, err)
 	}
@@ -158,14 +159,14 @@ func TestParseScanResponse(t *testing.T) {
 		{CellsPerResult: []uint32{1 << 31, 1 << 31}},
 	}
 	for i, b := range bad {
-		if _, err := ParseScanResponse(b, encodeCells(cells)); !errors.Is(err, ErrBadResponse) {
+		if _, err := appendScanResults(nil, b, encodeCells(cells)); !errors.Is(err, wire.ErrBadResponse) {
 			t.Errorf("bad response %d: %v", i, err)
 		}
 	}
-	if _, err := ParseScanResponse(&pb.ScanResponse{CellsPerResult: []uint32{5}}, encodeCells(cells)); !errors.Is(err, ErrBadResponse) {
+	if _, err := appendScanResults(nil, &pb.ScanResponse{CellsPerResult: []uint32{5}}, encodeCells(cells)); !errors.Is(err, wire.ErrBadResponse) {
 		t.Errorf("left-over cells: %v", err)
 	}
-	if _, err := ParseScanResponse(nil, nil); !errors.Is(err, ErrBadResponse) {
+	if _, err := appendScanResults(nil, nil, nil); !errors.Is(err, wire.ErrBadResponse) {
 		t.Error("nil response")
 	}
 }

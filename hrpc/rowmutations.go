@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -18,7 +19,7 @@ type RowMutations struct {
 // Increments may be mixed.
 func NewRowMutations(mutations ...Mutation) (*RowMutations, error) {
 	if len(mutations) == 0 {
-		return nil, ErrNoCells
+		return nil, errNoCells
 	}
 	for i, m := range mutations {
 		if isNil(m) {
@@ -40,45 +41,53 @@ func NewRowMutations(mutations ...Mutation) (*RowMutations, error) {
 	}, nil
 }
 
+// rowMutationsCall is a RowMutations' wire side (wire.Call), on a type of its own so that its
+// methods are not part of RowMutations' API.
+type rowMutationsCall RowMutations
+
 // Table is the table of the mutations.
-func (r *RowMutations) Table() []byte { return r.table }
+func (r *rowMutationsCall) Table() []byte { return r.table }
 
 // Key is the row the mutations change.
-func (r *RowMutations) Key() []byte { return r.row }
+func (r *rowMutationsCall) Key() []byte { return r.row }
 
 // Method is "Multi".
-func (r *RowMutations) Method() string { return "Multi" }
+func (r *rowMutationsCall) Method() string { return "Multi" }
 
-// Mutations are the mutations in the order they are applied. Do not modify the slice.
-func (r *RowMutations) Mutations() []Mutation { return r.mutations }
+// Op is "MutateRow".
+func (r *rowMutationsCall) Op() string { return "MutateRow" }
+
+// MaxAttempts is 0: the MaxAttempts options of the mutations do not apply to the row
+// mutation (the client's setting does).
+func (r *rowMutationsCall) MaxAttempts() int { return 0 }
 
 // regionAction builds the atomic RegionAction of the mutations and appends their cells.
 func (r *RowMutations) regionAction(regionName, cellblock []byte) (*pb.RegionAction, []byte) {
 	atomic := true
 	ra := &pb.RegionAction{
-		Region: regionSpecifier(regionName),
+		Region: wire.RegionSpecifier(regionName),
 		Atomic: &atomic,
 		Action: make([]*pb.Action, len(r.mutations)),
 	}
 	for i, m := range r.mutations {
-		ra.Action[i], cellblock, _ = m.base().Action(uint32(i), cellblock)
+		ra.Action[i], cellblock, _ = (*mutationCall)(m.base()).Action(uint32(i), cellblock)
 	}
 	return ra, cellblock
 }
 
 // Marshal builds a MultiRequest with one atomic RegionAction for regionName and appends the
 // cells to cellblock.
-func (r *RowMutations) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
-	ra, cellblock := r.regionAction(regionName, cellblock)
+func (r *rowMutationsCall) Marshal(regionName, cellblock []byte) (proto.Message, []byte, error) {
+	ra, cellblock := (*RowMutations)(r).regionAction(regionName, cellblock)
 	return &pb.MultiRequest{RegionAction: []*pb.RegionAction{ra}}, cellblock, nil
 }
 
 // NewResponse returns an empty MultiResponse.
-func (r *RowMutations) NewResponse() proto.Message { return new(pb.MultiResponse) }
+func (r *rowMutationsCall) NewResponse() proto.Message { return new(pb.MultiResponse) }
 
-// Decode checks the MultiResponse of the mutations. A failure of the region action (the whole
+// decode checks the MultiResponse of the mutations. A failure of the region action (the whole
 // row mutation was not applied) or of one action is returned as an *hberr.RemoteError.
-func (r *RowMutations) Decode(resp proto.Message, cellblock []byte) error {
+func (r *RowMutations) decode(resp proto.Message, cellblock []byte) error {
 	_, _, err := regionActionResult(resp, len(r.mutations))
 	return err
 }
@@ -95,11 +104,11 @@ func regionActionResult(resp proto.Message, actions int) (*pb.RegionActionResult
 	}
 	rar := m.RegionActionResult[0]
 	if e := rar.Exception; e != nil {
-		return nil, false, ActionException(e)
+		return nil, false, wire.ActionException(e)
 	}
 	for _, roe := range rar.ResultOrException {
 		if e := roe.Exception; e != nil {
-			return nil, false, ActionException(e)
+			return nil, false, wire.ActionException(e)
 		}
 	}
 	if len(rar.ResultOrException) > actions {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-hbase/hbase/internal/metarow"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // metaTable is hbase:meta, whose rows are compared in an order of their own (internal/metarow).
@@ -221,79 +222,54 @@ func AllowPartialResults() ScanOption {
 	})
 }
 
+// scanCall is a Scan's wire side (wire.Scan): what the client's scanner reads of it, on a type
+// of its own so that it is not part of Scan's API.
+type scanCall Scan
+
 // Table is the table scanned.
-func (s *Scan) Table() []byte { return s.table }
+func (s *scanCall) Table() []byte { return s.table }
 
 // MaxAttempts is the request's MaxAttempts option, 0 when it has none: how many times in a row
 // one step of the scan (open, next) is sent before the scan fails.
-func (s *Scan) MaxAttempts() int { return s.maxAttempts }
-
-// Key is the row that picks the first region: the start row.
-func (s *Scan) Key() []byte { return s.startRow }
+func (s *scanCall) MaxAttempts() int { return s.maxAttempts }
 
 // StartRow is the first row (highest for a reversed scan); empty means the table's start (end).
-func (s *Scan) StartRow() []byte { return s.startRow }
-
-// StopRow is the bound the scan stops at; empty means the table's end (start).
-func (s *Scan) StopRow() []byte { return s.stopRow }
-
-// IncludeStartRow reports whether the start row itself is returned (true unless set by Prefix
-// on a reversed scan).
-func (s *Scan) IncludeStartRow() bool { return s.includeStartRow }
-
-// IncludeStopRow reports whether the stop row itself is returned (false unless set by Prefix
-// on a reversed scan).
-func (s *Scan) IncludeStopRow() bool { return s.includeStopRow }
+func (s *scanCall) StartRow() []byte { return s.startRow }
 
 // Reversed reports whether the scan goes downwards.
-func (s *Scan) Reversed() bool { return s.reversed }
+func (s *scanCall) Reversed() bool { return s.reversed }
 
 // Limit is the number of rows after which the scan stops; 0 means no limit.
-func (s *Scan) Limit() uint32 { return s.limit }
+func (s *scanCall) Limit() uint32 { return s.limit }
 
 // NumberOfRows is the ScanRequest.number_of_rows to send: rows per RPC.
-func (s *Scan) NumberOfRows() uint32 { return s.numberOfRows }
-
-// MaxResultSize is the byte budget of one RPC's results.
-func (s *Scan) MaxResultSize() uint64 { return s.maxResultSize }
+func (s *scanCall) NumberOfRows() uint32 { return s.numberOfRows }
 
 // AllowPartialResults reports whether partial rows go to the caller as they are. When false
 // the scanner must reassemble results with Partial set into whole rows.
-func (s *Scan) AllowPartialResults() bool { return s.allowPartials }
+func (s *scanCall) AllowPartialResults() bool { return s.allowPartials }
 
 // BatchSize is the cap on cells per result; 0 means none. With a batch size the results are
 // parts of rows by design: the scanner regroups the server's pieces into full batches.
-func (s *Scan) BatchSize() uint32 { return s.batchSize }
+func (s *scanCall) BatchSize() uint32 { return s.batchSize }
 
-// ScanProto builds the protobuf Scan for the first ScanRequest to a region. The client's scanner
-// overrides start_row (and include_start_row) when it resumes in a later region. One
-// allocation, or more with columns or attributes.
-func (s *Scan) ScanProto() *pb.Scan {
-	return s.ScanProtoInto(new(ScanProtoBuffer))
-}
+// TrackScanMetrics reports whether the scan asks the servers for scan metrics.
+func (s *scanCall) TrackScanMetrics() bool { return s.trackMetrics }
 
-// ScanProtoBuffer holds a pb.Scan built by Scan.ScanProtoInto with the scalars it points to,
-// so that a scanner reused for one scan after another builds each one's message without
-// allocating. The zero value is ready for use.
-type ScanProtoBuffer struct {
-	p                                                    pb.Scan
-	maxResultSize                                        uint64
-	caching, maxVersions, batch, storeLimit, storeOffset uint32
-	no, yes                                              bool
-}
-
-// ScanProtoInto is ScanProto built in b; the message replaces the one b held before. It
-// points into s (rows, columns, filter) and into b: neither may change while it is in use.
-func (s *Scan) ScanProtoInto(b *ScanProtoBuffer) *pb.Scan {
-	p := &b.p
+// ProtoInto builds the protobuf Scan for the first ScanRequest to a region in b; the message
+// replaces the one b held before. It points into s (rows, columns, filter) and into b: neither
+// may change while it is in use. The client's scanner overrides start_row (and
+// include_start_row) when it resumes in a later region.
+func (s *scanCall) ProtoInto(b *wire.ScanProtoBuffer) *pb.Scan {
+	p := &b.P
 	p.Reset()
-	b.maxResultSize, b.caching = s.maxResultSize, s.numberOfRows
-	b.no, b.yes = false, true
+	b.MaxResultSize, b.Caching = s.maxResultSize, s.numberOfRows
+	b.No, b.Yes = false, true
 	p.Column = columnsProto(s.columns)
 	p.Attribute = attributesProto(s.attributes)
 	p.StartRow, p.StopRow = s.startRow, s.stopRow
 	p.Filter, p.TimeRange = s.filter, s.timeRange
-	p.MaxResultSize, p.Caching = &b.maxResultSize, &b.caching
+	p.MaxResultSize, p.Caching = &b.MaxResultSize, &b.Caching
 	if len(p.StartRow) == 0 {
 		p.StartRow = nil
 	}
@@ -301,57 +277,56 @@ func (s *Scan) ScanProtoInto(b *ScanProtoBuffer) *pb.Scan {
 		p.StopRow = nil
 	}
 	if s.maxVersions > 1 {
-		b.maxVersions = s.maxVersions
-		p.MaxVersions = &b.maxVersions
+		b.MaxVersions = s.maxVersions
+		p.MaxVersions = &b.MaxVersions
 	}
 	if s.noCache {
-		p.CacheBlocks = &b.no
+		p.CacheBlocks = &b.No
 	}
 	if s.batchSize > 0 {
-		b.batch = s.batchSize
-		p.BatchSize = &b.batch
+		b.Batch = s.batchSize
+		p.BatchSize = &b.Batch
 	}
 	if s.storeLimit > 0 {
-		b.storeLimit = s.storeLimit
-		p.StoreLimit = &b.storeLimit
+		b.StoreLimit = s.storeLimit
+		p.StoreLimit = &b.StoreLimit
 	}
 	if s.storeOffset > 0 {
-		b.storeOffset = s.storeOffset
-		p.StoreOffset = &b.storeOffset
+		b.StoreOffset = s.storeOffset
+		p.StoreOffset = &b.StoreOffset
 	}
 	if s.reversed {
-		p.Reversed = &b.yes
+		p.Reversed = &b.Yes
 	}
 	if s.allowPartials {
-		p.AllowPartialResults = &b.yes
+		p.AllowPartialResults = &b.Yes
 	}
 	if !s.includeStartRow {
-		p.IncludeStartRow = &b.no
+		p.IncludeStartRow = &b.No
 	}
 	if s.includeStopRow {
-		p.IncludeStopRow = &b.yes
+		p.IncludeStopRow = &b.Yes
 	}
 	return p
 }
 
-// ParseScanResponse turns a ScanResponse and its cellblock into results, in order. With a
-// cellblock (the normal case) the server sends cells_per_result and partial_flag_per_result;
-// without, the results carry their cells. Cells alias cellblock. Two allocations per response
-// (the results and their cells, the slice of them), one when every result is of one cell,
-// whatever the number of rows.
-func ParseScanResponse(resp *pb.ScanResponse, cellblock []byte) ([]*Result, error) {
-	return AppendScanResults(nil, resp, cellblock)
-}
+// proto builds the protobuf Scan in a buffer of its own (tests).
+func (s *Scan) proto() *pb.Scan { return (*scanCall)(s).ProtoInto(new(wire.ScanProtoBuffer)) }
 
-// AppendScanResults is ParseScanResponse appending the results to dst, which a scanner reuses
-// from one response to the next. The results and their cells are allocated anew for every
-// response, never taken from dst: the caller may keep them. On error it returns nil.
-func AppendScanResults(dst []*Result, resp *pb.ScanResponse, cellblock []byte) ([]*Result, error) {
+// appendScanResults turns a ScanResponse and its cellblock into results, in order, appended to
+// dst, which a scanner reuses from one response to the next. With a cellblock (the normal case)
+// the server sends cells_per_result and partial_flag_per_result; without, the results carry
+// their cells. Cells alias cellblock. The results and their cells are allocated anew for every
+// response, never taken from dst: the caller may keep them. Two allocations per response (the
+// results and their cells, the slice of them), one when every result is of one cell, whatever
+// the number of rows. On error it returns nil.
+func appendScanResults(dst []*Result, resp *pb.ScanResponse, cellblock []byte) ([]*Result, error) {
 	if resp == nil {
 		return nil, badResponse("nil ScanResponse")
 	}
 	stale := resp.GetStale()
-	reader := CellReader{block: cellblock}
+	var reader wire.CellReader
+	reader.Reset(cellblock)
 	if n := len(resp.CellsPerResult); n > 0 {
 		if len(resp.PartialFlagPerResult) != 0 && len(resp.PartialFlagPerResult) != n {
 			return nil, badResponse("%d partial flags for %d results", len(resp.PartialFlagPerResult), n)
@@ -362,7 +337,7 @@ func AppendScanResults(dst []*Result, resp *pb.ScanResponse, cellblock []byte) (
 		}
 		// Each cell needs at least 24 bytes; refuse counts the block cannot hold before
 		// allocating for them.
-		if int64(total)*(4+kvHeaderLen+keyFixedLen) > int64(len(cellblock)) {
+		if int64(total)*wire.MinCellLen > int64(len(cellblock)) {
 			return nil, badResponse("%d cells claimed but the cellblock has %d bytes", total, len(cellblock))
 		}
 		dst = slices.Grow(dst, n)
@@ -396,12 +371,12 @@ func AppendScanResults(dst []*Result, resp *pb.ScanResponse, cellblock []byte) (
 				r.Partial = resp.PartialFlagPerResult[i]
 			}
 			for j := range r.Cells {
-				if err := reader.Next(&r.Cells[j]); err != nil {
-					return nil, fmt.Errorf("%w: result %d: %w", ErrBadResponse, i, err)
+				if err := readCell(&reader, &r.Cells[j]); err != nil {
+					return nil, fmt.Errorf("%w: result %d: %w", wire.ErrBadResponse, i, err)
 				}
 			}
 			if err := oneRow(r.Cells); err != nil {
-				return nil, fmt.Errorf("%w: scan result %d: %w", ErrBadResponse, i, err)
+				return nil, fmt.Errorf("%w: scan result %d: %w", wire.ErrBadResponse, i, err)
 			}
 			dst = append(dst, r)
 		}
@@ -417,7 +392,7 @@ func AppendScanResults(dst []*Result, resp *pb.ScanResponse, cellblock []byte) (
 			return nil, err
 		}
 		if err := oneRow(results[i].Cells); err != nil {
-			return nil, fmt.Errorf("%w: scan result %d: %w", ErrBadResponse, i, err)
+			return nil, fmt.Errorf("%w: scan result %d: %w", wire.ErrBadResponse, i, err)
 		}
 		results[i].Stale = results[i].Stale || stale
 		dst = append(dst, &results[i])
@@ -429,7 +404,7 @@ func AppendScanResults(dst []*Result, resp *pb.ScanResponse, cellblock []byte) (
 func oneRow(cells []Cell) error {
 	for j := 1; j < len(cells); j++ {
 		if !bytes.Equal(cells[j].Row, cells[0].Row) {
-			return foreignCell(cells[0].Row, cells[j].Row, j)
+			return wire.ForeignCell(cells[0].Row, cells[j].Row, j)
 		}
 	}
 	return nil

@@ -4,37 +4,11 @@ import (
 	"testing"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
-// TestScanRequestsReused: requests built one after another in one ScanRequests are each what
-// the functions build afresh, with nothing of the one before.
-func TestScanRequestsReused(t *testing.T) {
-	var b ScanRequests
-	spec := &pb.Scan{StartRow: []byte("a")}
-	steps := []struct {
-		got, want func() *pb.ScanRequest
-	}{
-		{func() *pb.ScanRequest { return b.Open([]byte("r1"), spec, 10, 7) },
-			func() *pb.ScanRequest { return ScanOpenRequest([]byte("r1"), spec, 10, 7) }},
-		{func() *pb.ScanRequest { return WithScanMetrics(b.Next(42, 3, 5, 0)) },
-			func() *pb.ScanRequest { return WithScanMetrics(ScanNextRequest(42, 3, 5, 0)) }},
-		{func() *pb.ScanRequest { return b.Open([]byte("r2"), spec, 4, 0) },
-			func() *pb.ScanRequest { return ScanOpenRequest([]byte("r2"), spec, 4, 0) }},
-		{func() *pb.ScanRequest { return b.Next(43, 0, 4, 9) },
-			func() *pb.ScanRequest { return ScanNextRequest(43, 0, 4, 9) }},
-	}
-	for i, st := range steps {
-		if got, want := st.got(), st.want(); !proto.Equal(got, want) {
-			t.Errorf("step %d: %v, want %v", i, got, want)
-		}
-	}
-	if a := testing.AllocsPerRun(100, func() { b.Next(1, 2, 3, 4) }); a != 0 {
-		t.Errorf("Next allocates %.0f times, want 0", a)
-	}
-}
-
-// TestScanProtoIntoReused: a ScanProtoBuffer used for one scan after another holds only the
+// TestScanProtoIntoReused: a wire.ScanProtoBuffer used for one scan after another holds only the
 // last one's message.
 func TestScanProtoIntoReused(t *testing.T) {
 	full, err := NewScan([]byte("t"), StartRow([]byte("z")), StopRow([]byte("a")), Reversed(), NumberOfRows(10),
@@ -47,13 +21,13 @@ func TestScanProtoIntoReused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b ScanProtoBuffer
+	var b wire.ScanProtoBuffer
 	for _, s := range []*Scan{full, plain, full, plain} {
-		if got, want := s.ScanProtoInto(&b), s.ScanProto(); !proto.Equal(got, want) {
+		if got, want := scanW(s).ProtoInto(&b), s.proto(); !proto.Equal(got, want) {
 			t.Fatalf("reused buffer: %v, want %v", got, want)
 		}
 	}
-	if a := testing.AllocsPerRun(100, func() { plain.ScanProtoInto(&b) }); a != 0 {
+	if a := testing.AllocsPerRun(100, func() { scanW(plain).ProtoInto(&b) }); a != 0 {
 		t.Errorf("ScanProtoInto allocates %.0f times, want 0", a)
 	}
 }
@@ -65,13 +39,13 @@ func TestAppendScanResults(t *testing.T) {
 	cells := testCells(4)
 	for _, counts := range [][]uint32{{1, 1, 1, 1}, {1, 2, 1}, {1, 0, 3}} {
 		resp := &pb.ScanResponse{CellsPerResult: counts}
-		first, err := AppendScanResults(nil, resp, encodeCells(cells))
+		first, err := appendScanResults(nil, resp, encodeCells(cells))
 		if err != nil {
 			t.Fatal(err)
 		}
 		old := &Result{}
 		dst := append(make([]*Result, 0, 8), old)
-		got, err := AppendScanResults(dst, resp, encodeCells(cells))
+		got, err := appendScanResults(dst, resp, encodeCells(cells))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,4 +16,12 @@
 // frames be32 total | varint len | ResponseHeader | varint len | response [| cellblock].
 // Cellblocks use the KeyValueCodec. Server exceptions become *hberr.RemoteError values that
 // errors.Is maps to this package's sentinel errors.
+//
+// # Stability
+//
+// Package region is a lower layer of go-hbase: usable on its own (one connection to one server
+// for one RPC service), as pgx's pgconn and pgproto3 are below pgx, but not part of the stable
+// API of v0.1.0 (hbase, hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet, fakehbase). It
+// may change in any minor version; a program that uses the client through package hbase never
+// needs to import it.
 package region

@@ -17,7 +17,9 @@ import (
 	"github.com/go-hbase/hbase/cipher"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -160,7 +162,7 @@ func runClusterCases(t *testing.T, cl *hbasetest.Cluster, cases []clientCase) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				callRegion(t, ctx, rc, rg.Name, "Mutate", put)
+				callRegion(t, ctx, rc, rg.Name, "Mutate", hrpcwire.Mutation(put))
 				cells, err := cl.Get(ctx, table, row)
 				if err != nil {
 					t.Fatal(err)
@@ -213,7 +215,7 @@ func (p *layerProbe) Handshake(ctx context.Context, conn net.Conn, host string, 
 	return l, err
 }
 
-func callRegion(t *testing.T, ctx context.Context, rc *region.Client, regionName []byte, method string, c hrpc.Call) []byte {
+func callRegion(t *testing.T, ctx context.Context, rc *region.Client, regionName []byte, method string, c wire.Call) []byte {
 	t.Helper()
 	req, cells, err := c.Marshal(regionName, nil)
 	if err != nil {
@@ -233,16 +235,17 @@ func getValue(t *testing.T, ctx context.Context, rc *region.Client, table string
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, cells, err := g.Marshal(regionName, nil)
+	call := hrpcwire.Get(g)
+	req, cells, err := call.Marshal(regionName, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp := g.NewResponse()
+	resp := call.NewResponse()
 	respCells, err := rc.Call(ctx, "Get", req, cells, resp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := g.Decode(resp, respCells)
+	res, err := hrpcwire.DecodeGet(g, resp, respCells)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -104,7 +105,7 @@ func ccacheWorks(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, rg hb
 	if err != nil {
 		t.Fatal(err)
 	}
-	callRegion(t, dctx, rc, rg.Name, "Mutate", put)
+	callRegion(t, dctx, rc, rg.Name, "Mutate", hrpcwire.Mutation(put))
 	if !bytes.Equal(getValue(t, dctx, rc, "sasl_it", rg.Name, row), val) {
 		t.Fatalf("getValue(t, dctx, rc, \"sasl_it\", rg.Name, row) = %q; want %q", getValue(t, dctx, rc, "sasl_it", rg.Name, row), val)
 	}

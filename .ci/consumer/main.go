@@ -15,6 +15,7 @@ import (
 	"github.com/go-hbase/hbase"
 	hbaseotel "github.com/go-hbase/hbase/contrib/otel"
 	hbaseprom "github.com/go-hbase/hbase/contrib/prometheus"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -55,7 +56,7 @@ func run(args []string) error {
 		return err
 	}
 	res, err := client.Get(ctx, get)
-	if hbase.IsNotFound(err) {
+	if hberr.IsNotFound(err) {
 		return fmt.Errorf("no table users: %w", err)
 	}
 	if err != nil {

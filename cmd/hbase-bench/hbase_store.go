@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -76,9 +77,9 @@ func setupError(c *config, what string, err error) error {
 		where = c.Bootstrap
 	}
 	switch {
-	case errors.Is(err, hbase.ErrTableNotFound):
+	case errors.Is(err, hberr.ErrTableNotFound):
 		return startErrorf("table %q does not exist on the cluster at %s (create it with -create, or load it with PE's sequentialWrite)", c.Table, where)
-	case errors.Is(err, hbase.ErrNoSuchFamily):
+	case errors.Is(err, hberr.ErrNoSuchFamily):
 		return startErrorf("table %q has no column family %q (-family; -pe uses PE's info0)", c.Table, c.Family)
 	case errors.Is(err, context.DeadlineExceeded):
 		return startErrorf("cluster at %s did not answer within -op-timeout %v (%s %s: %v)", where, c.OpTimeout, what, c.Table, err)
@@ -203,7 +204,7 @@ func createTable(ctx context.Context, admin *hbase.Admin, c *config, log *slog.L
 		opts = append(opts, hrpc.SplitKeys(splits...))
 	}
 	began := time.Now()
-	if err := admin.CreateTable(ctx, desc, opts...); err != nil && !errors.Is(err, hbase.ErrTableExists) {
+	if err := admin.CreateTable(ctx, desc, opts...); err != nil && !errors.Is(err, hberr.ErrTableExists) {
 		return err
 	}
 	log.Info("table created", "table", c.Table, "regions", c.Regions, "took", time.Since(began).Round(time.Millisecond))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/cmd/internal/connflags"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -110,14 +111,14 @@ func exitCode(err error) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.As(err, &ue), errors.As(err, &unreach), hbase.IsNotFound(err),
-		errors.Is(err, hrpc.ErrInvalidOption), errors.Is(err, hbase.ErrBadRequest):
+	case errors.As(err, &ue), errors.As(err, &unreach), hberr.IsNotFound(err),
+		errors.Is(err, hberr.ErrBadRequest), errors.Is(err, hberr.ErrBadRequest):
 		return 2
 	}
 	// What the user named is not there, or already is, or cannot be: bad input too.
-	for _, e := range []error{hbase.ErrTableExists, hbase.ErrTableNotDisabled, hbase.ErrNamespaceExists,
-		hbase.ErrNamespaceNotEmpty, hbase.ErrInvalidName, hbase.ErrSnapshotNotFound, hbase.ErrSnapshotExists,
-		hbase.ErrRegionNotFound, hbase.ErrServerNotFound, hbase.ErrTableDisabled} {
+	for _, e := range []error{hberr.ErrTableExists, hberr.ErrTableNotDisabled, hberr.ErrNamespaceExists,
+		hberr.ErrNamespaceNotEmpty, hberr.ErrInvalidName, hberr.ErrSnapshotNotFound, hberr.ErrSnapshotExists,
+		hberr.ErrRegionNotFound, hberr.ErrServerNotFound, hberr.ErrTableDisabled} {
 		if errors.Is(err, e) {
 			return 2
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -44,7 +45,7 @@ func (r *regionsResult) writeText(w io.Writer) error {
 // itself then reports what the master says about the name.
 func tableOfRegion(ctx context.Context, admin *hbase.Admin, name string) (table, server string, err error) {
 	r, err := admin.Region(ctx, []byte(name))
-	if errors.Is(err, hbase.ErrRegionNotFound) {
+	if errors.Is(err, hberr.ErrRegionNotFound) {
 		return "", "", nil
 	}
 	if err != nil {

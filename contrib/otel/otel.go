@@ -8,7 +8,7 @@
 // standard database attributes (db.system.name and db.system "hbase", db.operation.name,
 // db.collection.name, db.namespace), the region server of its last attempt as server.address
 // and server.port (network.peer.* too), the region, the attempt count, and error.type (the
-// hbase.ErrorClass) on failure. Each retry is a span event "retry" (the failed attempt's
+// hberr.Class) on failure. Each retry is a span event "retry" (the failed attempt's
 // server and error class) and each pause an event "backoff". The span's trace context goes to
 // the servers in every RPC's RequestHeader (RPCTInfo.headers, W3C traceparent), so that the
 // spans of an HBase 2.5+ server with tracing enabled join the caller's trace.
@@ -21,7 +21,7 @@ import (
 	"net"
 	"strconv"
 
-	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hbasetrace"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -66,7 +66,7 @@ func WithPropagator(p propagation.TextMapPropagator) Option {
 
 // NewHooks returns the hooks that trace a client's calls; give them to hbase.NewClient with
 // hbase.WithHooks. It fails only on a bad option.
-func NewHooks(opts ...Option) (*hbase.Hooks, error) {
+func NewHooks(opts ...Option) (*hbasetrace.Hooks, error) {
 	var o options
 	for _, opt := range opts {
 		if opt == nil {
@@ -86,7 +86,7 @@ func NewHooks(opts ...Option) (*hbase.Hooks, error) {
 		}
 	}
 	t := &tracer{tr: o.provider.Tracer(ScopeName), prop: o.propagator}
-	return &hbase.Hooks{
+	return &hbasetrace.Hooks{
 		CallStart: t.start,
 		CallDone:  t.done,
 		Retry:     t.retry,
@@ -104,7 +104,7 @@ var (
 	systemOld  = attribute.String("db.system", "hbase") // semantic conventions before 1.30
 )
 
-func (t *tracer) start(ctx context.Context, ev hbase.CallStartInfo) context.Context {
+func (t *tracer) start(ctx context.Context, ev hbasetrace.CallStartInfo) context.Context {
 	name := ev.Op
 	attrs := []attribute.KeyValue{systemName, systemOld, semconv.DBOperationName(ev.Op)}
 	if len(ev.Table) > 0 {
@@ -118,13 +118,13 @@ func (t *tracer) start(ctx context.Context, ev hbase.CallStartInfo) context.Cont
 	ctx, _ = t.tr.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	carrier := propagation.MapCarrier{}
 	t.prop.Inject(ctx, carrier)
-	if traced, err := hbase.ContextWithTraceHeaders(ctx, carrier); err == nil {
+	if traced, err := hbasetrace.ContextWithTraceHeaders(ctx, carrier); err == nil {
 		ctx = traced
 	}
 	return ctx
 }
 
-func (t *tracer) done(ctx context.Context, ev hbase.CallDoneInfo) {
+func (t *tracer) done(ctx context.Context, ev hbasetrace.CallDoneInfo) {
 	span := trace.SpanFromContext(ctx)
 	if !span.IsRecording() {
 		span.End()
@@ -157,7 +157,7 @@ func serverAttrs(addr string) []attribute.KeyValue {
 		semconv.NetworkPeerAddress(host), semconv.NetworkPeerPort(p)}
 }
 
-func (t *tracer) retry(ctx context.Context, ev hbase.RetryInfo) {
+func (t *tracer) retry(ctx context.Context, ev hbasetrace.RetryInfo) {
 	span := trace.SpanFromContext(ctx)
 	if !span.IsRecording() {
 		return
@@ -173,7 +173,7 @@ func (t *tracer) retry(ctx context.Context, ev hbase.RetryInfo) {
 	span.AddEvent("retry", trace.WithAttributes(attrs...))
 }
 
-func (t *tracer) backoff(ctx context.Context, ev hbase.BackoffInfo) {
+func (t *tracer) backoff(ctx context.Context, ev hbasetrace.BackoffInfo) {
 	span := trace.SpanFromContext(ctx)
 	if !span.IsRecording() {
 		return

@@ -2,7 +2,8 @@
 // (github.com/prometheus/client_golang). It is a module of its own, so that the client does
 // not depend on Prometheus:
 //
-//	m := hbaseprom.New()
+//	m, err := hbaseprom.New() // an error only for a bad option
+//	...
 //	client, err := hbase.NewClient(quorum, hbase.WithHooks(m.Hooks()))
 //	...
 //	m.Watch(client) // connections, in-flight calls, cached regions, bytes: read at each scrape
@@ -10,7 +11,7 @@
 //
 // Latency is in seconds: per call and operation (hbase_client_call_duration_seconds) and per
 // RPC, operation and region server (hbase_client_rpc_duration_seconds), so that one slow server
-// stands out. Calls are counted by operation and outcome class (hbase.ErrorClass: "ok",
+// stands out. Calls are counted by operation and outcome class (hberr.Class: "ok",
 // "timeout", "not_found"...), retries by operation and class.
 package hbaseprom
 
@@ -21,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -157,41 +159,41 @@ func New(opts ...Option) (*Metrics, error) {
 
 // Hooks returns the hooks to give hbase.NewClient (hbase.WithHooks). One Metrics may serve
 // several clients.
-func (m *Metrics) Hooks() *hbase.Hooks {
-	return &hbase.Hooks{
-		CallDone: func(_ context.Context, ev hbase.CallDoneInfo) {
+func (m *Metrics) Hooks() *hbasetrace.Hooks {
+	return &hbasetrace.Hooks{
+		CallDone: func(_ context.Context, ev hbasetrace.CallDoneInfo) {
 			m.callDuration.WithLabelValues(ev.Op).Observe(ev.Duration.Seconds())
 			m.calls.WithLabelValues(ev.Op, ev.Class).Inc()
 		},
-		Attempt: func(_ context.Context, ev hbase.AttemptInfo) {
+		Attempt: func(_ context.Context, ev hbasetrace.AttemptInfo) {
 			m.rpcDuration.WithLabelValues(ev.Op, ev.Server).Observe(ev.Duration.Seconds())
 			if ev.Err != nil {
 				m.rpcErrors.WithLabelValues(ev.Op, ev.Server, ev.Class).Inc()
 			}
 		},
-		Retry: func(_ context.Context, ev hbase.RetryInfo) {
+		Retry: func(_ context.Context, ev hbasetrace.RetryInfo) {
 			m.retries.WithLabelValues(ev.Op, ev.Class).Inc()
 		},
-		Backoff: func(_ context.Context, ev hbase.BackoffInfo) { m.backoff.Add(ev.Pause.Seconds()) },
-		Lookup: func(ev hbase.LookupInfo) {
+		Backoff: func(_ context.Context, ev hbasetrace.BackoffInfo) { m.backoff.Add(ev.Pause.Seconds()) },
+		Lookup: func(ev hbasetrace.LookupInfo) {
 			m.lookups.WithLabelValues(result(ev.Err)).Inc()
 		},
-		RegionCache: func(_ context.Context, ev hbase.RegionCacheInfo) {
+		RegionCache: func(_ context.Context, ev hbasetrace.RegionCacheInfo) {
 			if ev.Hit {
 				m.cache.WithLabelValues("hit").Inc()
 			} else {
 				m.cache.WithLabelValues("miss").Inc()
 			}
 		},
-		Connect: func(ev hbase.ConnectInfo) { m.connects.WithLabelValues(result(ev.Err)).Inc() },
-		ConnClosed: func(ev hbase.ConnClosedInfo) {
+		Connect: func(ev hbasetrace.ConnectInfo) { m.connects.WithLabelValues(result(ev.Err)).Inc() },
+		ConnClosed: func(ev hbasetrace.ConnClosedInfo) {
 			if ev.Err != nil {
 				m.closed.WithLabelValues("broken").Inc()
 			} else {
 				m.closed.WithLabelValues("closed").Inc()
 			}
 		},
-		ScanMetrics: func(_ context.Context, ev hbase.ScanMetricsInfo) {
+		ScanMetrics: func(_ context.Context, ev hbasetrace.ScanMetricsInfo) {
 			m.rowsScanned.Add(float64(ev.Metrics.RowsScanned))
 			m.rowsFiltered.Add(float64(ev.Metrics.RowsFiltered))
 		},

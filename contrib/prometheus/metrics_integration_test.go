@@ -13,6 +13,7 @@ import (
 	"github.com/go-hbase/hbase"
 	hbaseprom "github.com/go-hbase/hbase/contrib/prometheus"
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -68,7 +69,7 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 		}
 	}
 	missing, _ := hrpc.NewGet([]byte("no_such_table"), []byte("r"))
-	if _, err := c.Get(ctx, missing); !hbase.IsNotFound(err) {
+	if _, err := c.Get(ctx, missing); !hberr.IsNotFound(err) {
 		t.Fatalf("Get of a missing table = %v, want not found", err)
 	}
 	scan, _ := hrpc.NewScan([]byte(table), hrpc.TrackScanMetrics())
@@ -94,7 +95,7 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 	resp.Body.Close()
 	var shown []string
 	for line := range strings.SplitSeq(string(body), "\n") {
-		if !strings.Contains(line, "_bucket{") { // the README shows counts, not every bucket
+		if !strings.Contains(line, "_bucket{") { // docs/observability.md shows counts, not every bucket
 			shown = append(shown, line)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-hbase/hbase"
 	hbaseprom "github.com/go-hbase/hbase/contrib/prometheus"
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -22,12 +22,12 @@ func TestHooksFeedSeries(t *testing.T) {
 	reg.MustRegister(m)
 	h := m.Hooks()
 	ctx := context.Background()
-	h.Attempt(ctx, hbase.AttemptInfo{Op: "Get", Server: "rs1:16020", Duration: time.Millisecond, Err: errors.New("moved"), Class: "region_unavailable"})
-	h.Retry(ctx, hbase.RetryInfo{Op: "Get", Class: "region_unavailable"})
-	h.Backoff(ctx, hbase.BackoffInfo{Pause: 250 * time.Millisecond})
-	h.Attempt(ctx, hbase.AttemptInfo{Op: "Get", Server: "rs2:16020", Duration: time.Millisecond, Class: "ok"})
-	h.CallDone(ctx, hbase.CallDoneInfo{Op: "Get", Duration: 300 * time.Millisecond, Class: "ok"})
-	h.ConnClosed(hbase.ConnClosedInfo{Addr: "rs1:16020", Err: errors.New("reset")})
+	h.Attempt(ctx, hbasetrace.AttemptInfo{Op: "Get", Server: "rs1:16020", Duration: time.Millisecond, Err: errors.New("moved"), Class: "region_unavailable"})
+	h.Retry(ctx, hbasetrace.RetryInfo{Op: "Get", Class: "region_unavailable"})
+	h.Backoff(ctx, hbasetrace.BackoffInfo{Pause: 250 * time.Millisecond})
+	h.Attempt(ctx, hbasetrace.AttemptInfo{Op: "Get", Server: "rs2:16020", Duration: time.Millisecond, Class: "ok"})
+	h.CallDone(ctx, hbasetrace.CallDoneInfo{Op: "Get", Duration: 300 * time.Millisecond, Class: "ok"})
+	h.ConnClosed(hbasetrace.ConnClosedInfo{Addr: "rs1:16020", Err: errors.New("reset")})
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)

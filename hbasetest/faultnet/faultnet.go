@@ -8,14 +8,23 @@
 //	fn := faultnet.New()
 //	client, err := hbase.NewClient(quorum, hbase.WithDialer(fn.DialContext))
 //	...
-//	fn.BlackHole(regionServerAddr) // partition the client from one region server
+//	fn.BlackHole("rs1:16020") // partition the client from one region server
 //	...
-//	fn.Heal(regionServerAddr)
+//	fn.Heal("rs1:16020")
 //
 // Faults are set per server address, as the client dials it ("host:port"), and apply at once
 // to the connections already open to that address and to later ones, until Heal. They act on
 // what the client sees: bytes the server sends during a black hole are held back (as TCP
 // would retransmit them) and delivered once it heals, in order.
+//
+// # Stability
+//
+// This package is part of go-hbase's stable API from v0.1.0, with hbase, hrpc, hberr,
+// hbasetrace, hbasetest, hbasetest/faultnet and fakehbase: a later v0 minor version does not
+// break a program that uses them. The lower layers region, zk, sasl and cipher are usable on
+// their own (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may
+// change in any minor version, and nothing a program needs from the client makes it import
+// them.
 package faultnet
 
 import (

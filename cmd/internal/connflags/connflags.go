@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/go-hbase/hbase"
-	"github.com/go-hbase/hbase/sasl"
 )
 
 // Flags are the parsed connection and security flags.
@@ -170,10 +169,10 @@ func (f *Flags) Where() string {
 }
 
 // NewClient returns a client for the cluster the flags name, with opts applied after the
-// flags' own options. closeAll closes the client, then the Kerberos credentials it used
-// (closing them stops gokrb5's ticket renewal goroutine).
+// flags' own options. closeAll closes the client, which releases the Kerberos credentials it
+// logged in with (stopping gokrb5's ticket renewal goroutine).
 func (f *Flags) NewClient(opts ...hbase.Option) (client *hbase.Client, closeAll func() error, err error) {
-	secOpts, creds, err := f.Security.Options()
+	secOpts, err := f.Security.Options()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -198,65 +197,52 @@ func (f *Flags) NewClient(opts ...hbase.Option) (client *hbase.Client, closeAll 
 		client, err = hbase.NewClient(quorum, all...)
 	}
 	if err != nil {
-		if creds != nil {
-			creds.Close()
-		}
 		return nil, nil, err
 	}
-	return client, func() error {
-		err := client.Close()
-		if creds != nil {
-			creds.Close()
-		}
-		return err
-	}, nil
+	return client, client.Close, nil
 }
 
 // Options turns the security flags into the client's security options: nothing for SIMPLE
 // without TLS, else Kerberos from the keytab or the credential cache with the asked
 // protection, and TLS. AES is required when asked for (WithAES(AESRequired)), so a server
-// that does not hand out AES keys fails instead of silently falling back to GSS wrap.
-//
-// The credentials are ours (hbase.WithKerberos); the caller closes them after the client.
-func (s Security) Options() ([]hbase.Option, *sasl.Credentials, error) {
+// that does not hand out AES keys fails instead of silently falling back to GSS wrap. The
+// Kerberos login happens when the client is made; the client owns the credentials.
+func (s Security) Options() ([]hbase.Option, error) {
 	var opts []hbase.Option
 	if s.TLS {
 		cfg := s.TLSConfig
 		if cfg == nil {
 			var err error
 			if cfg, err = s.tlsConfig(); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 		opts = append(opts, hbase.WithTLS(cfg))
 	}
 	if !s.Kerberos {
-		return opts, nil, nil
+		return opts, nil
 	}
-	prot, err := sasl.ParseProtection(s.Protection)
-	if err != nil {
-		return nil, nil, err
+	var prot hbase.Protection
+	if err := prot.UnmarshalText([]byte(s.Protection)); err != nil {
+		return nil, err
 	}
-	var creds *sasl.Credentials
 	if s.CCache != "" {
-		if creds, err = sasl.CCacheCredentials(s.CCache, s.KRB5Conf); err != nil {
-			return nil, nil, fmt.Errorf("kerberos credential cache %s: %w", s.CCache, err)
-		}
-	} else if creds, err = sasl.KeytabCredentials(s.Principal, s.Keytab, s.KRB5Conf); err != nil {
-		return nil, nil, fmt.Errorf("kerberos login of %s: %w", s.Principal, err)
+		opts = append(opts, hbase.WithKerberosCCache(s.CCache, s.KRB5Conf))
+	} else {
+		opts = append(opts, hbase.WithKerberosKeytab(s.Principal, s.Keytab, s.KRB5Conf))
 	}
 	aes := hbase.AESOff
 	if s.AES {
 		aes = hbase.AESRequired
 	}
-	opts = append(opts, hbase.WithKerberos(creds), hbase.WithProtection(prot), hbase.WithAES(aes))
+	opts = append(opts, hbase.WithProtection(prot), hbase.WithAES(aes))
 	if s.ServerPrincipal != "" {
 		opts = append(opts, hbase.WithServicePrincipal(s.ServerPrincipal))
 	}
 	if s.ProxyUser != "" {
 		opts = append(opts, hbase.WithProxyUser(s.ProxyUser))
 	}
-	return opts, creds, nil
+	return opts, nil
 }
 
 // tlsConfig builds the TLS configuration from the PEM files: the CAs (else the system's

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-hbase/hbase"
 )
 
 func parse(t *testing.T, env map[string]string, args ...string) (*Flags, error) {
@@ -75,17 +77,24 @@ func TestCheck(t *testing.T) {
 
 func TestOptionsReportBadFiles(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing.pem")
-	if _, _, err := (Security{TLS: true, TLSCA: missing}).Options(); err == nil || !strings.Contains(err.Error(), "-tls-ca") {
+	if _, err := (Security{TLS: true, TLSCA: missing}).Options(); err == nil || !strings.Contains(err.Error(), "-tls-ca") {
 		t.Errorf("missing CA file: error %v, want one naming -tls-ca", err)
 	}
-	if _, _, err := (Security{Kerberos: true, Protection: "privacy", Principal: "p@R", Keytab: missing, KRB5Conf: missing}).Options(); err == nil || !strings.Contains(err.Error(), "kerberos login of p@R") {
-		t.Errorf("missing keytab: error %v", err)
+	if _, err := (Security{Kerberos: true, Protection: "top secret"}).Options(); err == nil || !strings.Contains(err.Error(), "unknown protection") {
+		t.Errorf("bad protection: error %v, want one naming the protection", err)
 	}
-	opts, creds, err := (Security{}).Options()
-	if len(opts) != 0 || creds != nil || err != nil {
-		t.Errorf("SIMPLE: %d options, creds %v, error %v; want none", len(opts), creds, err)
+	opts, err := (Security{Kerberos: true, Protection: "privacy", Principal: "p@R", Keytab: missing, KRB5Conf: missing}).Options()
+	if err != nil {
+		t.Fatal(err)
 	}
-	opts, _, err = (Security{TLS: true}).Options()
+	if _, err := hbase.NewClient("zk:2181", opts...); err == nil || !strings.Contains(err.Error(), "WithKerberosKeytab") {
+		t.Errorf("missing keytab: NewClient error %v, want one naming the keytab login", err)
+	}
+	opts, err = (Security{}).Options()
+	if len(opts) != 0 || err != nil {
+		t.Errorf("SIMPLE: %d options, error %v; want none", len(opts), err)
+	}
+	opts, err = (Security{TLS: true}).Options()
 	if len(opts) != 1 || err != nil {
 		t.Errorf("TLS with the system's roots: %d options, error %v; want 1", len(opts), err)
 	}

@@ -1,4 +1,4 @@
-package hrpc
+package wire
 
 import (
 	"errors"

@@ -1,10 +1,11 @@
-package hrpc
+package wire
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"google.golang.org/protobuf/proto"
 )
 
 func TestScanRequests(t *testing.T) {
@@ -56,30 +57,29 @@ func TestMetaLookupRequest(t *testing.T) {
 	}
 }
 
-func TestMulti(t *testing.T) {
-	put := mustPut(t, []byte("t"), []byte("r"))
-	get, _ := NewGet([]byte("t"), []byte("s"))
-	var m Multi
-	if err := m.Add(get, 0); err == nil {
-		t.Error("Add before Region succeeded")
+// TestScanRequestsReused: requests built one after another in one ScanRequests are each what
+// the functions build afresh, with nothing of the one before.
+func TestScanRequestsReused(t *testing.T) {
+	var b ScanRequests
+	spec := &pb.Scan{StartRow: []byte("a")}
+	steps := []struct {
+		got, want func() *pb.ScanRequest
+	}{
+		{func() *pb.ScanRequest { return b.Open([]byte("r1"), spec, 10, 7) },
+			func() *pb.ScanRequest { return ScanOpenRequest([]byte("r1"), spec, 10, 7) }},
+		{func() *pb.ScanRequest { return WithScanMetrics(b.Next(42, 3, 5, 0)) },
+			func() *pb.ScanRequest { return WithScanMetrics(ScanNextRequest(42, 3, 5, 0)) }},
+		{func() *pb.ScanRequest { return b.Open([]byte("r2"), spec, 4, 0) },
+			func() *pb.ScanRequest { return ScanOpenRequest([]byte("r2"), spec, 4, 0) }},
+		{func() *pb.ScanRequest { return b.Next(43, 0, 4, 9) },
+			func() *pb.ScanRequest { return ScanNextRequest(43, 0, 4, 9) }},
 	}
-	m.Region([]byte("empty"))
-	m.Region([]byte("one"))
-	if err := m.Add(put, 3); err != nil {
-		t.Fatal(err)
+	for i, st := range steps {
+		if got, want := st.got(), st.want(); !proto.Equal(got, want) {
+			t.Errorf("step %d: %v, want %v", i, got, want)
+		}
 	}
-	if err := m.Add(get, 5); err != nil {
-		t.Fatal(err)
-	}
-	req, cells := m.Request()
-	if len(req.RegionAction) != 1 || string(req.RegionAction[0].GetRegion().GetValue()) != "one" {
-		t.Fatalf("region actions = %v (the empty one must be left out)", req.RegionAction)
-	}
-	ra := req.RegionAction[0]
-	if len(ra.Action) != 2 || ra.Action[0].GetIndex() != 3 || ra.Action[1].GetIndex() != 5 || ra.Action[1].Get == nil {
-		t.Fatalf("actions = %v", ra.Action)
-	}
-	if len(decodeAll(t, cells)) != 1 {
-		t.Fatalf("cellblock holds %d cells, want the Put's one", len(decodeAll(t, cells)))
+	if a := testing.AllocsPerRun(100, func() { b.Next(1, 2, 3, 4) }); a != 0 {
+		t.Errorf("Next allocates %.0f times, want 0", a)
 	}
 }

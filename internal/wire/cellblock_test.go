@@ -1,9 +1,10 @@
-package hrpc
+package wire
 
 import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"testing"
 )
@@ -35,7 +36,7 @@ func TestAppendCellHandBuilt(t *testing.T) {
 
 func TestAppendCellDeleteFamilyEmptyParts(t *testing.T) {
 	// Empty qualifier and value, latest timestamp, DeleteFamily type.
-	c := Cell{Row: []byte{0}, Family: []byte("cf"), Timestamp: LatestTimestamp, Type: CellTypeDeleteFamily}
+	c := Cell{Row: []byte{0}, Family: []byte("cf"), Timestamp: latestTimestamp, Type: CellTypeDeleteFamily}
 	want := []byte{
 		0, 0, 0, 23, // 8 + key 15 + value 0
 		0, 0, 0, 15, // 2 + 1 + 1 + 2 + 0 + 8 + 1
@@ -80,8 +81,8 @@ func TestCellRoundTripEveryByte(t *testing.T) {
 	}
 	cells := []Cell{
 		{Row: all[:], Family: all[1:128], Qualifier: all, Timestamp: 0, Type: CellTypePut, Value: all},
-		{Row: []byte{}, Family: []byte("f"), Qualifier: nil, Timestamp: LatestTimestamp, Type: CellTypeDeleteColumn, Value: nil},
-		{Row: bytes.Repeat([]byte{0xff}, maxRowLen), Family: bytes.Repeat([]byte{'x'}, maxFamLen), Timestamp: 1, Type: CellTypeMaximum, Value: make([]byte, 1<<20)},
+		{Row: []byte{}, Family: []byte("f"), Qualifier: nil, Timestamp: latestTimestamp, Type: CellTypeDeleteColumn, Value: nil},
+		{Row: bytes.Repeat([]byte{0xff}, MaxRowLen), Family: bytes.Repeat([]byte{'x'}, MaxFamilyLen), Timestamp: 1, Type: 255, Value: make([]byte, 1<<20)},
 	}
 	var block []byte
 	for i := range cells {
@@ -175,3 +176,6 @@ func FuzzCellReader(f *testing.F) {
 		}
 	})
 }
+
+// latestTimestamp is hrpc.LatestTimestamp (HConstants.LATEST_TIMESTAMP).
+const latestTimestamp = uint64(math.MaxInt64)

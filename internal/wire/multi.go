@@ -1,4 +1,4 @@
-package hrpc
+package wire
 
 import "github.com/go-hbase/hbase/internal/pb"
 
@@ -14,14 +14,14 @@ type Multi struct {
 // Region starts the region action of regionName; the next Adds go into it. A region action
 // that gets no action is left out of the request.
 func (m *Multi) Region(regionName []byte) {
-	m.cur = &pb.RegionAction{Region: regionSpecifier(regionName)}
+	m.cur = &pb.RegionAction{Region: RegionSpecifier(regionName)}
 }
 
 // Add adds call as action index of the current region action. An error leaves the request as
 // it was: that call is not sent.
 func (m *Multi) Add(call Batchable, index uint32) error {
 	if m.cur == nil {
-		return invalid("Multi.Add before Multi.Region")
+		return BadRequest("Multi.Add before Multi.Region")
 	}
 	a, grown, err := call.Action(index, m.cellblock)
 	if err != nil {

@@ -1,4 +1,4 @@
-package hrpc
+package wire
 
 import (
 	"github.com/go-hbase/hbase/internal/pb"
@@ -9,7 +9,7 @@ import (
 // routes, resumes and retries); the messages themselves are built here, like every other
 // request.
 
-// ScanOpenRequest opens a scanner in regionName with spec (the Scan's ScanProto, its start row
+// ScanOpenRequest opens a scanner in regionName with spec (a Scan's ProtoInto, its start row
 // moved on by the scanner as rows are returned) and asks for the first rows per RPC. limit is
 // how many rows the scan may still return (0: no limit). One allocation; a scanner that sends
 // many requests builds them in a ScanRequests of its own instead.
@@ -77,12 +77,45 @@ func ScanRenewRequest(scannerID, seq uint64) *pb.ScanRequest {
 		NextCallSeq: proto.Uint64(seq), NumberOfRows: proto.Uint32(0)}
 }
 
+// WithScanMetrics sets track_scan_metrics on a ScanRequest built by ScanOpenRequest or
+// ScanNextRequest and returns it.
+func WithScanMetrics(req *pb.ScanRequest) *pb.ScanRequest {
+	t := true
+	req.TrackScanMetrics = &t
+	return req
+}
+
+// AddScanMetrics adds the server's scan metrics of resp, by name ("ROWS_SCANNED",
+// "ROWS_FILTERED", "BLOCK_BYTES_SCANNED"...), to dst. It reports whether resp had any.
+func AddScanMetrics(dst map[string]int64, resp *pb.ScanResponse) bool {
+	m := resp.GetScanMetrics()
+	if m == nil {
+		return false
+	}
+	for _, p := range m.GetMetrics() {
+		if p.Name != nil {
+			dst[p.GetName()] += p.GetValue()
+		}
+	}
+	return true
+}
+
 // ProbeRequest is an existence-only Get of row in regionName that reads nothing: the client
-// sends it to check that a server does serve a region. Unlike NewGet it accepts the empty row
-// (the first region's start key).
+// sends it to check that a server does serve a region. Unlike hrpc.NewGet it accepts the empty
+// row (the first region's start key).
 func ProbeRequest(regionName, row []byte) *pb.GetRequest {
 	return &pb.GetRequest{
-		Region: regionSpecifier(regionName),
+		Region: RegionSpecifier(regionName),
 		Get:    &pb.Get{Row: row, ExistenceOnly: proto.Bool(true)},
 	}
+}
+
+// RegionSpecifier names a region by its full name.
+func RegionSpecifier(regionName []byte) *pb.RegionSpecifier {
+	return &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: regionName}
+}
+
+// EncodedSpecifier names a region by its encoded name.
+func EncodedSpecifier(encoded string) *pb.RegionSpecifier {
+	return &pb.RegionSpecifier{Type: pb.RegionSpecifier_ENCODED_REGION_NAME.Enum(), Value: []byte(encoded)}
 }

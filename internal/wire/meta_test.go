@@ -1,9 +1,11 @@
-package hrpc
+package wire
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 
+	"github.com/go-hbase/hbase/internal/metarow"
 	"github.com/go-hbase/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
 )
@@ -44,5 +46,35 @@ func TestParseMetaTableState(t *testing.T) {
 	if string(req.GetGet().GetRow()) != "ns:t" || string(req.GetGet().GetColumn()[0].GetFamily()) != "table" ||
 		string(req.GetGet().GetColumn()[0].GetQualifier()[0]) != "state" {
 		t.Errorf("request %v", req)
+	}
+}
+
+// TestMetaLookupKeyOfLongRows: the lookup key of a row up to MaxRowLen fits in a row of
+// hbase:meta (the server refuses a longer start row) and still sorts, in hbase:meta's order,
+// after the name of every region that can hold the row and before every region after it.
+func TestMetaLookupKeyOfLongRows(t *testing.T) {
+	table := []byte("ns:table")
+	long := bytes.Repeat([]byte{'r'}, MaxRowLen)
+	// The longest region names hbase:meta can hold start with the row's first bytes.
+	room := MaxRowLen - len(table) - len(",,1795651191980.0123456789abcdef0123456789abcdef.")
+	name := func(start []byte) []byte {
+		return regionNameFor(table, start, "1795651191980.0123456789abcdef0123456789abcdef.")
+	}
+	at := name(long[:room])                                // a region starting in the row, as late as can be
+	after := name(append(bytes.Clone(long[:room-1]), 's')) // the first region after the row
+	for _, before := range []bool{false, true} {
+		key := metaLookupKey(table, long, before)
+		if len(key) > MaxRowLen {
+			t.Fatalf("before %v: key of %d bytes, more than %d", before, len(key), MaxRowLen)
+		}
+		if metarow.Compare(at, key) > 0 {
+			t.Errorf("before %v: the key sorts before the region holding the row", before)
+		}
+		if metarow.Compare(after, key) <= 0 {
+			t.Errorf("before %v: the key sorts after the region following the row", before)
+		}
+	}
+	if got := metaLookupKey(table, []byte("row"), false); string(got) != "ns:table,row,99999999999999" {
+		t.Errorf("short row: %q", got)
 	}
 }

@@ -1,0 +1,93 @@
+// Package fakehbase is an in-memory HBase for unit tests: a server in the test process,
+// listening on 127.0.0.1 and speaking HBase's RPC protocol, that the real *hbase.Client
+// connects to. It starts in milliseconds and needs no JVM, in the shape of
+// net/http/httptest:
+//
+//	func TestStore(t *testing.T) {
+//		srv := fakehbase.NewServer(t) // closed when the test ends
+//		if err := srv.CreateTable("users", []string{"info"}); err != nil {
+//			t.Fatal(err)
+//		}
+//		client, err := srv.NewClient() // hbase.NewClient("", hbase.WithBootstrapServers(srv.Addr()))
+//		if err != nil {
+//			t.Fatal(err)
+//		}
+//		defer client.Close()
+//		// ... the code under test uses client ...
+//	}
+//
+// The client bootstraps through the server's connection registry (no ZooKeeper), finds
+// regions in hbase:meta and talks to the region servers as it does to a cluster, so its
+// routing, retries and error handling run as they do in production. Faults make those paths
+// testable: InjectError and InjectDelay fail or slow down the calls that match (by
+// operation, table and row; the actions of a batch one by one), and MoveRegion moves a
+// region, so that the client follows it. Calls counts what the client sent.
+//
+// # It must not drift from HBase
+//
+// The package's conformance suite (fakehbase/conformance) runs over a hundred black-box
+// cases through the public client, against this server and against a real HBase 2.6.1 mini
+// cluster, and requires equal outcomes: results, cells and their timestamps, errors as
+// package hberr classifies them. The cases are the reference of what is supported.
+//
+// # What it serves
+//
+//   - The connection registry (ClientMetaService: cluster id, active master, hbase:meta's
+//     location, bootstrap nodes); hbase:meta itself, in its own row order, with the rows a
+//     master writes (info:regioninfo, info:server..., the table state).
+//   - Tables split into regions (WithRegionServers spreads them over several servers), with
+//     families keeping a number of versions (VERSIONS) and a TTL; the other family settings
+//     (compression, encodings, bloom filters, block size...) are kept and described, with
+//     no effect.
+//   - Get (columns, families, time range, versions, existence only, per-family limit and
+//     offset, filters), Put, Delete of every kind with HBase's delete-marker semantics (a
+//     marker masks the older puts written after it too), Append and Increment (with their
+//     results, timestamps and nonces), CheckAndMutate (value conditions with every compare
+//     operator, filter conditions, time ranges; several mutations), MutateRow, batches
+//     (Multi, with per-action results and exceptions, Puts applied after the Gets of their
+//     region action as HBase does), scans (forward and reversed, start and stop rows with
+//     their inclusive flags, limits, caching, batch size, the snapshot of their first RPC,
+//     leases, scan metrics ROWS_SCANNED and ROWS_FILTERED).
+//   - Filters: FilterList (AND, OR, nested), PrefixFilter, PageFilter (per region, as in
+//     HBase), KeyOnlyFilter, FirstKeyOnlyFilter, FilterAllFilter, TimestampsFilter,
+//     ColumnPrefixFilter, MultipleColumnPrefixFilter, ColumnRangeFilter,
+//     ColumnPaginationFilter, ColumnCountGetFilter, RowFilter, FamilyFilter,
+//     QualifierFilter, ValueFilter, SingleColumnValueFilter, SingleColumnValueExcludeFilter,
+//     ColumnValueFilter, DependentColumnFilter, InclusiveStopFilter, MultiRowRangeFilter,
+//     FuzzyRowFilter, RandomRowFilter, SkipFilter, WhileMatchFilter; comparators
+//     BinaryComparator, BinaryPrefixComparator, LongComparator, NullComparator,
+//     BitComparator, SubstringComparator, RegexStringComparator.
+//   - The master's calls a service makes (MasterService): create a table (split keys,
+//     families), delete, enable, disable, truncate, modify a table or a family, add and
+//     delete families, table state, describe, list (regular expression, namespace, system
+//     tables), namespaces (create, delete, modify, describe, list), and the procedure
+//     results the client polls. The region servers' FlushRegion and CompactRegion
+//     (AdminService) flush and compact as HBase does (see below).
+//   - A region is flushed when it closes (disable, schema changes, MoveRegion) or on
+//     FlushRegion: cells stay in a "memstore" until then, so a family keeping one version
+//     shows its older version again when the newer is deleted, until a flush, as in HBase.
+//
+// # What it does not do
+//
+// A request the fake does not implement is answered with a DoNotRetryIOException that names
+// it ("fakehbase: filter X is not supported"), never with a guess. Not supported:
+// cellblock compression, coprocessors and their endpoints,
+// raw scans (attribute _raw_), read isolation levels, per-family time ranges, per-cell TTLs
+// and visibility labels, KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with
+// a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status,
+// the region servers' other AdminService calls, and the filters and comparators not listed
+// above (FirstKeyValueMatchingQualifiersFilter, BinaryComponentComparator,
+// BigDecimalComparator...). RegexStringComparator and table regular expressions use Go's
+// RE2 syntax, which lacks some of Java's (back references, look-arounds): a pattern RE2
+// cannot compile is refused.
+//
+// The server speaks SIMPLE authentication in the clear only: a client configured for
+// Kerberos or TLS cannot connect (the server closes the connection).
+//
+// What differs without being refused: scans return whole rows, never partial ones (a
+// client with hrpc.AllowPartialResults gets whole rows); no heartbeats and no server-side
+// time limits; a write takes effect at once and reads see it at once (HBase does the same
+// for a single region server); timestamps come from the server's clock (WithClock) at
+// millisecond resolution, so two writes in one millisecond without timestamps share one, as
+// on a real server.
+package fakehbase
