@@ -13,7 +13,6 @@ import (
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/cmd/internal/connflags"
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 )
 
 // cli is one run of the program: its global flags, its surroundings and, once a command
