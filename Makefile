@@ -41,10 +41,10 @@ launcher:
 # on the in-process fakehbase in both).
 # Left out of the second, non-race pass (they ran in the first): tests whose connections go
 # through hbasetest/faultnet use net.Conn either way (a wrapped connection has no raw socket
-# I/O); ticket renewal, the admin calls and hbase:meta's order, the recovery timings and the server's throttling (a
+# I/O); the bad-input tables' Kerberos and TLS clusters, ticket renewal, the admin calls and hbase:meta's order, the recovery timings and the server's throttling (a
 # cluster of its own) exercise logic above the connection, whose I/O the data tests cover; make reliability runs the network-fault and
 # recovery tests without -race. This keeps make test under 25 minutes on 2 cores.
-NORACE_SKIP ?= ^ExampleAdmin$$|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults
+NORACE_SKIP ?= ^ExampleAdmin$$|TestBadInputKerberos|TestBadInputTLS|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults
 
 # The tools' tests (hbasectl and hbase-bench against real clusters) and the adapters' run last,
 # with the same flags as the library's first pass.

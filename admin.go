@@ -78,7 +78,7 @@ func (a *Admin) masterConn(ctx context.Context) (*region.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("locating the active master: %w", err)
 	}
-	conn, err = region.Dial(ctx, addr, append(a.c.connOptions(), region.WithService(wire.MasterService))...)
+	conn, err = a.c.dialServer(ctx, addr, append(a.c.connOptions(), region.WithService(wire.MasterService)))
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +247,7 @@ func (a *Admin) rsConn(ctx context.Context, addr string) (*region.Client, error)
 	if conn != nil && !isDead(conn) {
 		return conn, nil
 	}
-	conn, err := region.Dial(ctx, addr, append(a.c.connOptions(), region.WithService(wire.AdminService))...)
+	conn, err := a.c.dialServer(ctx, addr, append(a.c.connOptions(), region.WithService(wire.AdminService)))
 	if err != nil {
 		return nil, err
 	}

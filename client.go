@@ -38,6 +38,7 @@ type Client struct {
 	cache *regionCache
 	meta  *regionInfo // the one hbase:meta region, located through ZooKeeper
 	pool  connPool
+	gate  dialGate // pauses before dialling a server whose connections keep failing (dialgate.go)
 
 	flightsMu sync.Mutex
 	flights   map[string]*flight
@@ -62,8 +63,11 @@ type Client struct {
 }
 
 // NewClient returns a client for the HBase cluster whose ZooKeeper quorum is zkQuorum
-// ("host1:2181,host2:2181"). It does not connect: the first call does, so NewClient fails only
-// on bad arguments.
+// ("host1:2181,host2:2181"; a server's port defaults to 2181, and a chroot may follow:
+// "host1:2181/apps"). It does not connect: the first call does (Ping checks that the cluster
+// answers), so NewClient fails only on bad arguments: an address that is not host:port, an
+// empty quorum without WithBootstrapServers, a bad option. Those errors wrap
+// hberr.ErrConfiguration and name what is wrong.
 func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 	o := defaultOptions()
 	if err := o.apply(zkQuorum, opts); err != nil {
@@ -96,7 +100,7 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 		if err != nil {
 			c.stop()
 			o.closeHandshaker()
-			return nil, fmt.Errorf("hbase: %w", err)
+			return nil, misconfigured{fmt.Errorf("hbase: %w", err)}
 		}
 		c.reg = zc
 	}
@@ -214,7 +218,11 @@ func (c *Client) reestablish(r *regionInfo) {
 			return
 		}
 		c.log.Debug("hbase: re-establishing region failed", "region", string(r.name), "err", err)
-		r.setFailure(err)
+		if errors.Is(err, errUnreached) {
+			r.setUnreached(err)
+		} else {
+			r.setFailure(err)
+		}
 		if opening(err) {
 			// The new server is opening the region: it serves within moments, so look
 			// again after the smallest pause instead of one grown while it was closed.
@@ -234,14 +242,14 @@ func (c *Client) establishMeta(ctx context.Context) error {
 	var addr string
 	addr, err := c.reg.LocateMeta(ctx)
 	if err != nil {
-		return configError(fmt.Errorf("hbase: locating hbase:meta: %w", err))
+		return unreached(configError(fmt.Errorf("locating hbase:meta: %w", err)))
 	}
 	conn, err := c.conn(ctx, addr)
 	if err != nil {
-		return configError(err)
+		return unreached(configError(err))
 	}
 	if err := c.probe(ctx, c.meta, conn); err != nil {
-		return configError(err)
+		return unreached(configError(err))
 	}
 	c.meta.setAvailable(addr, conn)
 	c.log.Debug("hbase: hbase:meta located", "addr", addr)
@@ -277,6 +285,14 @@ type flight struct {
 	done chan struct{}
 	r    *regionInfo
 	err  error
+	// dialling is the region's server while the flight waits for a connection to it, and
+	// since when: a caller whose context ends meanwhile names it.
+	dialling atomic.Pointer[dialNote]
+}
+
+type dialNote struct {
+	addr  string
+	since time.Time
 }
 
 // lookup locates the region of table holding key (before: holding the rows just below key)
@@ -301,7 +317,13 @@ func (c *Client) lookup(ctx context.Context, table, key []byte, before bool) (*r
 	case <-f.done:
 		return f.r, f.err
 	case <-ctx.Done():
-		return nil, context.Cause(ctx)
+		var stall error
+		if conn, _, _ := c.meta.state(); conn == nil {
+			stall = c.metaStall() // the lookup waits for hbase:meta: say why
+		} else if d := f.dialling.Load(); d != nil {
+			stall = fmt.Errorf("connecting to %s: no answer in %v", d.addr, time.Since(d.since).Round(time.Millisecond))
+		}
+		return nil, ctxErr(ctx, stall)
 	case <-c.lifetime.Done():
 		return nil, hberr.ErrClosed
 	}
@@ -319,9 +341,12 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 	r, err := c.locate(ctx, table, key, before)
 	if err == nil {
 		var conn *region.Client
+		f.dialling.Store(&dialNote{addr: r.addr, since: time.Now()})
 		if conn, err = c.conn(ctx, r.addr); err == nil {
 			r.conn = conn
 			c.cache.insert(r)
+		} else {
+			err = unreached(configError(err)) // the region's server: retried after a pause
 		}
 	}
 	if err != nil && ctx.Err() != nil && c.lifetime.Err() == nil {
@@ -356,6 +381,11 @@ func lookupTimeoutError(timeout time.Duration, err error) error {
 }
 
 // findMeta returns the hbase:meta region and its connection, waiting while it is located.
+// When an attempt to locate it fails because the registry or hbase:meta's server cannot be
+// reached, it returns that failure (wrapping errUnreached), so that the calls waiting count
+// it as one of their attempts: with WithNoRetries an unreachable ZooKeeper fails a call at
+// its first refusal. Waiting while hbase:meta moves (its server answers that it does not
+// serve it yet) is not a failure.
 func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, error) {
 	waited := false
 	for {
@@ -378,12 +408,28 @@ func (c *Client) findMeta(ctx context.Context) (*regionInfo, *region.Client, err
 		select {
 		case <-avail:
 			waited = true
+		case <-c.meta.unreachedChan():
+			if err := c.meta.failure(); err != nil {
+				return nil, nil, err
+			}
 		case <-ctx.Done():
-			return nil, nil, ctxErr(ctx, c.meta.failure())
+			return nil, nil, ctxErr(ctx, c.metaStall())
 		case <-c.lifetime.Done():
 			return nil, nil, hberr.ErrClosed
 		}
 	}
+}
+
+// metaStall is what locating hbase:meta is held up by now: the latest failure, or the
+// bootstrap servers a lookup is waiting for, or nil.
+func (c *Client) metaStall() error {
+	if err := c.meta.failure(); err != nil {
+		return err
+	}
+	if p, ok := c.reg.(interface{ pending() error }); ok {
+		return p.pending()
+	}
+	return nil
 }
 
 // findRegion returns the region of table holding key (before: holding the rows just below
@@ -484,6 +530,9 @@ func (c *Client) sendLoop(ctx context.Context, call wire.Call, o *callObs) (prot
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				// The call got no answer in its time: check that the server still answers.
 				c.suspect(r, conn)
+				if last == nil {
+					last = fmt.Errorf("no answer from %s", conn.Addr()) // what the deadline ended
+				}
 			}
 		}
 		if c.isClosed() {

@@ -38,6 +38,10 @@ func (c *Client) conn(ctx context.Context, addr string) (*region.Client, error) 
 		}
 	}
 	if e == nil {
+		if err := c.admit(addr); err != nil {
+			p.mu.Unlock()
+			return nil, err // the server's connections keep failing: not yet again
+		}
 		e = &poolEntry{ready: make(chan struct{})}
 		if !c.spawn(func() { c.dial(addr, e) }) {
 			p.mu.Unlock()
@@ -69,6 +73,7 @@ func (c *Client) dial(addr string, e *poolEntry) {
 	ctx, cancel := context.WithTimeout(c.lifetime, c.opts.lookupTimeout)
 	start := time.Now()
 	conn, err := region.Dial(ctx, addr, c.connOptions()...)
+	c.gate.dialed(addr, conn, err, c.lifetime.Err() != nil, time.Now())
 	cancel()
 	c.connected(addr, start, err)
 	if err == nil && c.lifetime.Err() != nil {

@@ -28,7 +28,7 @@
 // Every error of a call is an *hberr.OpError that names the operation, then what failed; a
 // Get from a table that does not exist prints as
 //
-//	hbase: Get "users"/"alice": looking up the region of row "alice" in table "users": table not found
+//	hbase: Get "users"/"alice": table not found
 //
 // Error names live in package hberr only: decide with
 // hberr.IsRetryable, hberr.IsNotFound and hberr.IsTimeout, test the sentinels

@@ -66,15 +66,13 @@ var errRegionHole = errors.New("no region in hbase:meta holds the key yet")
 // allows.
 var errLookupTimeout = errors.New("region lookup timed out")
 
-// lookupError says which table and row a region lookup was for. It wraps the cause.
+// lookupError says which table and row a region lookup was for. It wraps the cause. Its
+// message is the cause's: the *OpError around it already names the table and row.
 type lookupError struct {
 	Table, Row []byte
 	Err        error
 }
 
-func (e *lookupError) Error() string {
-	return "looking up the region of row " + quoteBytes(e.Row) + " in table " +
-		quoteBytes(e.Table) + ": " + e.Err.Error()
-}
+func (e *lookupError) Error() string { return e.Err.Error() }
 
 func (e *lookupError) Unwrap() error { return e.Err }

@@ -1,6 +1,7 @@
 package hbase
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -8,19 +9,25 @@ import (
 	"strings"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/sasl"
 	"github.com/go-hbase/hbase/zk"
 )
 
-// configError marks err as a configuration error when it is one; its message is err's. Two
-// kinds are: a parent znode with nothing under it, and the server refusing the client's
-// identity (an AccessDeniedException while locating hbase:meta: a principal that may not act
-// for its proxy user, or that may not read meta), which no retry changes. (Bootstrap servers
-// that all lack the connection registry are marked by the registry itself: LocateMeta.)
+// configError marks err as a configuration error when it is one; its message is err's. Those
+// are: a parent znode with nothing under it, the server refusing the client's identity (an
+// AccessDeniedException while locating hbase:meta: a principal that may not act for its proxy
+// user, or that may not read meta), a TLS handshake refused for the client's settings, and a
+// Kerberos failure no retry mends (sasl.Permanent: an unknown principal, a wrong password or
+// keytab, clock skew...). (The bootstrap registry decides for its servers' errors itself:
+// LocateMeta.)
 func configError(err error) error {
-	if err == nil || !(errors.Is(err, zk.ErrNoParent) || accessDenied(err) || tlsRefused(err)) {
+	if err == nil || errors.Is(err, hberr.ErrConfiguration) || errors.Is(err, hberr.ErrBootstrapUnreachable) {
 		return err
 	}
-	return misconfigured{err}
+	if errors.Is(err, zk.ErrNoParent) || accessDenied(err) || tlsRefused(err) || sasl.Permanent(err) {
+		return misconfigured{err}
+	}
+	return err
 }
 
 // tlsRefused reports a TLS handshake that failed for the configuration, not the network: a
@@ -67,4 +74,36 @@ func (c *Client) failFast(r *regionInfo, err error) bool {
 		r.avail = nil
 	}
 	return true
+}
+
+// errUnreached is wrapped by the error of an attempt to locate a region that failed because
+// a server could not be reached (refused, closed, a registry that does not answer), as
+// opposed to one the cluster answered ("not serving it yet"). Callers waiting for hbase:meta
+// count it as one of their attempts, and the retry loop pauses and tries again. Such an
+// error is also hberr.ErrConnection.
+var errUnreached = errors.New("server unreachable")
+
+type unreachedError struct{ error }
+
+func (e unreachedError) Unwrap() error { return e.error }
+
+// Is matches hberr.ErrConnection too: what users test for a server they cannot reach.
+func (e unreachedError) Is(target error) bool {
+	return target == errUnreached || target == hberr.ErrConnection
+}
+
+// unreached marks err as an unreached server unless the cluster answered it (a server's
+// exception, a missing or malformed znode), it is a configuration error (final anyway), or
+// it is a context's error.
+func unreached(err error) error {
+	switch {
+	case err == nil, errors.Is(err, hberr.ErrConfiguration), errors.Is(err, errUnreached),
+		errors.Is(err, zk.ErrNoNode), errors.Is(err, zk.ErrBadZNode),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, hberr.ErrClosed):
+		return err
+	}
+	if _, answered := errors.AsType[*hberr.RemoteError](err); answered {
+		return err
+	}
+	return unreachedError{err}
 }

@@ -188,7 +188,7 @@ func probeKey(r *regionInfo) []byte {
 func (c *Client) probe(ctx context.Context, r *regionInfo, conn *region.Client) error {
 	req := wire.ProbeRequest(r.name, probeKey(r))
 	if _, err := conn.Call(ctx, "Get", req, nil, &pb.GetResponse{}); err != nil {
-		return fmt.Errorf("hbase: probing %s: %w", r, err)
+		return fmt.Errorf("probing region %s on %s: %w", quoteBytes(r.name), conn.Addr(), err)
 	}
 	return nil
 }

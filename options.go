@@ -13,11 +13,12 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetrace"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/region"
 )
 
 // Option configures a Client. Options are checked by NewClient, which reports the first bad
-// one.
+// one with an error wrapping hberr.ErrConfiguration.
 type Option func(*options) error
 
 type options struct {
@@ -223,6 +224,15 @@ func withMetaLocator(fn func(ctx context.Context) (string, error)) Option {
 
 // apply runs opts over o in order and checks the result.
 func (o *options) apply(zkQuorum string, opts []Option) error {
+	err := o.applyOptions(zkQuorum, opts)
+	if err != nil && !errors.Is(err, hberr.ErrConfiguration) {
+		err = misconfigured{err}
+	}
+	return err
+}
+
+// applyOptions is apply; every error it returns is a configuration error.
+func (o *options) applyOptions(zkQuorum string, opts []Option) error {
 	for _, opt := range opts {
 		if opt == nil {
 			return errors.New("hbase: nil Option")
@@ -234,8 +244,10 @@ func (o *options) apply(zkQuorum string, opts []Option) error {
 	switch {
 	case len(o.bootstrap) > 0 && strings.TrimSpace(zkQuorum) != "":
 		return errors.New("hbase: both a ZooKeeper quorum and WithBootstrapServers: give one (the quorum argument empty with WithBootstrapServers)")
-	case o.locateMeta == nil && len(o.bootstrap) == 0 && strings.TrimSpace(zkQuorum) == "":
-		return errors.New("hbase: empty ZooKeeper quorum (or give WithBootstrapServers)")
+	case o.locateMeta == nil && len(o.bootstrap) == 0:
+		if err := checkQuorum(zkQuorum); err != nil {
+			return err
+		}
 	}
 	if err := region.CheckOptions(o.connOptions...); err != nil {
 		return fmt.Errorf("hbase: connection options: %w", err)
@@ -265,16 +277,20 @@ func (o *options) closeHandshaker() {
 // turn and later also the servers they report. Masters serve the registry from HBase 2.3
 // (before 2.5 without the list of servers to report, so the client keeps the given ones);
 // region servers from 2.5. When none of the given servers serves it, calls fail at once with
-// an error wrapping hberr.ErrBootstrapUnreachable and hberr.ErrConfiguration that names those versions;
-// when none answers at all, lookups fail naming hberr.ErrBootstrapUnreachable and each server's error.
+// an error wrapping hberr.ErrBootstrapUnreachable and hberr.ErrConfiguration that names
+// those versions; when none answers at all, lookups fail naming hberr.ErrBootstrapUnreachable
+// and each server's error (a silent one: "no answer in <d>"; each server gets a share of the
+// lookup's time), and so does a call whose deadline comes first, with its context's error.
+// Each address must be host:port; NewClient refuses another with an error wrapping
+// hberr.ErrConfiguration.
 func WithBootstrapServers(servers ...string) Option {
 	return func(o *options) error {
 		if len(servers) == 0 {
 			return errors.New("hbase: WithBootstrapServers: no server")
 		}
 		for _, s := range servers {
-			if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
-				return fmt.Errorf("hbase: WithBootstrapServers: %q is not host:port", s)
+			if err := checkServer(s, true); err != nil {
+				return fmt.Errorf("hbase: WithBootstrapServers: %w", err)
 			}
 		}
 		o.bootstrap = slices.Clone(servers)

@@ -30,6 +30,10 @@ type regionInfo struct {
 	// lastErr is why the latest attempt to re-establish the region failed, so that a caller
 	// whose context ends while waiting learns what it was waiting for (a KDC down, say).
 	lastErr error
+	// unreached, when not nil, is closed when an attempt to re-establish the region fails
+	// because its server (or, for hbase:meta, the registry) could not be reached: a caller
+	// that counts its attempts learns it (findMeta). Made on first use.
+	unreached chan struct{}
 }
 
 func (r *regionInfo) String() string {
@@ -98,6 +102,28 @@ func (r *regionInfo) setFailure(err error) {
 	r.mu.Lock()
 	r.lastErr = err
 	r.mu.Unlock()
+}
+
+// setUnreached records that an attempt to re-establish the region failed with err because a
+// server could not be reached, and wakes the callers waiting for such a failure.
+func (r *regionInfo) setUnreached(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lastErr = err
+	if r.unreached != nil {
+		close(r.unreached)
+		r.unreached = nil
+	}
+}
+
+// unreachedChan returns the channel closed by the next setUnreached.
+func (r *regionInfo) unreachedChan() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.unreached == nil {
+		r.unreached = make(chan struct{})
+	}
+	return r.unreached
 }
 
 // failure is why the latest attempt to re-establish the region failed, or nil.

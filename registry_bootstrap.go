@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -31,10 +32,12 @@ type bootstrapRegistry struct {
 	servers   []string // the list to try, the last server that answered first
 	conns     map[string]*region.Client
 	refreshed time.Time
+	waiting   map[string]time.Time // servers a lookup waits for, since when (pending)
 }
 
 func newBootstrapRegistry(c *Client, servers []string) *bootstrapRegistry {
-	return &bootstrapRegistry{c: c, configured: servers, servers: slices.Clone(servers), conns: make(map[string]*region.Client)}
+	return &bootstrapRegistry{c: c, configured: servers, servers: slices.Clone(servers),
+		conns: make(map[string]*region.Client), waiting: make(map[string]time.Time)}
 }
 
 func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
@@ -42,24 +45,27 @@ func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
 	servers := slices.Clone(b.servers)
 	b.mu.Unlock()
 	var errs []error
-	lacking := 0
-	for _, addr := range servers {
-		meta, err := b.locateAt(ctx, addr)
+	settled := 0
+	for i, addr := range servers {
+		meta, err := b.locateAt(ctx, addr, len(servers)-i)
 		if err == nil {
 			return meta, nil
 		}
 		if ctx.Err() != nil {
-			return "", context.Cause(ctx)
+			// The servers asked so far, the last one cut short.
+			asked := servers[:i+1]
+			errs = append(errs, fmt.Errorf("%s: %w", addr, err))
+			return "", ctxErr(ctx, fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(asked, ","), errors.Join(errs...)))
 		}
-		if errors.Is(err, errNoRegistry) {
-			lacking++
+		if err = configError(err); errors.Is(err, hberr.ErrConfiguration) || errors.Is(err, errNoRegistry) {
+			settled++
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
 	}
 	err := fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(servers, ","), errors.Join(errs...))
-	if lacking == len(servers) {
-		// Servers of a version without the registry stay so: no retry helps, and the
-		// callers waiting for hbase:meta get this error at once (failFast).
+	if settled == len(servers) {
+		// Every server is of a kind no retry changes (no registry, TLS where the client is
+		// plaintext...): the callers waiting for hbase:meta get this error at once (failFast).
 		return "", misconfigured{err}
 	}
 	return "", err
@@ -69,13 +75,45 @@ func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
 // connection registry.
 var errNoRegistry = errors.New("the server has no connection registry: region servers serve it from HBase 2.5, masters from 2.3")
 
-// locateAt asks one bootstrap server where hbase:meta is. A server without ClientMetaService
-// either answers UnknownServiceException or, like HBase 2.4 region servers, resets the
-// connection after reading its header, before any call: a new connection that dies on its
-// first call is tried once more, and dying again the same way counts as no registry.
-func (b *bootstrapRegistry) locateAt(ctx context.Context, addr string) (string, error) {
+// minServerWait is the least time one bootstrap server is given to answer when the lookup's
+// time is shared among several.
+const minServerWait = time.Second
+
+// locateAt asks one bootstrap server where hbase:meta is, giving it its share of what is left
+// of ctx (left servers still to ask, itself included), so that a silent server leaves time
+// for the others. A server without ClientMetaService either answers
+// UnknownServiceException or, like HBase 2.4 region servers, resets the connection after
+// reading its header, before any call: a new connection that dies on its first call without
+// an answer is tried once more, and dying again the same way counts as no registry.
+func (b *bootstrapRegistry) locateAt(ctx context.Context, addr string, left int) (string, error) {
+	if dl, ok := ctx.Deadline(); ok && left > 1 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, max(time.Until(dl)/time.Duration(left), minServerWait))
+		defer cancel()
+	}
+	b.asking(addr, true)
+	defer b.asking(addr, false)
+	start := time.Now()
+	meta, err := b.ask(ctx, addr)
+	if err != nil && ctx.Err() != nil {
+		// Not the context's error: the caller would take it for its own deadline.
+		err = fmt.Errorf("no answer in %v", time.Since(start).Round(time.Millisecond))
+	}
+	return meta, err
+}
+
+// ask is locateAt's exchange with addr.
+func (b *bootstrapRegistry) ask(ctx context.Context, addr string) (string, error) {
 	for attempt := 1; ; attempt++ {
 		conn, fresh, err := b.conn(ctx, addr)
+		if re, ok := errors.AsType[*redialError](err); ok && attempt == 2 {
+			// The second try is deliberate: it waits out the pause after the first
+			// connection's failure (dialgate.go), the shortest one.
+			if err := sleepCtx(ctx, re.wait); err != nil {
+				return "", err
+			}
+			conn, fresh, err = b.conn(ctx, addr)
+		}
 		if err != nil {
 			return "", err
 		}
@@ -91,13 +129,41 @@ func (b *bootstrapRegistry) locateAt(ctx context.Context, addr string) (string, 
 		if re, ok := errors.AsType[*hberr.RemoteError](err); ok && strings.HasSuffix(re.Class, "UnknownServiceException") {
 			return "", fmt.Errorf("%w (%w)", err, errNoRegistry)
 		}
-		if !fresh || !errors.Is(err, hberr.ErrConnection) || ctx.Err() != nil {
+		if !fresh || !errors.Is(err, region.ErrNoAnswer) || ctx.Err() != nil {
 			return "", err
 		}
 		if attempt == 2 {
-			return "", fmt.Errorf("%w (twice on a new connection, before any answer: %w)", err, errNoRegistry)
+			return "", fmt.Errorf("%w (twice on a new connection: it is no HBase server, or %w)", err, errNoRegistry)
 		}
 	}
+}
+
+// asking notes that a lookup is waiting for addr (on), or no longer (!on), for pending.
+func (b *bootstrapRegistry) asking(addr string, on bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if on {
+		b.waiting[addr] = time.Now()
+	} else {
+		delete(b.waiting, addr)
+	}
+}
+
+// pending describes the servers a lookup is waiting for now, as the error of a lookup that
+// would end now: a caller whose context ends while a bootstrap server is silent learns which,
+// and for how long, rather than a bare deadline. It is nil when no lookup waits.
+func (b *bootstrapRegistry) pending() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.waiting) == 0 {
+		return nil
+	}
+	addrs := slices.Sorted(maps.Keys(b.waiting))
+	errs := make([]error, 0, len(addrs))
+	for _, addr := range addrs {
+		errs = append(errs, fmt.Errorf("%s: no answer in %v", addr, time.Since(b.waiting[addr]).Round(time.Millisecond)))
+	}
+	return fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(addrs, ","), errors.Join(errs...))
 }
 
 // LocateMaster asks the bootstrap servers in turn for the active master.
@@ -175,7 +241,7 @@ func (b *bootstrapRegistry) conn(ctx context.Context, addr string) (conn *region
 	if conn != nil && !isDead(conn) {
 		return conn, false, nil
 	}
-	conn, err = region.Dial(ctx, addr, append(b.c.connOptions(), region.WithService(wire.RegistryService))...)
+	conn, err = b.c.dialServer(ctx, addr, append(b.c.connOptions(), region.WithService(wire.RegistryService)))
 	if err != nil {
 		return nil, false, err
 	}

@@ -75,6 +75,9 @@ func classify(err error) retryAction {
 		return giveUp
 	case errors.Is(err, hberr.ErrClosed), errors.Is(err, hberr.ErrConfiguration):
 		return giveUp
+	case errors.Is(err, errUnreached):
+		// The registry or a server could not be reached (findMeta): pause, then look again.
+		return pauseAndRelocate
 	case errors.Is(err, errLookupTimeout):
 		// Before the server's errors: a timed-out lookup keeps what it waited for in its
 		// chain (lookupTimeoutError), but is retried like any failed lookup.

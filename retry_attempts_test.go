@@ -152,7 +152,7 @@ func TestRetryErrorCountsAttempts(t *testing.T) {
 	if n := fc.gets.Load(); re.Attempts < 2 || int64(re.Attempts) > n {
 		t.Errorf("hberr.RetryError.Attempts = %d with %d Gets seen by the server", re.Attempts, n)
 	}
-	if !strings.Contains(err.Error(), " attempts (last error: ") {
+	if !strings.Contains(err.Error(), " attempts (last: ") {
 		t.Errorf("err prints %q; want the number of attempts in it", err)
 	}
 }

@@ -111,9 +111,9 @@ func TestIntegrationTLS(t *testing.T) {
 		siteRoundTrip(t, c, "tls")
 	})
 	t.Run("plaintext-client", func(t *testing.T) {
-		err := failGet(t, newClient(t))
-		if !strings.Contains(err.Error(), "does it require TLS") {
-			t.Fatalf("err = %v; want a hint that the server requires TLS", err)
+		err := failFast(t, newClient(t))
+		if !errors.Is(err, hberr.ErrTLS) || !strings.Contains(err.Error(), "the server speaks TLS and closed this plaintext connection") {
+			t.Fatalf("err = %v; want ErrTLS saying the server requires TLS", err)
 		}
 	})
 	t.Run("untrusted-server", func(t *testing.T) {

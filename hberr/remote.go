@@ -95,9 +95,12 @@ var (
 // RemoteError is an exception thrown by the server (ResponseHeader.exception, or a per-action
 // exception in a MultiResponse). errors.Is maps it to the sentinels above by its Java class.
 type RemoteError struct {
-	Class   string // Java exception class name, e.g. org.apache.hadoop.hbase.NotServingRegionException
-	Message string // first line of the stack trace without the class name prefix
-	// StackTrace is the full text the server sent (it may be long).
+	Class string // Java exception class name, e.g. org.apache.hadoop.hbase.NotServingRegionException
+	// Message is the first line of the stack trace without the class name prefix, and without
+	// a table descriptor the server dumped into it (a NoSuchColumnFamilyException names the
+	// family, region and table, then lists every attribute of the table and its families).
+	Message string
+	// StackTrace is the full text the server sent (it may be long), descriptor included.
 	StackTrace string
 	// Host and Port are set by the server for RegionMovedException: the region's new server.
 	Host string
@@ -115,7 +118,7 @@ type RemoteError struct {
 // (name = class, value = stack trace).
 func NewRemoteError(class, message string, doNotRetry bool) *RemoteError {
 	e := &RemoteError{Class: class, StackTrace: message, DoNotRetry: doNotRetry}
-	e.Message = firstLine(message, class)
+	e.Message = trimMessage(firstLine(message, class))
 	e.classify()
 	return e
 }

@@ -15,9 +15,9 @@ type RetryError struct {
 
 func (e *RetryError) Error() string {
 	if e.Attempts > 0 {
-		return e.Err.Error() + " after " + attemptsText(e.Attempts) + " (last error: " + e.Last.Error() + ")"
+		return e.Err.Error() + " after " + attemptsText(e.Attempts) + " (last: " + e.Last.Error() + ")"
 	}
-	return e.Err.Error() + " (last error: " + e.Last.Error() + ")"
+	return e.Err.Error() + " (last: " + e.Last.Error() + ")"
 }
 
 // Unwrap returns the context's error and the last error.

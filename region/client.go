@@ -27,6 +27,9 @@ type Client struct {
 	dead          atomic.Bool
 	loggedCorrupt atomic.Bool // a corrupt response was logged (once per connection)
 
+	explainOnce sync.Once // unanswered (firstanswer.go)
+	explained   error
+
 	mu       sync.Mutex
 	calls    map[uint32]*call // outstanding calls; nil once dead
 	err      error            // why the connection died
@@ -82,6 +85,9 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	layer, err := handshake(ctx, conn, host, cfg)
 	if err != nil {
 		conn.Close()
+		if closedEarly(err) && ctx.Err() == nil {
+			err = explainUnanswered(&cfg, addr, err) // a security handshake the server did not answer
+		}
 		return nil, fmt.Errorf("region: dial %s: %w", addr, err)
 	}
 	c := &Client{

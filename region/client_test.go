@@ -463,7 +463,8 @@ func TestCallErrors(t *testing.T) {
 	if _, err := c.Call(ctx, "Get", getRequest("r"), nil, nil); err != nil {
 		t.Fatalf("nil response (ignore it): %v", err)
 	}
-	if _, err := c.Call(ctx, "Get", getRequest("r"), make([]byte, 2048), &pb.GetResponse{}); !errors.Is(err, ErrFrameTooLarge) {
+	if _, err := c.Call(ctx, "Get", getRequest("r"), make([]byte, 2048), &pb.GetResponse{}); !errors.Is(err, ErrFrameTooLarge) ||
+		!errors.Is(err, hberr.ErrBadRequest) || errors.Is(err, hberr.ErrConnection) {
 		t.Fatalf("oversized request: %v", err)
 	}
 	// proto2 required fields are checked at marshal time.

@@ -59,10 +59,15 @@ func (c *Client) readOne() (*call, error) {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			// The frame's position in the stream is lost with the bytes already consumed.
 			err = fmt.Errorf("read interrupted in the middle of a response frame (a call's context ended): %w", err)
-		case errors.Is(err, errFrameStart) && !r.answered && c.cfg.TLS == nil:
-			err = errors.New("server closed the connection before answering anything (does it require TLS? see WithTLS)")
+		case !r.answered && !r.fr.mid && closedEarly(err):
+			// Nothing came back on a new connection: a server of another kind (firstanswer.go).
+			err = c.unanswered(err)
 		case errors.Is(err, errFrameStart):
 			err = errors.New("server closed the connection")
+		case !r.answered && errors.Is(err, ErrFrameTooLarge):
+			// A first "length" over the limit is rather the text or TLS record of another
+			// kind of server than a response.
+			err = explainForeign(&c.cfg, r.fr.ev.total, err)
 		case errors.Is(err, ErrMalformedFrame) || errors.Is(err, ErrFrameTooLarge):
 			c.log.Error("region: malformed response frame; resetting the connection",
 				"call_id", r.resp.callID, "frame_len", r.fr.ev.total,

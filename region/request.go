@@ -2,12 +2,13 @@ package region
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/go-hbase/hbase/hberr"
 )
 
 // RequestHeader field numbers (RPC.proto). The header is encoded by hand: it is on every call
@@ -81,7 +82,7 @@ func (h *requestHeader) appendTo(b []byte) []byte {
 	return b
 }
 
-var errNilRequest = errors.New("region: nil request message")
+var errNilRequest = fmt.Errorf("%w: region: nil request message", hberr.ErrBadRequest)
 
 // appendRequest appends one request frame to dst:
 // be32 total | varint len | RequestHeader | varint len | param | cells.
@@ -95,7 +96,9 @@ func appendRequest(dst []byte, h *requestHeader, req proto.Message, cells []byte
 	total := protowire.SizeVarint(uint64(hdrLen)) + hdrLen +
 		protowire.SizeVarint(uint64(paramLen)) + paramLen + len(cells)
 	if total > maxFrame || total > math.MaxInt32 {
-		return dst, fmt.Errorf("%w: request of %d bytes exceeds the limit of %d", ErrFrameTooLarge, total, maxFrame)
+		// The caller's request, not the connection, is at fault: nothing was written.
+		return dst, fmt.Errorf("%w: the request is %d bytes, over the frame limit of %d bytes (%w)",
+			hberr.ErrBadRequest, total, maxFrame, ErrFrameTooLarge)
 	}
 	start := len(dst)
 	dst = binary.BigEndian.AppendUint32(dst, uint32(total))

@@ -200,6 +200,10 @@ func (w *writer) stop(c *Client, err error) {
 	w.mu.Lock()
 	w.discardPending()
 	w.mu.Unlock()
+	if c.stats.bytesRead.Load() == 0 && closedEarly(err) {
+		// Refused before any answer, like a read of EOF on a new connection (firstanswer.go).
+		err = c.unanswered(err)
+	}
 	c.fail(c.connFailed(fmt.Errorf("write: %w", err)))
 }
 

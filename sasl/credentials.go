@@ -93,9 +93,18 @@ func (c *Credentials) ccacheExpired(err error) error {
 	if c.ccache == "" || !errors.Is(err, ErrTicketExpired) {
 		return err
 	}
-	return fmt.Errorf("%w (the TGT from credential cache %s has expired and cannot be renewed: run kinit again for %s, then create a new client, which reads the cache anew)",
-		err, c.ccache, c.principal)
+	return ccacheDone{fmt.Errorf("%w (the TGT from credential cache %s has expired and cannot be renewed: run kinit again for %s, then create a new client, which reads the cache anew)",
+		err, c.ccache, c.principal)}
 }
+
+// errCCacheExpired marks the expiry of a credential cache's TGT: final for these credentials
+// (Permanent), unlike an ErrTicketExpired that a keytab or password renews.
+var errCCacheExpired = errors.New("sasl: credential cache expired")
+
+type ccacheDone struct{ error }
+
+func (e ccacheDone) Unwrap() error        { return e.error }
+func (e ccacheDone) Is(target error) bool { return target == errCCacheExpired }
 
 // Principal returns the client principal ("user@REALM").
 func (c *Credentials) Principal() string { return c.principal }
@@ -186,6 +195,9 @@ func classifyKrbError(err error) error {
 		kind = ErrTicketExpired
 	case has("PREAUTH_FAILED", "matching key not found in keytab", "Decrypting_Error", "BAD_INTEGRITY"):
 		kind = ErrBadCredentials
+	case has("Configuration_Error"):
+		// krb5.conf names no KDC for the realm: not an outage (Permanent).
+		kind = ErrKerberos
 	case has("Networking_Error", "no KDCs", "connection refused", "i/o timeout", "no such host"):
 		kind = ErrKDCUnreachable
 	default:
@@ -194,10 +206,35 @@ func classifyKrbError(err error) error {
 	if errors.Is(err, kind) {
 		return err
 	}
+	err = kdcText{err}
 	if kind == ErrBadCredentials && has("PREAUTH_FAILED") {
 		// Apache Kerby (Hadoop's MiniKdc) answers a pre-authentication timestamp outside its
 		// clock skew with PREAUTH_FAILED too, where an MIT KDC says KRB_AP_ERR_SKEW.
 		return fmt.Errorf("%w: %w (the KDC refused the pre-authentication: a wrong password or keytab, or, with some KDCs, a client clock too far from the KDC's)", kind, err)
 	}
 	return fmt.Errorf("%w: %w", kind, err)
+}
+
+// kdcText prints a gokrb5 error carrying the KDC's answer as what the KDC said: gokrb5 wraps
+// it in "[Root cause: KDC_Error] KDC_Error: AS Exchange Error: kerberos error response from
+// KDC: KRB Error: (6) KDC_ERR_C_PRINCIPAL_UNKNOWN Client not found in Kerberos database -
+// Client not found in Kerberos database", which becomes "(6) KDC_ERR_C_PRINCIPAL_UNKNOWN
+// Client not found in Kerberos database". The error itself is kept (Unwrap).
+type kdcText struct{ err error }
+
+func (e kdcText) Unwrap() error { return e.err }
+
+func (e kdcText) Error() string {
+	s := e.err.Error()
+	root := strings.Index(s, "[Root cause: ")
+	krb := strings.Index(s, "KRB Error: ")
+	if root < 0 || krb < root {
+		return s
+	}
+	said := s[krb+len("KRB Error: "):]
+	// "(code) NAME description - etext": the KDC's etext often repeats the description.
+	if head, etext, ok := strings.Cut(said, " - "); ok && strings.HasSuffix(head, etext) {
+		said = head
+	}
+	return s[:root] + said
 }

@@ -185,11 +185,19 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 		switch {
 		case err == nil:
 			return data, nil
+		case errors.Is(err, ErrUnreachable):
+			return nil, err
 		case errors.Is(err, gozk.ErrNoNode):
 			return nil, c.noNode(ctx, path)
 		case errors.Is(err, ErrClosed), c.isClosed():
 			// go-zookeeper reports its own closing as ErrClosing or ErrConnectionClosed.
 			return nil, fmt.Errorf("zk: get %s: %w", path, ErrClosed)
+		case errors.Is(err, gozk.ErrNoServer) && !c.everConnected() && c.unreachable() != nil:
+			// Every server failed in go-zookeeper's last round and none ever answered this
+			// client (a wrong address, ZooKeeper down): the caller decides whether to wait
+			// for the next round (it owns the retry policy). A session that was up rides
+			// through a reconnect instead.
+			return nil, c.unreachable()
 		case errors.Is(err, gozk.ErrSessionExpired), errors.Is(err, gozk.ErrConnectionClosed),
 			errors.Is(err, gozk.ErrNoServer):
 			c.logger.DebugContext(ctx, "zk: request lost, retrying", "path", path, "err", err)
@@ -198,7 +206,33 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 			return nil, fmt.Errorf("zk: get %s: %w", path, err)
 		}
 	}
+	if why := c.unreachable(); why != nil && errors.Is(err, gozk.ErrNoServer) {
+		return nil, fmt.Errorf("zk: get %s: %w", path, why)
+	}
 	return nil, fmt.Errorf("zk: get %s: %w", path, err)
+}
+
+// everConnected reports whether the client's session was ever established.
+func (c *Client) everConnected() bool {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	return s != nil && s.established.Load()
+}
+
+// unreachable returns an error wrapping ErrUnreachable and the latest failure to connect when
+// the session is not established because connecting failed, or nil.
+func (c *Client) unreachable() error {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	if err := s.lastFailure(); err != nil {
+		return fmt.Errorf("%w (%s): %w", ErrUnreachable, strings.Join(c.servers, ","), err)
+	}
+	return nil
 }
 
 // getOnce sends one Get.
@@ -256,7 +290,8 @@ func (c *Client) sessionLocked() (*session, error) {
 	if c.sess == nil {
 		s, err := newSession(c.servers, c.sessionTimeout, c.logger)
 		if err != nil {
-			return nil, err
+			// go-zookeeper resolves the servers first: none resolved.
+			return nil, fmt.Errorf("%w (%s): %w", ErrUnreachable, strings.Join(c.servers, ","), err)
 		}
 		c.sess = s
 	}

@@ -11,6 +11,11 @@ var (
 	// ErrClosed is returned by lookups on a closed Client, and by lookups cut short by Close.
 	ErrClosed = errors.New("zk: client closed")
 
+	// ErrUnreachable is returned (wrapped, with the servers and the last failure) when no
+	// server of the quorum could be connected to: refused, unresolvable, or not answering as
+	// ZooKeeper does.
+	ErrUnreachable = errors.New("zk: ZooKeeper unreachable")
+
 	// ErrBadZNode is returned when a znode's data cannot be parsed as HBase server location.
 	// Retrying does not help until HBase rewrites the znode.
 	ErrBadZNode = errors.New("zk: malformed znode data")

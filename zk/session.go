@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	gozk "github.com/go-zookeeper/zk"
@@ -26,6 +27,12 @@ type session struct {
 	end      context.CancelFunc
 	mu       sync.Mutex
 	tcp      net.Conn // the current connection to a ZooKeeper server
+	// failure is why the latest connection to a server of the quorum failed (its dial, or
+	// go-zookeeper's handshake), cleared when a session is established. go-zookeeper reports
+	// only ErrNoServer to its callers; this says why.
+	failure error
+	// established is set once a session was established.
+	established atomic.Bool
 }
 
 func newSession(servers []string, timeout time.Duration, logger *slog.Logger) (*session, error) {
@@ -33,14 +40,14 @@ func newSession(servers []string, timeout time.Duration, logger *slog.Logger) (*
 	s.lifetime, s.end = context.WithCancel(context.Background())
 	conn, events, err := gozk.Connect(servers, timeout,
 		gozk.WithDialer(s.dial),
-		gozk.WithLogger(zkLogger{logger}),
+		gozk.WithLogger(zkLogger{logger, s}),
 		gozk.WithLogInfo(false),
 		gozk.WithMaxBufferSize(maxZNodeSize),
 		gozk.WithEventCallback(s.onEvent),
 	)
 	if err != nil {
 		s.end()
-		return nil, fmt.Errorf("zk: connect to %v: %w", servers, err)
+		return nil, err // none of servers resolved
 	}
 	s.conn, s.events = conn, events
 	return s, nil
@@ -51,6 +58,7 @@ func (s *session) dial(network, addr string, timeout time.Duration) (net.Conn, e
 	d := net.Dialer{Timeout: timeout}
 	c, err := d.DialContext(s.lifetime, network, addr)
 	if err != nil {
+		s.failed(err)
 		return nil, err
 	}
 	s.mu.Lock()
@@ -70,12 +78,28 @@ func (s *session) onEvent(ev gozk.Event) {
 	}
 	switch ev.State {
 	case gozk.StateHasSession:
+		s.established.Store(true)
+		s.failed(nil)
 		s.logger.Info("zk: session established", "server", ev.Server)
 	case gozk.StateExpired:
 		s.logger.Warn("zk: session expired; asking for a new one", "server", ev.Server)
 	case gozk.StateDisconnected:
 		s.logger.Debug("zk: connection lost", "server", ev.Server)
 	}
+}
+
+// failed records why connecting failed (nil: a session was established).
+func (s *session) failed(err error) {
+	s.mu.Lock()
+	s.failure = err
+	s.mu.Unlock()
+}
+
+// lastFailure is why the latest connection to the quorum failed, or nil.
+func (s *session) lastFailure() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failure
 }
 
 // close ends the session and waits for go-zookeeper's goroutines to exit.
@@ -97,9 +121,18 @@ func (s *session) close() {
 // zkLogger routes go-zookeeper's printf logging to slog. Its messages are about reconnects
 // that it handles itself, so they are debug level; the session events above carry what
 // matters at info and warn.
-type zkLogger struct{ l *slog.Logger }
+// go-zookeeper's handshake failures (a server that is no ZooKeeper) reach only its log; the
+// session keeps the latest as its failure.
+type zkLogger struct {
+	l *slog.Logger
+	s *session
+}
 
 func (z zkLogger) Printf(format string, args ...any) {
+	if format == "authentication failed: %s" && len(args) == 1 && args[0] != gozk.ErrSessionExpired {
+		// (An expired session is no failure to connect: go-zookeeper asks for a new one.)
+		z.s.failed(fmt.Errorf("no ZooKeeper handshake: %v", args[0]))
+	}
 	if !z.l.Enabled(context.Background(), slog.LevelDebug) {
 		return
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/cmd/internal/connflags"
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
 )
 
 // cli is one run of the program: its global flags, its surroundings and, once a command
@@ -242,9 +241,9 @@ func commandNames() []string {
 	return names
 }
 
-// connect returns the client, made on first use, after checking that the cluster answers:
-// a read of hbase:meta within -connect-timeout, so that a wrong address or a refused login
-// is one clear error (exit status 2) instead of retries until -timeout.
+// connect returns the client, made on first use, after checking that the cluster answers
+// (Client.Ping within -connect-timeout), so that a wrong address or a refused login is one
+// clear error (exit status 2) instead of retries until -timeout.
 func (c *cli) connect(ctx context.Context) (*hbase.Client, error) {
 	if c.client != nil {
 		return c.client, nil
@@ -254,20 +253,11 @@ func (c *cli) connect(ctx context.Context) (*hbase.Client, error) {
 		return nil, usagef("%v", err)
 	}
 	c.client, c.closeAll = client, closeAll
-	probe, err := hrpc.NewGet([]byte("hbase:meta"), []byte("hbasectl"), hrpc.ExistsOnly())
-	if err != nil {
-		return nil, err
-	}
 	pctx, cancel := context.WithTimeout(ctx, c.connectTimeout)
 	defer cancel()
-	if _, err := client.Get(pctx, probe); err != nil {
+	if err := client.Ping(pctx); err != nil {
 		if ctx.Err() != nil {
 			return nil, err
-		}
-		// The probe is ours, not the user's: report its cause, not the Get of hbase:meta.
-		var op *hberr.OpError
-		if errors.As(err, &op) {
-			err = op.Err
 		}
 		return nil, &unreachableError{where: c.conn.Where(), within: c.connectTimeout, err: err}
 	}
