@@ -366,7 +366,7 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 
 // lookupTimeoutError says that a region lookup ran out of its own timeout. What the lookup was
 // waiting for (for example a connection whose Kerberos handshake fails with
-// sasl.ErrTicketExpired) stays in the error chain, so that a caller whose context ends while
+// hberr.ErrTicketExpired) stays in the error chain, so that a caller whose context ends while
 // it retries can tell why. The lookup's own context error does not: the caller's retry loop
 // would take it for its own context ending and give up.
 func lookupTimeoutError(timeout time.Duration, err error) error {

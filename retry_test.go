@@ -13,7 +13,6 @@ import (
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
-	"github.com/go-hbase/hbase/sasl"
 	"go.uber.org/goleak"
 )
 
@@ -353,10 +352,10 @@ func TestCtxErrKeepsTheInnerCause(t *testing.T) {
 // failure of the connection, say), but not its own context's end, which the caller's retry
 // loop would take for its own.
 func TestLookupTimeoutErrorKeepsCause(t *testing.T) {
-	cause := fmt.Errorf("region: dial h:1: region: handshake: %w", sasl.ErrTicketExpired)
+	cause := fmt.Errorf("region: dial h:1: region: handshake: %w", hberr.ErrTicketExpired)
 	for _, inner := range []error{cause, &hberr.RetryError{Err: context.DeadlineExceeded, Last: cause}} {
 		err := lookupTimeoutError(time.Second, inner)
-		if !errors.Is(err, errLookupTimeout) || !errors.Is(err, sasl.ErrTicketExpired) {
+		if !errors.Is(err, errLookupTimeout) || !errors.Is(err, hberr.ErrTicketExpired) {
 			t.Errorf("lookupTimeoutError(%v) = %v: lost errLookupTimeout or the cause", inner, err)
 		}
 		if errors.Is(err, context.DeadlineExceeded) {

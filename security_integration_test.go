@@ -14,7 +14,6 @@ import (
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/sasl"
 	"go.uber.org/goleak"
 )
 
@@ -102,7 +101,7 @@ func TestSecureIntegration(t *testing.T) {
 
 // secureCCache runs WithKerberosCCache against the real KDC: a credential cache written by
 // the launcher's kinit serves every data operation, and one whose TGT has ended fails the
-// client's calls with sasl.ErrTicketExpired, within their context, saying to kinit again.
+// client's calls with hberr.ErrTicketExpired, within their context, saying to kinit again.
 func secureCCache(t *testing.T, cl *hbasetest.Cluster) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -157,10 +156,10 @@ func secureCCache(t *testing.T, cl *hbasetest.Cluster) {
 		_, err = c.Get(opCtx, get)
 		took := time.Since(began)
 		t.Logf("Get with an expired credential cache (after %v): %v", took.Round(time.Millisecond), err)
-		if !errors.Is(err, sasl.ErrTicketExpired) {
-			t.Fatalf("Get = %v, want sasl.ErrTicketExpired", err)
+		if !errors.Is(err, hberr.ErrTicketExpired) {
+			t.Fatalf("Get = %v, want hberr.ErrTicketExpired", err)
 		}
-		for _, other := range []error{sasl.ErrKDCUnreachable, sasl.ErrPrincipalUnknown, sasl.ErrBadCredentials, sasl.ErrClockSkew, sasl.ErrKerberos} {
+		for _, other := range []error{hberr.ErrKDCUnreachable, hberr.ErrPrincipalUnknown, hberr.ErrBadCredentials, hberr.ErrClockSkew, hberr.ErrKerberos} {
 			if errors.Is(err, other) {
 				t.Errorf("Get = %v, which is also %v", err, other)
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"io"
 	"net"
 	"os"
@@ -174,8 +175,8 @@ func checkKDCDown(ctx context.Context, t *testing.T, c *Client, creds *sasl.Cred
 		rc.Close()
 	}
 	t.Logf("down: new connection after the ticket expired: %v (after %v)", err, took.Round(time.Millisecond))
-	if !errors.Is(err, sasl.ErrKDCUnreachable) {
-		t.Errorf("down: handshake error %v, want sasl.ErrKDCUnreachable", err)
+	if !errors.Is(err, hberr.ErrKDCUnreachable) {
+		t.Errorf("down: handshake error %v, want hberr.ErrKDCUnreachable", err)
 	}
 	if took > bound+2*time.Second {
 		t.Errorf("down: handshake took %v, beyond its %v context", took, bound)
@@ -194,8 +195,8 @@ func checkKDCDown(ctx context.Context, t *testing.T, c *Client, creds *sasl.Cred
 	t.Logf("down: Get after the ticket expired: %v (after %v); %+v", err, took.Round(time.Millisecond), st)
 	// The call waited for its region's background re-lookup, whose handshakes failed for want
 	// of a KDC: the error must say so, not only that the context ended.
-	if !errors.Is(err, sasl.ErrKDCUnreachable) {
-		t.Errorf("down: Get after the ticket expired = %v, want sasl.ErrKDCUnreachable", err)
+	if !errors.Is(err, hberr.ErrKDCUnreachable) {
+		t.Errorf("down: Get after the ticket expired = %v, want hberr.ErrKDCUnreachable", err)
 	}
 	if took > bound+2*time.Second {
 		t.Errorf("down: Get took %v, beyond its %v context", took, bound)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"strings"
 	"sync"
 
@@ -20,7 +21,7 @@ import (
 // its lifetime, and an expired service ticket is fetched again on the next connection, so a
 // long-lived client keeps working. Credentials from a credential cache cannot log in again:
 // once the cached TGT expires, a connection that needs a new service ticket fails with
-// ErrTicketExpired (sasl's TestRealCluster shows both ways against a real KDC). TicketStats
+// hberr.ErrTicketExpired (sasl's TestRealCluster shows both ways against a real KDC). TicketStats
 // reports the logins and renewals (the root package's TestSecureTicketRenewal checks both
 // ways against a real KDC issuing 30 s tickets).
 type Credentials struct {
@@ -48,7 +49,7 @@ func KeytabCredentials(principal, keytabPath, krb5ConfPath string) (*Credentials
 	}
 	kt, err := keytab.Load(keytabPath)
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading keytab %s: %v", ErrBadCredentials, keytabPath, err)
+		return nil, fmt.Errorf("%w: reading keytab %s: %v", hberr.ErrBadCredentials, keytabPath, err)
 	}
 	user, realm := splitPrincipal(principal, cfg)
 	ev := &ticketEvents{}
@@ -78,7 +79,7 @@ func CCacheCredentials(ccachePath, krb5ConfPath string) (*Credentials, error) {
 	}
 	cc, err := credentials.LoadCCache(ccachePath)
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading credential cache %s: %v", ErrBadCredentials, ccachePath, err)
+		return nil, fmt.Errorf("%w: reading credential cache %s: %v", hberr.ErrBadCredentials, ccachePath, err)
 	}
 	cl, err := krbclient.NewFromCCache(cc, cfg, krbclient.DisablePAFXFAST(true))
 	if err != nil {
@@ -87,10 +88,10 @@ func CCacheCredentials(ccachePath, krb5ConfPath string) (*Credentials, error) {
 	return &Credentials{cl: cl, principal: cc.GetClientPrincipalName().PrincipalNameString() + "@" + cc.GetClientRealm(), ccache: ccachePath}, nil
 }
 
-// ccacheExpired adds what to do to an ErrTicketExpired of credential-cache credentials: gokrb5
+// ccacheExpired adds what to do to an hberr.ErrTicketExpired of credential-cache credentials: gokrb5
 // cannot log in again without a password or keytab, and the cache file is read only once.
 func (c *Credentials) ccacheExpired(err error) error {
-	if c.ccache == "" || !errors.Is(err, ErrTicketExpired) {
+	if c.ccache == "" || !errors.Is(err, hberr.ErrTicketExpired) {
 		return err
 	}
 	return ccacheDone{fmt.Errorf("%w (the TGT from credential cache %s has expired and cannot be renewed: run kinit again for %s, then create a new client, which reads the cache anew)",
@@ -98,7 +99,7 @@ func (c *Credentials) ccacheExpired(err error) error {
 }
 
 // errCCacheExpired marks the expiry of a credential cache's TGT: final for these credentials
-// (Permanent), unlike an ErrTicketExpired that a keytab or password renews.
+// (Permanent), unlike an hberr.ErrTicketExpired that a keytab or password renews.
 var errCCacheExpired = errors.New("sasl: credential cache expired")
 
 type ccacheDone struct{ error }
@@ -118,7 +119,7 @@ func (c *Credentials) Close() { c.cl.Destroy() }
 func loadKrb5Conf(path string) (*config.Config, error) {
 	cfg, err := config.Load(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading krb5.conf %s: %v", ErrKerberos, path, err)
+		return nil, fmt.Errorf("%w: reading krb5.conf %s: %v", hberr.ErrKerberos, path, err)
 	}
 	return cfg, nil
 }
@@ -147,7 +148,7 @@ func (c *Credentials) serviceTicket(ctx context.Context, spn string) (serviceTic
 	case r := <-done:
 		return r.st, r.err
 	case <-ctx.Done():
-		return serviceTicket{}, fmt.Errorf("%w: getting a ticket for %s: %w", ErrKDCUnreachable, spn, ctx.Err())
+		return serviceTicket{}, fmt.Errorf("%w: getting a ticket for %s: %w", hberr.ErrKDCUnreachable, spn, ctx.Err())
 	}
 }
 
@@ -188,26 +189,26 @@ func classifyKrbError(err error) error {
 	var kind error
 	switch {
 	case has("KRB_AP_ERR_SKEW"):
-		kind = ErrClockSkew
+		kind = hberr.ErrClockSkew
 	case has("PRINCIPAL_UNKNOWN"):
-		kind = ErrPrincipalUnknown
+		kind = hberr.ErrPrincipalUnknown
 	case has("TKT_EXPIRED", "no valid existing session", "ticket expired"):
-		kind = ErrTicketExpired
+		kind = hberr.ErrTicketExpired
 	case has("PREAUTH_FAILED", "matching key not found in keytab", "Decrypting_Error", "BAD_INTEGRITY"):
-		kind = ErrBadCredentials
+		kind = hberr.ErrBadCredentials
 	case has("Configuration_Error"):
 		// krb5.conf names no KDC for the realm: not an outage (Permanent).
-		kind = ErrKerberos
+		kind = hberr.ErrKerberos
 	case has("Networking_Error", "no KDCs", "connection refused", "i/o timeout", "no such host"):
-		kind = ErrKDCUnreachable
+		kind = hberr.ErrKDCUnreachable
 	default:
-		kind = ErrKerberos
+		kind = hberr.ErrKerberos
 	}
 	if errors.Is(err, kind) {
 		return err
 	}
 	err = kdcText{err}
-	if kind == ErrBadCredentials && has("PREAUTH_FAILED") {
+	if kind == hberr.ErrBadCredentials && has("PREAUTH_FAILED") {
 		// Apache Kerby (Hadoop's MiniKdc) answers a pre-authentication timestamp outside its
 		// clock skew with PREAUTH_FAILED too, where an MIT KDC says KRB_AP_ERR_SKEW.
 		return fmt.Errorf("%w: %w (the KDC refused the pre-authentication: a wrong password or keytab, or, with some KDCs, a client clock too far from the KDC's)", kind, err)

@@ -3,21 +3,15 @@ package sasl
 import (
 	"errors"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"strings"
 )
 
 var (
-	// ErrDowngrade is returned when the server offers less protection than the client asked
-	// for: SWITCH_TO_SIMPLE_AUTH, a security-layer offer without the requested QoP, or no
-	// AES reply when AES is required.
-	ErrDowngrade = errors.New("sasl: server would downgrade the connection's protection")
 	// ErrProtocol is returned for a malformed or unexpected message from the server.
 	ErrProtocol = errors.New("sasl: protocol error")
 	// ErrTokenTooLarge is returned for a server message longer than the reader's limit.
 	ErrTokenTooLarge = errors.New("sasl: server token too large")
-	// ErrMutualAuth is returned when the server's AP-REP does not prove it holds the
-	// service key.
-	ErrMutualAuth = errors.New("sasl: server failed mutual authentication")
 
 	// ErrIntegrity is returned when a Wrap token's checksum or encryption does not verify.
 	ErrIntegrity = errors.New("sasl: wrap token integrity check failed")
@@ -28,23 +22,11 @@ var (
 	ErrBadToken = errors.New("sasl: malformed wrap token")
 	// ErrLayerFailed is returned by every Unwrap after one failed.
 	ErrLayerFailed = errors.New("sasl: security layer failed earlier")
-
-	// Kerberos failures, each distinct so callers and operators can tell them apart.
-
-	// ErrKDCUnreachable: no KDC of the realm answered.
-	ErrKDCUnreachable = errors.New("sasl: kerberos: KDC unreachable")
-	// ErrPrincipalUnknown: the KDC does not know the client or service principal.
-	ErrPrincipalUnknown = errors.New("sasl: kerberos: principal unknown")
-	// ErrBadCredentials: wrong password or keytab (pre-authentication failed, or the keytab
-	// has no key for the principal).
-	ErrBadCredentials = errors.New("sasl: kerberos: bad credentials")
-	// ErrClockSkew: the clocks of client and KDC or server differ too much.
-	ErrClockSkew = errors.New("sasl: kerberos: clock skew too great")
-	// ErrTicketExpired: the ticket (or credential cache) has expired and cannot be renewed.
-	ErrTicketExpired = errors.New("sasl: kerberos: ticket expired")
-	// ErrKerberos: any other Kerberos failure.
-	ErrKerberos = errors.New("sasl: kerberos error")
 )
+
+// The failures a user tells apart (a downgrade, mutual authentication, and the Kerberos
+// failures: hberr.ErrDowngrade, hberr.ErrPrincipalUnknown...) are hberr's sentinels, their one
+// public home; this package wraps them.
 
 // ServerError is an error the server sent during the SASL exchange (status ERROR): the Java
 // exception class and its message.
@@ -79,14 +61,14 @@ func (e *ServerError) gssRejected() bool {
 
 // Is lets errors.Is match a server's SASL failure to the Kerberos sentinels. Java's GSS
 // acceptor may report the Kerberos error in the SaslException's message; HBase 2.6 sends only
-// "GSS initiate failed", which is ErrKerberos: a Kerberos failure whose cause the client
+// "GSS initiate failed", which is hberr.ErrKerberos: a Kerberos failure whose cause the client
 // cannot see. The sentinels stay distinct: a message naming a cause matches that cause's
-// sentinel, not ErrKerberos.
+// sentinel, not hberr.ErrKerberos.
 func (e *ServerError) Is(target error) bool {
 	if cause := e.kerberosCause(); cause != nil {
 		return target == cause
 	}
-	return target == ErrKerberos && e.gssRejected()
+	return target == hberr.ErrKerberos && e.gssRejected()
 }
 
 // kerberosCause returns the specific sentinel the message names, or nil.
@@ -107,8 +89,8 @@ var serverCauses = []struct {
 	err  error
 	keys []string
 }{
-	{ErrClockSkew, []string{"Clock skew too great", "(37)"}},
-	{ErrTicketExpired, []string{"Ticket expired", "(32)"}},
-	{ErrBadCredentials, []string{"Integrity check on decrypted field failed", "(31)", "Message stream modified", "(41)"}},
-	{ErrPrincipalUnknown, []string{"not found in Kerberos database", "(7)"}},
+	{hberr.ErrClockSkew, []string{"Clock skew too great", "(37)"}},
+	{hberr.ErrTicketExpired, []string{"Ticket expired", "(32)"}},
+	{hberr.ErrBadCredentials, []string{"Integrity check on decrypted field failed", "(31)", "Message stream modified", "(41)"}},
+	{hberr.ErrPrincipalUnknown, []string{"not found in Kerberos database", "(7)"}},
 }

@@ -2,13 +2,14 @@ package sasl
 
 import (
 	"errors"
+	"github.com/go-hbase/hbase/hberr"
 	"strings"
 	"testing"
 	"time"
 )
 
 // kerberosSentinels are the Kerberos errors that must stay distinct from each other.
-var kerberosSentinels = []error{ErrKDCUnreachable, ErrPrincipalUnknown, ErrBadCredentials, ErrClockSkew, ErrTicketExpired, ErrKerberos}
+var kerberosSentinels = []error{hberr.ErrKDCUnreachable, hberr.ErrPrincipalUnknown, hberr.ErrBadCredentials, hberr.ErrClockSkew, hberr.ErrTicketExpired, hberr.ErrKerberos}
 
 // requireOnlySentinel checks that err is want and none of the other Kerberos sentinels.
 func requireOnlySentinel(t *testing.T, err, want error) {
@@ -29,7 +30,7 @@ func requireOnlySentinel(t *testing.T, err, want error) {
 // a Kerberos failure and say where the reason is.
 func TestGSSInitiateFailedIsKerberos(t *testing.T) {
 	bare := &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed"}
-	requireOnlySentinel(t, bare, ErrKerberos)
+	requireOnlySentinel(t, bare, hberr.ErrKerberos)
 	for _, want := range []string{"GSS initiate failed", "rejected the client's Kerberos AP-REQ", "clock skew",
 		"expired or unknown service ticket", "key mismatch", "region server's log"} {
 		if !strings.Contains(bare.Error(), want) {
@@ -39,7 +40,7 @@ func TestGSSInitiateFailedIsKerberos(t *testing.T) {
 
 	// Over the wire, from a server that rejects the AP-REQ like HBase.
 	r := runHandshake(t, &fakeServer{saslError: true, saslErrorAs: bare}, nil, 5*time.Second, false)
-	requireOnlySentinel(t, r.err, ErrKerberos)
+	requireOnlySentinel(t, r.err, hberr.ErrKerberos)
 	var se *ServerError
 	if !errors.As(r.err, &se) {
 		t.Fatalf("error %v (%T); want one as %T", r.err, r.err, &se)
@@ -53,13 +54,13 @@ func TestGSSInitiateFailedIsKerberos(t *testing.T) {
 
 	// A message that names its cause keeps that cause's sentinel only, and needs no hint.
 	skew := &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed [Caused by GSSException: Failure unspecified at GSS-API level (Mechanism level: Clock skew too great (37))]"}
-	requireOnlySentinel(t, skew, ErrClockSkew)
+	requireOnlySentinel(t, skew, hberr.ErrClockSkew)
 	if strings.Contains(skew.Error(), "region server's log") {
 		t.Fatalf("skew.Error() = %q; want it not to contain %q", skew.Error(), "region server's log")
 	}
-	requireOnlySentinel(t, &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed (Ticket expired (32))"}, ErrTicketExpired)
-	requireOnlySentinel(t, &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed: Integrity check on decrypted field failed (31)"}, ErrBadCredentials)
-	requireOnlySentinel(t, &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed: Server not found in Kerberos database (7)"}, ErrPrincipalUnknown)
+	requireOnlySentinel(t, &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed (Ticket expired (32))"}, hberr.ErrTicketExpired)
+	requireOnlySentinel(t, &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed: Integrity check on decrypted field failed (31)"}, hberr.ErrBadCredentials)
+	requireOnlySentinel(t, &ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed: Server not found in Kerberos database (7)"}, hberr.ErrPrincipalUnknown)
 
 	// Other server errors are no Kerberos error at all.
 	other := &ServerError{Class: "org.apache.hadoop.security.AccessControlException", Message: "Authentication is required"}

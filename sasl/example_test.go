@@ -27,7 +27,7 @@ func ExampleNewHandshaker() {
 	defer cancel()
 	conn, err := region.Dial(ctx, "rs1.example.com:16020", region.WithService("ClientService"), region.WithHandshaker(h))
 	if err != nil {
-		// errors.Is(err, sasl.ErrDowngrade), sasl.ErrBadCredentials, ... tell the causes apart.
+		// errors.Is(err, hberr.ErrDowngrade), hberr.ErrBadCredentials, ... tell the causes apart.
 		fmt.Println(err)
 		return
 	}

@@ -2,6 +2,7 @@ package sasl
 
 import (
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"sync"
 )
 
@@ -77,7 +78,7 @@ func (l *gssLayer) checkHeader(h wrapHeader, requireSeal bool) error {
 		return fmt.Errorf("%w: acceptor-subkey flag %v, expected %v", ErrBadToken, h.flags&flagAcceptorSubkey != 0, l.acceptorSubkey)
 	}
 	if requireSeal && h.flags&flagSealed == 0 {
-		return fmt.Errorf("%w: unsealed token under privacy", ErrDowngrade)
+		return fmt.Errorf("%w: unsealed token under privacy", hberr.ErrDowngrade)
 	}
 	if h.seq != l.recvSeq {
 		return fmt.Errorf("%w: got %d, expected %d", ErrSequence, h.seq, l.recvSeq)

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"strings"
 	"testing"
 
@@ -237,15 +238,15 @@ func TestUnsealedTokenUnderPrivacyIsRejected(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.Unwrap(nil, tok)
-	if !errors.Is(err, ErrDowngrade) {
-		t.Fatalf("error %v; want %v", err, ErrDowngrade)
+	if !errors.Is(err, hberr.ErrDowngrade) {
+		t.Fatalf("error %v; want %v", err, hberr.ErrDowngrade)
 	}
 }
 
 func TestNonAESEnctypeIsRefused(t *testing.T) {
 	_, err := newWrapKey(types.EncryptionKey{KeyType: 23, KeyValue: make([]byte, 16)})
-	if !errors.Is(err, ErrKerberos) {
-		t.Fatalf("error %v; want %v", err, ErrKerberos)
+	if !errors.Is(err, hberr.ErrKerberos) {
+		t.Fatalf("error %v; want %v", err, hberr.ErrKerberos)
 	}
 	if err == nil || !strings.Contains(err.Error(), "enctype 23") {
 		t.Fatalf("error %v; want one containing %q", err, "enctype 23")

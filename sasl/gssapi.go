@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 
 	"github.com/jcmturner/gofork/encoding/asn1"
 	"github.com/jcmturner/gokrb5/v8/asn1tools"
@@ -49,7 +50,7 @@ type initiator struct {
 func (in *initiator) apReqToken() ([]byte, error) {
 	auth, err := types.NewAuthenticator(in.st.realm, in.st.cname)
 	if err != nil {
-		return nil, fmt.Errorf("%w: authenticator: %v", ErrKerberos, err)
+		return nil, fmt.Errorf("%w: authenticator: %v", hberr.ErrKerberos, err)
 	}
 	// RFC 4121 section 4.1.1 checksum: Lgth 16, zero channel bindings, context flags.
 	cksum := make([]byte, 24)
@@ -60,16 +61,16 @@ func (in *initiator) apReqToken() ([]byte, error) {
 	in.auth = auth
 	req, err := messages.NewAPReq(in.st.ticket, in.st.sessionKey, auth)
 	if err != nil {
-		return nil, fmt.Errorf("%w: AP-REQ: %v", ErrKerberos, err)
+		return nil, fmt.Errorf("%w: AP-REQ: %v", hberr.ErrKerberos, err)
 	}
 	types.SetFlag(&req.APOptions, flags.APOptionMutualRequired)
 	body, err := req.Marshal()
 	if err != nil {
-		return nil, fmt.Errorf("%w: marshal AP-REQ: %v", ErrKerberos, err)
+		return nil, fmt.Errorf("%w: marshal AP-REQ: %v", hberr.ErrKerberos, err)
 	}
 	oid, err := asn1.Marshal(gssapi.OIDKRB5.OID())
 	if err != nil {
-		return nil, fmt.Errorf("%w: marshal mechanism OID: %v", ErrKerberos, err)
+		return nil, fmt.Errorf("%w: marshal mechanism OID: %v", hberr.ErrKerberos, err)
 	}
 	tok := make([]byte, 0, len(oid)+2+len(body))
 	tok = append(tok, oid...)
@@ -84,39 +85,39 @@ func (in *initiator) acceptAPRep(tok []byte) (*gssLayer, error) {
 	var oid asn1.ObjectIdentifier
 	rest, err := asn1.UnmarshalWithParams(tok, &oid, "application,explicit,tag:0")
 	if err != nil {
-		return nil, fmt.Errorf("%w: AP-REP token: %v", ErrMutualAuth, err)
+		return nil, fmt.Errorf("%w: AP-REP token: %v", hberr.ErrMutualAuth, err)
 	}
 	if !oid.Equal(gssapi.OIDKRB5.OID()) {
-		return nil, fmt.Errorf("%w: AP-REP token mechanism %s, want Kerberos", ErrMutualAuth, oid)
+		return nil, fmt.Errorf("%w: AP-REP token mechanism %s, want Kerberos", hberr.ErrMutualAuth, oid)
 	}
 	if len(rest) < 2 {
-		return nil, fmt.Errorf("%w: AP-REP token truncated", ErrMutualAuth)
+		return nil, fmt.Errorf("%w: AP-REP token truncated", hberr.ErrMutualAuth)
 	}
 	id, body := rest[:2], rest[2:]
 	switch {
 	case bytes.Equal(id, tokIDKRBError):
 		var ke messages.KRBError
 		if err := ke.Unmarshal(body); err != nil {
-			return nil, fmt.Errorf("%w: KRB-ERROR from server: %v", ErrKerberos, err)
+			return nil, fmt.Errorf("%w: KRB-ERROR from server: %v", hberr.ErrKerberos, err)
 		}
 		return nil, krbErrorFromCode(ke.ErrorCode, "server rejected the AP-REQ")
 	case !bytes.Equal(id, tokIDAPRep):
-		return nil, fmt.Errorf("%w: token ID %x, want AP-REP", ErrMutualAuth, id)
+		return nil, fmt.Errorf("%w: token ID %x, want AP-REP", hberr.ErrMutualAuth, id)
 	}
 	var rep messages.APRep
 	if err := rep.Unmarshal(body); err != nil {
-		return nil, fmt.Errorf("%w: AP-REP: %v", ErrMutualAuth, err)
+		return nil, fmt.Errorf("%w: AP-REP: %v", hberr.ErrMutualAuth, err)
 	}
 	plain, err := crypto.DecryptEncPart(rep.EncPart, in.st.sessionKey, keyusage.AP_REP_ENCPART)
 	if err != nil {
-		return nil, fmt.Errorf("%w: AP-REP does not decrypt with the session key", ErrMutualAuth)
+		return nil, fmt.Errorf("%w: AP-REP does not decrypt with the session key", hberr.ErrMutualAuth)
 	}
 	var part messages.EncAPRepPart
 	if err := part.Unmarshal(plain); err != nil {
-		return nil, fmt.Errorf("%w: AP-REP encrypted part: %v", ErrMutualAuth, err)
+		return nil, fmt.Errorf("%w: AP-REP encrypted part: %v", hberr.ErrMutualAuth, err)
 	}
 	if part.CTime.Unix() != in.auth.CTime.Unix() || part.Cusec != in.auth.Cusec {
-		return nil, fmt.Errorf("%w: AP-REP time does not echo our authenticator", ErrMutualAuth)
+		return nil, fmt.Errorf("%w: AP-REP time does not echo our authenticator", hberr.ErrMutualAuth)
 	}
 	key := in.st.sessionKey
 	subkey := part.Subkey.KeyType != 0 && len(part.Subkey.KeyValue) > 0
@@ -140,15 +141,15 @@ func krbErrorFromCode(code int32, what string) error {
 	var kind error
 	switch code {
 	case errorcode.KRB_AP_ERR_SKEW:
-		kind = ErrClockSkew
+		kind = hberr.ErrClockSkew
 	case errorcode.KDC_ERR_C_PRINCIPAL_UNKNOWN, errorcode.KDC_ERR_S_PRINCIPAL_UNKNOWN:
-		kind = ErrPrincipalUnknown
+		kind = hberr.ErrPrincipalUnknown
 	case errorcode.KDC_ERR_PREAUTH_FAILED, errorcode.KRB_AP_ERR_BAD_INTEGRITY, errorcode.KRB_AP_ERR_MODIFIED:
-		kind = ErrBadCredentials
+		kind = hberr.ErrBadCredentials
 	case errorcode.KRB_AP_ERR_TKT_EXPIRED:
-		kind = ErrTicketExpired
+		kind = hberr.ErrTicketExpired
 	default:
-		kind = ErrKerberos
+		kind = hberr.ErrKerberos
 	}
 	return fmt.Errorf("%w: %s: %s", kind, what, errorcode.Lookup(code))
 }

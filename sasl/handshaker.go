@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"io"
 	"log/slog"
 	"net"
@@ -312,7 +313,7 @@ func (h *Handshaker) negotiateLayer(gss *gssLayer, token []byte) (Protection, er
 			}
 		}
 	}
-	return 0, fmt.Errorf("%w: asked for %s, server offers only %s", ErrDowngrade, want.QoP(), offerString(bits))
+	return 0, fmt.Errorf("%w: asked for %s, server offers only %s", hberr.ErrDowngrade, want.QoP(), offerString(bits))
 }
 
 func offerString(bits byte) string {
@@ -331,7 +332,7 @@ func offerString(bits byte) string {
 func (h *Handshaker) fallbackToSimple(conn net.Conn, hdr *pb.ConnectionHeader, host string) error {
 	if !h.cfg.AllowFallbackToSimple {
 		return fmt.Errorf("%w: server %s sent SWITCH_TO_SIMPLE_AUTH (it does not run Kerberos) to a client asking for %s; refusing to continue unauthenticated in plaintext (set AllowFallbackToSimple to accept)",
-			ErrDowngrade, host, h.cfg.Protection)
+			hberr.ErrDowngrade, host, h.cfg.Protection)
 	}
 	h.cfg.Logger.Warn("sasl: server switched to SIMPLE authentication; continuing unauthenticated in plaintext", "server", host)
 	// The server ignores the token it already received and expects the plain header next.
@@ -400,7 +401,7 @@ func (h *Handshaker) readAESReply(ctx context.Context, conn net.Conn, gss *gssLa
 			return nil, nil
 		}
 		if isTimeout(err) || err == io.EOF {
-			return nil, fmt.Errorf("%w: asked for AES but the server sent no ConnectionHeaderResponse within %v (is hbase.rpc.crypto.encryption.aes.enabled off on the server?): %w", ErrDowngrade, h.cfg.AESWait, err)
+			return nil, fmt.Errorf("%w: asked for AES but the server sent no ConnectionHeaderResponse within %v (is hbase.rpc.crypto.encryption.aes.enabled off on the server?): %w", hberr.ErrDowngrade, h.cfg.AESWait, err)
 		}
 		return nil, fmt.Errorf("sasl: reading ConnectionHeaderResponse: %w", err)
 	}
@@ -425,7 +426,7 @@ func (h *Handshaker) readAESReply(ctx context.Context, conn net.Conn, gss *gssLa
 	}
 	meta := resp.GetCryptoCipherMeta()
 	if meta == nil {
-		return nil, fmt.Errorf("%w: ConnectionHeaderResponse without CryptoCipherMeta", ErrDowngrade)
+		return nil, fmt.Errorf("%w: ConnectionHeaderResponse without CryptoCipherMeta", hberr.ErrDowngrade)
 	}
 	aes, err := cipher.New(meta.GetTransformation(), cipher.Keys{
 		InKey: meta.GetInKey(), InIV: meta.GetInIv(), OutKey: meta.GetOutKey(), OutIV: meta.GetOutIv(),
@@ -443,7 +444,7 @@ func (h *Handshaker) readNegotiatedCipher(conn net.Conn, gss *gssLayer) (region.
 		return nil, fmt.Errorf("sasl: reading negotiated cipher: %w", err)
 	}
 	if msg.cipherToken == nil {
-		return nil, fmt.Errorf("%w: asked for USE_NEGOTIATED_CIPHER, server did not answer with a cipher", ErrDowngrade)
+		return nil, fmt.Errorf("%w: asked for USE_NEGOTIATED_CIPHER, server did not answer with a cipher", hberr.ErrDowngrade)
 	}
 	plain, err := gss.unwrap(nil, msg.cipherToken, true)
 	if err != nil {

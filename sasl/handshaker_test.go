@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"log/slog"
 	"net"
 	"strings"
@@ -211,8 +212,8 @@ func TestStrongerOfferIsAccepted(t *testing.T) {
 
 func TestWeakerOfferIsRefused(t *testing.T) {
 	r := runHandshake(t, &fakeServer{offer: layerNone | layerIntegrity}, nil, 5*time.Second, false)
-	if !errors.Is(r.err, ErrDowngrade) {
-		t.Fatalf("error %v; want %v", r.err, ErrDowngrade)
+	if !errors.Is(r.err, hberr.ErrDowngrade) {
+		t.Fatalf("error %v; want %v", r.err, hberr.ErrDowngrade)
 	}
 	if r.err == nil || !strings.Contains(r.err.Error(), "asked for auth-conf, server offers only auth, auth-int") {
 		t.Fatalf("error %v; want one containing %q", r.err, "asked for auth-conf, server offers only auth, auth-int")
@@ -233,8 +234,8 @@ func TestWeakerOfferIsRefused(t *testing.T) {
 func TestSwitchToSimpleIsRefused(t *testing.T) {
 	for _, p := range []Protection{Authentication, Integrity, Privacy} {
 		r := runHandshake(t, &fakeServer{switchToSimple: true}, []Option{WithProtection(p)}, 5*time.Second, false)
-		if !errors.Is(r.err, ErrDowngrade) {
-			t.Fatalf("%v: error %v; want %v", p, r.err, ErrDowngrade)
+		if !errors.Is(r.err, hberr.ErrDowngrade) {
+			t.Fatalf("%v: error %v; want %v", p, r.err, hberr.ErrDowngrade)
 		}
 		if r.err == nil || !strings.Contains(r.err.Error(), "SWITCH_TO_SIMPLE_AUTH") {
 			t.Fatalf("error %v; want one containing %q", r.err, "SWITCH_TO_SIMPLE_AUTH")
@@ -281,8 +282,8 @@ func TestServerErrorDuringSASL(t *testing.T) {
 func TestMissingAESReply(t *testing.T) {
 	start := time.Now()
 	r := runHandshake(t, &fakeServer{offer: offerAll, aes: false}, nil, 400*time.Millisecond, true)
-	if !errors.Is(r.err, ErrDowngrade) {
-		t.Fatalf("error %v; want %v", r.err, ErrDowngrade)
+	if !errors.Is(r.err, hberr.ErrDowngrade) {
+		t.Fatalf("error %v; want %v", r.err, hberr.ErrDowngrade)
 	}
 	if r.err == nil || !strings.Contains(r.err.Error(), "no ConnectionHeaderResponse") {
 		t.Fatalf("error %v; want one containing %q", r.err, "no ConnectionHeaderResponse")
@@ -303,8 +304,8 @@ func TestMissingAESReply(t *testing.T) {
 
 func TestMutualAuthFailure(t *testing.T) {
 	r := runHandshake(t, &fakeServer{offer: offerAll, badAPRep: true}, nil, 5*time.Second, false)
-	if !errors.Is(r.err, ErrMutualAuth) {
-		t.Fatalf("error %v; want %v", r.err, ErrMutualAuth)
+	if !errors.Is(r.err, hberr.ErrMutualAuth) {
+		t.Fatalf("error %v; want %v", r.err, hberr.ErrMutualAuth)
 	}
 }
 
@@ -361,8 +362,8 @@ func TestKerberosErrorsPassThrough(t *testing.T) {
 	kdc := newFakeKDC()
 	kdc.err = classifyKrbError(errors.New("KRB Error: (37) KRB_AP_ERR_SKEW Clock skew too great"))
 	r := runHandshake(t, &fakeServer{kdc: kdc}, nil, 5*time.Second, false)
-	if !errors.Is(r.err, ErrClockSkew) {
-		t.Fatalf("error %v; want %v", r.err, ErrClockSkew)
+	if !errors.Is(r.err, hberr.ErrClockSkew) {
+		t.Fatalf("error %v; want %v", r.err, hberr.ErrClockSkew)
 	}
 }
 
@@ -409,14 +410,14 @@ func TestHandshakeBoundedByContext(t *testing.T) {
 
 func TestClassifyKrbError(t *testing.T) {
 	for text, want := range map[string]error{
-		"KRB Error: (6) KDC_ERR_C_PRINCIPAL_UNKNOWN Client not found in Kerberos database":                                     ErrPrincipalUnknown,
-		"KRB Error: (24) KDC_ERR_PREAUTH_FAILED Pre-authentication information was invalid":                                    ErrBadCredentials,
-		"Keytab_Error: matching key not found in keytab. Looking for \"x\"":                                                    ErrBadCredentials,
-		"KRB Error: (37) KRB_AP_ERR_SKEW Clock skew too great":                                                                 ErrClockSkew,
-		"Networking_Error: AS Exchange Error: failed sending AS_REQ to KDC: dial tcp 127.0.0.1:1: connect: connection refused": ErrKDCUnreachable,
-		"KRB Error: (32) KRB_AP_ERR_TKT_EXPIRED Ticket expired":                                                                ErrTicketExpired,
-		"cannot login, no user credentials available and no valid existing session":                                            ErrTicketExpired,
-		"something else": ErrKerberos,
+		"KRB Error: (6) KDC_ERR_C_PRINCIPAL_UNKNOWN Client not found in Kerberos database":                                     hberr.ErrPrincipalUnknown,
+		"KRB Error: (24) KDC_ERR_PREAUTH_FAILED Pre-authentication information was invalid":                                    hberr.ErrBadCredentials,
+		"Keytab_Error: matching key not found in keytab. Looking for \"x\"":                                                    hberr.ErrBadCredentials,
+		"KRB Error: (37) KRB_AP_ERR_SKEW Clock skew too great":                                                                 hberr.ErrClockSkew,
+		"Networking_Error: AS Exchange Error: failed sending AS_REQ to KDC: dial tcp 127.0.0.1:1: connect: connection refused": hberr.ErrKDCUnreachable,
+		"KRB Error: (32) KRB_AP_ERR_TKT_EXPIRED Ticket expired":                                                                hberr.ErrTicketExpired,
+		"cannot login, no user credentials available and no valid existing session":                                            hberr.ErrTicketExpired,
+		"something else": hberr.ErrKerberos,
 	} {
 		if err := classifyKrbError(errors.New(text)); !errors.Is(err, want) {
 			t.Fatalf("%v: error %v; want %v", text, err, want)
@@ -505,11 +506,11 @@ func secretsStayOutOfLogs(t *testing.T, aes AESMode) {
 // A server rejecting the AP-REQ with a KRB-ERROR: each code its own error.
 func TestServerKerberosErrors(t *testing.T) {
 	for code, want := range map[int32]error{
-		37: ErrClockSkew,      // KRB_AP_ERR_SKEW
-		32: ErrTicketExpired,  // KRB_AP_ERR_TKT_EXPIRED
-		31: ErrBadCredentials, // KRB_AP_ERR_BAD_INTEGRITY
-		41: ErrBadCredentials, // KRB_AP_ERR_MODIFIED
-		60: ErrKerberos,       // KRB_ERR_GENERIC
+		37: hberr.ErrClockSkew,      // KRB_AP_ERR_SKEW
+		32: hberr.ErrTicketExpired,  // KRB_AP_ERR_TKT_EXPIRED
+		31: hberr.ErrBadCredentials, // KRB_AP_ERR_BAD_INTEGRITY
+		41: hberr.ErrBadCredentials, // KRB_AP_ERR_MODIFIED
+		60: hberr.ErrKerberos,       // KRB_ERR_GENERIC
 	} {
 		r := runHandshake(t, &fakeServer{offer: offerAll, krbError: code}, nil, 5*time.Second, false)
 		if !errors.Is(r.err, want) {
@@ -520,13 +521,13 @@ func TestServerKerberosErrors(t *testing.T) {
 
 func TestServerErrorMapsKerberosCauses(t *testing.T) {
 	err := error(&ServerError{Class: "javax.security.sasl.SaslException", Message: "GSS initiate failed [Caused by GSSException: Failure unspecified at GSS-API level (Mechanism level: Clock skew too great (37))]"})
-	if !errors.Is(err, ErrClockSkew) {
-		t.Fatalf("error %v; want %v", err, ErrClockSkew)
+	if !errors.Is(err, hberr.ErrClockSkew) {
+		t.Fatalf("error %v; want %v", err, hberr.ErrClockSkew)
 	}
-	if errors.Is(err, ErrTicketExpired) {
-		t.Fatalf("error %v; want one that is not %v", err, ErrTicketExpired)
+	if errors.Is(err, hberr.ErrTicketExpired) {
+		t.Fatalf("error %v; want one that is not %v", err, hberr.ErrTicketExpired)
 	}
-	if err := (&ServerError{Message: "Authentication is required"}); errors.Is(err, ErrBadCredentials) {
-		t.Fatalf("error %v; want one that is not %v", err, ErrBadCredentials)
+	if err := (&ServerError{Message: "Authentication is required"}); errors.Is(err, hberr.ErrBadCredentials) {
+		t.Fatalf("error %v; want one that is not %v", err, hberr.ErrBadCredentials)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"net"
 	"os"
 	"regexp"
@@ -50,20 +51,20 @@ func TestRealCluster(t *testing.T) {
 	}
 	privacyNoAES := []clientCase{
 		{name: "privacy+gss", cfg: []Option{WithProtection(Privacy), WithAES(AESOff)}, wantLayer: "gss-seal"},
-		{name: "aes-required", cfg: []Option{WithProtection(Privacy)}, wantErr: ErrDowngrade, contains: "no ConnectionHeaderResponse"},
+		{name: "aes-required", cfg: []Option{WithProtection(Privacy)}, wantErr: hberr.ErrDowngrade, contains: "no ConnectionHeaderResponse"},
 		{name: "aes-preferred", cfg: []Option{WithProtection(Privacy), WithAES(AESPreferred), WithAESWait(500 * time.Millisecond)}, wantLayer: "gss-seal"},
 	}
 	integrity := []clientCase{
 		{name: "integrity", cfg: []Option{WithProtection(Integrity)}, wantLayer: "gss-int"},
-		{name: "privacy-refused", cfg: []Option{WithProtection(Privacy)}, wantErr: ErrDowngrade, contains: "server offers only auth-int"},
+		{name: "privacy-refused", cfg: []Option{WithProtection(Privacy)}, wantErr: hberr.ErrDowngrade, contains: "server offers only auth-int"},
 	}
 	authentication := []clientCase{
 		{name: "authentication", cfg: []Option{WithProtection(Authentication)}, wantLayer: "none"},
-		{name: "privacy-refused", cfg: []Option{WithProtection(Privacy)}, wantErr: ErrDowngrade},
+		{name: "privacy-refused", cfg: []Option{WithProtection(Privacy)}, wantErr: hberr.ErrDowngrade},
 	}
 	plain := []clientCase{
-		{name: "privacy-refuses-simple", cfg: []Option{WithProtection(Privacy)}, wantErr: ErrDowngrade, contains: "SWITCH_TO_SIMPLE_AUTH"},
-		{name: "auth-refuses-simple", cfg: []Option{WithProtection(Authentication)}, wantErr: ErrDowngrade, contains: "SWITCH_TO_SIMPLE_AUTH"},
+		{name: "privacy-refuses-simple", cfg: []Option{WithProtection(Privacy)}, wantErr: hberr.ErrDowngrade, contains: "SWITCH_TO_SIMPLE_AUTH"},
+		{name: "auth-refuses-simple", cfg: []Option{WithProtection(Authentication)}, wantErr: hberr.ErrDowngrade, contains: "SWITCH_TO_SIMPLE_AUTH"},
 		{name: "explicit-fallback", cfg: []Option{WithProtection(Authentication), WithAllowFallbackToSimple()}, wantLayer: "none"},
 	}
 	for _, c := range []struct {
@@ -287,8 +288,8 @@ func runKerberosErrorCases(t *testing.T, cl *hbasetest.Cluster) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := dial(t, creds); !errors.Is(err, ErrPrincipalUnknown) {
-			t.Fatalf("error %v; want %v", err, ErrPrincipalUnknown)
+		if err := dial(t, creds); !errors.Is(err, hberr.ErrPrincipalUnknown) {
+			t.Fatalf("error %v; want %v", err, hberr.ErrPrincipalUnknown)
 		}
 	})
 	t.Run("wrong-password", func(t *testing.T) {
@@ -297,8 +298,8 @@ func runKerberosErrorCases(t *testing.T, cl *hbasetest.Cluster) {
 			t.Fatal(err)
 		}
 		err = dial(t, creds)
-		if !errors.Is(err, ErrBadCredentials) {
-			t.Fatalf("error %v; want %v", err, ErrBadCredentials)
+		if !errors.Is(err, hberr.ErrBadCredentials) {
+			t.Fatalf("error %v; want %v", err, hberr.ErrBadCredentials)
 		}
 		if strings.Contains(err.Error(), "not-the-password") {
 			t.Fatalf("err.Error() = %q; want it not to contain %q", err.Error(), "not-the-password")
@@ -325,8 +326,8 @@ func runKerberosErrorCases(t *testing.T, cl *hbasetest.Cluster) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := dial(t, creds); !errors.Is(err, ErrBadCredentials) {
-			t.Fatalf("error %v; want %v", err, ErrBadCredentials)
+		if err := dial(t, creds); !errors.Is(err, hberr.ErrBadCredentials) {
+			t.Fatalf("error %v; want %v", err, hberr.ErrBadCredentials)
 		}
 	})
 	t.Run("keytab-of-unknown-principal", func(t *testing.T) {
@@ -334,8 +335,8 @@ func runKerberosErrorCases(t *testing.T, cl *hbasetest.Cluster) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := dial(t, creds); !errors.Is(err, ErrPrincipalUnknown) {
-			t.Fatalf("error %v; want %v", err, ErrPrincipalUnknown)
+		if err := dial(t, creds); !errors.Is(err, hberr.ErrPrincipalUnknown) {
+			t.Fatalf("error %v; want %v", err, hberr.ErrPrincipalUnknown)
 		}
 	})
 	t.Run("kdc-down", func(t *testing.T) {
@@ -355,8 +356,8 @@ func runKerberosErrorCases(t *testing.T, cl *hbasetest.Cluster) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := dial(t, creds); !errors.Is(err, ErrKDCUnreachable) {
-			t.Fatalf("error %v; want %v", err, ErrKDCUnreachable)
+		if err := dial(t, creds); !errors.Is(err, hberr.ErrKDCUnreachable) {
+			t.Fatalf("error %v; want %v", err, hberr.ErrKDCUnreachable)
 		}
 	})
 	t.Run("wrong-service-principal", func(t *testing.T) {
@@ -372,8 +373,8 @@ func runKerberosErrorCases(t *testing.T, cl *hbasetest.Cluster) {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
 		_, err = region.Dial(ctx, addr, region.WithService("ClientService"), region.WithHandshaker(h))
-		if !errors.Is(err, ErrPrincipalUnknown) {
-			t.Fatalf("error %v; want %v", err, ErrPrincipalUnknown)
+		if !errors.Is(err, hberr.ErrPrincipalUnknown) {
+			t.Fatalf("error %v; want %v", err, hberr.ErrPrincipalUnknown)
 		}
 	})
 	runCCacheAndSkewCases(t, cl, regions[0])

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,7 +123,7 @@ func ccacheWorks(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, rg hb
 }
 
 // ccacheExpires: credential-cache credentials cannot log in again, so once the cached TGT has
-// ended, a connection that needs a new service ticket fails with ErrTicketExpired, within its
+// ended, a connection that needs a new service ticket fails with hberr.ErrTicketExpired, within its
 // context, saying to kinit again. Both caches hold short TGTs from the real KDC and first
 // authenticate a connection, so the failure afterwards is the expiry's:
 //   - new credentials from either cache: gokrb5 sees from the cache alone that the TGT has
@@ -202,7 +203,7 @@ func ccacheExpires(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, add
 		t.Run(c.name, func(t *testing.T) {
 			took, err := dialWith(ctx, t, c.creds, addr, otherServer)
 			t.Logf("credentials in use, ticket for another server after expiry (%v): %v", took.Round(time.Millisecond), err)
-			requireOnlySentinel(t, err, ErrTicketExpired)
+			requireOnlySentinel(t, err, hberr.ErrTicketExpired)
 			if err == nil || !strings.Contains(err.Error(), c.reason) {
 				t.Fatalf("error %v; want one containing %q", err, c.reason)
 			}
@@ -220,7 +221,7 @@ func ccacheExpires(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, add
 			defer fresh.Close()
 			took, err = dialWith(ctx, t, fresh, addr, "")
 			t.Logf("new credentials from the expired cache (%v): %v", took.Round(time.Millisecond), err)
-			requireOnlySentinel(t, err, ErrTicketExpired)
+			requireOnlySentinel(t, err, hberr.ErrTicketExpired)
 			if err == nil || !strings.Contains(err.Error(), "no valid existing session") {
 				t.Fatalf("error %v; want one containing %q", err, "no valid existing session")
 			}
@@ -231,7 +232,7 @@ func ccacheExpires(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, add
 	}
 }
 
-// kdcClockSkew: a client whose clock is outside the KDC's window gets ErrClockSkew from the
+// kdcClockSkew: a client whose clock is outside the KDC's window gets hberr.ErrClockSkew from the
 // real KDC, within its context. The KDC's allowable skew is made negative (every client
 // timestamp is then outside it) rather than the client's clock moved: gokrb5 reads the system
 // clock.
@@ -282,7 +283,7 @@ func kdcClockSkew(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, addr
 
 	took, err := dialWith(ctx, t, creds, addr, "")
 	t.Logf("service ticket outside the KDC's clock window (%v): %v", took.Round(time.Millisecond), err)
-	requireOnlySentinel(t, err, ErrClockSkew)
+	requireOnlySentinel(t, err, hberr.ErrClockSkew)
 	if err == nil || !strings.Contains(err.Error(), "KRB_AP_ERR_SKEW") {
 		t.Fatalf("error %v; want one containing %q", err, "KRB_AP_ERR_SKEW")
 	}
@@ -300,7 +301,7 @@ func kdcClockSkew(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, addr
 	if err == nil || !strings.Contains(err.Error(), "KDC_ERR_PREAUTH_FAILED") {
 		t.Fatalf("Kerby's answer to a skewed pre-authentication changed; map it: error %v; want one containing %q", err, "KDC_ERR_PREAUTH_FAILED")
 	}
-	requireOnlySentinel(t, err, ErrBadCredentials)
+	requireOnlySentinel(t, err, hberr.ErrBadCredentials)
 	if err == nil || !strings.Contains(err.Error(), "a client clock too far from the KDC's") {
 		t.Fatalf("the error must mention the clock: error %v; want one containing %q", err, "a client clock too far from the KDC's")
 	}

@@ -2,27 +2,28 @@ package sasl
 
 import (
 	"errors"
+	"github.com/go-hbase/hbase/hberr"
 	"strings"
 )
 
 // Permanent reports whether err is a failure of the security handshake that no retry can
 // mend, so that a client fails its calls at once instead of retrying until their deadlines:
-// a principal the KDC does not know (client or service: ErrPrincipalUnknown), a wrong
-// password or keytab (ErrBadCredentials), clocks too far apart (ErrClockSkew), a server that
-// offers less protection than required (ErrDowngrade) or cannot prove its identity
-// (ErrMutualAuth), an expired credential cache (kinit must run again), and the KDC's other
+// a principal the KDC does not know (client or service: hberr.ErrPrincipalUnknown), a wrong
+// password or keytab (hberr.ErrBadCredentials), clocks too far apart (hberr.ErrClockSkew), a server that
+// offers less protection than required (hberr.ErrDowngrade) or cannot prove its identity
+// (hberr.ErrMutualAuth), an expired credential cache (kinit must run again), and the KDC's other
 // final refusals (a revoked or expired principal, an expired password, no common encryption
 // type, a policy...). An unreachable KDC, an expired ticket that a keytab or password renews,
 // and a server's bare "GSS initiate failed" (whose cause the server does not tell) are not
 // permanent.
 func Permanent(err error) bool {
-	for _, kind := range []error{ErrPrincipalUnknown, ErrBadCredentials, ErrClockSkew, ErrDowngrade,
-		ErrMutualAuth, errCCacheExpired} {
+	for _, kind := range []error{hberr.ErrPrincipalUnknown, hberr.ErrBadCredentials, hberr.ErrClockSkew, hberr.ErrDowngrade,
+		hberr.ErrMutualAuth, errCCacheExpired} {
 		if errors.Is(err, kind) {
 			return true
 		}
 	}
-	if !errors.Is(err, ErrKerberos) || errors.Is(err, ErrKDCUnreachable) {
+	if !errors.Is(err, hberr.ErrKerberos) || errors.Is(err, hberr.ErrKDCUnreachable) {
 		return false
 	}
 	s := err.Error()

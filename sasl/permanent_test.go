@@ -3,6 +3,7 @@ package sasl
 import (
 	"errors"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"testing"
 )
 
@@ -23,8 +24,8 @@ func TestPermanent(t *testing.T) {
 		{classifyKrbError(errors.New("KRB Error: (23) KDC_ERR_KEY_EXPIRED Password has expired - change password to reset")), true},
 		{classifyKrbError(errors.New("KRB Error: (14) KDC_ERR_ETYPE_NOSUPP KDC has no support for encryption type")), true},
 		{classifyKrbError(errors.New("[Root cause: Configuration_Error] Configuration_Error: no KDCs defined in configuration for realm R")), true},
-		{fmt.Errorf("%w: AP-REP does not decrypt with the session key", ErrMutualAuth), true},
-		{fmt.Errorf("%w: asked for privacy, server offers only authentication", ErrDowngrade), true},
+		{fmt.Errorf("%w: AP-REP does not decrypt with the session key", hberr.ErrMutualAuth), true},
+		{fmt.Errorf("%w: asked for privacy, server offers only authentication", hberr.ErrDowngrade), true},
 		{creds.ccacheExpired(classifyKrbError(errors.New("KRB Error: (32) KRB_AP_ERR_TKT_EXPIRED Ticket expired"))), true},
 
 		{classifyKrbError(errors.New("KRB Error: (32) KRB_AP_ERR_TKT_EXPIRED Ticket expired")), false},
@@ -48,7 +49,7 @@ func TestKDCErrorText(t *testing.T) {
 	err := classifyKrbError(fmt.Errorf("login as nobody@EXAMPLE.COM: %w", errors.New(gokrb5)))
 	want := "sasl: kerberos: principal unknown: login as nobody@EXAMPLE.COM: could not get valid TGT for client's realm: " +
 		"(6) KDC_ERR_C_PRINCIPAL_UNKNOWN Client not found in Kerberos database"
-	if err.Error() != want || !errors.Is(err, ErrPrincipalUnknown) {
+	if err.Error() != want || !errors.Is(err, hberr.ErrPrincipalUnknown) {
 		t.Errorf("error = %q; want %q", err, want)
 	}
 	other := classifyKrbError(errors.New("Networking_Error: AS Exchange Error: failed sending AS_REQ to KDC: dial tcp 127.0.0.1:1: connect: connection refused"))

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha1"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 	"hash"
 
 	"github.com/jcmturner/gokrb5/v8/crypto/common"
@@ -39,7 +40,7 @@ func newRFC3962Usage(et etype.EType, base []byte, usage uint32) (*rfc3962Usage, 
 	derive := func(u []byte) ([]byte, error) {
 		k, err := et.DeriveKey(base, u)
 		if err != nil {
-			return nil, fmt.Errorf("%w: deriving the usage %d key: %v", ErrKerberos, usage, err)
+			return nil, fmt.Errorf("%w: deriving the usage %d key: %v", hberr.ErrKerberos, usage, err)
 		}
 		return k, nil
 	}
@@ -57,7 +58,7 @@ func newRFC3962Usage(et etype.EType, base []byte, usage uint32) (*rfc3962Usage, 
 	}
 	block, err := aes.NewCipher(ke)
 	if err != nil {
-		return nil, fmt.Errorf("%w: usage %d key: %v", ErrKerberos, usage, err)
+		return nil, fmt.Errorf("%w: usage %d key: %v", hberr.ErrKerberos, usage, err)
 	}
 	return &rfc3962Usage{ke: block, ki: hmac.New(sha1.New, ki), kc: hmac.New(sha1.New, kc)}, nil
 }

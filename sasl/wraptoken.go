@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"encoding/binary"
 	"fmt"
+	"github.com/go-hbase/hbase/hberr"
 
 	"github.com/jcmturner/gokrb5/v8/crypto"
 	"github.com/jcmturner/gokrb5/v8/crypto/etype"
@@ -86,11 +87,11 @@ func newWrapKey(k types.EncryptionKey) (wrapKey, error) {
 	switch k.KeyType {
 	case 17, 18, 19, 20:
 	default:
-		return wrapKey{}, fmt.Errorf("%w: session key enctype %d has no RFC 4121 wrap tokens (need an AES enctype)", ErrKerberos, k.KeyType)
+		return wrapKey{}, fmt.Errorf("%w: session key enctype %d has no RFC 4121 wrap tokens (need an AES enctype)", hberr.ErrKerberos, k.KeyType)
 	}
 	et, err := crypto.GetEtype(k.KeyType)
 	if err != nil {
-		return wrapKey{}, fmt.Errorf("%w: enctype %d: %v", ErrKerberos, k.KeyType, err)
+		return wrapKey{}, fmt.Errorf("%w: enctype %d: %v", hberr.ErrKerberos, k.KeyType, err)
 	}
 	wk := wrapKey{key: k, et: et}
 	if k.KeyType == 17 || k.KeyType == 18 {
