@@ -32,15 +32,6 @@ type env struct {
 // balancer would (the region closes, flushing, and opens there).
 func (e *env) move(row string) { e.errf("move "+row, e.mover(e.ctx, e.table, b(row))) }
 
-// within runs fn with a context that ends after d (for calls that retry until then).
-func (e *env) within(d time.Duration, fn func()) {
-	ctx := e.ctx
-	var cancel context.CancelFunc
-	e.ctx, cancel = context.WithTimeout(ctx, d)
-	defer func() { cancel(); e.ctx = ctx }()
-	fn()
-}
-
 func (e *env) logf(format string, args ...any) { e.out = append(e.out, fmt.Sprintf(format, args...)) }
 
 // b is a []byte of s.
