@@ -41,14 +41,7 @@ func (b *backoff) sleepAtLeast(ctx context.Context, d time.Duration) error {
 	if b.hooks != nil && b.hooks.Backoff != nil {
 		b.hooks.Backoff(ctx, hbasetrace.BackoffInfo{Pause: d, Count: b.attempt})
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	}
+	return sleepCtx(ctx, d)
 }
 
 // retryAction is what a call does after an error.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"strings"
 	"sync"
 
 	"github.com/go-hbase/hbase/internal/pb"
@@ -30,30 +29,24 @@ const (
 
 // String returns HBase's name of p: "authentication", "integrity" or "privacy".
 func (p Protection) String() string {
-	switch p {
-	case ProtectionAuthentication:
-		return "authentication"
-	case ProtectionIntegrity:
-		return "integrity"
-	case ProtectionPrivacy:
-		return "privacy"
+	if p < ProtectionAuthentication || p > ProtectionPrivacy {
+		return fmt.Sprintf("Protection(%d)", uint8(p))
 	}
-	return fmt.Sprintf("Protection(%d)", uint8(p))
+	return p.sasl().String()
 }
 
 // UnmarshalText sets p from HBase's name of a level (hbase.rpc.protection: "authentication",
 // "integrity", "privacy") or its SASL name ("auth", "auth-int", "auth-conf"), so that a
 // Protection can be a flag (flag.TextVar) or a field of a configuration file.
 func (p *Protection) UnmarshalText(text []byte) error {
-	switch strings.ToLower(string(text)) {
-	case "authentication", "auth":
-		*p = ProtectionAuthentication
-	case "integrity", "auth-int":
-		*p = ProtectionIntegrity
-	case "privacy", "auth-conf":
-		*p = ProtectionPrivacy
-	default:
+	sp, err := sasl.ParseProtection(string(text))
+	if err != nil {
 		return fmt.Errorf("hbase: unknown protection %q (want authentication, integrity or privacy)", text)
+	}
+	for q := ProtectionAuthentication; q <= ProtectionPrivacy; q++ {
+		if q.sasl() == sp {
+			*p = q
+		}
 	}
 	return nil
 }
