@@ -27,7 +27,8 @@ type Client struct {
 	dead          atomic.Bool
 	loggedCorrupt atomic.Bool // a corrupt response was logged (once per connection)
 
-	explainOnce sync.Once // unanswered (firstanswer.go)
+	explainOnce sync.Once     // unanswered (firstanswer.go): one probe per connection
+	explainDone chan struct{} // closed when explained is set
 	explained   error
 
 	mu       sync.Mutex
@@ -86,7 +87,7 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	if err != nil {
 		conn.Close()
 		if closedEarly(err) && ctx.Err() == nil {
-			err = explainUnanswered(&cfg, addr, err) // a security handshake the server did not answer
+			err = explainUnanswered(ctx, &cfg, addr, err) // a security handshake the server did not answer
 		}
 		return nil, fmt.Errorf("region: dial %s: %w", addr, err)
 	}

@@ -21,7 +21,9 @@ import (
 // user "connection closed" sends them looking at the network. These functions find out
 // which it is and say so.
 
-// tlsProbeTimeout bounds the extra connection that asks a server whether it speaks TLS.
+// tlsProbeTimeout bounds the extra connection that asks a server whether it speaks TLS; the
+// context of the call that needs the answer bounds it too, so that no call returns late for
+// it (a partitioned server's probe would otherwise hold its caller for the whole second).
 const tlsProbeTimeout = time.Second
 
 // ErrNoAnswer is wrapped by the error of a new connection the server closed (or reset)
@@ -56,16 +58,31 @@ func closedEarly(err error) bool {
 }
 
 // unanswered is explainUnanswered for an established connection c, whose reader and writer
-// may both find it closed: the server is probed once.
-func (c *Client) unanswered(cause error) error {
-	c.explainOnce.Do(func() { c.explained = explainUnanswered(&c.cfg, c.addr, cause) })
-	return c.explained
+// may both find it closed: the server is probed once, in a goroutine of its own, and each
+// caller waits for the verdict within its ctx (a lone caller reading, which must not return
+// late); one whose ctx ends first gets ErrNoAnswer.
+func (c *Client) unanswered(ctx context.Context, cause error) error {
+	c.explainOnce.Do(func() {
+		c.explainDone = make(chan struct{})
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			c.explained = explainUnanswered(context.Background(), &c.cfg, c.addr, cause)
+			close(c.explainDone)
+		}()
+	})
+	select {
+	case <-c.explainDone:
+		return c.explained
+	case <-ctx.Done():
+		return fmt.Errorf("%w (%w)", ErrNoAnswer, cause)
+	}
 }
 
 // explainUnanswered returns the error of a plaintext connection to addr that the server closed
 // (cause) before sending a byte: a mismatch when the server speaks TLS, else ErrNoAnswer.
-func explainUnanswered(cfg *config, addr string, cause error) error {
-	if cfg.TLS == nil && speaksTLS(cfg.Dialer, addr) {
+func explainUnanswered(ctx context.Context, cfg *config, addr string, cause error) error {
+	if cfg.TLS == nil && speaksTLS(ctx, cfg.Dialer, addr) {
 		return &mismatch{tls: true, cause: cause, msg: "the server speaks TLS and closed this plaintext connection: " +
 			"the cluster requires TLS; connect with hbase.WithTLS (hbase.client.netty.tls.enabled)"}
 	}
@@ -87,9 +104,9 @@ func explainForeign(cfg *config, first uint32, cause error) error {
 
 // speaksTLS reports whether the server at addr answers a TLS ClientHello in TLS (a hello, or
 // an alert refusing this client), on a connection of its own, closed at once. Nothing but the
-// handshake is sent: the certificate is not checked, because no data follows.
-func speaksTLS(dialer Dialer, addr string) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), tlsProbeTimeout)
+// handshake is sent: the certificate is not checked, because no data follows. ctx bounds it.
+func speaksTLS(ctx context.Context, dialer Dialer, addr string) bool {
+	ctx, cancel := context.WithTimeout(ctx, tlsProbeTimeout)
 	defer cancel()
 	conn, err := dialer.DialContext(ctx, "tcp", addr)
 	if err != nil {

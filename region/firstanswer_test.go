@@ -156,3 +156,48 @@ func TestFirstAnswerExplained(t *testing.T) {
 		})
 	}
 }
+
+// blackholeAfterFirst dials the first connection and leaves every later one (the TLS probe)
+// unanswered until its context ends, as a partitioned server does.
+type blackholeAfterFirst struct{ n atomic.Int64 }
+
+func (d *blackholeAfterFirst) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	if d.n.Add(1) == 1 {
+		var nd net.Dialer
+		return nd.DialContext(ctx, network, addr)
+	}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// A call on a new connection that the server closes unanswered returns with its context even
+// when the TLS probe that explains the close cannot reach the server (a partition): the probe
+// takes up to a second, and the caller reading its own response used to wait for it.
+func TestUnansweredProbeBoundedByTheCall(t *testing.T) {
+	addr, _ := listen(t, func(c net.Conn) {
+		var b [6]byte
+		io.ReadFull(c, b[:]) //nolint:errcheck
+	})
+	d := &blackholeAfterFirst{}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, addr, WithService("ClientService"), WithDialer(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	callCtx, callCancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer callCancel()
+	start := time.Now()
+	_, err = c.Call(callCtx, "Get", getRequest("r"), nil, &pb.GetResponse{})
+	took := time.Since(start)
+	if err == nil {
+		t.Fatal("the call succeeded")
+	}
+	if took > 700*time.Millisecond {
+		t.Errorf("the call returned after %v, its context ended after 300 ms: %v", took, err)
+	}
+	if d.n.Load() < 2 {
+		t.Errorf("%d dials: the probe did not run", d.n.Load())
+	}
+}

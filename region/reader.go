@@ -2,6 +2,7 @@ package region
 
 import (
 	"bufio"
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -60,8 +61,14 @@ func (c *Client) readOne() (*call, error) {
 			// The frame's position in the stream is lost with the bytes already consumed.
 			err = fmt.Errorf("read interrupted in the middle of a response frame (a call's context ended): %w", err)
 		case !r.answered && !r.fr.mid && closedEarly(err):
-			// Nothing came back on a new connection: a server of another kind (firstanswer.go).
-			err = c.unanswered(err)
+			// Nothing came back on a new connection: a server of another kind (firstanswer.go),
+			// asked within the lone caller's context when a caller reads (the reader goroutine
+			// holds nobody up).
+			probeCtx := c.wait.ctx
+			if probeCtx == nil {
+				probeCtx = context.Background()
+			}
+			err = c.unanswered(probeCtx, err)
 		case errors.Is(err, errFrameStart):
 			err = errors.New("server closed the connection")
 		case !r.answered && errors.Is(err, ErrFrameTooLarge):

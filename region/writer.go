@@ -201,8 +201,12 @@ func (w *writer) stop(c *Client, err error) {
 	w.discardPending()
 	w.mu.Unlock()
 	if c.stats.bytesRead.Load() == 0 && closedEarly(err) {
-		// Refused before any answer, like a read of EOF on a new connection (firstanswer.go).
-		err = c.unanswered(err)
+		// Closed before any answer was read: the server may have said something first (an
+		// HTTP server's "HTTP/1.1 400"), or nothing (a TLS-only server), which only the bytes
+		// still to read tell. The connection's reader (the reader goroutine, or the lone caller
+		// that reads next) meets the end after them and fails the connection with the reason
+		// (firstanswer.go); the writer only stops.
+		return
 	}
 	c.fail(c.connFailed(fmt.Errorf("write: %w", err)))
 }
