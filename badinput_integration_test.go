@@ -214,9 +214,9 @@ func TestBadInputPlain(t *testing.T) {
 		{name: "value over the server's 10 MB KeyValue limit", call: put(make([]byte, 11<<20), "f"),
 			is: []error{hberr.ErrDoNotRetry}, fast: true, conns: 2,
 			want: `re:hbase: Put "<table>"/"r": org\.apache\.hadoop\.hbase\.DoNotRetryIOException: Cell\[r/f:q/LATEST_TIMESTAMP/Put/vlen=11534336/seqid=0\] with size \d+ exceeds limit of 10485760 bytes`},
-		{name: "300 MB Put (over the 256 MB frame limit)", call: put(huge, "f"),
-			is: []error{hberr.ErrBadRequest}, fast: true, conns: 2,
-			want: `re:hbase: Put "<table>"/"r": bad request: the request is 3145729\d\d bytes, over the frame limit of 268435456 bytes \(region: frame too large\)`},
+		{name: "300 MB Put (over the 256 MB a request may carry)", call: put(huge, "f"),
+			is: []error{hberr.ErrBadRequest}, fast: true, conns: 0,
+			want: `re:hrpc: bad request: cells of 3145728\d\d bytes, over the 268435456 bytes one request may carry`},
 	}, false)
 	t.Log(badTable(rows))
 }

@@ -32,6 +32,11 @@ func TestBadInputIsErrBadRequest(t *testing.T) {
 		{"Put row over 32767 bytes", func() error { _, err := NewPut(table, longRow, Value(f, f, f)); return err }, "row of 32768 bytes"},
 		{"Put without cells", func() error { _, err := NewPut(table, row); return err }, "mutation without cells"},
 		{"Put empty family", func() error { _, err := NewPut(table, row, Value(nil, f, f)); return err }, "empty column family"},
+		{"Put over 256 MiB", func() error {
+			half := make([]byte, 130<<20) // two cells of 130 MiB: each fine, together too much
+			_, err := NewPut(table, row, Value(f, []byte("a"), half), Value(f, []byte("b"), half))
+			return err
+		}, "over the 268435456 bytes one request may carry"},
 		{"Delete bad timestamp", func() error { _, err := NewDelete(table, row, Timestamp(LatestTimestamp+1)); return err }, "beyond the largest timestamp"},
 		{"Increment empty table", func() error { _, err := NewIncrement(nil, row, Amount(f, f, 1)); return err }, "empty table name"},
 		{"Scan bad limit", func() error { _, err := NewScan(table, Limit(-1)); return err }, "Limit(-1)"},

@@ -133,6 +133,7 @@ func newMutation[O any](t pb.MutationProto_MutationType, table, row []byte, opts
 		attributes:  attributesProto(o.attributes),
 		maxAttempts: o.maxAttempts,
 	}
+	size := 0
 	for i := range m.cells {
 		c := &m.cells[i]
 		c.Row = row
@@ -142,6 +143,11 @@ func newMutation[O any](t pb.MutationProto_MutationType, table, row []byte, opts
 		if err := checkCell(c); err != nil {
 			return mutation{}, err
 		}
+		size += wire.CellSize(c)
+	}
+	if size > wire.MaxRequestCells {
+		// Refused here, before the client copies the cells into a request it cannot send.
+		return mutation{}, invalid("cells of %d bytes, over the %d bytes one request may carry", size, wire.MaxRequestCells)
 	}
 	if t == pb.MutationProto_APPEND || t == pb.MutationProto_INCREMENT {
 		m.nonce = newNonce()

@@ -22,6 +22,10 @@ const (
 	MinCellLen = 4 + kvHeaderLen + keyFixedLen
 	// MaxRowLen is the longest row HBase takes (HConstants.MAX_ROW_LENGTH).
 	MaxRowLen = math.MaxInt16
+	// MaxRequestCells bounds the cells of one request: the frame limit of the client's
+	// connections (region.DefaultMaxFrameSize) and HBase's own default request limit
+	// (hbase.ipc.max.request.size), both 256 MiB.
+	MaxRequestCells = 256 << 20
 	// MaxFamilyLen is the longest family: KeyValue keeps its length in one signed byte.
 	MaxFamilyLen = math.MaxInt8
 	// MaxCellLen is the largest KeyValue: its length prefix is a signed int.
