@@ -20,17 +20,12 @@ func adminFlush(c *call) (proto.Message, error) {
 	if len(req.GetFamily()) > 0 {
 		return nil, unsupported("flushing one family")
 	}
-	tableName, reg := c.target(req.GetRegion())
-	if err := c.inject("FlushRegion", tableName, nil, reg); err != nil {
-		return nil, err
-	}
-	s := c.rs.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, err := c.served(req.GetRegion())
+	r, unlock, err := c.enter("FlushRegion", req.GetRegion(), nil)
 	if err != nil {
 		return nil, err
 	}
+	defer unlock()
+	s := c.rs.s
 	s.flushRegion(r)
 	return &pb.FlushRegionResponse{LastFlushTime: proto.Uint64(uint64(s.now())), Flushed: proto.Bool(true)}, nil
 }
@@ -44,17 +39,12 @@ func adminCompact(c *call) (proto.Message, error) {
 	if len(req.GetFamily()) > 0 {
 		return nil, unsupported("compacting one family")
 	}
-	tableName, reg := c.target(req.GetRegion())
-	if err := c.inject("CompactRegion", tableName, nil, reg); err != nil {
-		return nil, err
-	}
-	s := c.rs.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, err := c.served(req.GetRegion())
+	r, unlock, err := c.enter("CompactRegion", req.GetRegion(), nil)
 	if err != nil {
 		return nil, err
 	}
+	defer unlock()
+	s := c.rs.s
 	s.compactRegion(r, req.GetMajor())
 	return &pb.CompactRegionResponse{}, nil
 }

@@ -33,6 +33,24 @@ func (c *call) target(spec *pb.RegionSpecifier) (string, *region) {
 	return string(name), nil
 }
 
+// enter starts a call of op on the region spec names: it records the call and applies the
+// faults that match (inject, outside the lock, so that a delay holds no other call up), then
+// takes the server's lock and returns the region if this server serves it. unlock releases
+// the lock; on an error the lock is not held.
+func (c *call) enter(op string, spec *pb.RegionSpecifier, row []byte) (r *region, unlock func(), err error) {
+	tableName, reg := c.target(spec)
+	if err := c.inject(op, tableName, row, reg); err != nil {
+		return nil, nil, err
+	}
+	s := c.rs.s
+	s.mu.Lock()
+	if r, err = c.served(spec); err != nil {
+		s.mu.Unlock()
+		return nil, nil, err
+	}
+	return r, s.mu.Unlock, nil
+}
+
 // served returns the region a request names if this server serves it now; otherwise the
 // exception a region server answers with. Callers hold s.mu.
 func (c *call) served(spec *pb.RegionSpecifier) (*region, error) {
@@ -71,17 +89,12 @@ func clientGet(c *call) (proto.Message, error) {
 	case len(g.GetCfTimeRange()) > 0:
 		return nil, unsupported("a time range per column family")
 	}
-	tableName, reg := c.target(req.GetRegion())
-	if err := c.inject("Get", tableName, g.GetRow(), reg); err != nil {
-		return nil, err
-	}
-	s := c.rs.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, err := c.served(req.GetRegion())
+	r, unlock, err := c.enter("Get", req.GetRegion(), g.GetRow())
 	if err != nil {
 		return nil, err
 	}
+	defer unlock()
+	s := c.rs.s
 	cells, err := s.get(r, g)
 	if err != nil {
 		return nil, err

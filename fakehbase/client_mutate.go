@@ -41,17 +41,12 @@ func clientMutate(c *call) (proto.Message, error) {
 	if req.GetCondition() != nil {
 		op = "CheckAndMutate"
 	}
-	tableName, reg := c.target(req.GetRegion())
-	if err := c.inject(op, tableName, m.row, reg); err != nil {
-		return nil, err
-	}
-	s := c.rs.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, err := c.served(req.GetRegion())
+	r, unlock, err := c.enter(op, req.GetRegion(), m.row)
 	if err != nil {
 		return nil, err
 	}
+	defer unlock()
+	s := c.rs.s
 	if cond := req.GetCondition(); cond != nil {
 		ok, cells, err := s.checkAndMutate(r, cond, []*mutation{m}, req.GetNonceGroup())
 		if err != nil {
