@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -171,6 +173,11 @@ func validate(o *Options) error {
 	if o.TLSAllowPlaintext && !o.TLS {
 		return errors.New("hbasetest: TLSAllowPlaintext needs TLS")
 	}
+	for k := range o.Conf {
+		if k == "" || strings.ContainsAny(k, "= \t\n") {
+			return fmt.Errorf("hbasetest: Conf key %q is not a configuration key", k)
+		}
+	}
 	if len(o.ProxyUsers) > 0 && !o.Secure {
 		return errors.New("hbasetest: ProxyUsers needs Secure")
 	}
@@ -285,6 +292,9 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	}
 	if len(c.opts.ProxyUsers) > 0 {
 		args = append(args, "--proxy-users", strings.Join(c.opts.ProxyUsers, ","))
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.opts.Conf)) {
+		args = append(args, "--conf", k+"="+c.opts.Conf[k])
 	}
 	cmd := exec.Command(c.launcher.java, args...)
 	// Own process group: a Ctrl-C aimed at the Go program reaches the JVM only through Stop,

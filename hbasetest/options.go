@@ -85,6 +85,11 @@ type Options struct {
 	// FullJIT runs the JVM with its optimising compiler. The default, C1 only, starts faster
 	// and uses less CPU, which suits tests; benchmarks want FullJIT.
 	FullJIT bool
+	// Conf is extra configuration of the servers (hbase-site keys), set after the launcher's
+	// own settings so that it overrides them: a tiny call queue
+	// ("hbase.ipc.server.max.callqueue.length"), one handler
+	// ("hbase.regionserver.handler.count"), coprocessors, region replica replication.
+	Conf map[string]string
 	// JVMArgs are extra JVM flags (e.g. "-Dsun.security.krb5.debug=true").
 	JVMArgs []string
 	// Logger receives progress messages; nil discards them.

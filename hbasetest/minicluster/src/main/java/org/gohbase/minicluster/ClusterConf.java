@@ -110,6 +110,9 @@ final class ClusterConf {
     if (a.poisonReleasedBuffers) {
       c.set("hbase.netty.rpcserver.allocator", PoisonReleasedBuffers.class.getName());
     }
+    for (java.util.Map.Entry<String, String> e : a.conf.entrySet()) {
+      c.set(e.getKey(), e.getValue());
+    }
     return c;
   }
 

@@ -35,6 +35,11 @@ final class LauncherArgs {
    */
   List<String> proxyUsers = new ArrayList<>();
   /**
+   * Extra configuration of the servers (--conf key=value, repeated), set last, so it overrides
+   * the launcher's own settings: call queue sizes, handler counts, coprocessors, replication.
+   */
+  java.util.LinkedHashMap<String, String> conf = new java.util.LinkedHashMap<>();
+  /**
    * Directory of the PEM files (ca.pem, server-keystore.pem) made by the Go side: every RPC
    * server requires TLS with a client certificate, and the servers talk TLS to each other.
    */
@@ -103,6 +108,15 @@ final class LauncherArgs {
           break;
         case "--proxy-users":
           a.proxyUsers = Arrays.asList(v.split(","));
+          break;
+        case "--conf":
+          {
+            int eq = v.indexOf('=');
+            if (eq <= 0) {
+              throw new IllegalArgumentException("--conf takes key=value, not " + v);
+            }
+            a.conf.put(v.substring(0, eq), v.substring(eq + 1));
+          }
           break;
         case "--protection":
           a.protection = String.join(",", parseProtection(v));
