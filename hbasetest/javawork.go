@@ -14,6 +14,11 @@ const (
 	WorkloadRandomRead  = "randomRead"  // a Get of a random row
 	WorkloadRandomWrite = "randomWrite" // a Put into a random row
 	WorkloadScanRange   = "scanRange"   // a scan of Work.Range rows from a random one (PE's scanRange100: Range 100)
+	// PE's randomWrite and sequentialWrite with --autoFlush=false: each thread writes through a
+	// BufferedMutator of its own with a buffer of Work.WriteBuffer bytes and closes it (a last
+	// flush) within the block. A latency is one mutate() call. Sequential rows: SequentialRow.
+	WorkloadBufferedRandomWrite     = "bufferedRandomWrite"
+	WorkloadBufferedSequentialWrite = "bufferedSequentialWrite"
 )
 
 // PE's table layout, which Work uses: rows are PERowLength-digit zero-padded numbers (PEKey),
@@ -34,6 +39,9 @@ type Work struct {
 	N        int   // operations in the block
 	Threads  int   // threads sharing them, operation i on thread i mod Threads
 	ValueLen int   // bytes per value written (WorkloadRandomWrite)
+	// WriteBuffer is the BufferedMutator's write buffer in bytes for the buffered workloads; 0
+	// means the client's default (hbase.client.write.buffer, 2 MiB).
+	WriteBuffer int64
 }
 
 // WorkBlock is what a block took, as the Java client measured it.
@@ -52,7 +60,7 @@ func (j *JavaClient) Work(ctx context.Context, w Work) (WorkBlock, error) {
 	if j.broken != nil {
 		return WorkBlock{}, j.broken
 	}
-	command := fmt.Sprintf("work %s %s %d %d %d %d %d %d", w.Workload, w.Table, w.Rows, w.Range, w.Seed, w.N, max(w.Threads, 1), w.ValueLen)
+	command := fmt.Sprintf("work %s %s %d %d %d %d %d %d %d", w.Workload, w.Table, w.Rows, w.Range, w.Seed, w.N, max(w.Threads, 1), w.ValueLen, w.WriteBuffer)
 	b, err := j.work(ctx, command, w.N)
 	if err != nil {
 		j.broken = err
@@ -87,6 +95,12 @@ func (j *JavaClient) work(ctx context.Context, command string, n int) (WorkBlock
 // scan finds its whole range.
 func WorkRow(seed int64, i int, rows int64) int64 {
 	return int64(mix64(uint64(seed+int64(i))) % uint64(rows))
+}
+
+// SequentialRow is the row of operation i of a WorkloadBufferedSequentialWrite block: (seed +
+// i) mod rows, as the Java client draws it.
+func SequentialRow(seed int64, i int, rows int64) int64 {
+	return int64(uint64(seed+int64(i)) % uint64(rows))
 }
 
 // mix64 is splitmix64's finaliser (Workload.mix in the launcher).

@@ -7,6 +7,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -20,7 +22,7 @@ import org.apache.hadoop.hbase.client.Table;
  * rows are PE's 26-digit zero-padded numbers, one cell info0:0 per row.
  *
  * <pre>
- * work OP TABLE ROWS RANGE SEED N THREADS VALUELEN -> OK wallNanos rowsReturned nanos nanos ...
+ * work OP TABLE ROWS RANGE SEED N THREADS VALUELEN [WRITEBUFFER] -> OK wallNanos rowsReturned nanos nanos ...
  * </pre>
  *
  * OP is randomRead (a Get of a random row), randomWrite (a Put of VALUELEN bytes into a random
@@ -31,6 +33,13 @@ import org.apache.hadoop.hbase.client.Table;
  * Table of its own. wallNanos is the block's own time, from before the first operation to after
  * the last, without the exchange on stdin and stdout; rowsReturned counts the rows the reads
  * returned (a Get of a missing row or a short scan is an error: every row was loaded).
+ *
+ * <p>bufferedRandomWrite and bufferedSequentialWrite are PE's randomWrite and sequentialWrite
+ * with --autoFlush=false: each thread writes through a BufferedMutator of its own with a write
+ * buffer of WRITEBUFFER bytes (0: the client's default, hbase.client.write.buffer), and closes
+ * it (a final flush) before the block ends, so wallNanos covers every Put applied. A nanos entry
+ * is then the time of one mutate() call (it blocks only while the buffer is flushed).
+ * bufferedSequentialWrite's operation i writes row (SEED + i) mod ROWS.
  */
 final class Workload {
   static final byte[] FAMILY = {'i', 'n', 'f', 'o', '0'};
@@ -40,13 +49,14 @@ final class Workload {
   private Workload() {}
 
   static String run(Connection conn, String[] w, IntFunction<ExecutorService> pools) throws Exception {
-    if (w.length != 9) {
-      throw new IllegalArgumentException("want: work OP TABLE ROWS RANGE SEED N THREADS VALUELEN");
+    if (w.length != 9 && w.length != 10) {
+      throw new IllegalArgumentException("want: work OP TABLE ROWS RANGE SEED N THREADS VALUELEN [WRITEBUFFER]");
     }
     String op = w[1];
-    if (!op.equals("randomRead") && !op.equals("randomWrite") && !op.equals("scanRange")) {
+    if (!java.util.Set.of("randomRead", "randomWrite", "scanRange", "bufferedRandomWrite", "bufferedSequentialWrite").contains(op)) {
       throw new IllegalArgumentException("unknown workload " + op);
     }
+    long writeBuffer = w.length == 10 ? Long.parseLong(w[9]) : 0;
     TableName table = TableName.valueOf(w[2]);
     long rows = Long.parseLong(w[3]);
     int range = Integer.parseInt(w[4]);
@@ -58,7 +68,27 @@ final class Workload {
     long[] nanos = new long[n];
     AtomicLong returned = new AtomicLong();
     long t0 = System.nanoTime();
-    if (threads == 1) {
+    if (op.startsWith("buffered")) {
+      // The same shape, each part with a BufferedMutator of its own instead of a Table.
+      boolean sequential = op.equals("bufferedSequentialWrite");
+      List<Future<Void>> parts = new ArrayList<>();
+      ExecutorService pool = threads == 1 ? null : pools.apply(threads);
+      for (int k = 0; k < threads; k++) {
+        int first = k;
+        java.util.concurrent.Callable<Void> c = () -> {
+          buffered(conn, table, sequential, rows, seed, value, writeBuffer, first, threads, nanos);
+          return null;
+        };
+        if (pool == null) {
+          c.call();
+        } else {
+          parts.add(pool.submit(c));
+        }
+      }
+      for (Future<Void> f : parts) {
+        f.get();
+      }
+    } else if (threads == 1) {
       returned.addAndGet(part(conn, table, op, rows, range, seed, value, 0, 1, nanos));
     } else {
       ExecutorService pool = pools.apply(threads);
@@ -120,6 +150,23 @@ final class Workload {
       }
     }
     return returned;
+  }
+
+  /** Writes operations first, first+step, ... of a block through a BufferedMutator of its own. */
+  private static void buffered(Connection conn, TableName table, boolean sequential, long rows, long seed,
+      byte[] value, long writeBuffer, int first, int step, long[] nanos) throws Exception {
+    BufferedMutatorParams params = new BufferedMutatorParams(table);
+    if (writeBuffer > 0) {
+      params.writeBufferSize(writeBuffer);
+    }
+    try (BufferedMutator m = conn.getBufferedMutator(params)) {
+      for (int i = first; i < nanos.length; i += step) {
+        long row = sequential ? Long.remainderUnsigned(seed + i, rows) : Long.remainderUnsigned(mix(seed + i), rows);
+        long t0 = System.nanoTime();
+        m.mutate(new Put(key(row)).addColumn(FAMILY, QUALIFIER, value));
+        nanos[i] = System.nanoTime() - t0;
+      }
+    }
   }
 
   /** splitmix64's finaliser: the same in Go (hbasetest.WorkloadRow). */
