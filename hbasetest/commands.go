@@ -152,6 +152,18 @@ func (c *Cluster) ThrottleTable(ctx context.Context, table string, perSecond int
 	return err
 }
 
+// SlowReads delays share (0 to 1) of the Gets that region server index serves, single or in a
+// multi, by delay each, on the server side (a region observer of the launcher): one slow
+// server that every client meets alike, for hedged-read tests and benchmarks. A share or delay
+// of 0 ends it. Scans are not delayed.
+func (c *Cluster) SlowReads(ctx context.Context, index int, delay time.Duration, share float64) error {
+	if delay < 0 || !(share >= 0 && share <= 1) {
+		return fmt.Errorf("hbasetest: slow reads of region server %d: delay %v and share %v (want a delay of 0 or more, a share from 0 to 1)", index, delay, share)
+	}
+	_, err := c.do(ctx, "slow-reads", strconv.Itoa(index), strconv.FormatInt(delay.Milliseconds(), 10), strconv.FormatFloat(share, 'g', -1, 64))
+	return err
+}
+
 // Flush flushes the memstores of table.
 func (c *Cluster) Flush(ctx context.Context, table string) error {
 	_, err := c.do(ctx, "flush", table)

@@ -66,6 +66,8 @@
 //	throttle <table> <n>            limits the table to n requests a second on each region server
 //	                                (0 removes the limit); needs Options.Quotas; the servers apply
 //	                                it within about a second
+//	slow-reads <index> <ms> <share> delays that share (0 to 1) of the Gets the region server
+//	                                serves by <ms> each, on the server side (share 0 ends it)
 //	kinit <ccache> <life> <renew>   OK <principal> <end ms> <renew-till ms>   (secure only) a TGT for
 //	                                the client principal from its keytab, written to the MIT
 //	                                credential cache file <ccache> (hex of an absolute path);

@@ -173,6 +173,42 @@ func TestPlainOneRegionServer(t *testing.T) {
 		}
 	})
 
+	t.Run("slow reads", func(t *testing.T) {
+		if err := c.CreateTable(ctx, "slow", []string{"f"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Put(ctx, "slow", []byte("r"), []byte("f"), []byte("q"), []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+		get := func() time.Duration {
+			t0 := time.Now()
+			if cells, err := c.Get(ctx, "slow", []byte("r")); err != nil || len(cells) != 1 {
+				t.Fatalf("get: %d cells, %v", len(cells), err)
+			}
+			return time.Since(t0)
+		}
+		const delay = 300 * time.Millisecond
+		if err := c.SlowReads(ctx, 0, delay, 1); err != nil {
+			t.Fatal(err)
+		}
+		if d := get(); d < delay {
+			t.Errorf("a Get on the slowed server took %v, want at least %v", d, delay)
+		}
+		if err := c.SlowReads(ctx, 0, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		// Commands answer in milliseconds; a Get still delayed would take the whole delay.
+		if d := get(); d >= delay {
+			t.Errorf("a Get after slow reads ended took %v", d)
+		}
+		if err := c.SlowReads(ctx, 1, delay, 1); err == nil {
+			t.Error("slow reads of region server 1 of a one-server cluster: no error")
+		}
+		if err := c.SlowReads(ctx, 0, delay, 1.5); err == nil {
+			t.Error("a share of 1.5: no error")
+		}
+	})
+
 	t.Run("bad input", func(t *testing.T) {
 		var ce *CommandError
 		_, err := c.Command(ctx, "frobnicate now")

@@ -184,6 +184,12 @@ final class Commands {
         synchronized (topology) {
           return startMaster();
         }
+      case "slow-reads":
+        // slow-reads SLOT DELAYMS SHARE: SlowReads on region server SLOT (SHARE 0 ends it).
+        args(w, 4, 4);
+        synchronized (topology) {
+          return slowReads(slot(w[1]), parseLong(w[2]), w[3]);
+        }
       case "throttle":
         args(w, 3, 3);
         return throttle(table(w[1]), parseLong(w[2]));
@@ -793,6 +799,20 @@ final class Commands {
       }
     }
     return null;
+  }
+
+  private String slowReads(int slot, long delayMs, String share) throws Exception {
+    double sh;
+    try {
+      sh = Double.parseDouble(share);
+    } catch (NumberFormatException e) {
+      throw new UsageException("slow-reads: share is a number from 0 to 1, not " + Hex.abbreviate(share));
+    }
+    if (!(sh >= 0 && sh <= 1) || delayMs < 0) {
+      throw new UsageException("slow-reads: want a delay of 0 ms or more and a share from 0 to 1");
+    }
+    SlowReads.set(needRS(slot).getServerName(), TimeUnit.MILLISECONDS.toNanos(delayMs), sh);
+    return "";
   }
 
   private String stopRS(int slot, boolean kill) throws Exception {
