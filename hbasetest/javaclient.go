@@ -34,9 +34,17 @@ type JavaClient struct {
 }
 
 // StartJavaClient starts the Java client and waits, at most until ctx ends, until it has
-// connected to the cluster.
-func (c *Cluster) StartJavaClient(ctx context.Context) (*JavaClient, error) {
-	cmd := exec.Command(c.launcher.java, c.javaClientArgs("org.gohbase.minicluster.ClientBench", "logs-clientbench")...)
+// connected to the cluster. conf are client configuration settings, "key=value" each, set last
+// (e.g. "hbase.client.primaryCallTimeout.get=10000", in microseconds).
+func (c *Cluster) StartJavaClient(ctx context.Context, conf ...string) (*JavaClient, error) {
+	args := c.javaClientArgs("org.gohbase.minicluster.ClientBench", "logs-clientbench")
+	for _, kv := range conf {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return nil, fmt.Errorf("hbasetest: java client: configuration %q is not key=value", kv)
+		}
+		args = append(args, "--conf", kv)
+	}
+	cmd := exec.Command(c.launcher.java, args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("hbasetest: java client: %w", err)

@@ -11,9 +11,12 @@ import (
 
 // The workloads JavaClient.Work runs, named as HBase's PerformanceEvaluation names them.
 const (
-	WorkloadRandomRead  = "randomRead"  // a Get of a random row
-	WorkloadRandomWrite = "randomWrite" // a Put into a random row
-	WorkloadScanRange   = "scanRange"   // a scan of Work.Range rows from a random one (PE's scanRange100: Range 100)
+	WorkloadRandomRead = "randomRead" // a Get of a random row
+	// WorkloadTimelineRead is WorkloadRandomRead with TIMELINE consistency; WorkBlock.Rows then
+	// counts the stale results.
+	WorkloadTimelineRead = "timelineRead"
+	WorkloadRandomWrite  = "randomWrite" // a Put into a random row
+	WorkloadScanRange    = "scanRange"   // a scan of Work.Range rows from a random one (PE's scanRange100: Range 100)
 	// PE's randomWrite and sequentialWrite with --autoFlush=false: each thread writes through a
 	// BufferedMutator of its own with a buffer of Work.WriteBuffer bytes and closes it (a last
 	// flush) within the block. A latency is one mutate() call. Sequential rows: SequentialRow.

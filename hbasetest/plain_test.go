@@ -173,6 +173,47 @@ func TestPlainOneRegionServer(t *testing.T) {
 		}
 	})
 
+	t.Run("java client buffered and timeline work", func(t *testing.T) {
+		if err := c.CreateTable(ctx, "pe", []string{PEFamily}, nil); err != nil {
+			t.Fatal(err)
+		}
+		j, err := c.StartJavaClient(ctx, "hbase.client.primaryCallTimeout.get=20000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer j.Close()
+		const rows = 50
+		// Sequential rows 40..49 then 0..29 of 50 from seed 40: 40 rows, two threads, a buffer
+		// small enough (1 KiB) to flush several times.
+		b, err := j.Work(ctx, Work{Workload: WorkloadBufferedSequentialWrite, Table: "pe", Rows: rows, Seed: 40, N: 40, Threads: 2, ValueLen: 100, WriteBuffer: 1 << 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Wall <= 0 || len(b.Latencies) != 40 {
+			t.Fatalf("buffered block: wall %v, %d latencies", b.Wall, len(b.Latencies))
+		}
+		for i := range 40 {
+			row := PEKey(nil, SequentialRow(40, i, rows))
+			if cells, err := c.Get(ctx, "pe", row); err != nil || len(cells) != 1 || len(cells[0].Value) != 100 {
+				t.Fatalf("row %s after the buffered block: %d cells, %v", row, len(cells), err)
+			}
+		}
+		if cells, err := c.Get(ctx, "pe", PEKey(nil, 35)); err != nil || len(cells) != 0 {
+			t.Fatalf("row 35 was not in the block: %d cells, %v", len(cells), err)
+		}
+		if _, err := j.Work(ctx, Work{Workload: WorkloadBufferedRandomWrite, Table: "pe", Rows: rows, Seed: 1, N: 20, Threads: 1, ValueLen: 10}); err != nil {
+			t.Fatal(err)
+		}
+		// A table without replicas: a TIMELINE Get reads the primary, never stale.
+		b, err = j.Work(ctx, Work{Workload: WorkloadTimelineRead, Table: "pe", Rows: 30, Seed: 3, N: 10, Threads: 1})
+		if err != nil || b.Rows != 0 {
+			t.Fatalf("timeline reads: %d stale, %v", b.Rows, err)
+		}
+		if _, err := c.StartJavaClient(ctx, "no-equals-sign"); err == nil {
+			t.Fatal("a configuration without '=': no error")
+		}
+	})
+
 	t.Run("slow reads", func(t *testing.T) {
 		if err := c.CreateTable(ctx, "slow", []string{"f"}, nil); err != nil {
 			t.Fatal(err)

@@ -14,7 +14,10 @@ import org.apache.hadoop.security.UserGroupInformation;
  * --zk 127.0.0.1:2181 [--znode /hbase]
  * [--krb5 krb5.conf --principal client@EXAMPLE.COM --keytab client.keytab
  *  --server-principal hbase/localhost@EXAMPLE.COM --protection privacy|list [--aes]]
+ * [--conf key=value]...
  * </pre>
+ *
+ * Each --conf sets a client configuration key last (e.g. hbase.client.primaryCallTimeout.get).
  */
 final class ClientArgs {
   private final String[] argv;
@@ -49,6 +52,15 @@ final class ClientArgs {
       conf.setBoolean("hbase.rpc.crypto.encryption.aes.enabled", Arrays.asList(argv).contains("--aes"));
       UserGroupInformation.setConfiguration(conf);
       UserGroupInformation.loginUserFromKeytab(principal, arg("--keytab", null));
+    }
+    for (int i = 0; i + 1 < argv.length; i++) {
+      if (argv[i].equals("--conf")) {
+        int eq = argv[i + 1].indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("--conf takes key=value, not " + argv[i + 1]);
+        }
+        conf.set(argv[i + 1].substring(0, eq), argv[i + 1].substring(eq + 1));
+      }
     }
   }
 

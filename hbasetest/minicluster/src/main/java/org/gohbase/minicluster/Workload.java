@@ -10,6 +10,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Consistency;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -40,6 +41,10 @@ import org.apache.hadoop.hbase.client.Table;
  * it (a final flush) before the block ends, so wallNanos covers every Put applied. A nanos entry
  * is then the time of one mutate() call (it blocks only while the buffer is flushed).
  * bufferedSequentialWrite's operation i writes row (SEED + i) mod ROWS.
+ *
+ * <p>timelineRead is randomRead with Consistency.TIMELINE (the client's primaryCallTimeout,
+ * hbase.client.primaryCallTimeout.get, from its configuration); its rowsReturned counts the
+ * stale results instead of the rows.
  */
 final class Workload {
   static final byte[] FAMILY = {'i', 'n', 'f', 'o', '0'};
@@ -53,7 +58,7 @@ final class Workload {
       throw new IllegalArgumentException("want: work OP TABLE ROWS RANGE SEED N THREADS VALUELEN [WRITEBUFFER]");
     }
     String op = w[1];
-    if (!java.util.Set.of("randomRead", "randomWrite", "scanRange", "bufferedRandomWrite", "bufferedSequentialWrite").contains(op)) {
+    if (!java.util.Set.of("randomRead", "timelineRead", "randomWrite", "scanRange", "bufferedRandomWrite", "bufferedSequentialWrite").contains(op)) {
       throw new IllegalArgumentException("unknown workload " + op);
     }
     long writeBuffer = w.length == 10 ? Long.parseLong(w[9]) : 0;
@@ -126,6 +131,18 @@ final class Workload {
               throw new IllegalStateException("randomRead: row not found");
             }
             returned++;
+            break;
+          }
+          case "timelineRead": {
+            Get g = new Get(key(Long.remainderUnsigned(mix(seed + i), rows)));
+            g.setConsistency(Consistency.TIMELINE);
+            Result r = t.get(g);
+            if (r.isEmpty()) {
+              throw new IllegalStateException("timelineRead: row not found");
+            }
+            if (r.isStale()) {
+              returned++;
+            }
             break;
           }
           case "randomWrite":
