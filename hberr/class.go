@@ -21,6 +21,7 @@ const (
 	ClassCorrupt           = "corrupt_response"
 	ClassIndeterminate     = "indeterminate"
 	ClassScannerExpired    = "scanner_expired"
+	ClassOverloaded        = "overloaded"
 	ClassRetryable         = "retryable"
 	ClassConfiguration     = "configuration"
 	ClassClosed            = "closed"
@@ -61,6 +62,8 @@ func Class(err error) string {
 		return ClassServerStopping
 	case errors.Is(err, ErrConnection):
 		return ClassConnection
+	case errors.Is(err, ErrOverloaded):
+		return ClassOverloaded
 	case errors.Is(err, ErrRetryable):
 		return ClassRetryable
 	}

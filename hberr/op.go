@@ -69,6 +69,13 @@ func IsRetryable(err error) bool {
 	return false
 }
 
+// IsOverloaded reports whether err says a server refused a call because it is overloaded
+// (ErrOverloaded: CallQueueTooBigException, CallDroppedException, or any exception the server
+// flagged as overloaded), possibly as the last failure of a call whose attempts or context
+// ran out. Such calls were not executed; a caller may retry them later, preferably after
+// slowing down.
+func IsOverloaded(err error) bool { return errors.Is(err, ErrOverloaded) }
+
 // IsNotFound reports whether err says that what the request names does not exist: the table
 // (ErrTableNotFound), a column family (ErrNoSuchFamily), the namespace
 // (ErrNamespaceNotFound) or, for admin calls, the snapshot (ErrSnapshotNotFound). A missing

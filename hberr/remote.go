@@ -41,6 +41,13 @@ var (
 	ErrRegionUnavailable = errors.New("region unavailable")
 	// ErrServerStopping: the server is stopping, aborted or not running yet.
 	ErrServerStopping = errors.New("server stopping or not running")
+	// ErrOverloaded: the server refused the call because it is overloaded: its call queue is
+	// full (CallQueueTooBigException), it dropped the call from its queue
+	// (CallDroppedException), or it flagged the exception with
+	// ExceptionResponse.server_overloaded (HBase's HBaseServerException.isServerOverloaded).
+	// Also ErrRetryable: the client retries after its longer overload pause
+	// (hbase.WithOverloadPause); IsOverloaded tests for it.
+	ErrOverloaded = errors.New("server overloaded")
 	// ErrRetryable: a transient condition (CallQueueTooBig, CallDropped, RetryImmediately,
 	// MultiActionResultTooLarge, RegionTooBusy, RpcThrottling, overloaded server, unknown
 	// IOExceptions): retried on the same server after a backoff.
@@ -130,7 +137,7 @@ func NewExceptionResponse(class, trace string, doNotRetry bool, host string, por
 	e := NewRemoteError(class, trace, doNotRetry)
 	e.Host, e.Port, e.ServerOverloaded = host, port, overloaded
 	if overloaded && !doNotRetry {
-		e.kinds = append(e.kinds[:len(e.kinds):len(e.kinds)], ErrRetryable)
+		e.kinds = append(e.kinds[:len(e.kinds):len(e.kinds)], ErrRetryable, ErrOverloaded)
 	}
 	return e
 }
@@ -178,8 +185,10 @@ var remoteKinds = map[string][]error{
 	"MasterStoppedException":       {ErrServerStopping},
 	"ConnectionClosingException":   {ErrServerStopping},
 
-	"CallQueueTooBigException":  {ErrRetryable},
-	"CallDroppedException":      {ErrRetryable},
+	// HBase 2.6 constructs both as overloaded (HBaseServerException(true)); a per-action
+	// exception in a MultiResponse carries no flag, only the class.
+	"CallQueueTooBigException":  {ErrRetryable, ErrOverloaded},
+	"CallDroppedException":      {ErrRetryable, ErrOverloaded},
 	"RetryImmediatelyException": {ErrRetryable},
 	"MultiActionResultTooLarge": {ErrRetryable},
 	"RegionTooBusyException":    {ErrRetryable},

@@ -8,7 +8,7 @@ import (
 )
 
 func TestNewRemoteErrorMapping(t *testing.T) {
-	all := []error{ErrRegionUnavailable, ErrServerStopping, ErrRetryable, ErrDoNotRetry,
+	all := []error{ErrRegionUnavailable, ErrServerStopping, ErrRetryable, ErrOverloaded, ErrDoNotRetry,
 		ErrTableNotFound, ErrNoSuchFamily, ErrTableDisabled, ErrScannerExpired}
 	tests := []struct {
 		class      string
@@ -21,8 +21,8 @@ func TestNewRemoteErrorMapping(t *testing.T) {
 		{"org.apache.hadoop.hbase.regionserver.WrongRegionException", false, []error{ErrRegionUnavailable}},
 		{"org.apache.hadoop.hbase.client.RegionOfflineException", false, []error{ErrRegionUnavailable}},
 		{"org.apache.hadoop.hbase.RegionTooBusyException", false, []error{ErrRetryable}},
-		{"org.apache.hadoop.hbase.CallQueueTooBigException", false, []error{ErrRetryable}},
-		{"org.apache.hadoop.hbase.CallDroppedException", false, []error{ErrRetryable}},
+		{"org.apache.hadoop.hbase.CallQueueTooBigException", false, []error{ErrRetryable, ErrOverloaded}},
+		{"org.apache.hadoop.hbase.CallDroppedException", false, []error{ErrRetryable, ErrOverloaded}},
 		{"org.apache.hadoop.hbase.RetryImmediatelyException", false, []error{ErrRetryable}},
 		{"org.apache.hadoop.hbase.MultiActionResultTooLarge", false, []error{ErrRetryable}},
 		{"org.apache.hadoop.hbase.quotas.RpcThrottlingException", false, []error{ErrRetryable}},
@@ -144,5 +144,32 @@ func TestMovedSeqNum(t *testing.T) {
 	}
 	if got := NewRemoteError(class, "garbage", false).MovedSeqNum(); got != 0 {
 		t.Errorf("MovedSeqNum of garbage = %d; want 0", got)
+	}
+}
+
+// An exception the server flags as overloaded (ExceptionResponse.server_overloaded) is
+// overloaded whatever its class, unless the server also said not to retry it; CallQueueTooBig
+// and CallDropped are overloaded by class alone (per-action exceptions carry no flag).
+func TestOverloaded(t *testing.T) {
+	tests := []struct {
+		err  error
+		want bool
+	}{
+		{NewExceptionResponse("org.apache.hadoop.hbase.HBaseServerException", "x", false, "", 0, true), true},
+		{NewExceptionResponse("org.apache.hadoop.hbase.HBaseServerException", "x", true, "", 0, true), false},
+		{NewExceptionResponse("org.apache.hadoop.hbase.HBaseServerException", "x", false, "", 0, false), false},
+		{NewRemoteError("org.apache.hadoop.hbase.CallQueueTooBigException", "Call queue is full", false), true},
+		{NewRemoteError("org.apache.hadoop.hbase.CallDroppedException", "dropped", false), true},
+		{NewRemoteError("org.apache.hadoop.hbase.RegionTooBusyException", "busy", false), false},
+		{&AttemptsError{Attempts: 3, Last: NewRemoteError("org.apache.hadoop.hbase.CallQueueTooBigException", "", false)}, true},
+		{nil, false},
+	}
+	for i, tc := range tests {
+		if got := IsOverloaded(tc.err); got != tc.want {
+			t.Errorf("%d: IsOverloaded(%v) = %v; want %v", i, tc.err, got, tc.want)
+		}
+		if tc.want && (!IsRetryable(tc.err) || Class(tc.err) != ClassOverloaded) {
+			t.Errorf("%d: IsRetryable = %v, Class = %q; want true, %q", i, IsRetryable(tc.err), Class(tc.err), ClassOverloaded)
+		}
 	}
 }

@@ -21,6 +21,7 @@ type Get struct {
 	existsOnly  bool
 	attributes  []*pb.NameBytesPair
 	maxAttempts int
+	hdr         *callHeader // Priority, RequestAttribute; nil: none
 }
 
 // NewGet builds a Get of row. Options: Families, Columns, TimeRange, MaxVersions, WithFilter,
@@ -49,6 +50,7 @@ func NewGet(table, row []byte, opts ...GetOption) (*Get, error) {
 		existsOnly:  o.existsOnly,
 		attributes:  attributesProto(o.attributes),
 		maxAttempts: o.maxAttempts,
+		hdr:         newCallHeader(&o),
 	}, nil
 }
 
@@ -75,6 +77,9 @@ func (g *getCall) Key() []byte { return g.row }
 
 // MaxAttempts is the request's MaxAttempts option, 0 when it has none.
 func (g *getCall) MaxAttempts() int { return g.maxAttempts }
+
+// Header is the request's priority and request attributes (wire.HeaderFields).
+func (g *getCall) Header() (uint32, []*pb.NameBytesPair) { return g.hdr.fields() }
 
 // Method is "Get".
 func (g *getCall) Method() string { return "Get" }

@@ -42,6 +42,7 @@ type mutation struct {
 	attributes []*pb.NameBytesPair
 	// maxAttempts is the MaxAttempts option, 0 when not given.
 	maxAttempts int
+	hdr         *callHeader // Priority, RequestAttribute; nil: none
 }
 
 // Mutation is a Put, Delete, Append or Increment: what RowMutations groups and
@@ -132,6 +133,7 @@ func newMutation[O any](t pb.MutationProto_MutationType, table, row []byte, opts
 		timeRange:   o.timeRange,
 		attributes:  attributesProto(o.attributes),
 		maxAttempts: o.maxAttempts,
+		hdr:         newCallHeader(&o),
 	}
 	size := 0
 	for i := range m.cells {
@@ -272,6 +274,9 @@ func (m *mutationCall) Table() []byte { return m.table }
 
 // Key is the row the mutation changes.
 func (m *mutationCall) Key() []byte { return m.row }
+
+// Header is the request's priority and request attributes (wire.HeaderFields).
+func (m *mutationCall) Header() (uint32, []*pb.NameBytesPair) { return m.hdr.fields() }
 
 // Method is "Mutate".
 func (m *mutationCall) Method() string { return "Mutate" }

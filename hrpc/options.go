@@ -177,6 +177,8 @@ type options struct {
 	// all
 	attributes  []attribute
 	maxAttempts int
+	priority    uint32      // Priority
+	reqAttrs    []attribute // RequestAttribute
 }
 
 // addColumn merges family (and qualifiers) into o.columns, keeping the user's order. As in the
@@ -308,7 +310,9 @@ func ResultOffsetPerColumnFamily(n int) ReadOption {
 	})
 }
 
-// Attribute sets a request attribute (Operation.setAttribute in the Java client).
+// Attribute sets an attribute of the operation (Operation.setAttribute in the Java client),
+// sent inside the Get, Scan or mutation itself. HBase 2.6's request attributes, which travel
+// in the RPC's header and which server-side code reads from the call, are RequestAttribute.
 func Attribute(name string, value []byte) RequestOption {
 	return RequestOption(func(o *options) error {
 		if name == "" {

@@ -46,6 +46,7 @@ type Scan struct {
 	storeOffset uint32
 	attributes  []attribute
 	maxAttempts int
+	hdr         *callHeader // Priority, RequestAttribute; nil: none
 }
 
 // NewScan builds a Scan of table. Options: StartRow, StopRow, Prefix, Reversed, Limit,
@@ -81,6 +82,7 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 		storeOffset:     o.storeOffset,
 		attributes:      o.attributes,
 		maxAttempts:     o.maxAttempts,
+		hdr:             newCallHeader(&o),
 	}
 	meta := string(table) == metaTable
 	if o.hasPrefix {
@@ -232,6 +234,10 @@ func (s *scanCall) Table() []byte { return s.table }
 // MaxAttempts is the request's MaxAttempts option, 0 when it has none: how many times in a row
 // one step of the scan (open, next) is sent before the scan fails.
 func (s *scanCall) MaxAttempts() int { return s.maxAttempts }
+
+// Header is the scan's priority and request attributes, for each of its RPCs
+// (wire.HeaderFields).
+func (s *scanCall) Header() (uint32, []*pb.NameBytesPair) { return s.hdr.fields() }
 
 // StartRow is the first row (highest for a reversed scan); empty means the table's start (end).
 func (s *scanCall) StartRow() []byte { return s.startRow }

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // call is one outstanding RPC. Calls are pooled per Client; a call is reused only when the
@@ -61,6 +62,22 @@ func (c *Client) CallPriority(ctx context.Context, priority uint32, method strin
 // level with its call id, method, region, frame length and the first bytes of its header and
 // body, and gives an error wrapping hberr.ErrCorruptResponse.
 func (c *Client) CallChecked(ctx context.Context, priority uint32, method string, req proto.Message, reqCells []byte, resp proto.Message, check Checker) ([]byte, error) {
+	return c.CallExtras(ctx, Extras{Priority: priority}, method, req, reqCells, resp, check)
+}
+
+// Extras are the fields of a call's RequestHeader its caller chooses.
+type Extras struct {
+	// Priority is RequestHeader.priority (0: not sent; the server then picks the priority by
+	// method and table). Above 10 (HBase's QOS_THRESHOLD) the server serves the call from its
+	// priority handlers, outside the queue of ordinary calls.
+	Priority uint32
+	// Attributes are RequestHeader.attribute: HBase 2.6's request attributes, which server-side
+	// code reads from the RPC call (RpcCall.getRequestAttributes). Each needs a name.
+	Attributes []*pb.NameBytesPair
+}
+
+// CallExtras is CallChecked with the RequestHeader fields of x.
+func (c *Client) CallExtras(ctx context.Context, x Extras, method string, req proto.Message, reqCells []byte, resp proto.Message, check Checker) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, err)
 	}
@@ -70,7 +87,12 @@ func (c *Client) CallChecked(ctx context.Context, priority uint32, method string
 	if resp != nil && !resp.ProtoReflect().IsValid() {
 		return nil, fmt.Errorf("region: %s: response message is a nil %T", method, resp)
 	}
-	h := requestHeader{method: method, priority: priority}
+	for _, a := range x.Attributes {
+		if a == nil || a.Name == nil {
+			return nil, fmt.Errorf("%w: region: request attribute without a name", hberr.ErrBadRequest)
+		}
+	}
+	h := requestHeader{method: method, priority: x.Priority, attrs: x.Attributes}
 	if c.cfg.TraceContext {
 		h.traceInfo = traceInfoFrom(ctx)
 	}

@@ -51,6 +51,8 @@ type config struct {
 	// TraceContext sends the trace context of each call's context (ContextWithTraceInfo) in
 	// its RequestHeader (WithTraceContext).
 	TraceContext bool
+	// Attributes are the ConnectionHeader's attributes (WithConnectionAttributes).
+	Attributes []*pb.NameBytesPair
 
 	// netConnIO keeps net.Conn's own reads and writes instead of rawConn's: the reference
 	// TestRawIOAgainstRealHBase measures rawConn against.
@@ -222,6 +224,21 @@ func WithDialer(d Dialer) Option {
 			return errors.New("region: nil Dialer")
 		}
 		c.Dialer = d
+		return nil
+	}
+}
+
+// WithConnectionAttributes sends attrs in the ConnectionHeader (HBase 2.6+ connection
+// attributes, which server-side code reads from the RPC call: RpcCall.getConnectionAttributes).
+// Each needs a name.
+func WithConnectionAttributes(attrs []*pb.NameBytesPair) Option {
+	return func(c *config) error {
+		for _, a := range attrs {
+			if a == nil || a.GetName() == "" {
+				return errors.New("region: connection attribute without a name")
+			}
+		}
+		c.Attributes = append(c.Attributes, attrs...)
 		return nil
 	}
 }

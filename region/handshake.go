@@ -47,6 +47,7 @@ func connectionHeader(cfg config) *pb.ConnectionHeader {
 		user = defaultUser()
 	}
 	hdr.UserInfo = &pb.UserInformation{EffectiveUser: proto.String(user)}
+	hdr.Attribute = cfg.Attributes
 	return hdr
 }
 

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // RequestHeader field numbers (RPC.proto). The header is encoded by hand: it is on every call
@@ -21,7 +22,10 @@ const (
 	reqHdrCellBlockMeta = 5
 	reqHdrPriority      = 6
 	reqHdrTimeout       = 7
+	reqHdrAttribute     = 8
 	cellBlockMetaLength = 1
+	nameBytesName       = 1 // NameBytesPair (HBase.proto)
+	nameBytesValue      = 2
 )
 
 // requestHeader is what appendRequest puts in the RequestHeader.
@@ -32,6 +36,7 @@ type requestHeader struct {
 	priority  uint32 // 0: not sent
 	timeoutMs uint32 // 0: not sent
 	traceInfo []byte // an encoded RPCTInfo (ContextWithTraceInfo); nil: not sent
+	attrs     []*pb.NameBytesPair
 }
 
 func (h *requestHeader) size() int {
@@ -50,6 +55,19 @@ func (h *requestHeader) size() int {
 	}
 	if h.traceInfo != nil {
 		n += protowire.SizeTag(reqHdrTraceInfo) + protowire.SizeBytes(len(h.traceInfo))
+	}
+	for _, a := range h.attrs {
+		n += protowire.SizeTag(reqHdrAttribute) + protowire.SizeBytes(nameBytesSize(a))
+	}
+	return n
+}
+
+// nameBytesSize is the encoded size of a NameBytesPair: the name always (it is required), the
+// value when set.
+func nameBytesSize(a *pb.NameBytesPair) int {
+	n := protowire.SizeTag(nameBytesName) + protowire.SizeBytes(len(a.GetName()))
+	if a.Value != nil {
+		n += protowire.SizeTag(nameBytesValue) + protowire.SizeBytes(len(a.Value))
 	}
 	return n
 }
@@ -78,6 +96,16 @@ func (h *requestHeader) appendTo(b []byte) []byte {
 	if h.timeoutMs > 0 {
 		b = protowire.AppendTag(b, reqHdrTimeout, protowire.VarintType)
 		b = protowire.AppendVarint(b, uint64(h.timeoutMs))
+	}
+	for _, a := range h.attrs {
+		b = protowire.AppendTag(b, reqHdrAttribute, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(nameBytesSize(a)))
+		b = protowire.AppendTag(b, nameBytesName, protowire.BytesType)
+		b = protowire.AppendString(b, a.GetName())
+		if a.Value != nil {
+			b = protowire.AppendTag(b, nameBytesValue, protowire.BytesType)
+			b = protowire.AppendBytes(b, a.Value)
+		}
 	}
 	return b
 }

@@ -86,3 +86,9 @@ type ScanProtoBuffer struct {
 	Caching, MaxVersions, Batch, StoreLimit, StoreOffset uint32
 	No, Yes                                              bool
 }
+
+// HeaderFields is a Call (or Scan) whose RPCs carry RequestHeader fields of their own: the
+// hrpc.Priority and hrpc.RequestAttribute options. Header returns 0 and nil when it has none.
+type HeaderFields interface {
+	Header() (priority uint32, attrs []*pb.NameBytesPair)
+}

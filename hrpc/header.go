@@ -1,0 +1,70 @@
+package hrpc
+
+import (
+	"math"
+
+	"github.com/go-hbase/hbase/internal/pb"
+)
+
+// Priority sets the request's RPC priority (RequestHeader.priority; the Java client's
+// OperationWithAttributes.setPriority). HBase serves a call whose priority is above its
+// QOS_THRESHOLD (10) from the region server's priority handlers, outside the queue of
+// ordinary calls, and names priorities in HConstants: 0 is NORMAL_QOS (the default: nothing
+// is sent, and the server picks by method and table), 200 HIGH_QOS. A batch (SendBatch) goes
+// out with the highest priority of its calls, as the Java client's batches do; a scan's RPCs
+// (open, next, close) all carry its priority. n must be in [0, 2^31-1].
+func Priority(n int) RequestOption {
+	return RequestOption(func(o *options) error {
+		if n < 0 || n > math.MaxInt32 {
+			return invalid("Priority(%d) outside [0, %d]", n, math.MaxInt32)
+		}
+		o.priority = uint32(n)
+		return nil
+	})
+}
+
+// RequestAttribute sets a request attribute of HBase 2.6 (RequestHeader.attribute; the Java
+// client's TableBuilder.setRequestAttribute): metadata of the RPC that server-side code
+// (coprocessors, quotas, audit logs) reads from the call (RpcCall.getRequestAttributes),
+// unlike Attribute, which sets an attribute of the operation itself
+// (OperationWithAttributes.setAttribute). A later RequestAttribute with the same name
+// replaces the earlier value; a nil value is sent as a name without a value. Servers before
+// 2.6 ignore them. A batch (SendBatch) carries the request attributes of all its calls to a
+// server, each name once (the first call's value).
+func RequestAttribute(name string, value []byte) RequestOption {
+	return RequestOption(func(o *options) error {
+		if name == "" {
+			return invalid("empty request attribute name")
+		}
+		for i := range o.reqAttrs {
+			if o.reqAttrs[i].name == name {
+				o.reqAttrs[i].value = value
+				return nil
+			}
+		}
+		o.reqAttrs = append(o.reqAttrs, attribute{name: name, value: value})
+		return nil
+	})
+}
+
+// callHeader is what a request adds to the RequestHeader of its RPCs. A request without
+// Priority or RequestAttribute has none (nil), so they cost the common call nothing.
+type callHeader struct {
+	priority uint32
+	attrs    []*pb.NameBytesPair
+}
+
+func newCallHeader(o *options) *callHeader {
+	if o.priority == 0 && len(o.reqAttrs) == 0 {
+		return nil
+	}
+	return &callHeader{priority: o.priority, attrs: attributesProto(o.reqAttrs)}
+}
+
+// fields returns the priority and request attributes (zero and nil for a nil header).
+func (h *callHeader) fields() (uint32, []*pb.NameBytesPair) {
+	if h == nil {
+		return 0, nil
+	}
+	return h.priority, h.attrs
+}
