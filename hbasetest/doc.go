@@ -68,6 +68,11 @@
 //	                                it within about a second
 //	slow-reads <index> <ms> <share> delays that share (0 to 1) of the Gets the region server
 //	                                serves by <ms> each, on the server side (share 0 ends it)
+//	create-recorded <table> <fam>   a table with one family whose regions record each Get,
+//	                                mutation and scan opening (the RequestRecorder observer)
+//	recorded <table> [clear]        OK <n> <op>/<row>/<header priority>/<priority>/<request attrs>/<connection attrs> ...
+//	                                attributes as <name>=<value>,... in hex, "." for none; a header
+//	                                without priority is -1 (Cluster.Recorded)
 //	kinit <ccache> <life> <renew>   OK <principal> <end ms> <renew-till ms>   (secure only) a TGT for
 //	                                the client principal from its keytab, written to the MIT
 //	                                credential cache file <ccache> (hex of an absolute path);

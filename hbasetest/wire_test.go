@@ -73,3 +73,24 @@ func TestTailBuffer(t *testing.T) {
 		t.Errorf("watched lines %q", seen)
 	}
 }
+
+func TestParseRecorded(t *testing.T) {
+	r, err := parseRecorded("Put/00ff2c/7/7/616263=0102,74=-/6170=78")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Op != "Put" || string(r.Row) != "\x00\xff," || r.HeaderPriority != 7 || r.Priority != 7 ||
+		len(r.RequestAttributes) != 2 || string(r.RequestAttributes["abc"]) != "\x01\x02" ||
+		len(r.RequestAttributes["t"]) != 0 || string(r.ConnectionAttributes["ap"]) != "x" {
+		t.Fatalf("parseRecorded = %+v", r)
+	}
+	r, err = parseRecorded("Get/61/-1/0/./.")
+	if err != nil || r.HeaderPriority != -1 || r.RequestAttributes != nil || r.ConnectionAttributes != nil {
+		t.Fatalf("parseRecorded = %+v, %v", r, err)
+	}
+	for _, bad := range []string{"Get/61/-1/0/.", "Get/6/-1/0/./.", "Get/61/x/0/./.", "Get/61/-1/0/ab/."} {
+		if _, err := parseRecorded(bad); err == nil {
+			t.Errorf("parseRecorded(%q) accepted", bad)
+		}
+	}
+}

@@ -96,6 +96,13 @@ final class Commands {
       case "create":
         args(w, 3, Integer.MAX_VALUE);
         return create(w);
+      case "create-recorded":
+        // A table whose regions record what each request carried (RequestRecorder).
+        args(w, 3, 3);
+        return createRecorded(table(w[1]), w[2]);
+      case "recorded":
+        args(w, 2, 3);
+        return recorded(w[1], w.length > 2 && w[2].equals("clear"));
       case "drop":
       case "disable":
       case "enable":
@@ -395,6 +402,32 @@ final class Commands {
       }
     }
     return "";
+  }
+
+  private String createRecorded(TableName tn, String family) throws Exception {
+    byte[] fam = Hex.decode(family);
+    if (fam.length == 0) {
+      throw new UsageException("create-recorded: empty column family name");
+    }
+    TableDescriptorBuilder td = TableDescriptorBuilder.newBuilder(tn)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(fam))
+        .setCoprocessor(RequestRecorder.class.getName());
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      if (admin.tableExists(tn)) {
+        throw new UsageException("table " + tn.getNameAsString() + " already exists");
+      }
+      admin.createTable(td.build());
+    }
+    return "";
+  }
+
+  private static String recorded(String table, boolean clear) {
+    List<String> recs = RequestRecorder.read(table, clear);
+    StringBuilder sb = new StringBuilder().append(recs.size());
+    for (String r : recs) {
+      sb.append(' ').append(r);
+    }
+    return sb.toString();
   }
 
   private String tableAdmin(String cmd, TableName tn) throws Exception {
