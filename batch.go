@@ -85,6 +85,7 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 		// at least as long as a throttled action's server asked. An action asked to wait
 		// past the batch's deadline fails now, as a single call does.
 		var wait time.Duration
+		overloaded := false
 		kept := pending[:0]
 		for _, i := range pending {
 			w := serverWait(last[i])
@@ -94,10 +95,11 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 				continue
 			}
 			wait = max(wait, w)
+			overloaded = overloaded || hberr.IsOverloaded(last[i])
 			kept = append(kept, i)
 		}
 		pending = kept
-		if len(pending) > 0 && (needPause || rounds > 1) && b.sleepAtLeast(ctx, wait) != nil {
+		if len(pending) > 0 && (needPause || rounds > 1) && b.sleepFor(ctx, wait, overloaded) != nil {
 			break
 		}
 	}
@@ -234,8 +236,19 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 	if len(sent) == 0 {
 		return nil, false
 	}
+	if err := c.paceBatch(ctx, sb, calls); err != nil {
+		// The context ended while the writes waited for their server's load: none was sent.
+		for _, idx := range sent {
+			for _, i := range idx {
+				last[i] = err
+				retry = append(retry, i)
+			}
+		}
+		return retry, false
+	}
 	resp := &pb.MultiResponse{}
-	cells, err := c.callMulti(ctx, sb.conn, req, cellblock, resp, multiCheck(calls))
+	cells, err := c.callMulti(ctx, sb.conn, batchExtras(calls, sent), req, cellblock, resp, multiCheck(calls))
+	c.noteRPC(err)
 	// failAll files err for every call of region k (all regions when k < 0).
 	fail := func(k int, err error) {
 		regions := sent
@@ -282,6 +295,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 			wire.ErrBadResponse, len(resp.GetRegionActionResult()), len(sent)))
 		return retry, needPause
 	}
+	c.noteLoad(sb.conn, resp)
 	rd := wire.NewCellReader(cells)
 	for k, rar := range resp.GetRegionActionResult() {
 		if ex := rar.GetException(); ex != nil {

@@ -73,13 +73,13 @@ func (c *Client) batchRetried(ctx context.Context, calls []hrpc.Batchable, again
 }
 
 // callMulti sends one MultiRequest, timing it for the latency histograms and the hooks.
-func (c *Client) callMulti(ctx context.Context, conn *region.Client, req *pb.MultiRequest, cellblock []byte,
+func (c *Client) callMulti(ctx context.Context, conn *region.Client, x region.Extras, req *pb.MultiRequest, cellblock []byte,
 	resp *pb.MultiResponse, check region.Checker) ([]byte, error) {
 	if !c.observing() {
-		return conn.CallChecked(ctx, region.NormalPriority, "Multi", req, cellblock, resp, check)
+		return conn.CallExtras(ctx, x, "Multi", req, cellblock, resp, check)
 	}
 	start := time.Now()
-	cells, err := conn.CallChecked(ctx, region.NormalPriority, "Multi", req, cellblock, resp, check)
+	cells, err := conn.CallExtras(ctx, x, "Multi", req, cellblock, resp, check)
 	d := time.Since(start)
 	if c.lat != nil {
 		c.lat.record(conn.Addr(), kindBatch, d)

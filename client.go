@@ -50,6 +50,7 @@ type Client struct {
 	hooks *hbasetrace.Hooks // nil: no hooks (hooks.go)
 	lat   *latencies        // nil: latency per server not kept (latency.go)
 	stats counters          // Stats (stats.go)
+	load  loadTracker       // servers' load statistics, for WithBackpressure (loadstats.go)
 
 	// metaRPCs counts the hbase:meta scans sent (lookups and relocations); movedHints the
 	// regions cached from a RegionMovedException without one; relocationRounds the rounds of
@@ -156,7 +157,8 @@ func (c *Client) spawn(fn func()) bool {
 func (c *Client) isClosed() bool { return c.lifetime.Err() != nil }
 
 func (c *Client) newBackoff() backoff {
-	return backoff{min: c.opts.minBackoff, max: c.opts.maxBackoff, hooks: c.hooks}
+	return backoff{min: c.opts.minBackoff, max: c.opts.maxBackoff, hooks: c.hooks,
+		overloadMin: c.opts.overloadPause, stats: &c.stats}
 }
 
 // relocationBackoffCap caps the pause between two attempts of the client's own goroutines to
@@ -508,6 +510,9 @@ func (c *Client) sendLoop(ctx context.Context, call wire.Call, o *callObs) (prot
 		}
 		r, conn, err := c.findRegion(ctx, call.Table(), call.Key(), false)
 		if err == nil {
+			err = c.paceWrite(ctx, r, conn, call) // a loaded server's writes wait (loadstats.go)
+		}
+		if err == nil {
 			if prev != nil && r != prev {
 				// The region is back (moved, reopened, relocated): a failure there is a new
 				// story, whose pauses start small again instead of where the old ones grew to.
@@ -577,7 +582,7 @@ func (c *Client) sendLoop(ctx context.Context, call wire.Call, o *callObs) (prot
 				}
 			}
 		case pause, pauseAndRelocate:
-			if b.sleepAtLeast(ctx, serverWait(err)) != nil {
+			if b.sleepRetry(ctx, err) != nil {
 				return nil, nil, tries.withCount(ctxErr(ctx, last))
 			}
 		}
@@ -593,7 +598,8 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 		return nil, nil, err
 	}
 	resp := call.NewResponse()
-	cells, err := conn.CallChecked(ctx, region.NormalPriority, call.Method(), req, reqCells, resp, call)
+	cells, err := conn.CallExtras(ctx, extrasOf(call), call.Method(), req, reqCells, resp, call)
+	c.noteRPC(err)
 	if o != nil && o.hooks != nil {
 		o.reqBytes = requestSize(req, reqCells)
 	}
@@ -604,6 +610,7 @@ func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Cli
 		return nil, nil, err
 	}
 	if mr, ok := resp.(*pb.MultiResponse); ok {
+		c.noteLoad(conn, mr)
 		// One region, one (atomic) region action: any exception in it is the call's error,
 		// typed so that errors.Is works and the retry loop can act on it.
 		for _, rar := range mr.GetRegionActionResult() {

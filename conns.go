@@ -117,6 +117,9 @@ func (c *Client) connOptions() []region.Option {
 	if c.opts.tls != nil {
 		opts = append(opts, region.WithTLS(c.opts.tls))
 	}
+	if len(c.opts.connAttrs) > 0 {
+		opts = append(opts, region.WithConnectionAttributes(c.opts.connAttrs))
+	}
 	opts = append(opts, c.hookOptions()...)
 	return append(opts, c.opts.connOptions...)
 }

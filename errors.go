@@ -76,3 +76,7 @@ type lookupError struct {
 func (e *lookupError) Error() string { return e.Err.Error() }
 
 func (e *lookupError) Unwrap() error { return e.Err }
+
+// errBackpressure is the last failure of a write whose context ended while it was held for
+// its server's load (loadstats.go).
+var errBackpressure = errors.New("backpressure")

@@ -45,6 +45,8 @@ type fakeCluster struct {
 	// asked for fewer rows than it matches), by scanner id.
 	metaScanners map[uint64][]fakeRegion
 	metaIDs      uint64
+	// onRequest, when set, sees every request first (its RequestHeader).
+	onRequest func(r *fakeserver.Request)
 }
 
 type fakeRegion struct {
@@ -81,6 +83,9 @@ func (fc *fakeCluster) client(t *testing.T, opts ...Option) *Client {
 }
 
 func (fc *fakeCluster) handle(r *fakeserver.Request) fakeserver.Response {
+	if fc.onRequest != nil {
+		fc.onRequest(r)
+	}
 	switch r.Method {
 	case "Scan":
 		var req pb.ScanRequest

@@ -19,6 +19,10 @@ import (
 type counters struct {
 	cacheMisses, lookups, lookupErrors atomic.Uint64
 	retries, dials, dialErrors         atomic.Uint64
+	// overload refusals, the pauses after them and the writes delayed for load statistics
+	// (overload.go, loadstats.go)
+	overloadErrors, overloadPauses, overloadPauseNanos atomic.Uint64
+	backpressureDelays, backpressureNanos              atomic.Uint64
 	// bytes of connections that closed, so that totals do not drop when one does
 	closedWritten, closedRead atomic.Uint64
 	// the highest byte totals Stats returned (see Stats)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/region"
 )
 
@@ -50,6 +51,13 @@ type options struct {
 	hooks []*hbasetrace.Hooks
 	// serverLatency keeps latency histograms per region server (WithServerLatency).
 	serverLatency bool
+	// overloadPause is the first pause after an overloaded server's refusal (WithOverloadPause).
+	overloadPause time.Duration
+	// backpressureMax is the longest delay of a write to a loaded server; 0: backpressure off
+	// (WithBackpressure).
+	backpressureMax time.Duration
+	// connAttrs are sent in every connection's header (WithConnectionAttribute).
+	connAttrs []*pb.NameBytesPair
 }
 
 func defaultOptions() options {
@@ -64,6 +72,7 @@ func defaultOptions() options {
 		suspectTimeout:   3 * time.Second,
 		scanLeaseRenew:   20 * time.Second,
 		serverLatency:    true,
+		overloadPause:    defaultOverloadPause,
 	}
 }
 

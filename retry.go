@@ -18,6 +18,12 @@ type backoff struct {
 	min, max time.Duration
 	attempt  int
 	hooks    *hbasetrace.Hooks // the client's, for the Backoff hook; nil: none
+	// overloadMin is the first overload pause (WithOverloadPause; 0: overload refusals
+	// are paused like other errors) and overloads the refusals paused for so far
+	// (overload.go); stats counts the overload pauses (nil: not counted).
+	overloadMin time.Duration
+	overloads   int
+	stats       *counters
 }
 
 func (b *backoff) next() time.Duration {
@@ -37,11 +43,7 @@ func (b *backoff) sleep(ctx context.Context) error {
 // sleepAtLeast pauses for the next backoff, or for d when that is longer (a wait the server
 // asked for), or until ctx ends, whichever is first.
 func (b *backoff) sleepAtLeast(ctx context.Context, d time.Duration) error {
-	d = max(b.next(), d)
-	if b.hooks != nil && b.hooks.Backoff != nil {
-		b.hooks.Backoff(ctx, hbasetrace.BackoffInfo{Pause: d, Count: b.attempt})
-	}
-	return sleepCtx(ctx, d)
+	return b.sleepFor(ctx, d, false)
 }
 
 // retryAction is what a call does after an error.

@@ -62,6 +62,8 @@ type Scanner struct {
 	limit       uint32 // rows still allowed; 0 means no limit
 	hasLimit    bool
 	rows        uint32 // rows per RPC
+	// extras are the Scan's priority and request attributes, sent with each of its RPCs.
+	extras region.Extras
 
 	ctx    context.Context // ends when the Scan's context ends or Close is called (not owned: newScanner)
 	cancel context.CancelFunc
@@ -176,6 +178,7 @@ func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scan
 	sc.limit, sc.hasLimit = w.Limit(), w.Limit() > 0
 	sc.rows = w.NumberOfRows()
 	sc.maxAttempts = c.attemptCap(w)
+	sc.extras = extrasOf(w)
 	sc.yes = true
 	if c.isClosed() {
 		sc.fail(hberr.ErrClosed)
@@ -260,12 +263,12 @@ func (s *Scanner) closeServerScanner() {
 	s.open = false
 	// The goroutine holds only what it needs, not the scanner, which may be reused for
 	// another scan meanwhile (releaseScanner).
-	c, conn, id := s.c, s.conn, s.id
+	c, conn, id, x := s.c, s.conn, s.id, s.extras
 	c.spawn(func() {
 		ctx, cancel := context.WithTimeout(c.lifetime, scannerCloseTimeout)
 		defer cancel()
 		req := wire.ScanCloseRequest(id)
-		if _, err := conn.Call(ctx, "Scan", req, nil, &pb.ScanResponse{}); err != nil {
+		if _, err := conn.CallExtras(ctx, x, "Scan", req, nil, &pb.ScanResponse{}, nil); err != nil {
 			c.log.Debug("hbase: closing scanner failed", "addr", conn.Addr(), "err", err)
 		}
 	})
@@ -341,7 +344,7 @@ func (s *Scanner) fetch(ctx context.Context) error {
 				}
 			}
 		case pause:
-			if b.sleep(rctx) != nil {
+			if b.sleepRetry(rctx, err) != nil {
 				return s.stopped(ctx, last)
 			}
 		}
@@ -668,7 +671,7 @@ func (s *Scanner) renewLease() {
 	ctx, cancel := context.WithTimeout(s.c.lifetime, scannerCloseTimeout)
 	defer cancel()
 	req := wire.ScanRenewRequest(s.id, s.seq)
-	_, err := s.conn.Call(ctx, "Scan", req, nil, &pb.ScanResponse{})
+	_, err := s.conn.CallExtras(ctx, s.extras, "Scan", req, nil, &pb.ScanResponse{}, nil)
 	s.lastRPC = time.Now()
 	if err != nil {
 		s.c.log.Debug("hbase: renewing scanner lease failed", "addr", s.conn.Addr(), "err", err)

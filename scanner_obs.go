@@ -10,7 +10,6 @@ import (
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
-	"github.com/go-hbase/hbase/region"
 )
 
 // Server scan metric names (HBase's ServerSideScanMetrics).
@@ -67,7 +66,8 @@ func (s *Scanner) call(ctx context.Context, req *pb.ScanRequest, resp *pb.ScanRe
 	if timed {
 		start = time.Now()
 	}
-	cells, err := s.conn.CallChecked(ctx, region.NormalPriority, "Scan", req, nil, resp, &s.check)
+	cells, err := s.conn.CallExtras(ctx, s.extras, "Scan", req, nil, resp, &s.check)
+	s.c.noteRPC(err)
 	s.lastRPC = time.Now()
 	if timed {
 		d := s.lastRPC.Sub(start)

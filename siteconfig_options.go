@@ -30,6 +30,12 @@ import (
 //	hbase.rpc.crypto.encryption.aes.enabled                       true: WithAES(AESPreferred), as the Java client
 //	                                                              falls back to SASL encryption; false: AESOff
 //
+//	hbase.client.pause.server.overloaded (ms; or the deprecated   WithOverloadPause
+//	hbase.client.pause.cqtbe)
+//	hbase.client.backpressure.enabled with                        WithBackpressure (max: hbase.client.exponential-backoff.max,
+//	hbase.client.statistics.backoff-policy =                      default 5 min as in Java; other policies delay
+//	...ExponentialClientBackoffPolicy                             nothing, as Java's default NoBackoffPolicy)
+//
 //	hbase.client.registry.impl, hbase.client.bootstrap.servers   WithBootstrapServers (RpcConnectionRegistry, or
 //	                                                              bootstrap servers given): no quorum needed
 //
@@ -138,6 +144,11 @@ func (c *SiteConfig) fileOptions() ([]Option, error) {
 			opts = append(opts, c.checked(d.key, strconv.FormatInt(ms.Milliseconds(), 10), d.with(ms)))
 		}
 	}
+	over, err := c.overloadOptions()
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts, over...)
 	sec, err := c.securityOptions()
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package hbase
 import (
 	"cmp"
 	"slices"
+	"time"
 )
 
 // Stats is a snapshot of a Client's state and counters, in the spirit of database/sql's
@@ -19,6 +20,18 @@ type Stats struct {
 	Retries      uint64 // attempts that failed and were tried again
 	Dials        uint64 // connection setups, successful or not
 	DialErrors   uint64 // connection setups that failed
+
+	// OverloadErrors counts the RPCs that overloaded servers refused (hberr.IsOverloaded:
+	// CallQueueTooBig, CallDropped); OverloadPauses the pauses taken before retrying them
+	// (WithOverloadPause) and OverloadPauseTime their total.
+	OverloadErrors    uint64
+	OverloadPauses    uint64
+	OverloadPauseTime time.Duration
+	// BackpressureDelays counts the writes (single mutations and MultiRequests holding
+	// mutations) delayed because their servers' load statistics asked for it
+	// (WithBackpressure), and BackpressureTime their total delay.
+	BackpressureDelays uint64
+	BackpressureTime   time.Duration
 
 	// BytesWritten and BytesRead count the bytes of region server connections (frames,
 	// after encryption), including those of connections closed since.
@@ -44,6 +57,10 @@ func (c *Client) Stats() Stats {
 		LookupErrors: c.stats.lookupErrors.Load(), Retries: c.stats.retries.Load(),
 		Dials: c.stats.dials.Load(), DialErrors: c.stats.dialErrors.Load(),
 		BytesWritten: c.stats.closedWritten.Load(), BytesRead: c.stats.closedRead.Load(),
+		OverloadErrors: c.stats.overloadErrors.Load(), OverloadPauses: c.stats.overloadPauses.Load(),
+		OverloadPauseTime:  time.Duration(c.stats.overloadPauseNanos.Load()),
+		BackpressureDelays: c.stats.backpressureDelays.Load(),
+		BackpressureTime:   time.Duration(c.stats.backpressureNanos.Load()),
 	}
 	c.pool.mu.Lock()
 	for addr, e := range c.pool.conns {

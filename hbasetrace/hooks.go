@@ -136,6 +136,13 @@ type RetryInfo struct {
 type BackoffInfo struct {
 	Pause time.Duration
 	Count int // 1 for the first pause of this call or re-lookup
+	// Overloaded is true when the pause follows a refusal by an overloaded server
+	// (hberr.IsOverloaded): the longer pause of hbase.WithOverloadPause.
+	Overloaded bool
+	// Backpressure is true when the pause is the delay of a write to a server whose load
+	// statistics ask for one (hbase.WithBackpressure); Server is then that server and Count 0.
+	Backpressure bool
+	Server       string
 }
 
 // RegionCacheInfo describes a look into the region cache.

@@ -181,6 +181,14 @@ func (t *tracer) backoff(ctx context.Context, ev hbasetrace.BackoffInfo) {
 	if !span.IsRecording() {
 		return
 	}
-	span.AddEvent("backoff", trace.WithAttributes(attribute.Int64("hbase.backoff_ms", ev.Pause.Milliseconds()),
-		attribute.Int("hbase.backoff_count", ev.Count)))
+	attrs := []attribute.KeyValue{attribute.Int64("hbase.backoff_ms", ev.Pause.Milliseconds()),
+		attribute.Int("hbase.backoff_count", ev.Count)}
+	switch {
+	case ev.Overloaded:
+		attrs = append(attrs, attribute.String("hbase.backoff_reason", "overloaded"))
+	case ev.Backpressure:
+		attrs = append(attrs, attribute.String("hbase.backoff_reason", "backpressure"),
+			attribute.String("server.address", ev.Server))
+	}
+	span.AddEvent("backoff", trace.WithAttributes(attrs...))
 }

@@ -107,6 +107,8 @@ type Metrics struct {
 	rpcErrors    *prometheus.CounterVec   // op[, server], class
 	retries      *prometheus.CounterVec   // op, class
 	backoff      prometheus.Counter
+	overload     prometheus.Counter     // the part of backoff after overload refusals
+	backpressure prometheus.Counter     // the part of backoff holding writes for servers' load
 	lookups      *prometheus.CounterVec // result
 	cache        *prometheus.CounterVec // result
 	connects     *prometheus.CounterVec // result
@@ -166,7 +168,11 @@ func New(opts ...Option) (*Metrics, error) {
 			Name: "retries_total", Help: "Failed attempts that were retried, by operation and error class.",
 			ConstLabels: cl}, []string{"op", "class"}),
 		backoff: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "backoff_seconds_total", Help: "Time spent pausing between retries.", ConstLabels: cl}),
+			Name: "backoff_seconds_total", Help: "Time spent pausing between retries and holding writes for servers' load.", ConstLabels: cl}),
+		overload: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
+			Name: "overload_pause_seconds_total", Help: "Time spent pausing after overloaded servers refused calls (part of backoff_seconds_total).", ConstLabels: cl}),
+		backpressure: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
+			Name: "backpressure_delay_seconds_total", Help: "Time writes were held for their servers' load statistics (part of backoff_seconds_total).", ConstLabels: cl}),
 		lookups: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
 			Name: "region_lookups_total", Help: "Region lookups in hbase:meta by result (ok, error).",
 			ConstLabels: cl}, []string{"result"}),
@@ -196,7 +202,7 @@ func New(opts ...Option) (*Metrics, error) {
 			"Bytes read from region server connections.", nil, cl),
 	}
 	m.collectors = []prometheus.Collector{m.callDuration, m.rpcDuration, m.calls, m.rpcErrors,
-		m.retries, m.backoff, m.lookups, m.cache, m.connects, m.closed, m.rowsScanned, m.rowsFiltered}
+		m.retries, m.backoff, m.overload, m.backpressure, m.lookups, m.cache, m.connects, m.closed, m.rowsScanned, m.rowsFiltered}
 	return m, nil
 }
 
@@ -212,7 +218,15 @@ func (m *Metrics) Hooks() *hbasetrace.Hooks {
 		Retry: func(_ context.Context, ev hbasetrace.RetryInfo) {
 			m.retries.WithLabelValues(ev.Op, ev.Class).Inc()
 		},
-		Backoff: func(_ context.Context, ev hbasetrace.BackoffInfo) { m.backoff.Add(ev.Pause.Seconds()) },
+		Backoff: func(_ context.Context, ev hbasetrace.BackoffInfo) {
+			m.backoff.Add(ev.Pause.Seconds())
+			switch {
+			case ev.Overloaded:
+				m.overload.Add(ev.Pause.Seconds())
+			case ev.Backpressure:
+				m.backpressure.Add(ev.Pause.Seconds())
+			}
+		},
 		Lookup: func(ev hbasetrace.LookupInfo) {
 			m.lookups.WithLabelValues(result(ev.Err)).Inc()
 		},

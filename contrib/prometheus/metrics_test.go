@@ -25,6 +25,8 @@ func TestHooksFeedSeries(t *testing.T) {
 	h.Attempt(ctx, hbasetrace.AttemptInfo{Op: "Get", Server: "rs1:16020", Duration: time.Millisecond, Err: errors.New("moved"), Class: "region_unavailable"})
 	h.Retry(ctx, hbasetrace.RetryInfo{Op: "Get", Class: "region_unavailable"})
 	h.Backoff(ctx, hbasetrace.BackoffInfo{Pause: 250 * time.Millisecond})
+	h.Backoff(ctx, hbasetrace.BackoffInfo{Pause: 500 * time.Millisecond, Overloaded: true})
+	h.Backoff(ctx, hbasetrace.BackoffInfo{Pause: 125 * time.Millisecond, Backpressure: true, Server: "rs1:16020"})
 	h.Attempt(ctx, hbasetrace.AttemptInfo{Op: "Get", Server: "rs2:16020", Duration: time.Millisecond, Class: "ok"})
 	h.CallDone(ctx, hbasetrace.CallDoneInfo{Op: "Get", Duration: 300 * time.Millisecond, Class: "ok"})
 	h.ConnClosed(hbasetrace.ConnClosedInfo{Addr: "rs1:16020", Err: errors.New("reset")})
@@ -33,12 +35,14 @@ func TestHooksFeedSeries(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]float64{
-		"x_client_rpc_errors_total":         1,
-		"x_client_retries_total":            1,
-		"x_client_backoff_seconds_total":    0.25,
-		"x_client_calls_total":              1,
-		"x_client_connections_closed_total": 1,
-		"x_client_open_connections":         0, // no client watched
+		"x_client_rpc_errors_total":                 1,
+		"x_client_retries_total":                    1,
+		"x_client_backoff_seconds_total":            0.875,
+		"x_client_overload_pause_seconds_total":     0.5,
+		"x_client_backpressure_delay_seconds_total": 0.125,
+		"x_client_calls_total":                      1,
+		"x_client_connections_closed_total":         1,
+		"x_client_open_connections":                 0, // no client watched
 	} {
 		if got, ok := value(families, name, nil); !ok || got != want {
 			t.Errorf("%s = %v (present %v), want %v", name, got, ok, want)

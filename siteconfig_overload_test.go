@@ -1,0 +1,56 @@
+package hbase
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/hberr"
+)
+
+// The overload and backpressure keys as the Java client reads them: the overload pause from
+// hbase.client.pause.server.overloaded (or its deprecated name), backpressure only with the
+// exponential policy, its maximum from hbase.client.exponential-backoff.max (5 min without).
+func TestSiteConfigOverloadKeys(t *testing.T) {
+	const exp = "org.apache.hadoop.hbase.client.backoff.ExponentialClientBackoffPolicy"
+	tests := []struct {
+		kv           []string
+		pause, bpMax time.Duration
+	}{
+		{nil, defaultOverloadPause, 0},
+		{[]string{"hbase.client.pause.server.overloaded", "250"}, 250 * time.Millisecond, 0},
+		{[]string{"hbase.client.pause.cqtbe", "300"}, 300 * time.Millisecond, 0},
+		{[]string{"hbase.client.pause.server.overloaded", "250", "hbase.client.pause.cqtbe", "300"}, 250 * time.Millisecond, 0},
+		{[]string{"hbase.client.backpressure.enabled", "true"}, defaultOverloadPause, 0}, // NoBackoffPolicy
+		{[]string{"hbase.client.backpressure.enabled", "true", "hbase.client.statistics.backoff-policy", exp}, defaultOverloadPause, 5 * time.Minute},
+		{[]string{"hbase.client.backpressure.enabled", "true", "hbase.client.statistics.backoff-policy", exp,
+			"hbase.client.exponential-backoff.max", "2000"}, defaultOverloadPause, 2 * time.Second},
+		{[]string{"hbase.client.backpressure.enabled", "false", "hbase.client.statistics.backoff-policy", exp}, defaultOverloadPause, 0},
+	}
+	for i, tc := range tests {
+		file := writeSite(t, t.TempDir(), "hbase-site.xml", append([]string{"hbase.zookeeper.quorum", "zk1"}, tc.kv...)...)
+		cfg, err := LoadSiteConfig(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := NewClientFromConfig(cfg)
+		if err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+		if c.opts.overloadPause != tc.pause || c.opts.backpressureMax != tc.bpMax {
+			t.Errorf("%d: overload pause %v, backpressure max %v; want %v, %v", i, c.opts.overloadPause, c.opts.backpressureMax, tc.pause, tc.bpMax)
+		}
+		c.Close()
+	}
+	for _, key := range []string{"hbase.client.pause.server.overloaded", "hbase.client.backpressure.enabled"} {
+		file := writeSite(t, t.TempDir(), "hbase-site.xml", "hbase.zookeeper.quorum", "zk1", key, "soon")
+		cfg, err := LoadSiteConfig(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = NewClientFromConfig(cfg)
+		if se, ok := errors.AsType[*hberr.SiteConfigError](err); !ok || se.Key != key {
+			t.Errorf("%s=soon: err = %v; want a SiteConfigError for it", key, err)
+		}
+	}
+}
