@@ -34,6 +34,14 @@ const maxParallelLookups = 16
 // hrpc.MaxAttempts: each failed try of an action counts); actions that fail for good get
 // their own error.
 func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchResult {
+	return c.sendBatch(ctx, calls, nil)
+}
+
+// sendBatch is SendBatch. With sent (one flag per call) it also says which calls may have
+// been applied although they failed: a try reached the server and got no definite answer (the
+// connection broke or the context ended after the request was written, the response was bad),
+// and their errors then wrap hberr.ErrIndeterminate (the buffered writer's outcomes).
+func (c *Client) sendBatch(ctx context.Context, calls []hrpc.Batchable, sent []bool) []BatchResult {
 	results := make([]BatchResult, len(calls))
 	pending := make([]int, 0, len(calls))
 	for i, call := range calls {
@@ -69,7 +77,7 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				retry, p := c.sendMulti(ctx, sb, calls, results, last)
+				retry, p := c.sendMulti(ctx, sb, calls, results, last, sent)
 				mu.Lock()
 				again = append(again, retry...)
 				needPause = needPause || p
@@ -114,6 +122,9 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchR
 	}
 	for i := range results {
 		if err := results[i].Err; err != nil && calls[i] != nil {
+			if sent != nil && sent[i] && !errors.Is(err, hberr.ErrIndeterminate) {
+				err = indeterminate(err)
+			}
 			results[i].Err = opError(wireOf(calls[i]), err)
 		}
 	}
@@ -213,9 +224,15 @@ func (c *Client) groupBatch(ctx context.Context, calls []hrpc.Batchable, pending
 }
 
 // sendMulti sends one MultiRequest to one server and files each action's result or error. It
-// returns the calls to retry and whether a backoff is due before retrying them.
+// returns the calls to retry and whether a backoff is due before retrying them. maybe, when
+// not nil, gets the calls that may have been applied without a definite answer (sendBatch).
 func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Batchable,
-	results []BatchResult, last []error) (retry []int, needPause bool) {
+	results []BatchResult, last []error, maybe []bool) (retry []int, needPause bool) {
+	mark := func(i int) {
+		if maybe != nil {
+			maybe[i] = true
+		}
+	}
 	var multi wire.Multi
 	sent := make([][]int, 0, len(sb.regions))
 	for _, r := range sb.regions {
@@ -287,10 +304,24 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 			// as after a single call (suspect).
 			c.suspect(sb.regions[0], sb.conn)
 		}
+		// A request never written, or refused whole by the server (an exception in the
+		// response header: queue full, server stopping...), was not applied.
+		if _, refused := errors.AsType[*hberr.RemoteError](err); !refused && !errors.Is(err, region.ErrNotSent) {
+			for _, idx := range sent {
+				for _, i := range idx {
+					mark(i)
+				}
+			}
+		}
 		fail(-1, err)
 		return retry, needPause
 	}
 	if len(resp.GetRegionActionResult()) != len(sent) {
+		for _, idx := range sent {
+			for _, i := range idx {
+				mark(i)
+			}
+		}
 		fail(-1, fmt.Errorf("%w: MultiResponse has %d region results for %d region actions",
 			wire.ErrBadResponse, len(resp.GetRegionActionResult()), len(sent)))
 		return retry, needPause
@@ -331,6 +362,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 			}
 			res, err := hrpcwire.ParseResult(roe.GetResult(), rd)
 			if err != nil {
+				mark(i) // applied, its result unreadable
 				results[i].Err = err
 				continue
 			}
@@ -341,6 +373,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		}
 		for _, i := range sent[k] {
 			if !done[i] && results[i].Err == nil && results[i].Result == nil && !contains(retry, i) {
+				mark(i)
 				results[i].Err = fmt.Errorf("%w: MultiResponse has no result for action %d",
 					wire.ErrBadResponse, i)
 			}

@@ -38,6 +38,7 @@ func combineHooks(hs []*hbasetrace.Hooks) *hbasetrace.Hooks {
 		out.Backoff = chainCtx(out.Backoff, h.Backoff)
 		out.RegionCache = chainCtx(out.RegionCache, h.RegionCache)
 		out.ScanMetrics = chainCtx(out.ScanMetrics, h.ScanMetrics)
+		out.WriterFlush = chainCtx(out.WriterFlush, h.WriterFlush)
 		out.Lookup = chain(out.Lookup, h.Lookup)
 		out.Dial = chain(out.Dial, h.Dial)
 		out.Connect = chain(out.Connect, h.Connect)

@@ -32,6 +32,8 @@ type options struct {
 	lookupTimeout    time.Duration
 	// maxAttempts caps the attempts of one call (WithMaxAttempts); 0: only the context does.
 	maxAttempts int
+	// writeBuffer is the default bound of BufferedWriters (WithDefaultWriteBuffer); 0: 2 MiB.
+	writeBuffer int64
 	// suspectTimeout is how long a server whose call got no answer in its caller's time has
 	// to answer a probe before its connection is dropped (Client.suspect).
 	suspectTimeout time.Duration

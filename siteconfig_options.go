@@ -149,6 +149,15 @@ func (c *SiteConfig) fileOptions() ([]Option, error) {
 		return nil, err
 	}
 	opts = append(opts, over...)
+	if v, ok, err := c.get("hbase.client.write.buffer"); err != nil {
+		return nil, err
+	} else if ok && v != "" {
+		n, perr := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if perr != nil || n <= 0 {
+			return nil, c.bad("hbase.client.write.buffer", v, errors.New("want a positive number of bytes"))
+		}
+		opts = append(opts, c.checked("hbase.client.write.buffer", v, WithDefaultWriteBuffer(n)))
+	}
 	sec, err := c.securityOptions()
 	if err != nil {
 		return nil, err

@@ -74,6 +74,9 @@ type Hooks struct {
 	// ScanMetrics runs when a Scan made with hrpc.TrackScanMetrics ends, with the totals
 	// of the server's scan metrics and the client's counts.
 	ScanMetrics func(ctx context.Context, ev ScanMetricsInfo)
+	// WriterFlush: a flush of an hbase.BufferedWriter ended, every outcome of its mutations
+	// delivered. Its MultiRequests are also reported as a "Batch" call (CallStart, Attempt...).
+	WriterFlush func(ctx context.Context, ev WriterFlushInfo)
 }
 
 // CallStartInfo describes a call that starts.
@@ -209,4 +212,19 @@ type ScanMetricsInfo struct {
 // (contrib/otel uses it); the client sends it only when hooks are set.
 func ContextWithTraceHeaders(ctx context.Context, headers map[string]string) (context.Context, error) {
 	return region.ContextWithTraceInfo(ctx, headers)
+}
+
+// WriterFlushInfo describes one flush of an hbase.BufferedWriter: the mutations it sent and
+// what became of them.
+type WriterFlushInfo struct {
+	Table     []byte
+	Mutations int // mutations sent: Applied + Failed + Indeterminate
+	Bytes     int64
+	// Applied, Failed and Indeterminate count the outcomes (Indeterminate: may or may not
+	// have been applied).
+	Applied, Failed, Indeterminate int
+	Duration                       time.Duration // from the flush's start, its wait for a slot included
+	// HeldBytes is what the writer holds after this flush gave its bytes back: buffered and
+	// being sent.
+	HeldBytes int64
 }

@@ -43,6 +43,9 @@ type mutation struct {
 	// maxAttempts is the MaxAttempts option, 0 when not given.
 	maxAttempts int
 	hdr         *callHeader // Priority, RequestAttribute; nil: none
+	// size is what the mutation weighs in a request: its cells as encoded, its row and a
+	// constant for the rest of its message (the memory bound of hbase.BufferedWriter).
+	size int
 }
 
 // Mutation is a Put, Delete, Append or Increment: what RowMutations groups and
@@ -154,6 +157,7 @@ func newMutation[O any](t pb.MutationProto_MutationType, table, row []byte, opts
 	if t == pb.MutationProto_APPEND || t == pb.MutationProto_INCREMENT {
 		m.nonce = newNonce()
 	}
+	m.size = size + len(row) + mutationOverhead
 	return m, nil
 }
 
@@ -298,6 +302,14 @@ func (m *mutation) op() string {
 
 // MaxAttempts is the request's MaxAttempts option, 0 when it has none.
 func (m *mutationCall) MaxAttempts() int { return m.maxAttempts }
+
+// mutationOverhead stands for the fields of a MutationProto and an Action besides the cells
+// and the row (type, timestamp, nonce, index, durability, lengths): at most a few dozen bytes.
+const mutationOverhead = 64
+
+// EncodedSize is about what the mutation weighs in a request: its cells as encoded, its row and
+// a constant for the rest of its message.
+func (m *mutationCall) EncodedSize() int { return m.size }
 
 // Nonce is the Append's or Increment's nonce (0 for Put and Delete).
 func (m *mutationCall) Nonce() uint64 { return m.nonce }

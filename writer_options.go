@@ -1,0 +1,165 @@
+package hbase
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Defaults of a BufferedWriter.
+const (
+	// DefaultWriteBuffer is the default bound on the bytes a BufferedWriter holds, as Java's
+	// hbase.client.write.buffer.
+	DefaultWriteBuffer = 2 << 20
+	defaultMaxFlushes  = 4
+	// defaultFlushInterval: without it a lone mutation would wait for Flush; Java's default
+	// (0, no periodic flush) suits a program that always flushes, a surprise otherwise.
+	defaultFlushInterval = time.Second
+	defaultFlushTimeout  = time.Minute
+)
+
+// WriterOption configures a BufferedWriter (Client.NewBufferedWriter).
+type WriterOption func(*writerOptions) error
+
+type writerOptions struct {
+	bufferBytes  int64
+	flushBytes   int64 // 0 until finish: half of bufferBytes
+	flushCount   int
+	interval     time.Duration
+	maxFlushes   int
+	failFast     bool
+	flushTimeout time.Duration
+	onOutcome    func(Outcome)
+}
+
+func defaultWriterOptions(buffer int64) writerOptions {
+	if buffer <= 0 {
+		buffer = DefaultWriteBuffer
+	}
+	return writerOptions{bufferBytes: buffer, interval: defaultFlushInterval,
+		maxFlushes: defaultMaxFlushes, flushTimeout: defaultFlushTimeout}
+}
+
+func (o *writerOptions) finish() error {
+	if o.flushBytes == 0 {
+		// Half: one flush can be on its way while the next one fills.
+		o.flushBytes = max(o.bufferBytes/2, 1)
+	}
+	if o.flushBytes > o.bufferBytes {
+		return fmt.Errorf("flush size %d over the write buffer %d", o.flushBytes, o.bufferBytes)
+	}
+	return nil
+}
+
+// WithWriteBuffer bounds the bytes of mutations (their encoded size) a BufferedWriter holds,
+// buffered and being sent together. The default is the client's (WithDefaultWriteBuffer,
+// hbase.client.write.buffer), 2 MiB when not set. A mutation larger than the bound is refused.
+func WithWriteBuffer(bytes int64) WriterOption {
+	return func(o *writerOptions) error {
+		if bytes <= 0 {
+			return fmt.Errorf("WithWriteBuffer(%d): want a positive size", bytes)
+		}
+		o.bufferBytes = bytes
+		return nil
+	}
+}
+
+// WithFlushBytes starts a flush when the buffer holds this many bytes. The default is half the
+// write buffer, so that one flush is sent while the next one fills; it may not exceed the
+// write buffer.
+func WithFlushBytes(bytes int64) WriterOption {
+	return func(o *writerOptions) error {
+		if bytes <= 0 {
+			return fmt.Errorf("WithFlushBytes(%d): want a positive size", bytes)
+		}
+		o.flushBytes = bytes
+		return nil
+	}
+}
+
+// WithFlushCount starts a flush when the buffer holds n mutations (Java's
+// hbase.client.write.buffer.maxmutations). The default, 0, counts bytes only.
+func WithFlushCount(n int) WriterOption {
+	return func(o *writerOptions) error {
+		if n < 0 {
+			return fmt.Errorf("WithFlushCount(%d): want 0 or more", n)
+		}
+		o.flushCount = n
+		return nil
+	}
+}
+
+// WithFlushInterval flushes the buffer d after its first mutation, if nothing flushed it
+// before. The default is 1 s; 0 turns it off (mutations then wait for a size, a count, Flush
+// or Close).
+func WithFlushInterval(d time.Duration) WriterOption {
+	return func(o *writerOptions) error {
+		if d < 0 {
+			return fmt.Errorf("WithFlushInterval(%v): want 0 or more", d)
+		}
+		o.interval = d
+		return nil
+	}
+}
+
+// WithMaxFlushes bounds the flushes being sent at once (default 4). A flush waiting for its
+// turn still counts against the write buffer.
+func WithMaxFlushes(n int) WriterOption {
+	return func(o *writerOptions) error {
+		if n <= 0 {
+			return fmt.Errorf("WithMaxFlushes(%d): want 1 or more", n)
+		}
+		o.maxFlushes = n
+		return nil
+	}
+}
+
+// WithFailFast makes Write refuse a mutation with hberr.ErrWriterFull when the writer is full,
+// instead of waiting for room.
+func WithFailFast() WriterOption {
+	return func(o *writerOptions) error {
+		o.failFast = true
+		return nil
+	}
+}
+
+// WithFlushTimeout bounds the time one flush spends sending its mutations, retries included
+// (default 1 min; 0: only the client's attempts cap and Close bound it). A mutation still
+// unanswered then gets its outcome: failed if it never reached a server, indeterminate if it
+// did.
+func WithFlushTimeout(d time.Duration) WriterOption {
+	return func(o *writerOptions) error {
+		if d < 0 {
+			return fmt.Errorf("WithFlushTimeout(%v): want 0 or more", d)
+		}
+		o.flushTimeout = d
+		return nil
+	}
+}
+
+// OnOutcome delivers the outcome of every accepted mutation to fn, once each. fn is called
+// from the writer's own goroutines, never concurrently with itself, after the mutation's flush
+// ended and before Flush (or Close) waiting for it returns; it must not call the writer's
+// Flush or Close, nor wait on a Write. Without OnOutcome, Flush and Close return the failures.
+func OnOutcome(fn func(Outcome)) WriterOption {
+	return func(o *writerOptions) error {
+		if fn == nil {
+			return errors.New("OnOutcome(nil)")
+		}
+		o.onOutcome = fn
+		return nil
+	}
+}
+
+// WithDefaultWriteBuffer sets the write buffer of the client's BufferedWriters that do not set
+// their own (WithWriteBuffer); the site key is hbase.client.write.buffer. The default is
+// 2 MiB.
+func WithDefaultWriteBuffer(bytes int64) Option {
+	return func(o *options) error {
+		if bytes <= 0 {
+			return fmt.Errorf("hbase: WithDefaultWriteBuffer(%d): want a positive size", bytes)
+		}
+		o.writeBuffer = bytes
+		return nil
+	}
+}
