@@ -21,6 +21,9 @@ import (
 type BatchResult struct {
 	Result *hrpc.Result
 	Err    error
+	// Applied is, for a CheckAndMutate, whether its condition held and its mutations were
+	// applied; it is false for every other call.
+	Applied bool
 }
 
 // maxParallelLookups bounds the region lookups one batch runs at once on a cold cache.
@@ -32,7 +35,9 @@ const maxParallelLookups = 16
 // retryable error are retried on their own, after a re-lookup of their region or a backoff,
 // until ctx ends or their maximum number of attempts is reached (WithMaxAttempts,
 // hrpc.MaxAttempts: each failed try of an action counts); actions that fail for good get
-// their own error.
+// their own error. A CheckAndMutate or RowMutations is an atomic region action of its own in
+// its server's MultiRequest (HBase 2.4 or later); as in a single call, it is not sent again
+// once its connection broke after it was sent: its error then wraps hberr.ErrIndeterminate.
 func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchResult {
 	return c.sendBatch(ctx, calls, nil)
 }
@@ -237,8 +242,12 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 	sent := make([][]int, 0, len(sb.regions))
 	for _, r := range sb.regions {
 		multi.Region(r.name)
-		var idx []int
+		var idx, atomic []int
 		for _, i := range sb.actions[r] {
+			if isAtomic(calls[i]) {
+				atomic = append(atomic, i)
+				continue
+			}
 			if err := multi.Add(wireOf(calls[i]), uint32(i)); err != nil {
 				results[i].Err = err
 				continue
@@ -248,6 +257,8 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		if len(idx) > 0 {
 			sent = append(sent, idx)
 		}
+		// After the region's other actions, in the order of the request (wire.Multi.AddAtomic).
+		sent = addAtomic(&multi, r.name, atomic, calls, results, sent)
 	}
 	req, cellblock := multi.Request()
 	if len(sent) == 0 {
@@ -264,7 +275,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		return retry, false
 	}
 	resp := &pb.MultiResponse{}
-	cells, err := c.callMulti(ctx, sb.conn, batchExtras(calls, sent), req, cellblock, resp, multiCheck(calls))
+	cells, err := c.callMulti(ctx, sb.conn, batchExtras(calls, sent), req, cellblock, resp, multiCheck{calls, sent})
 	c.noteRPC(err)
 	// failAll files err for every call of region k (all regions when k < 0).
 	fail := func(k int, err error) {
@@ -274,10 +285,11 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		}
 		act := classify(err)
 		corrupt := errors.Is(err, hberr.ErrCorruptResponse)
+		lost := k < 0 && errors.Is(err, hberr.ErrConnection) && !errors.Is(err, region.ErrNotSent)
 		for _, idx := range regions {
 			for _, i := range idx {
 				last[i] = err
-				if corrupt && !safeToResend(wireOf(calls[i])) {
+				if (corrupt && !safeToResend(wireOf(calls[i]))) || (lost && !resendableAfterLoss(wireOf(calls[i]))) {
 					results[i].Err = indeterminate(err)
 				} else if act == giveUp && ctx.Err() == nil && !c.isClosed() {
 					results[i].Err = err
@@ -331,6 +343,19 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 	for k, rar := range resp.GetRegionActionResult() {
 		if ex := rar.GetException(); ex != nil {
 			fail(k, wire.ActionException(ex))
+			continue
+		}
+		if i := sent[k][0]; isAtomic(calls[i]) {
+			res, applied, ex, err := atomicResult(rar, rd)
+			switch {
+			case ex != nil:
+				fail(k, ex) // the region action failed whole: nothing of it was applied
+			case err != nil:
+				mark(i)
+				results[i].Err = indeterminate(err)
+			default:
+				results[i].Result, results[i].Applied = res, applied && isCheckAndMutate(calls[i])
+			}
 			continue
 		}
 		done := make(map[int]bool, len(sent[k]))
@@ -406,23 +431,35 @@ func contains(s []int, v int) bool {
 
 // multiCheck checks a MultiResponse against the actions of its request before it is decoded
 // (region.Checker): each action's result holds cells of that action's row only, as many as
-// announced, and the cellblock holds nothing else.
-type multiCheck []hrpc.Batchable
+// announced, and the cellblock holds nothing else. sent lists the calls of each region action,
+// in the request's order; the results of an atomic region action (indexed from 0) are its one
+// call's.
+type multiCheck struct {
+	calls []hrpc.Batchable
+	sent  [][]int
+}
 
-func (calls multiCheck) CheckResponse(resp proto.Message, cells []byte) error {
+func (m multiCheck) CheckResponse(resp proto.Message, cells []byte) error {
+	calls := m.calls
 	mr, ok := resp.(*pb.MultiResponse)
 	if !ok {
 		return fmt.Errorf("%w: %T for a MultiRequest", wire.ErrBadResponse, resp)
 	}
 	var rd wire.CellReader
 	rd.Reset(cells)
-	for _, rar := range mr.GetRegionActionResult() {
+	for k, rar := range mr.GetRegionActionResult() {
+		atomicCall := -1
+		if k < len(m.sent) && isAtomic(calls[m.sent[k][0]]) {
+			atomicCall = m.sent[k][0]
+		}
 		for _, roe := range rar.GetResultOrException() {
 			if roe.Result == nil {
 				continue
 			}
 			i := int(roe.GetIndex())
-			if roe.Index == nil || i >= len(calls) {
+			if atomicCall >= 0 {
+				i = atomicCall
+			} else if roe.Index == nil || i >= len(calls) {
 				return fmt.Errorf("%w: result for unknown action %d", wire.ErrBadResponse, roe.GetIndex())
 			}
 			if err := wire.CheckResult(roe.Result, &rd, wireOf(calls[i]).Key()); err != nil {

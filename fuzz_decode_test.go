@@ -60,7 +60,7 @@ func FuzzMultiCheck(f *testing.F) {
 		if proto.Unmarshal(msg, &resp) != nil {
 			return
 		}
-		if multiCheck(calls).CheckResponse(&resp, block) != nil {
+		if (multiCheck{calls: calls}).CheckResponse(&resp, block) != nil {
 			return
 		}
 		rd := wire.NewCellReader(block)

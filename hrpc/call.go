@@ -24,7 +24,9 @@ package hrpc
 import "github.com/go-hbase/hbase/internal/wire"
 
 // Batchable is a request that can go into a batch (hbase.Client.SendBatch): *Get, *Put,
-// *Delete, *Append and *Increment. Only the types of this package implement it.
+// *Delete, *Append, *Increment, and *CheckAndMutate and *RowMutations (each sent as an atomic
+// region action of its own, as HBase 2.4+ takes them). Only the types of this package
+// implement it.
 type Batchable interface {
 	batchable() wire.Batchable
 }
@@ -67,4 +69,6 @@ var (
 	_ Mutation  = (*Delete)(nil)
 	_ Mutation  = (*Append)(nil)
 	_ Mutation  = (*Increment)(nil)
+	_ Batchable = (*CheckAndMutate)(nil)
+	_ Batchable = (*RowMutations)(nil)
 )

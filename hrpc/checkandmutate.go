@@ -116,9 +116,35 @@ func NewCheckAndMutateRow(cond Condition, rm *RowMutations) (*CheckAndMutate, er
 	return &CheckAndMutate{table: rm.table, row: rm.row, condition: pc, rows: rm}, nil
 }
 
-// checkAndMutateCall is a CheckAndMutate's wire side (wire.Call), on a type of its own so that
-// its methods are not part of CheckAndMutate's API.
+// checkAndMutateCall is a CheckAndMutate's wire side (wire.Call, wire.AtomicBatchable), on a
+// type of its own so that its methods are not part of CheckAndMutate's API.
 type checkAndMutateCall CheckAndMutate
+
+func (c *CheckAndMutate) batchable() wire.Batchable { return (*checkAndMutateCall)(c) }
+
+// Action fails: a CheckAndMutate goes into a batch as a region action (RegionAction).
+func (c *checkAndMutateCall) Action(uint32, []byte) (*pb.Action, []byte, error) {
+	return nil, nil, invalid("CheckAndMutate is a region action of its own in a batch, not an action")
+}
+
+// RegionAction builds the CheckAndMutate's atomic region action with its condition: its one
+// mutation, or the mutations of its RowMutations, indexed from 0.
+func (c *checkAndMutateCall) RegionAction(regionName, cellblock []byte) (*pb.RegionAction, []byte, error) {
+	var ra *pb.RegionAction
+	if c.rows != nil {
+		ra, cellblock = c.rows.regionAction(regionName, cellblock)
+	} else {
+		atomic := true
+		a, grown, err := (*mutationCall)(c.mutation.base()).Action(0, cellblock)
+		if err != nil {
+			return nil, cellblock, err
+		}
+		cellblock = grown
+		ra = &pb.RegionAction{Region: wire.RegionSpecifier(regionName), Atomic: &atomic, Action: []*pb.Action{a}}
+	}
+	ra.Condition = c.condition
+	return ra, cellblock, nil
+}
 
 // Table is the table of the row.
 func (c *checkAndMutateCall) Table() []byte { return c.table }

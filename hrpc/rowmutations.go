@@ -41,9 +41,22 @@ func NewRowMutations(mutations ...Mutation) (*RowMutations, error) {
 	}, nil
 }
 
-// rowMutationsCall is a RowMutations' wire side (wire.Call), on a type of its own so that its
-// methods are not part of RowMutations' API.
+// rowMutationsCall is a RowMutations' wire side (wire.Call, wire.AtomicBatchable), on a type of
+// its own so that its methods are not part of RowMutations' API.
 type rowMutationsCall RowMutations
+
+func (r *RowMutations) batchable() wire.Batchable { return (*rowMutationsCall)(r) }
+
+// Action fails: RowMutations go into a batch as a region action (RegionAction).
+func (r *rowMutationsCall) Action(uint32, []byte) (*pb.Action, []byte, error) {
+	return nil, nil, invalid("RowMutations are a region action of their own in a batch, not an action")
+}
+
+// RegionAction builds the atomic region action of the mutations, indexed from 0.
+func (r *rowMutationsCall) RegionAction(regionName, cellblock []byte) (*pb.RegionAction, []byte, error) {
+	ra, cellblock := (*RowMutations)(r).regionAction(regionName, cellblock)
+	return ra, cellblock, nil
+}
 
 // Table is the table of the mutations.
 func (r *rowMutationsCall) Table() []byte { return r.table }

@@ -21,8 +21,8 @@ var (
 	_ wire.RequestRecycler = (*getCall)(nil)
 	_ wire.Batchable       = (*getCall)(nil)
 	_ wire.Batchable       = (*mutationCall)(nil)
-	_ wire.Call            = (*checkAndMutateCall)(nil)
-	_ wire.Call            = (*rowMutationsCall)(nil)
+	_ wire.AtomicBatchable = (*checkAndMutateCall)(nil)
+	_ wire.AtomicBatchable = (*rowMutationsCall)(nil)
 	_ wire.Scan            = (*scanCall)(nil)
 )
 

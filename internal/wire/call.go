@@ -46,6 +46,17 @@ type Batchable interface {
 	Action(index uint32, cellblock []byte) (*pb.Action, []byte, error)
 }
 
+// AtomicBatchable calls go into a MultiRequest as a region action of their own, atomic, with
+// the condition of a CheckAndMutate (HBase 2.4+): RowMutations and CheckAndMutate. Their
+// Action method fails; the server answers their region action with one RegionActionResult,
+// whose processed flag is the condition's verdict.
+type AtomicBatchable interface {
+	Batchable
+	// RegionAction builds the call's region action for regionName, its actions indexed from
+	// 0, and appends its cells to cellblock.
+	RegionAction(regionName, cellblock []byte) (*pb.RegionAction, []byte, error)
+}
+
 // Scan is an hrpc.Scan as the client's scanner runs it.
 type Scan interface {
 	// Table is the table scanned.

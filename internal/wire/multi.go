@@ -35,5 +35,18 @@ func (m *Multi) Add(call Batchable, index uint32) error {
 	return nil
 }
 
+// AddAtomic adds call as a region action of its own for regionName. It comes in the request
+// after the region actions that have actions already: Adds of the current region made after
+// it go into a region action before it only if that one had actions before.
+func (m *Multi) AddAtomic(call AtomicBatchable, regionName []byte) error {
+	ra, grown, err := call.RegionAction(regionName, m.cellblock)
+	if err != nil {
+		return err
+	}
+	m.cellblock = grown
+	m.req.RegionAction = append(m.req.RegionAction, ra)
+	return nil
+}
+
 // Request returns the MultiRequest and its cellblock.
 func (m *Multi) Request() (*pb.MultiRequest, []byte) { return &m.req, m.cellblock }
