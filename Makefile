@@ -49,7 +49,7 @@ launcher:
 # recovery tests without -race; the overload test (a one-handler cluster of its own) runs in the
 # first pass only. This keeps make test under 25 minutes on 2 cores.
 RACE_SKIP   ?= ^TestChaos$$
-NORACE_SKIP ?= ^ExampleAdmin$$|TestBadInput|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestDeadServerRelocationAgainstHBase|TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestOverloadAgainstHBase
+NORACE_SKIP ?= ^ExampleAdmin$$|TestBadInput|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestDeadServerRelocationAgainstHBase|TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults
 
 # The tools' tests (hbasectl and hbase-bench against real clusters) and the adapters' run last,
 # with the same flags as the library's first pass.
