@@ -115,6 +115,10 @@ type Metrics struct {
 	closed       *prometheus.CounterVec // result
 	rowsScanned  prometheus.Counter
 	rowsFiltered prometheus.Counter
+	// The buffered writers' flushes (hbase.BufferedWriter).
+	flushDuration *prometheus.HistogramVec // table
+	flushedBytes  *prometheus.CounterVec   // table
+	writerOutcome *prometheus.CounterVec   // table, outcome
 
 	openConns  *prometheus.Desc
 	inFlight   *prometheus.Desc // [server]
@@ -191,6 +195,15 @@ func New(opts ...Option) (*Metrics, error) {
 		rowsFiltered: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
 			Name: "scan_rows_filtered_total", Help: "Rows dropped by the servers' filters for scans that track scan metrics.",
 			ConstLabels: cl}),
+		flushDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
+			Name: "writer_flush_duration_seconds", Help: "Duration of the buffered writers' flushes, per table.",
+			Buckets: o.buckets, ConstLabels: cl}, []string{"table"}),
+		flushedBytes: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
+			Name: "writer_flushed_bytes_total", Help: "Bytes of mutations the buffered writers flushed, per table.",
+			ConstLabels: cl}, []string{"table"}),
+		writerOutcome: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
+			Name: "writer_mutations_total", Help: "Outcomes of the buffered writers' mutations (applied, failed, indeterminate), per table.",
+			ConstLabels: cl}, []string{"table", "outcome"}),
 		openConns: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "open_connections"),
 			"Open connections to region servers.", nil, cl),
 		inFlight: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "in_flight_rpcs"), flightHelp, flightLabels, cl),
@@ -202,7 +215,8 @@ func New(opts ...Option) (*Metrics, error) {
 			"Bytes read from region server connections.", nil, cl),
 	}
 	m.collectors = []prometheus.Collector{m.callDuration, m.rpcDuration, m.calls, m.rpcErrors,
-		m.retries, m.backoff, m.overload, m.backpressure, m.lookups, m.cache, m.connects, m.closed, m.rowsScanned, m.rowsFiltered}
+		m.retries, m.backoff, m.overload, m.backpressure, m.lookups, m.cache, m.connects, m.closed, m.rowsScanned, m.rowsFiltered,
+		m.flushDuration, m.flushedBytes, m.writerOutcome}
 	return m, nil
 }
 
@@ -248,6 +262,14 @@ func (m *Metrics) Hooks() *hbasetrace.Hooks {
 		ScanMetrics: func(_ context.Context, ev hbasetrace.ScanMetricsInfo) {
 			m.rowsScanned.Add(float64(ev.Metrics.RowsScanned))
 			m.rowsFiltered.Add(float64(ev.Metrics.RowsFiltered))
+		},
+		WriterFlush: func(_ context.Context, ev hbasetrace.WriterFlushInfo) {
+			table := string(ev.Table)
+			m.flushDuration.WithLabelValues(table).Observe(ev.Duration.Seconds())
+			m.flushedBytes.WithLabelValues(table).Add(float64(ev.Bytes))
+			m.writerOutcome.WithLabelValues(table, "applied").Add(float64(ev.Applied))
+			m.writerOutcome.WithLabelValues(table, "failed").Add(float64(ev.Failed))
+			m.writerOutcome.WithLabelValues(table, "indeterminate").Add(float64(ev.Indeterminate))
 		},
 	}
 }

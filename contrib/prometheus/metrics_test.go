@@ -30,6 +30,8 @@ func TestHooksFeedSeries(t *testing.T) {
 	h.Attempt(ctx, hbasetrace.AttemptInfo{Op: "Get", Server: "rs2:16020", Duration: time.Millisecond, Class: "ok"})
 	h.CallDone(ctx, hbasetrace.CallDoneInfo{Op: "Get", Duration: 300 * time.Millisecond, Class: "ok"})
 	h.ConnClosed(hbasetrace.ConnClosedInfo{Addr: "rs1:16020", Err: errors.New("reset")})
+	h.WriterFlush(ctx, hbasetrace.WriterFlushInfo{Table: []byte("t"), Mutations: 3, Bytes: 300, Applied: 2, Indeterminate: 1,
+		Duration: 10 * time.Millisecond})
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +52,17 @@ func TestHooksFeedSeries(t *testing.T) {
 	}
 	if got, _ := value(families, "x_client_rpc_duration_seconds", map[string]string{"server": "rs2:16020"}); got != 1 {
 		t.Errorf("rpc_duration_seconds{server=rs2} count = %v, want 1", got)
+	}
+	for outcome, want := range map[string]float64{"applied": 2, "failed": 0, "indeterminate": 1} {
+		if got, ok := value(families, "x_client_writer_mutations_total", map[string]string{"table": "t", "outcome": outcome}); !ok || got != want {
+			t.Errorf("writer_mutations_total{outcome=%s} = %v (present %v), want %v", outcome, got, ok, want)
+		}
+	}
+	if got, _ := value(families, "x_client_writer_flushed_bytes_total", map[string]string{"table": "t"}); got != 300 {
+		t.Errorf("writer_flushed_bytes_total = %v, want 300", got)
+	}
+	if got, _ := value(families, "x_client_writer_flush_duration_seconds", map[string]string{"table": "t"}); got != 1 {
+		t.Errorf("writer_flush_duration_seconds count = %v, want 1", got)
 	}
 	if _, err := hbaseprom.New(hbaseprom.WithBuckets(2, 1)); err == nil {
 		t.Error("decreasing buckets accepted")
