@@ -21,6 +21,7 @@ import (
 //	zookeeper.session.timeout (ms)                                WithZKSessionTimeout
 //	hbase.client.meta.operation.timeout (ms)                      WithRegionLookupTimeout
 //	hbase.client.scanner.timeout.period (ms)                      WithScannerLeaseRenewal (half of it)
+//	hbase.client.write.buffer (bytes)                             WithDefaultWriteBuffer (BufferedWriter's bound)
 //	hbase.security.authentication (or hadoop.security.authentication): simple or kerberos
 //	hbase.client.keytab.principal, hbase.client.keytab.file       WithKerberosKeytab; without them the
 //	                                                              credential cache of $KRB5CCNAME or /tmp/krb5cc_<uid>

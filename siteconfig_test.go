@@ -45,6 +45,7 @@ func TestSiteConfigQuorumAndOverrides(t *testing.T) {
 		"zookeeper.znode.parent", "${app.root}/hbase",
 		"zookeeper.session.timeout", "5000",
 		"hbase.client.scanner.timeout.period", "30000",
+		"hbase.client.write.buffer", "4194304",
 		"some.unknown.key", "ignored")
 	cfg, err := LoadSiteConfig(core, site)
 	if err != nil {
@@ -78,6 +79,9 @@ func TestSiteConfigQuorumAndOverrides(t *testing.T) {
 	}
 	if o.handshaker != nil {
 		t.Errorf("simple authentication made a handshaker %T", o.handshaker)
+	}
+	if o.writeBuffer != 4<<20 {
+		t.Errorf("write buffer = %d; want 4 MiB", o.writeBuffer)
 	}
 }
 
@@ -114,6 +118,7 @@ func TestSiteConfigBadValues(t *testing.T) {
 		{"hbase.client.bootstrap.servers", "rs1"},                                              // no port
 		{"hbase.client.registry.impl", "org.apache.hadoop.hbase.client.RpcConnectionRegistry"}, // no servers
 		{"hbase.client.registry.impl", "com.example.MyRegistry"},
+		{"hbase.client.write.buffer", "2MB"},
 	} {
 		t.Run(c.key, func(t *testing.T) {
 			dir := t.TempDir()

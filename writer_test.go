@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/fakehbase"
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -435,4 +436,47 @@ func TestBatchCheckAndMutateOnFake(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	hbase.CheckAtomicBatch(t, ctx, c, "cam", [4]string{"\x00a", ",\x00,", ",,b", "\xff\x00"})
+}
+
+// TestWriterFlushHook: the WriterFlush hook sees every flush, its outcomes summing to the
+// mutations written.
+func TestWriterFlushHook(t *testing.T) {
+	srv, _ := writerServer(t)
+	var mu sync.Mutex
+	var flushes, muts, applied int
+	var bytes int64
+	c, err := srv.NewClient(hbase.WithHooks(&hbasetrace.Hooks{WriterFlush: func(_ context.Context, ev hbasetrace.WriterFlushInfo) {
+		mu.Lock()
+		defer mu.Unlock()
+		flushes++
+		muts += ev.Mutations
+		applied += ev.Applied
+		bytes += ev.Bytes
+		if string(ev.Table) != "w" || ev.Failed+ev.Indeterminate != 0 || ev.Duration <= 0 {
+			t.Errorf("flush event %+v", ev)
+		}
+	}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	w, err := c.NewBufferedWriter("w", hbase.WithFlushCount(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i := range 25 {
+		if err := w.Write(ctx, wput(t, fmt.Sprintf("r%02d", i), "v")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if flushes != 3 || muts != 25 || applied != 25 || bytes <= 0 {
+		t.Errorf("hook saw %d flushes, %d mutations, %d applied, %d bytes; want 3, 25, 25", flushes, muts, applied, bytes)
+	}
 }
