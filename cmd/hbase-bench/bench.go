@@ -145,6 +145,8 @@ func specFor(c *config, w workloadKind, modeName string, round int) runSpec {
 		ReadRatio:   c.ReadRatio,
 		Rate:        c.Rate,
 		Interval:    c.Interval,
+		Buffered:    c.Buffered && buffers(w),
+		WriteBuffer: c.WriteBuffer,
 		Progress:    c.progress,
 		Seed:        c.Seed + uint64(round)*7919,
 	}

@@ -21,18 +21,22 @@ type config struct {
 	// -znode, -bootstrap, -site, -kerberos and the rest): c.ZKQuorum, c.Security ...
 	connflags.Flags
 
-	Table       string
-	Family      string
-	Qualifier   string
-	PE          bool // PerformanceEvaluation's table and key layout
-	Workloads   []workloadKind
-	Rows        int64
-	KeySize     int
-	ValueSize   int
-	ScanRows    int
-	Caching     int     // rows per scan RPC of scan, scanRangeN and filterScan
-	ReadRatio   float64 // mixed: the share of Gets
-	Rate        float64 // operations per second offered (0: as fast as the workers go)
+	Table     string
+	Family    string
+	Qualifier string
+	PE        bool // PerformanceEvaluation's table and key layout
+	Workloads []workloadKind
+	Rows      int64
+	KeySize   int
+	ValueSize int
+	ScanRows  int
+	Caching   int     // rows per scan RPC of scan, scanRangeN and filterScan
+	ReadRatio float64 // mixed: the share of Gets
+	Rate      float64 // operations per second offered (0: as fast as the workers go)
+	// Buffered: randomWrite and sequentialWrite write through a BufferedWriter per worker
+	// (PE's --autoFlush=false), flushing WriteBuffer bytes at a time.
+	Buffered    bool
+	WriteBuffer int64
 	Interval    time.Duration
 	Progress    time.Duration // plain progress lines when stderr is no terminal (0: none at all)
 	Plot        string        // -plot: SVG file of p50/p95/p99 over time
@@ -105,6 +109,8 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	fs.DurationVar(&c.OpTimeout, "op-timeout", 10*time.Second, "deadline of each request (scan: of each scanner's rows as a whole run)")
 	fs.IntVar(&c.Rounds, "rounds", 0, "split each workload into this many interleaved rounds and merge them (0: 1, or 20 with -compare-security)")
 	fs.DurationVar(&c.Warmup, "warmup", 0, "run each workload (in each mode) this long unmeasured before measuring it (default 0, or 3s with -compare-security)")
+	fs.BoolVar(&c.Buffered, "buffered", false, "randomWrite and sequentialWrite through a buffered writer per -concurrency caller (PE's --autoFlush=false with a BufferedMutator per thread): an operation is one Write, which blocks only while the writer is full; each caller's writer is closed (flushed) at the end of the run, within its time")
+	writeBuffer := fs.String("write-buffer", "2MiB", "with -buffered: flush this many bytes at a time (Java's writeBufferSize, hbase.client.write.buffer); the writer holds at most twice that, one flush being sent while the next fills. Bytes, or with KiB or MiB")
 	load := fs.String("load", "auto", "write every row once before the workloads, unmeasured: true, false, or auto (with -local when a workload reads)")
 	fs.Uint64Var(&c.Seed, "seed", 0, "random seed for keys (0: from the clock)")
 
@@ -145,6 +151,17 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	var err error
 	if c.Workloads, err = parseWorkloads(workloads); err != nil {
 		return nil, usageErr("-workload: %v", err)
+	}
+	if c.WriteBuffer, err = parseBytes(*writeBuffer); err != nil {
+		return nil, usageErr("-write-buffer: %v", err)
+	}
+	switch {
+	case set["write-buffer"] && !c.Buffered:
+		return nil, usageErr("-write-buffer goes with -buffered")
+	case c.Buffered && !slices.ContainsFunc(c.Workloads, buffers):
+		return nil, usageErr("-buffered: no workload writes through a buffer (randomWrite, sequentialWrite)")
+	case c.Buffered && (c.Rate > 0 || c.CompareSecurity):
+		return nil, usageErr("-buffered does not go with -rate or -compare-security")
 	}
 	if c.Load, err = parseLoad(*load, c); err != nil {
 		return nil, err

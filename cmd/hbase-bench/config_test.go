@@ -123,6 +123,10 @@ func TestParseConfigErrors(t *testing.T) {
 		{[]string{"-local", "-compare-security", "-aes=false"}, env(), "sets -kerberos, -protection and -aes itself"},
 		{[]string{"-local", "-ops", "2", "-rounds", "3"}, env(), "cannot be split into 3 rounds"},
 		{[]string{"-load", "maybe"}, zk, "-load"},
+		{[]string{"-write-buffer", "1MiB"}, zk, "-write-buffer goes with -buffered"},
+		{[]string{"-buffered", "-write-buffer", "lots"}, zk, "-write-buffer: want a positive size"},
+		{[]string{"-buffered", "-workload", "randomRead"}, zk, "no workload writes through a buffer"},
+		{[]string{"-buffered", "-rate", "100"}, zk, "does not go with -rate"},
 		{[]string{"-nosuchflag"}, zk, "flag provided but not defined"},
 		{[]string{"stray"}, zk, `unexpected argument "stray"`},
 	} {

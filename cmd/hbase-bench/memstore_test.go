@@ -21,8 +21,10 @@ type memStore struct {
 	failN   int64 // every failN-th call fails (0: never)
 	delay   time.Duration
 	putKeys chan []byte // when set, every Put's key is sent here
-	counts  map[string]int64
-	checks  map[string][]byte
+	// writers and closedWriters count the buffered writers made and closed (-buffered).
+	writers, closedWriters atomic.Int64
+	counts                 map[string]int64
+	checks                 map[string][]byte
 }
 
 var errInjected = errors.New("injected failure")
@@ -201,3 +203,30 @@ func (m *memStore) PutBatch(ctx context.Context, rows [][]byte, value []byte) er
 // plainStore hides memStore's PutBatch (only the store methods are promoted), for the
 // one-Put-per-row load path.
 type plainStore struct{ store }
+
+// memWriter buffers Puts and applies them to its memStore when closed (-buffered).
+type memWriter struct {
+	m    *memStore
+	rows [][2][]byte
+}
+
+func (m *memStore) NewPutWriter(writeBuffer int64) (putWriter, error) {
+	m.writers.Add(1)
+	return &memWriter{m: m}, nil
+}
+
+func (w *memWriter) Put(_ context.Context, row, value []byte) error {
+	w.rows = append(w.rows, [2][]byte{bytes.Clone(row), value})
+	return nil
+}
+
+func (w *memWriter) Close(ctx context.Context) (int64, error) {
+	var failed int64
+	for _, r := range w.rows {
+		if err := w.m.Put(ctx, r[0], r[1]); err != nil {
+			failed++
+		}
+	}
+	w.m.closedWriters.Add(1)
+	return failed, nil
+}

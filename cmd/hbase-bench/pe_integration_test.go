@@ -74,6 +74,24 @@ func TestPEWorkloadsAgainstHBase(t *testing.T) {
 		t.Fatalf("table holds %d rows, want %d", n, rows)
 	}
 
+	// The same through buffered writers (PE's --autoFlush=false): every row written at the end.
+	rep = bench("-table", "Buffered", "-create", "-regions", "4", "-workload", "sequentialWrite", "-ops", "2000",
+		"-buffered", "-write-buffer", "64KiB")
+	if r := rep.Results[0]; r.Ops != rows {
+		t.Fatalf("buffered sequentialWrite: %d ops, want %d", r.Ops, rows)
+	}
+	scan, _ = hrpc.NewScan([]byte("Buffered"))
+	n = 0
+	for _, err := range client.Scan(ctx, scan) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != rows {
+		t.Fatalf("buffered sequentialWrite: the table holds %d rows, want %d", n, rows)
+	}
+
 	// The read-only workloads against the table as it is (no load), with a chart.
 	svg := filepath.Join(t.TempDir(), "run.svg")
 	rep = bench("-load", "false", "-workload", "randomRead,scanRange10,scanRange100,scanRange1000,scan,filterScan,mixed",

@@ -27,6 +27,10 @@ type runSpec struct {
 	ValueSize   int
 	ScanRows    int
 	ReadRatio   float64 // mixed: the share of operations that are Gets
+	// Buffered: each worker writes through a putWriter of its own (the store must be a
+	// bufferedStore) flushing WriteBuffer bytes at a time, closed at the end of the run.
+	Buffered    bool
+	WriteBuffer int64
 	// Rate, when positive, paces the run at this many operations per second across all
 	// workers, latency measured from each operation's due time (pace.go).
 	Rate float64
@@ -58,7 +62,8 @@ type worker struct {
 	value   []byte
 	probe   []byte // filterScan's random value
 	cursor  rowCursor
-	casN    uint64 // increment and checkAndMutate: this worker's next row
+	writer  putWriter // -buffered
+	casN    uint64    // increment and checkAndMutate: this worker's next row
 	empty   int64
 	rows    int64
 	reads   int64
@@ -109,6 +114,19 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 		fillValue(rng, w.value)
 		workers[i] = w
 	}
+	if spec.Buffered {
+		bs, ok := st.(bufferedStore)
+		if !ok {
+			return nil, fmt.Errorf("-buffered: %T cannot write through a buffer", st)
+		}
+		for _, w := range workers {
+			pw, err := bs.NewPutWriter(spec.WriteBuffer)
+			if err != nil {
+				return nil, err
+			}
+			w.writer = pw
+		}
+	}
 	limit := spec.Ops
 	if spec.Rate > 0 {
 		limit = scheduledOps(spec.Rate, spec.Duration, spec.Ops)
@@ -133,7 +151,10 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	stopSampling := spec.sample(smp)
 	paceStart := workers[0].clock.Now()
 	for _, w := range workers {
-		wg.Go(func() { w.run(ctx, st, &spec, &stop, &claimed, limit, paceStart) })
+		wg.Go(func() {
+			w.run(ctx, st, &spec, &stop, &claimed, limit, paceStart)
+			w.closeWriter(ctx, &spec)
+		})
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
@@ -285,10 +306,10 @@ func (w *worker) do(ctx context.Context, st store, spec *runSpec) error {
 		return w.get(opCtx, st)
 	case randWrite:
 		w.key = appendKey(w.key[:0], w.rng.Uint64N(rows), spec.KeySize)
-		return st.Put(opCtx, w.key, w.value)
+		return w.put(opCtx, st)
 	case seqWrite:
 		w.key = appendKey(w.key[:0], (spec.Seq.Add(1)-1)%rows, spec.KeySize)
-		return st.Put(opCtx, w.key, w.value)
+		return w.put(opCtx, st)
 	case mixed:
 		w.key = appendKey(w.key[:0], w.rng.Uint64N(rows), spec.KeySize)
 		if w.rng.Float64() < spec.ReadRatio {
@@ -398,4 +419,33 @@ func (s *runSpec) serverCPU() (time.Duration, bool) {
 	}
 	d, err := s.ServerCPU()
 	return d, err == nil
+}
+
+// put writes w.key: through the worker's buffered writer (-buffered), or at once.
+func (w *worker) put(ctx context.Context, st store) error {
+	if w.writer != nil {
+		return w.writer.Put(ctx, w.key, w.value)
+	}
+	return st.Put(ctx, w.key, w.value)
+}
+
+// closeWriter closes the worker's buffered writer (-buffered): it sends what is buffered, within
+// the run's time, and counts the Puts that failed then as the run's errors (their Writes were
+// counted as operations when accepted).
+func (w *worker) closeWriter(ctx context.Context, spec *runSpec) {
+	if w.writer == nil {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, spec.OpTimeout)
+	defer cancel()
+	failed, err := w.writer.Close(cctx)
+	w.writer = nil
+	if err != nil && len(w.samples) < maxErrorSamples {
+		w.samples = append(w.samples, err.Error())
+	}
+	if failed > 0 {
+		w.mu.Lock()
+		w.errs += failed
+		w.mu.Unlock()
+	}
 }

@@ -200,3 +200,22 @@ func TestRunWorkloadServerCPU(t *testing.T) {
 		t.Errorf("a round without a reading left %vµs/op (known %v)", r.ServerCPUMicrosOp, r.serverKnown)
 	}
 }
+
+// TestBufferedWriteClosesWriters: with -buffered each worker writes through a writer of its own,
+// closed within the run, so every row is in the store when the run returns.
+func TestBufferedWriteClosesWriters(t *testing.T) {
+	st := newMemStore()
+	spec := testSpec(seqWrite)
+	spec.Concurrency, spec.Ops, spec.Rows = 3, 90, 90
+	spec.Buffered, spec.WriteBuffer = true, 1<<20
+	r, err := runWorkload(t.Context(), st, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Ops != 90 || r.Errors != 0 || st.len() != 90 {
+		t.Errorf("ops %d, errors %d, %d rows in the store; want 90, 0, 90", r.Ops, r.Errors, st.len())
+	}
+	if st.writers.Load() != 3 || st.closedWriters.Load() != 3 {
+		t.Errorf("%d writers made, %d closed; want 3 and 3", st.writers.Load(), st.closedWriters.Load())
+	}
+}

@@ -33,6 +33,7 @@ latency percentiles, throughput, client CPU and allocations per operation.
   hbase-bench -zk 127.0.0.1:2181 -table t -create -workload randomRead -rate 5000 -json > run.json
   hbase-bench -compare -plot runs.svg before.json after.json
   hbase-bench -local -compare-security -duration 20s
+  hbase-bench -local -workload randomWrite -buffered -write-buffer 2MiB   # PE's --autoFlush=false
 
 Exit status: 0 when every operation succeeded; 1 when some failed or the run broke off;
 2 for a bad command line, an unreachable cluster, a missing table or unreadable -compare files.

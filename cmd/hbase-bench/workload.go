@@ -133,3 +133,18 @@ type rowCursor interface {
 	Next() (ok bool, err error)
 	Close()
 }
+
+// putWriter is a buffered writer of Puts (-buffered): Put accepts a Put, sent later; Close sends
+// what is left and reports how many of the accepted Puts failed.
+type putWriter interface {
+	Put(ctx context.Context, row, value []byte) error
+	Close(ctx context.Context) (failed int64, err error)
+}
+
+// bufferedStore is a store that can write through buffered writers.
+type bufferedStore interface {
+	NewPutWriter(writeBuffer int64) (putWriter, error)
+}
+
+// buffers reports whether w writes through a buffered writer when -buffered is given.
+func buffers(w workloadKind) bool { return w == randWrite || w == seqWrite }
