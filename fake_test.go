@@ -59,7 +59,7 @@ func (r fakeRegion) name() []byte {
 	return []byte(r.table + "," + r.start + "," + "1000" + string(rune('0'+r.id%10)) + ".")
 }
 
-func newFakeCluster(t *testing.T, regions ...fakeRegion) *fakeCluster {
+func newFakeCluster(t testing.TB, regions ...fakeRegion) *fakeCluster {
 	t.Helper()
 	fc := &fakeCluster{regions: regions}
 	srv, err := fakeserver.Start(fakeserver.Options{Handler: fc.handle})
@@ -71,7 +71,7 @@ func newFakeCluster(t *testing.T, regions ...fakeRegion) *fakeCluster {
 	return fc
 }
 
-func (fc *fakeCluster) client(t *testing.T, opts ...Option) *Client {
+func (fc *fakeCluster) client(t testing.TB, opts ...Option) *Client {
 	t.Helper()
 	opts = append([]Option{withMetaLocator(func(context.Context) (string, error) { return fc.srv.Addr(), nil })}, opts...)
 	c, err := NewClient("", opts...)
