@@ -206,7 +206,7 @@ func TestWriterFailureNamesRow(t *testing.T) {
 // Room comes back when the flush ends.
 func TestWriterFull(t *testing.T) {
 	srv, c := writerServer(t)
-	srv.InjectDelay(fakehbase.Match{Op: "Put", Row: []byte("slow")}, 300*time.Millisecond, 2)
+	srv.InjectDelay(fakehbase.Match{Op: "Put", Row: []byte("slow")}, time.Second, 2)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	p := wput(t, "slow", "0123456789")
@@ -234,7 +234,7 @@ func TestWriterFull(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	srv.InjectDelay(fakehbase.Match{Op: "Put", Row: []byte("slow")}, 300*time.Millisecond, 2)
+	srv.InjectDelay(fakehbase.Match{Op: "Put", Row: []byte("slow")}, time.Second, 2)
 	wb, err := c.NewBufferedWriter("w", hbase.WithWriteBuffer(250), hbase.WithFlushCount(1), hbase.OnOutcome(log.add))
 	if err != nil {
 		t.Fatal(err)
@@ -313,7 +313,13 @@ func TestWriterCloseGivesUp(t *testing.T) {
 	if err := w.Write(ctx, inc); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond) // the Increment's flush takes the only slot
+	// The Increment's flush holds the only slot once the server has it.
+	for srv.Calls(fakehbase.Match{Op: "Increment"}) == 0 {
+		if ctx.Err() != nil {
+			t.Fatal("the Increment never reached the server")
+		}
+		time.Sleep(time.Millisecond)
+	}
 	if err := w.Write(ctx, put); err != nil {
 		t.Fatal(err)
 	}
