@@ -52,6 +52,9 @@ func (s *writerCounters) noteHeld(n int64) {
 	}
 }
 
+// Table is the table the writer writes to.
+func (w *BufferedWriter) Table() string { return string(w.table) }
+
 // Stats returns the writer's counters and what it holds now.
 func (w *BufferedWriter) Stats() WriterStats {
 	s := WriterStats{

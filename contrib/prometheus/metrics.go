@@ -20,6 +20,11 @@
 // "ListTables", "FlushRegion"...), whose RPCs go to the master (procedure polls included)
 // or to region servers. It has a few dozen values at most.
 //
+// Buffered writers (hbase.BufferedWriter): their flushes feed
+// hbase_client_writer_flush_duration_seconds, hbase_client_writer_flushed_bytes_total and
+// hbase_client_writer_mutations_total (by outcome) through the hooks, per table; WatchWriter
+// adds a writer's bytes, buffered and held, read at each scrape.
+//
 // # Cardinality
 //
 // The server label (host:port) of hbase_client_rpc_duration_seconds,
@@ -120,17 +125,20 @@ type Metrics struct {
 	flushedBytes  *prometheus.CounterVec   // table
 	writerOutcome *prometheus.CounterVec   // table, outcome
 
-	openConns  *prometheus.Desc
-	inFlight   *prometheus.Desc // [server]
-	regions    *prometheus.Desc
-	bytesOut   *prometheus.Desc
-	bytesIn    *prometheus.Desc
-	collectors []prometheus.Collector
+	openConns *prometheus.Desc
+	inFlight  *prometheus.Desc // [server]
+	regions   *prometheus.Desc
+	bytesOut  *prometheus.Desc
+	bytesIn   *prometheus.Desc
+	// The watched buffered writers' bytes (WatchWriter), per table.
+	writerBuffered, writerHeld *prometheus.Desc
+	collectors                 []prometheus.Collector
 
 	// mu guards the watched clients; Collect holds it while it reads them, so that once
 	// Unwatch has returned no scrape reads that client any more.
 	mu      sync.Mutex
 	clients []*hbase.Client
+	writers []*hbase.BufferedWriter
 	// the bytes of clients no longer watched, so that the byte counters never go down
 	unwatchedOut, unwatchedIn uint64
 }
@@ -213,6 +221,10 @@ func New(opts ...Option) (*Metrics, error) {
 			"Bytes written to region server connections.", nil, cl),
 		bytesIn: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "read_bytes_total"),
 			"Bytes read from region server connections.", nil, cl),
+		writerBuffered: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "writer_buffered_bytes"),
+			"Bytes of mutations in the watched buffered writers' buffers, not yet in a flush, per table.", []string{"table"}, cl),
+		writerHeld: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "writer_held_bytes"),
+			"Bytes of mutations the watched buffered writers hold, buffered and being sent, per table.", []string{"table"}, cl),
 	}
 	m.collectors = []prometheus.Collector{m.callDuration, m.rpcDuration, m.calls, m.rpcErrors,
 		m.retries, m.backoff, m.overload, m.backpressure, m.lookups, m.cache, m.connects, m.closed, m.rowsScanned, m.rowsFiltered,
@@ -328,12 +340,38 @@ func (m *Metrics) Unwatch(c *hbase.Client) {
 	m.clients = slices.Delete(m.clients, i, i+1)
 }
 
+// WatchWriter makes every scrape read w's bytes (buffered, and held: buffered and being sent)
+// into hbase_client_writer_buffered_bytes{table} and hbase_client_writer_held_bytes{table},
+// summed over the watched writers of a table. Its flushes feed the writer series through the
+// hooks without it. Call UnwatchWriter when w is closed. Watching a writer twice is watching it
+// once.
+func (m *Metrics) WatchWriter(w *hbase.BufferedWriter) {
+	if w == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !slices.Contains(m.writers, w) {
+		m.writers = append(m.writers, w)
+	}
+}
+
+// UnwatchWriter stops reading w: once it returns, no scrape reads w and the Metrics hold no
+// reference to it.
+func (m *Metrics) UnwatchWriter(w *hbase.BufferedWriter) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if i := slices.Index(m.writers, w); i >= 0 {
+		m.writers = slices.Delete(m.writers, i, i+1)
+	}
+}
+
 // Describe implements prometheus.Collector.
 func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	for _, c := range m.collectors {
 		c.Describe(ch)
 	}
-	for _, d := range []*prometheus.Desc{m.openConns, m.inFlight, m.regions, m.bytesOut, m.bytesIn} {
+	for _, d := range []*prometheus.Desc{m.openConns, m.inFlight, m.regions, m.bytesOut, m.bytesIn, m.writerBuffered, m.writerHeld} {
 		ch <- d
 	}
 }
@@ -360,7 +398,17 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 			}
 		}
 	}
+	buffered, held := map[string]int64{}, map[string]int64{}
+	for _, w := range m.writers {
+		st := w.Stats()
+		buffered[w.Table()] += st.BufferedBytes
+		held[w.Table()] += st.HeldBytes
+	}
 	m.mu.Unlock()
+	for table, n := range buffered {
+		ch <- prometheus.MustNewConstMetric(m.writerBuffered, prometheus.GaugeValue, float64(n), table)
+		ch <- prometheus.MustNewConstMetric(m.writerHeld, prometheus.GaugeValue, float64(held[table]), table)
+	}
 	ch <- prometheus.MustNewConstMetric(m.openConns, prometheus.GaugeValue, float64(open))
 	ch <- prometheus.MustNewConstMetric(m.regions, prometheus.GaugeValue, float64(regions))
 	ch <- prometheus.MustNewConstMetric(m.bytesOut, prometheus.CounterValue, float64(out))

@@ -215,3 +215,56 @@ func TestWithoutServerLabel(t *testing.T) {
 		}
 	}
 }
+
+// A watched buffered writer's bytes are read at each scrape; its flushes feed the writer
+// series through the hooks; an unwatched one is not read.
+func TestWatchWriter(t *testing.T) {
+	srv := fakehbase.NewServer(t)
+	if err := srv.CreateTable("t", []string{"f"}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := hbaseprom.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(m)
+	c := busyClient(t, srv, hbase.WithHooks(m.Hooks()))
+	defer c.Close()
+	w, err := c.NewBufferedWriter("t", hbase.WithFlushInterval(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.WatchWriter(w)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, row := range []string{"x", "y"} {
+		put, _ := hrpc.NewPut([]byte("t"), []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+		if err := w.Write(ctx, put); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := float64(w.Stats().BufferedBytes)
+	table := map[string]string{"table": "t"}
+	fam := gather(t, reg)
+	if got, ok := value(fam, "hbase_client_writer_buffered_bytes", table); !ok || got != want || want == 0 {
+		t.Errorf("writer_buffered_bytes = %v (present %v), want %v", got, ok, want)
+	}
+	if got, _ := value(fam, "hbase_client_writer_held_bytes", table); got != want {
+		t.Errorf("writer_held_bytes = %v, want %v", got, want)
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fam = gather(t, reg)
+	if got, _ := value(fam, "hbase_client_writer_held_bytes", table); got != 0 {
+		t.Errorf("writer_held_bytes after Close = %v, want 0", got)
+	}
+	if got, _ := value(fam, "hbase_client_writer_mutations_total", map[string]string{"table": "t", "outcome": "applied"}); got != 2 {
+		t.Errorf("writer_mutations_total{outcome=applied} = %v, want 2", got)
+	}
+	m.UnwatchWriter(w)
+	if _, ok := value(gather(t, reg), "hbase_client_writer_held_bytes", table); ok {
+		t.Error("an unwatched writer is still read")
+	}
+}
