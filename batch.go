@@ -340,6 +340,11 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 	}
 	c.noteLoad(sb.conn, resp)
 	rd := wire.NewCellReader(cells)
+	// answer[i] says where action i stands in this response: sent in the region action being
+	// read, then answered. One slice for the response, not a set per region action: a flush of
+	// a buffered writer puts thousands of actions in one region action, and a search of them
+	// per result was quadratic.
+	answer := make([]uint8, len(calls))
 	for k, rar := range resp.GetRegionActionResult() {
 		if ex := rar.GetException(); ex != nil {
 			fail(k, wire.ActionException(ex))
@@ -358,16 +363,24 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 			}
 			continue
 		}
-		done := make(map[int]bool, len(sent[k]))
-		relocated := false
+		for _, i := range sent[k] {
+			answer[i] = actionSent
+		}
+		relocated, failed := false, false
 		for _, roe := range rar.GetResultOrException() {
 			i := int(roe.GetIndex())
-			if roe.Index == nil || !contains(sent[k], i) || done[i] {
+			if roe.Index == nil || i >= len(calls) || answer[i] != actionSent {
+				// The server answered: each action of the region may have been applied.
+				// Every one of them is now retried or failed.
+				for _, j := range sent[k] {
+					mark(j)
+				}
 				fail(k, fmt.Errorf("%w: MultiResponse has a result for unknown action %d",
 					wire.ErrBadResponse, roe.GetIndex()))
+				failed = true
 				break
 			}
-			done[i] = true
+			answer[i] = actionAnswered
 			if ex := roe.GetException(); ex != nil {
 				err := wire.ActionException(ex)
 				last[i] = err
@@ -397,7 +410,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 			results[i].Result = res
 		}
 		for _, i := range sent[k] {
-			if !done[i] && results[i].Err == nil && results[i].Result == nil && !contains(retry, i) {
+			if !failed && answer[i] != actionAnswered && results[i].Err == nil && results[i].Result == nil {
 				mark(i)
 				results[i].Err = fmt.Errorf("%w: MultiResponse has no result for action %d",
 					wire.ErrBadResponse, i)
@@ -419,6 +432,12 @@ func (sb *serverBatch) regionOf(i int, calls []hrpc.Batchable) *regionInfo {
 	}
 	return nil
 }
+
+// Where an action stands in a MultiResponse being read (sendMulti).
+const (
+	actionSent     = 1
+	actionAnswered = 2
+)
 
 func contains(s []int, v int) bool {
 	for _, x := range s {
