@@ -17,6 +17,7 @@ type peFigures struct {
 	gcs                     uint64
 	callsPerWrite           float64 // RPCs per socket write (go-hbase)
 	ops, rows               int64
+	rssBefore, rssPeak      int64 // buffered workloads
 }
 
 func (a *peAcc) figures() peFigures {
@@ -28,6 +29,7 @@ func (a *peAcc) figures() peFigures {
 		cpuPerOp: a.cpu / time.Duration(n), serverPerOp: a.server / time.Duration(n),
 		allocsPerOp: float64(a.mallocs) / float64(n), bytesPerOp: float64(a.bytes) / float64(n),
 		requestAllocsPerOp: a.requestAllocsPerOp, gcs: a.gcs, ops: a.n, rows: a.rows,
+		rssBefore: a.rssBefore, rssPeak: a.rssPeak,
 	}
 	if a.writes > 0 {
 		f.callsPerWrite = float64(a.calls) / float64(a.writes)
@@ -78,9 +80,28 @@ var (
 	}}
 )
 
-// targetsOf are issue 15's targets for a workload.
+// rssSlack is what issue 23 lets a client's RSS exceed its writers' buffer bound by.
+const rssSlack = 32 << 20
+
+var (
+	targetWritten = atLeastRatio("rows written/s ≥ 1.3× Java", 1.3, func(f peFigures) float64 { return f.opsPerSec })
+	targetCPUHalf = ratioTarget("client CPU/row ≤ ½ Java", 0.5, func(f peFigures) float64 { return float64(f.cpuPerOp) })
+)
+
+// targetRSS: go-hbase's peak RSS during w's blocks at most its writers' bound (callers × the
+// bound each, twice the write buffer) plus rssSlack.
+func targetRSS(w peWorkload) peTarget {
+	bound := int64(w.callers) * 2 * w.writeBuffer
+	return peTarget{fmt.Sprintf("client RSS ≤ %d MiB bound + 32 MiB", bound>>20), func(g, _ peFigures) (bool, string) {
+		return g.rssPeak <= bound+rssSlack, fmt.Sprintf("%.0f MiB", float64(g.rssPeak)/(1<<20))
+	}}
+}
+
+// targetsOf are issue 15's targets for a workload (issue 23's for the buffered ones).
 func targetsOf(w peWorkload) []peTarget {
 	switch {
+	case w.buffered():
+		return []peTarget{targetWritten, targetCPUHalf, targetRSS(w)}
 	case w.workload == "scanRange":
 		return []peTarget{targetRows, targetAllocsRow, targetP99}
 	case w.callers == 1:
@@ -134,7 +155,8 @@ func printPEResults(ws []peWorkload, results [][2]*peAcc) {
 			g.opsPerSec/j.opsPerSec, ratio(g.p50, j.p50), ratio(g.p75, j.p75), ratio(g.p99, j.p99),
 			us(g.cpuPerOp), us(j.cpuPerOp), ratio(g.cpuPerOp, j.cpuPerOp), g.allocsPerOp, g.requestAllocsPerOp, perRow)
 	}
-	fmt.Print("\nIssue 15's targets:\n\n| workload | callers | target | measured | met |\n|---|---|---|---|---|\n")
+	printRSS(ws, results)
+	fmt.Print("\nIssue 15's targets (issue 23's for the buffered workloads):\n\n| workload | callers | target | measured | met |\n|---|---|---|---|---|\n")
 	met, all := 0, 0
 	for i, w := range ws {
 		g, j := results[i][0].figures(), results[i][1].figures()
@@ -150,4 +172,23 @@ func printPEResults(ws []peWorkload, results [][2]*peAcc) {
 		}
 	}
 	fmt.Printf("\n%d of %d targets met.\n%s\n", met, all, strings.Repeat("-", 40))
+}
+
+// printRSS prints the clients' resident memory during the buffered workloads: before the
+// first recorded block and the peak sampled (every 5 ms) during the blocks.
+func printRSS(ws []peWorkload, results [][2]*peAcc) {
+	header := false
+	for i, w := range ws {
+		if !w.buffered() {
+			continue
+		}
+		if !header {
+			fmt.Print("\nClient RSS during the buffered workloads (MiB, before the first block / peak):\n\n| workload | callers | write buffer | go-hbase | Java |\n|---|---|---|---|---|\n")
+			header = true
+		}
+		g, j := results[i][0].figures(), results[i][1].figures()
+		mib := func(n int64) float64 { return float64(n) / (1 << 20) }
+		fmt.Printf("| %s | %d | %d KiB | %.0f / %.0f | %.0f / %.0f |\n", w.name, w.callers, w.writeBuffer>>10,
+			mib(g.rssBefore), mib(g.rssPeak), mib(j.rssBefore), mib(j.rssPeak))
+	}
 }

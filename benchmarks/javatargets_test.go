@@ -39,18 +39,34 @@ type peWorkload struct {
 	callers  int
 	rangeLen int // rows per scan
 	warmup   int // unrecorded operations per side first
+	// writeBuffer, for the buffered workloads, is each caller's write buffer: Java's
+	// BufferedMutator writeBufferSize (it flushes when the buffer exceeds it), go-hbase's
+	// flush size (WithFlushBytes) with twice that as the writer's bound (WithWriteBuffer), so
+	// that one flush is in flight while the next fills, as in Java.
+	writeBuffer int64
 }
+
+// peWriteBuffer is the write buffer of the buffered workloads: Java's default
+// (hbase.client.write.buffer).
+const peWriteBuffer = 2 << 20
+
+// buffered reports whether w writes through buffered writers.
+func (w peWorkload) buffered() bool { return w.writeBuffer > 0 }
 
 // peWorkloads are the workloads issue 15 sets targets for. The first block of each operation
 // warms the Java client up for long (HotSpot's C2 compiles after 5,000 to 15,000 calls of a
 // method); the later ones reuse those paths.
 var peWorkloads = []peWorkload{
-	{"randomRead", hbasetest.WorkloadRandomRead, 8, 0, 20000},
-	{"randomRead", hbasetest.WorkloadRandomRead, 32, 0, 8000},
-	{"randomWrite", hbasetest.WorkloadRandomWrite, 8, 0, 20000},
-	{"randomWrite", hbasetest.WorkloadRandomWrite, 32, 0, 8000},
-	{"scanRange100", hbasetest.WorkloadScanRange, 8, 100, 3000},
-	{"randomRead", hbasetest.WorkloadRandomRead, 1, 0, 4000},
+	{"randomRead", hbasetest.WorkloadRandomRead, 8, 0, 20000, 0},
+	{"randomRead", hbasetest.WorkloadRandomRead, 32, 0, 8000, 0},
+	{"randomWrite", hbasetest.WorkloadRandomWrite, 8, 0, 20000, 0},
+	{"randomWrite", hbasetest.WorkloadRandomWrite, 32, 0, 8000, 0},
+	{"scanRange100", hbasetest.WorkloadScanRange, 8, 100, 3000, 0},
+	{"randomRead", hbasetest.WorkloadRandomRead, 1, 0, 4000, 0},
+	// PE's randomWrite and sequentialWrite with --autoFlush=false (issue 23's targets): each
+	// of 8 callers writes through a buffered writer of its own.
+	{"bufferedRandomWrite", hbasetest.WorkloadBufferedRandomWrite, 8, 0, 100000, peWriteBuffer},
+	{"bufferedSequentialWrite", hbasetest.WorkloadBufferedSequentialWrite, 8, 0, 100000, peWriteBuffer},
 }
 
 // peSide is one client running blocks of a workload.
@@ -61,6 +77,8 @@ type peSide struct {
 	isGo bool // runs in this process: its allocations are counted
 	// rpcs, when set, counts the RPCs sent and the socket writes that carried them so far.
 	rpcs func() (calls, writes uint64)
+	// rss reads the side's process's resident memory, sampled during buffered blocks.
+	rss func() (int64, error)
 }
 
 // peAcc accumulates one side's blocks of one workload.
@@ -72,6 +90,9 @@ type peAcc struct {
 	calls, writes       uint64
 	requestAllocsPerOp  float64 // the benchmark's own share of mallocs: building the request
 	blocks, blockOps    int
+	// rssBefore is the side's RSS before its first recorded block, rssPeak the highest sampled
+	// during its blocks (buffered workloads).
+	rssBefore, rssPeak int64
 }
 
 // TestJavaClientTargets is `make bench-java`: go-hbase beside HBase's own Java client (the
@@ -96,13 +117,13 @@ func TestJavaClientTargets(t *testing.T) {
 	workloads := selectPEWorkloads(t, os.Getenv("GOHBASE_BENCH_WORKLOADS"))
 	cl, c, j := startPEBench(t)
 	sides := []peSide{
-		{name: "go-hbase", run: goWork(c), cpu: cputime.Self, isGo: true, rpcs: func() (calls, writes uint64) {
+		{name: "go-hbase", run: goWork(c), cpu: cputime.Self, isGo: true, rss: func() (int64, error) { return cputime.RSS(os.Getpid()) }, rpcs: func() (calls, writes uint64) {
 			for _, s := range c.Stats().Servers {
 				calls, writes = calls+s.Calls, writes+s.Writes
 			}
 			return calls, writes
 		}},
-		{name: "Java client", run: j.Work, cpu: j.CPUTime},
+		{name: "Java client", run: j.Work, cpu: j.CPUTime, rss: j.RSS},
 	}
 	results := make([][2]*peAcc, len(workloads))
 	for wi, w := range workloads {
@@ -187,7 +208,7 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 	ctx := t.Context()
 	work := func(seed int64, n int) hbasetest.Work {
 		return hbasetest.Work{Workload: w.workload, Table: peTable, Rows: peRows, Range: w.rangeLen,
-			Seed: seed, N: n, Threads: w.callers, ValueLen: peValueLen}
+			Seed: seed, N: n, Threads: w.callers, ValueLen: peValueLen, WriteBuffer: w.writeBuffer}
 	}
 	var seed int64 = 1
 	slowest := 0.0 // operations per second of the slower side in its last warm-up part
@@ -233,9 +254,16 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 				calls0, writes0 = sd.rpcs()
 			}
 			cpu0 := sideCPUOf(t, sd)
+			var stopRSS func()
+			if w.buffered() && sd.rss != nil {
+				stopRSS = sampleRSS(t, sd, a, round == 0)
+			}
 			pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("block", fmt.Sprintf("%s-x%d/%s", w.name, w.callers, sd.name))))
 			b, err := sd.run(ctx, work(seed+int64(round*blockOps), blockOps))
 			pprof.SetGoroutineLabels(ctx)
+			if stopRSS != nil {
+				stopRSS()
+			}
 			cpu1 := sideCPUOf(t, sd)
 			if sd.rpcs != nil {
 				calls1, writes1 = sd.rpcs()
@@ -265,6 +293,37 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 	return out
 }
 
+// sampleRSS records sd's RSS in a (before the first block, then its peak) every 5 ms until
+// the returned function is called. A read costs the process a few microseconds of CPU, which
+// counts in a Go side's CPU: about 0.1% of a block.
+func sampleRSS(t *testing.T, sd peSide, a *peAcc, first bool) (stop func()) {
+	read := func() int64 {
+		n, err := sd.rss()
+		if err != nil {
+			t.Errorf("%s RSS: %v", sd.name, err)
+		}
+		return n
+	}
+	if first {
+		a.rssBefore = read()
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			a.rssPeak = max(a.rssPeak, read())
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
 func sideCPUOf(t *testing.T, sd peSide) time.Duration {
 	d, err := sd.cpu()
 	if err != nil {
@@ -279,6 +338,9 @@ func goWork(c *hbase.Client) func(ctx context.Context, w hbasetest.Work) (hbaset
 	value := bytes.Repeat([]byte("v"), peValueLen)
 	family, qualifier := []byte(hbasetest.PEFamily), []byte(hbasetest.PEQualifier)
 	return func(ctx context.Context, w hbasetest.Work) (hbasetest.WorkBlock, error) {
+		if w.WriteBuffer > 0 {
+			return goBufferedWork(ctx, c, w, value)
+		}
 		table := []byte(w.Table)
 		lat := make([]time.Duration, w.N)
 		callers := max(w.Threads, 1)
@@ -356,6 +418,49 @@ func goWork(c *hbase.Client) func(ctx context.Context, w hbasetest.Work) (hbaset
 	}
 }
 
+// goBufferedWork runs a block of a buffered workload as the Java client's Workload does: each
+// caller writes its operations through a BufferedWriter of its own (flushing w.WriteBuffer
+// bytes at a time, holding at most twice that) and closes it, so the block ends when every Put
+// is applied. A latency is one Write (it waits only while the writer is full).
+func goBufferedWork(ctx context.Context, c *hbase.Client, w hbasetest.Work, value []byte) (hbasetest.WorkBlock, error) {
+	table := []byte(w.Table)
+	family, qualifier := []byte(hbasetest.PEFamily), []byte(hbasetest.PEQualifier)
+	lat := make([]time.Duration, w.N)
+	callers := max(w.Threads, 1)
+	errs := make([]error, callers)
+	began := time.Now()
+	var wg sync.WaitGroup
+	for k := range callers {
+		wg.Go(func() {
+			bw, err := c.NewBufferedWriter(w.Table, hbase.WithWriteBuffer(2*w.WriteBuffer), hbase.WithFlushBytes(w.WriteBuffer))
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			for i := k; i < w.N; i += callers {
+				row := hbasetest.WorkRow(w.Seed, i, w.Rows)
+				if w.Workload == hbasetest.WorkloadBufferedSequentialWrite {
+					row = hbasetest.SequentialRow(w.Seed, i, w.Rows)
+				}
+				t0 := time.Now()
+				p, err := hrpc.NewPut(table, hbasetest.PEKey(nil, row), hrpc.Value(family, qualifier, value))
+				if err == nil {
+					err = bw.Write(ctx, p)
+				}
+				lat[i] = time.Since(t0)
+				if err != nil {
+					errs[k] = err
+					break
+				}
+			}
+			// Without an OnOutcome callback, Close returns the mutations that failed.
+			errs[k] = errors.Join(errs[k], bw.Close(ctx))
+		})
+	}
+	wg.Wait()
+	return hbasetest.WorkBlock{Wall: time.Since(began), Latencies: lat}, errors.Join(errs...)
+}
+
 // requestAllocs is what the benchmark's own loop allocates per operation of w, around the
 // client's call: the row keys and the request (hrpc.NewGet, NewPut with its Value, NewScan
 // with its rows). The rest of the mallocs counted in a block are the client's.
@@ -367,7 +472,7 @@ func requestAllocs(w peWorkload) float64 {
 		switch w.workload {
 		case hbasetest.WorkloadRandomRead:
 			sink, _ = hrpc.NewGet(table, hbasetest.PEKey(nil, 42))
-		case hbasetest.WorkloadRandomWrite:
+		case hbasetest.WorkloadRandomWrite, hbasetest.WorkloadBufferedRandomWrite, hbasetest.WorkloadBufferedSequentialWrite:
 			sink, _ = hrpc.NewPut(table, hbasetest.PEKey(nil, 42), hrpc.Value(family, qualifier, value))
 		case hbasetest.WorkloadScanRange:
 			sink, _ = hrpc.NewScan(table, hrpc.StartRow(hbasetest.PEKey(nil, 42)), hrpc.StopRow(hbasetest.PEKey(nil, 142)))

@@ -91,6 +91,9 @@ func (j *JavaClient) Puts(ctx context.Context, table string, start, n, threads, 
 // CPUTime is the CPU time the client's JVM has used so far (see Cluster.CPUTime).
 func (j *JavaClient) CPUTime() (time.Duration, error) { return cputime.Process(j.cmd.Process.Pid) }
 
+// RSS is the Java client JVM's resident memory in bytes now (Linux only).
+func (j *JavaClient) RSS() (int64, error) { return cputime.RSS(j.cmd.Process.Pid) }
+
 // Close ends the client: stdin closes, and a JVM that does not exit within 10 s is killed.
 func (j *JavaClient) Close() error {
 	j.stdin.Close()
