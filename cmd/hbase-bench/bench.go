@@ -211,6 +211,9 @@ func settingsOf(c *config) settings {
 	if c.Local {
 		s.RegionServers, s.Regions = c.RegionServers, c.Regions
 	}
+	if c.Buffered {
+		s.WriterBoundBytes = int64(c.Concurrency) * 2 * c.WriteBuffer
+	}
 	for _, w := range c.Workloads {
 		s.Workloads = append(s.Workloads, string(w))
 		if w == mixed {

@@ -75,6 +75,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	rep, err := execute(ctx, c, log, clientLog)
 	progress.finish()
+	if rep != nil {
+		if n, rerr := peakRSS(); rerr == nil {
+			rep.PeakRSSBytes = n
+		}
+	}
 	if rep != nil && len(rep.Results) > 0 {
 		var werr error
 		if c.JSON {

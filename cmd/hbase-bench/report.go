@@ -15,6 +15,9 @@ type report struct {
 	Comparison []comparison `json:"comparison,omitempty"`
 	// ServerLatency is the client's latency per region server and operation (go-hbase only).
 	ServerLatency []serverLatency `json:"server_latency,omitempty"`
+	// PeakRSSBytes is the most memory this process held resident during the whole invocation
+	// (Linux); with -buffered it is compared with the writers' bound.
+	PeakRSSBytes int64 `json:"peak_rss_bytes,omitempty"`
 }
 
 // settings echoes the parameters that shape the figures, so a JSON file is self-describing.
@@ -44,6 +47,9 @@ type settings struct {
 	Security      string   `json:"security"`
 	Clusters      []string `json:"clusters,omitempty"` // the local clusters, in the order they ran
 	GOMAXPROCS    int      `json:"gomaxprocs"`
+	// WriterBoundBytes, with -buffered, is what the buffered writers may hold together:
+	// -concurrency writers of twice -write-buffer each.
+	WriterBoundBytes int64 `json:"writer_bound_bytes,omitempty"`
 }
 
 // comparison is one security mode's p75 latency against the no-encryption reference
@@ -108,6 +114,13 @@ func writeTable(w io.Writer, r *report) error {
 	}
 	for _, x := range r.Results {
 		writeNotes(w, x)
+	}
+	if r.PeakRSSBytes > 0 {
+		fmt.Fprintf(w, "\nclient peak RSS: %.1f MiB", float64(r.PeakRSSBytes)/(1<<20))
+		if b := r.Settings.WriterBoundBytes; b > 0 {
+			fmt.Fprintf(w, " (the buffered writers hold at most %.1f MiB: %.1f MiB over it)", float64(b)/(1<<20), float64(r.PeakRSSBytes-b)/(1<<20))
+		}
+		fmt.Fprintln(w)
 	}
 	if len(r.Comparison) > 0 {
 		where := "same cluster, same run, modes interleaved"

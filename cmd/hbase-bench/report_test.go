@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -164,5 +165,20 @@ func TestWriteJSON(t *testing.T) {
 	}
 	if res["mode"] != modeNone || res["workload"] != "randomRead" {
 		t.Errorf("mode %v workload %v", res["mode"], res["workload"])
+	}
+}
+
+func TestPeakRSSLine(t *testing.T) {
+	r := fakeResult(randWrite, "", 300*time.Microsecond, 5*time.Millisecond)
+	var b strings.Builder
+	rep := &report{Results: []*result{r}, PeakRSSBytes: 40 << 20, Settings: settings{WriterBoundBytes: 32 << 20}}
+	if err := writeTable(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if want := "client peak RSS: 40.0 MiB (the buffered writers hold at most 32.0 MiB: 8.0 MiB over it)"; !strings.Contains(b.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, b.String())
+	}
+	if n, err := peakRSS(); runtime.GOOS == "linux" && (err != nil || n < 1<<20) {
+		t.Errorf("peakRSS() = %d, %v", n, err)
 	}
 }
