@@ -74,12 +74,18 @@ type Scanner struct {
 	id        uint64
 	open      bool // a server-side scanner is open at (reg, conn, id)
 	seq       uint64
-	readPoint uint64 // mvcc read point of the open region, reused when reopening in it
+	readPoint uint64 // mvcc read point of the scan in this part of the table (readpoint.go)
 	lastRPC   time.Time
 	renew     *time.Timer
 	// renewRuns counts the runs of renewLease that renew has scheduled and that have not
 	// ended: a scanner is reused only when none may still look at it (releaseScanner).
 	renewRuns atomic.Int32
+
+	// rpStart and rpEnd are the key range of the region that gave readPoint: a scanner
+	// reopened on that range (the region moved, or split into daughters holding its rows)
+	// reads at it too.
+	rpStart, rpEnd []byte
+	cursors        bool // the Scan asks for cursor results (hrpc.CursorResults)
 
 	check   scanCheck
 	batches scanBatches // regroups pieces of rows into full batches (BatchSize)
@@ -177,6 +183,7 @@ func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scan
 	}
 	sc.limit, sc.hasLimit = w.Limit(), w.Limit() > 0
 	sc.rows = w.NumberOfRows()
+	sc.cursors = sc.spec.GetNeedCursorResult()
 	sc.maxAttempts = c.attemptCap(w)
 	sc.extras = extrasOf(w)
 	sc.yes = true
@@ -384,8 +391,10 @@ func (s *Scanner) step(ctx context.Context) error {
 			return err
 		}
 		if s.reg == nil || !bytes.Equal(s.reg.name, r.name) {
-			s.readPoint = 0
 			s.metrics.Regions++
+			if !s.readPointHolds(r) {
+				s.readPoint = 0
+			}
 		}
 		s.reg, s.conn = r, conn
 		s.batches.reset() // cells not returned yet come again from the new scanner
@@ -415,6 +424,7 @@ func (s *Scanner) step(ctx context.Context) error {
 		s.id, s.open, s.seq = s.flags.scannerID, true, 0
 		if s.readPoint == 0 {
 			s.readPoint = s.flags.readPoint // 0, as the unset field, keeps the scan without one
+			s.rpStart, s.rpEnd = s.reg.start, s.reg.end
 		}
 	} else {
 		s.seq++
@@ -425,6 +435,9 @@ func (s *Scanner) step(ctx context.Context) error {
 	}
 	if len(s.check.results) == 0 && !resp.GetHeartbeatMessage() {
 		s.batches.endRow(s.emit) // an empty answer that is not a heartbeat ends a row
+	}
+	if s.cursors && len(s.buf) == s.next && resp.GetHeartbeatMessage() {
+		s.addCursor(resp)
 	}
 	clear(s.check.results) // they are the caller's now: the spare array does not hold them
 	s.check.results = nil
@@ -628,7 +641,8 @@ func (s *Scanner) nextRegion() {
 		s.spec.StartRow = r.start
 		s.spec.IncludeStartRow = &s.no
 	}
-	s.readPoint = 0
+	// The read point stays for the next region only if it lies in the range that gave it (the
+	// other daughter of a split): step checks that when it opens there.
 }
 
 // armRenewal renews the server-side scanner's lease if the caller does not come back for the
