@@ -88,7 +88,7 @@ stress: launcher
 # without (the production I/O path); and the overload test (a one-handler cluster of its own
 # refusing calls), 20 s per mode and round, with and without backpressure side by side. The
 # 10-minute soak is make soak.
-RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestChaos|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults
+RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestChaos|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults
 # The long run repeats the fault sequences of the network-fault workloads, the scans and the
 # recovery measurement RELIABILITY_ROUNDS times (make test runs each once); the workload test
 # prints docs/reliability.md's per-fault table.

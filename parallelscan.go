@@ -31,6 +31,11 @@ const DefaultScanConcurrency = 4
 // chunkRows bounds the rows a parallel scan's worker hands over at once.
 const chunkRows = 256
 
+// orderedReadAhead is how many chunks an ordered parallel scan keeps per range read ahead of
+// the one being returned: with the scanner's own response, what a range waiting its turn
+// holds in memory.
+const orderedReadAhead = 8
+
 // Concurrency sets how many key ranges (regions) a parallel scan reads at once: n scanners,
 // each on its own goroutine (default DefaultScanConcurrency).
 func Concurrency(n int) ParallelOption {
@@ -45,8 +50,8 @@ func Concurrency(n int) ParallelOption {
 
 // Ordered returns the rows of a parallel scan in key order, as a single scan would: the
 // ranges after the one being returned are read ahead, up to the concurrency, and wait in
-// memory (a few responses' worth each). Without it rows come in the order they arrive,
-// which is fastest.
+// memory (about 2000 rows and one response each), then wait for their turn. Without it rows
+// come in the order they arrive, which is fastest.
 func Ordered() ParallelOption {
 	return func(o *parallelOptions) error {
 		o.ordered = true
@@ -184,6 +189,11 @@ func (p *ParallelScanner) Next() bool {
 		}
 	}
 	for {
+		if p.ctx.Err() != nil {
+			// Stopped: the rows received but not returned are left to a resumed scan.
+			p.fail(p.ctxError())
+			return false
+		}
 		if p.pos < len(p.chunk.rows) {
 			r := p.chunk.rows[p.pos]
 			p.chunk.rows[p.pos] = nil
@@ -312,7 +322,7 @@ func (p *ParallelScanner) start() error {
 	n := min(p.opts.concurrency, len(ranges))
 	if p.opts.ordered {
 		for _, r := range p.ranges {
-			r.ch = make(chan chunk, 2)
+			r.ch = make(chan chunk, orderedReadAhead)
 		}
 	} else {
 		p.ch = make(chan chunk, 2*n)
