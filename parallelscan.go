@@ -271,6 +271,10 @@ func (p *ParallelScanner) start() error {
 	if w.Reversed() {
 		return fmt.Errorf("%w: a parallel scan cannot be reversed", hberr.ErrBadRequest)
 	}
+	if bytes.Equal(p.table, metaTableName) {
+		// Its rows are not in byte order (internal/metarow), and it is one region.
+		return fmt.Errorf("%w: a parallel scan of hbase:meta", hberr.ErrBadRequest)
+	}
 	whole := keyRange{start: spec.StartRow, after: !spec.GetIncludeStartRow(), stop: spec.StopRow}
 	if spec.IncludeStartRow == nil {
 		whole.after = false

@@ -254,7 +254,6 @@ func TestParallelScanStopsEarly(t *testing.T) {
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Logf("before %d after %d", before, runtime.NumGoroutine())
 	if after := runtime.NumGoroutine(); after > before {
 		buf := make([]byte, 1<<20)
 		t.Fatalf("%d goroutines before, %d after stopping early:\n%s", before, after, buf[:runtime.Stack(buf, true)])
@@ -294,6 +293,10 @@ func TestParallelScanBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	metaScan, err := hrpc.NewScan([]byte("hbase:meta"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, tc := range map[string]struct {
 		scan *hrpc.Scan
 		opts []hbase.ParallelOption
@@ -304,6 +307,7 @@ func TestParallelScanBadInput(t *testing.T) {
 		"narrower range":   {newScan(t, hrpc.StartRow([]byte("m"))), []hbase.ParallelOption{hbase.ResumeFrom(append(good[:0:0], tokenWithRange(t, c)...))}},
 		"reversed":         {newScan(t, hrpc.Reversed()), nil},
 		"zero concurrency": {newScan(t), []hbase.ParallelOption{hbase.Concurrency(0)}},
+		"hbase:meta":       {metaScan, nil},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var last error
