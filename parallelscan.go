@@ -101,6 +101,9 @@ type ParallelScanner struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	closed atomic.Bool
+	// spawn orders the workers' start (wg.Add) before a Close from another goroutine
+	// (wg.Wait): a Close that came first leaves no worker to start.
+	spawn sync.Mutex
 
 	started bool
 	done    bool
@@ -240,7 +243,9 @@ func (p *ParallelScanner) Token() []byte {
 // goroutines have ended. It is safe to call more than once and from another goroutine than
 // Next's.
 func (p *ParallelScanner) Close() error {
+	p.spawn.Lock()
 	p.closed.Store(true)
+	p.spawn.Unlock()
 	if p.cancel != nil {
 		p.cancel()
 	}
@@ -331,6 +336,11 @@ func (p *ParallelScanner) start() error {
 	} else {
 		p.ch = make(chan chunk, 2*n)
 		p.active = len(ranges)
+	}
+	p.spawn.Lock()
+	defer p.spawn.Unlock()
+	if p.closed.Load() {
+		return nil // Next sees the context cancelled
 	}
 	p.wg.Add(n)
 	for range n {

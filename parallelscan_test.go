@@ -362,3 +362,24 @@ func TestCacheRegions(t *testing.T) {
 		t.Fatalf("CacheRegions of a missing table: %v", err)
 	}
 }
+
+// Close from another goroutine ends a Next waiting for rows: it returns false, with no error.
+func TestParallelScanCloseDuringNext(t *testing.T) {
+	srv, c, _ := parallelFixture(t, 50)
+	srv.InjectDelay(fakehbase.Match{Op: "Scan", Table: "p"}, 10*time.Second, 100)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ps := c.NewParallelScanner(ctx, newScan(t), hbase.Concurrency(2))
+	time.AfterFunc(200*time.Millisecond, func() { ps.Close() })
+	start := time.Now()
+	if ps.Next() {
+		t.Fatal("Next returned a row through a 10 s delay")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("Next returned %v after Close", took)
+	}
+	if err := ps.Err(); err != nil {
+		t.Fatalf("Err after Close: %v", err)
+	}
+	ps.Close()
+}
