@@ -59,3 +59,33 @@ func TestScanCursorResults(t *testing.T) {
 		}
 	}
 }
+
+// In a parallel scan a cursor result moves its range's start in the token to the cursor's
+// row: a sparse scan resumed does not read again what the server went through.
+func TestParallelScanCursorMovesToken(t *testing.T) {
+	fs := newFakeScans(t, 30, threeRegions()...)
+	fs.heartbeats, fs.cursors = true, true
+	c := fs.client(t)
+	s, err := hrpc.NewScan([]byte("t"), hrpc.NumberOfRows(4), hrpc.CursorResults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ps := c.NewParallelScanner(ctx, s, Concurrency(1), Ordered())
+	defer ps.Close()
+	var cursor []byte
+	for cursor == nil && ps.Next() {
+		cursor = ps.Result().Cursor
+	}
+	if cursor == nil {
+		t.Fatalf("no cursor result: %v", ps.Err())
+	}
+	_, ranges, err := decodeToken(ps.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ranges) == 0 || string(ranges[0].start) != string(cursor) || ranges[0].after {
+		t.Fatalf("token ranges %+v after cursor %q, want the first to start at it", ranges, cursor)
+	}
+}

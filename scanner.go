@@ -641,8 +641,7 @@ func (s *Scanner) nextRegion() {
 		s.spec.StartRow = r.start
 		s.spec.IncludeStartRow = &s.no
 	}
-	// The read point stays for the next region only if it lies in the range that gave it (the
-	// other daughter of a split): step checks that when it opens there.
+	s.readPoint = 0 // the next region gets its own, as in Java (readpoint.go)
 }
 
 // armRenewal renews the server-side scanner's lease if the caller does not come back for the
