@@ -187,7 +187,7 @@ func (p *ParallelScanner) Next() bool {
 	if !p.started {
 		p.started = true
 		if err := p.start(); err != nil {
-			p.fail(err)
+			p.fail(&hberr.OpError{Op: "ScanParallel", Table: p.table, Err: userError(err)})
 			return false
 		}
 	}

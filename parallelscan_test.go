@@ -383,3 +383,23 @@ func TestParallelScanCloseDuringNext(t *testing.T) {
 	}
 	ps.Close()
 }
+
+func TestParallelScanMissingTable(t *testing.T) {
+	_, c, _ := parallelFixture(t, 1)
+	s, err := hrpc.NewScan([]byte("nosuchtable"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := c.NewParallelScanner(context.Background(), s)
+	defer ps.Close()
+	if ps.Next() {
+		t.Fatal("a row of a missing table")
+	}
+	var op *hberr.OpError
+	if err := ps.Err(); !errors.Is(err, hberr.ErrTableNotFound) || !errors.As(err, &op) || op.Op != "ScanParallel" {
+		t.Fatalf("got %v, want an OpError of ScanParallel wrapping hberr.ErrTableNotFound", err)
+	}
+	if ps.Token() != nil {
+		t.Fatalf("a token after a scan that never started: %q", ps.Token())
+	}
+}

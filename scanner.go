@@ -46,7 +46,10 @@ const scannerCloseTimeout = 5 * time.Second
 // (a row is returned in results of exactly that many cells, its last one smaller, as the Java
 // client's Scan.setBatch does, however the server cut the row). When a region moves or splits, or the
 // server-side scanner expires, the Scanner reopens the scan just after the last row it
-// returned, so no row is returned twice or skipped.
+// returned, so no row is returned twice or skipped; reopened in the same region, or in the
+// daughter of a split that holds its position, it reads at the MVCC read point it got there
+// first, so rows written there after the scan reached the region stay unseen, as with the
+// Java client (docs/scans.md).
 type Scanner struct {
 	// maxAttempts caps the failed attempts of one step of the scan (0: only the context);
 	// tries counts them.
