@@ -46,10 +46,12 @@ launcher:
 # bad-input tables, ticket renewal, the admin calls and hbase:meta's order, the recovery and
 # relocation timings and the server's throttling (a cluster of its own) exercise logic above
 # the connection, whose I/O the data tests cover; make reliability runs the network-fault and
-# recovery tests without -race; the overload test (a one-handler cluster of its own) runs in the
-# first pass only. This keeps make test under 25 minutes on 2 cores.
+# recovery tests without -race; the overload test (a one-handler cluster of its own) and the
+# parallel scans across splits, moves and a partition (the scanners are the Scanner's, which
+# the data tests run in both) run in the first pass only. This keeps make test under 25 minutes
+# on 2 cores.
 RACE_SKIP   ?= ^TestChaos$$
-NORACE_SKIP ?= ^ExampleAdmin$$|TestBadInput|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestDeadServerRelocationAgainstHBase|TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults
+NORACE_SKIP ?= ^ExampleAdmin$$|TestBadInput|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestDeadServerRelocationAgainstHBase|TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestParallelScanResumeAfterPartitionAgainstHBase
 
 # The tools' tests (hbasectl and hbase-bench against real clusters) and the adapters' run last,
 # with the same flags as the library's first pass.
@@ -88,7 +90,7 @@ stress: launcher
 # without (the production I/O path); and the overload test (a one-handler cluster of its own
 # refusing calls), 20 s per mode and round, with and without backpressure side by side. The
 # 10-minute soak is make soak.
-RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestChaos|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults
+RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestChaos|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults
 # The long run repeats the fault sequences of the network-fault workloads, the scans and the
 # recovery measurement RELIABILITY_ROUNDS times (make test runs each once); the workload test
 # prints docs/reliability.md's per-fault table.

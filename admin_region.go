@@ -26,44 +26,7 @@ func (a *Admin) Regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 }
 
 func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, error) {
-	ns, q, err := wire.SplitTableName(table)
-	if err != nil {
-		return nil, err
-	}
-	key := q
-	if ns != hrpc.DefaultNamespace {
-		key = ns + ":" + q
-	}
-	// hbase:meta sorts by table first (its own order, internal/metarow): "key,," is before the
-	// table's first region and the table's rows end where another table's begin. The scan
-	// checks and resumes in that order (compareRows); the loop stops at the first other table.
-	scan, err := hrpc.NewScan(metaTableName, hrpc.StartRow([]byte(key+",,")), hrpc.Families(wire.MetaInfoFamily))
-	if err != nil {
-		return nil, err
-	}
-	var out []*hrpc.Region
-	for res, err := range a.c.Scan(ctx, scan) {
-		if err != nil {
-			return nil, err
-		}
-		if len(res.Cells) == 0 {
-			continue
-		}
-		if t, _, ok := wire.ParseRegionName(res.Cells[0].Row); !ok || t != key {
-			break
-		}
-		r, err := hrpcwire.MetaRow(res.Cells)
-		if err != nil {
-			return nil, err
-		}
-		if r != nil {
-			out = append(out, r)
-		}
-	}
-	if len(out) == 0 {
-		return nil, hberr.ErrTableNotFound
-	}
-	return out, nil
+	return a.c.metaRegions(ctx, []byte(table))
 }
 
 // Region returns a region named in full ("table,start,id.encoded.", as Regions and

@@ -46,7 +46,10 @@ const scannerCloseTimeout = 5 * time.Second
 // (a row is returned in results of exactly that many cells, its last one smaller, as the Java
 // client's Scan.setBatch does, however the server cut the row). When a region moves or splits, or the
 // server-side scanner expires, the Scanner reopens the scan just after the last row it
-// returned, so no row is returned twice or skipped.
+// returned, so no row is returned twice or skipped; reopened in the same region, or in the
+// daughter of a split that holds its position, it reads at the MVCC read point it got there
+// first, so rows written there after the scan reached the region stay unseen, as with the
+// Java client (docs/scans.md).
 type Scanner struct {
 	// maxAttempts caps the failed attempts of one step of the scan (0: only the context);
 	// tries counts them.
@@ -74,12 +77,18 @@ type Scanner struct {
 	id        uint64
 	open      bool // a server-side scanner is open at (reg, conn, id)
 	seq       uint64
-	readPoint uint64 // mvcc read point of the open region, reused when reopening in it
+	readPoint uint64 // mvcc read point of the scan in this part of the table (readpoint.go)
 	lastRPC   time.Time
 	renew     *time.Timer
 	// renewRuns counts the runs of renewLease that renew has scheduled and that have not
 	// ended: a scanner is reused only when none may still look at it (releaseScanner).
 	renewRuns atomic.Int32
+
+	// rpStart and rpEnd are the key range of the region that gave readPoint: a scanner
+	// reopened on that range (the region moved, or split into daughters holding its rows)
+	// reads at it too.
+	rpStart, rpEnd []byte
+	cursors        bool // the Scan asks for cursor results (hrpc.CursorResults)
 
 	check   scanCheck
 	batches scanBatches // regroups pieces of rows into full batches (BatchSize)
@@ -177,6 +186,7 @@ func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scan
 	}
 	sc.limit, sc.hasLimit = w.Limit(), w.Limit() > 0
 	sc.rows = w.NumberOfRows()
+	sc.cursors = sc.spec.GetNeedCursorResult()
 	sc.maxAttempts = c.attemptCap(w)
 	sc.extras = extrasOf(w)
 	sc.yes = true
@@ -384,8 +394,10 @@ func (s *Scanner) step(ctx context.Context) error {
 			return err
 		}
 		if s.reg == nil || !bytes.Equal(s.reg.name, r.name) {
-			s.readPoint = 0
 			s.metrics.Regions++
+			if !s.readPointHolds(r) {
+				s.readPoint = 0
+			}
 		}
 		s.reg, s.conn = r, conn
 		s.batches.reset() // cells not returned yet come again from the new scanner
@@ -415,6 +427,7 @@ func (s *Scanner) step(ctx context.Context) error {
 		s.id, s.open, s.seq = s.flags.scannerID, true, 0
 		if s.readPoint == 0 {
 			s.readPoint = s.flags.readPoint // 0, as the unset field, keeps the scan without one
+			s.rpStart, s.rpEnd = s.reg.start, s.reg.end
 		}
 	} else {
 		s.seq++
@@ -425,6 +438,9 @@ func (s *Scanner) step(ctx context.Context) error {
 	}
 	if len(s.check.results) == 0 && !resp.GetHeartbeatMessage() {
 		s.batches.endRow(s.emit) // an empty answer that is not a heartbeat ends a row
+	}
+	if s.cursors && len(s.buf) == s.next && resp.GetHeartbeatMessage() {
+		s.addCursor(resp)
 	}
 	clear(s.check.results) // they are the caller's now: the spare array does not hold them
 	s.check.results = nil
@@ -628,7 +644,7 @@ func (s *Scanner) nextRegion() {
 		s.spec.StartRow = r.start
 		s.spec.IncludeStartRow = &s.no
 	}
-	s.readPoint = 0
+	s.readPoint = 0 // the next region gets its own, as in Java (readpoint.go)
 }
 
 // armRenewal renews the server-side scanner's lease if the caller does not come back for the

@@ -33,6 +33,7 @@ type fakeScans struct {
 	pieces     bool                               // send every row as two results, the first partial
 	morePieces bool                               // flag a row's last piece "may have more" too, as at a batch boundary
 	heartbeats bool                               // answer every other next with an empty heartbeat
+	cursors    bool                               // heartbeats carry a cursor: the next row
 	onNext     func(n int64) *fakeserver.Response // fault to inject for RPC n, or nil
 	regions    map[string]fakeRegion              // by region name
 }
@@ -122,8 +123,12 @@ func (fs *fakeScans) handle(r *fakeserver.Request, req *pb.ScanRequest) fakeserv
 			return fakeserver.Response{Msg: &pb.ScanResponse{}}
 		}
 		if fs.heartbeats && n%2 == 0 {
-			return fakeserver.Response{Msg: &pb.ScanResponse{ScannerId: proto.Uint64(id), MoreResults: proto.Bool(true),
-				MoreResultsInRegion: proto.Bool(true), HeartbeatMessage: proto.Bool(true)}}
+			resp := &pb.ScanResponse{ScannerId: proto.Uint64(id), MoreResults: proto.Bool(true),
+				MoreResultsInRegion: proto.Bool(true), HeartbeatMessage: proto.Bool(true)}
+			if fs.cursors && len(sc.rows) > 0 {
+				resp.Cursor = &pb.Cursor{Row: []byte(sc.rows[0])}
+			}
+			return fakeserver.Response{Msg: resp}
 		}
 	}
 	k := min(int(req.GetNumberOfRows()), len(sc.rows))

@@ -2,8 +2,11 @@ package hbasetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // ScanShapes scans the whole table with the Java client's Scan.setBatch(batch) (0: none),
@@ -39,4 +42,30 @@ func (j *JavaClient) answer(ctx context.Context, command string) (string, error)
 		return "", j.failure(command, line, nil)
 	}
 	return rest, nil
+}
+
+// ParallelScan scans every region of table with the Java client, threads scans at a time
+// (one per region, its keys from the table's RegionLocator, each with Scan.setCaching(caching),
+// 0: the default), as a batch job does, and returns the wall time from listing the regions to
+// the last row, and the rows.
+func (j *JavaClient) ParallelScan(ctx context.Context, table string, threads, caching int) (time.Duration, int64, error) {
+	if j.broken != nil {
+		return 0, 0, j.broken
+	}
+	command := fmt.Sprintf("pscan %s %d %d", table, max(threads, 1), caching)
+	line, err := j.answer(ctx, command)
+	if err != nil {
+		j.broken = err
+		return 0, 0, err
+	}
+	f := strings.Fields(line)
+	if len(f) != 2 {
+		return 0, 0, j.failure(command, "OK"+line, fmt.Errorf("%d fields, want 2", len(f)))
+	}
+	wall, err1 := strconv.ParseInt(f[0], 10, 64)
+	rows, err2 := strconv.ParseInt(f[1], 10, 64)
+	if err1 != nil || err2 != nil || wall < 0 {
+		return 0, 0, j.failure(command, "OK"+line, errors.Join(err1, err2))
+	}
+	return time.Duration(wall), rows, nil
 }

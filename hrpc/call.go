@@ -60,6 +60,9 @@ type Result struct {
 	Exists  *bool  // set for exists-only Gets
 	Stale   bool   // the result came from a secondary replica and may be stale
 	Partial bool   // part of a row that may have more cells to come (BatchSize, AllowPartialResults)
+	// Cursor, when not nil, makes this a cursor result of a Scan with CursorResults: no
+	// cells, only the row the server's scan has reached while finding nothing to return.
+	Cursor []byte
 }
 
 // The request types a batch takes.

@@ -168,6 +168,7 @@ type options struct {
 	allowPartials     bool
 	batchSize         uint32
 	trackMetrics      bool
+	cursorResults     bool
 
 	// mutations
 	cells      []wire.Cell

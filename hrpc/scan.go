@@ -36,6 +36,7 @@ type Scan struct {
 	allowPartials                   bool
 	batchSize                       uint32
 	trackMetrics                    bool
+	cursorResults                   bool
 
 	columns     []column
 	filter      *pb.Filter
@@ -50,9 +51,10 @@ type Scan struct {
 }
 
 // NewScan builds a Scan of table. Options: StartRow, StopRow, Prefix, Reversed, Limit,
-// NumberOfRows, MaxResultSize, AllowPartialResults, BatchSize, TrackScanMetrics, and the read options Families,
-// Columns, TimeRange, MaxVersions, WithFilter, NoBlockCache, MaxResultsPerColumnFamily,
-// ResultOffsetPerColumnFamily, Attribute, MaxAttempts.
+// NumberOfRows, MaxResultSize, AllowPartialResults, BatchSize, TrackScanMetrics,
+// CursorResults, and the read options Families, Columns, TimeRange, MaxVersions, WithFilter,
+// NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Attribute,
+// MaxAttempts.
 func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
@@ -73,6 +75,7 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 		allowPartials:   o.allowPartials,
 		batchSize:       o.batchSize,
 		trackMetrics:    o.trackMetrics,
+		cursorResults:   o.cursorResults,
 		columns:         o.columns,
 		filter:          o.filter,
 		timeRange:       o.timeRange,
@@ -224,6 +227,19 @@ func AllowPartialResults() ScanOption {
 	})
 }
 
+// CursorResults asks the servers for cursor results, as the Java client's
+// Scan.setNeedCursorResult: when a server has scanned for a while without finding a row to
+// return (a filter that drops most rows), it answers with a heartbeat saying which row it has
+// reached, and the scan returns that as a Result with no cells and Cursor set. A batch job
+// can record the position to resume from, or report progress, while a sparse scan runs; rows
+// are returned as without the option.
+func CursorResults() ScanOption {
+	return scanOnly(func(o *options) error {
+		o.cursorResults = true
+		return nil
+	})
+}
+
 // scanCall is a Scan's wire side (wire.Scan): what the client's scanner reads of it, on a type
 // of its own so that it is not part of Scan's API.
 type scanCall Scan
@@ -306,6 +322,9 @@ func (s *scanCall) ProtoInto(b *wire.ScanProtoBuffer) *pb.Scan {
 	}
 	if s.allowPartials {
 		p.AllowPartialResults = &b.Yes
+	}
+	if s.cursorResults {
+		p.NeedCursorResult = &b.Yes
 	}
 	if !s.includeStartRow {
 		p.IncludeStartRow = &b.No

@@ -33,6 +33,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * put TABLE START N THREADS VALUELEN   -> OK nanos nanos ...
  * scan TABLE BATCH MAXRESULTSIZE ALLOWPARTIAL -> OK row:cells[+] ...   (one per Result)
  * work OP TABLE ROWS RANGE SEED N THREADS VALUELEN -> OK wallNanos rows nanos ...  (Workload)
+ * pscan TABLE THREADS CACHING          -> OK wallNanos rows   (every region scanned, THREADS at once)
  * anything that fails                  -> ERR reason
  * </pre>
  *
@@ -67,6 +68,11 @@ public final class ClientBench {
         String[] w = line.trim().split(" ");
         if (w[0].equals("scan")) {
           out.println(scanShapes(conn, w));
+          out.flush();
+          continue;
+        }
+        if (w[0].equals("pscan")) {
+          out.println(parallelScan(conn, w, k -> pools.computeIfAbsent(k, Executors::newFixedThreadPool)));
           out.flush();
           continue;
         }
@@ -144,6 +150,51 @@ public final class ClientBench {
       }
     }
     return sb.toString();
+  }
+
+  /**
+   * Scans a whole table as a batch job does with the Java client: one scan per region (its
+   * start and end keys from the table's RegionLocator), THREADS of them at a time on a pool,
+   * each with setCaching(CACHING) (0: the default) and a Table of its own, rows counted.
+   * Answers the wall time from the region list to the last row, and the rows.
+   */
+  private static String parallelScan(Connection conn, String[] w,
+      java.util.function.IntFunction<ExecutorService> pools) throws Exception {
+    if (w.length != 4) {
+      throw new IllegalArgumentException("want: pscan TABLE THREADS CACHING");
+    }
+    TableName table = TableName.valueOf(w[1]);
+    int threads = Integer.parseInt(w[2]);
+    int caching = Integer.parseInt(w[3]);
+    ExecutorService pool = pools.apply(threads);
+    long t0 = System.nanoTime();
+    org.apache.hadoop.hbase.util.Pair<byte[][], byte[][]> keys;
+    try (org.apache.hadoop.hbase.client.RegionLocator loc = conn.getRegionLocator(table)) {
+      keys = loc.getStartEndKeys();
+    }
+    List<Future<Long>> parts = new ArrayList<>();
+    for (int i = 0; i < keys.getFirst().length; i++) {
+      byte[] start = keys.getFirst()[i];
+      byte[] end = keys.getSecond()[i];
+      parts.add(pool.submit(() -> {
+        Scan scan = new Scan().withStartRow(start).withStopRow(end);
+        if (caching > 0) {
+          scan.setCaching(caching);
+        }
+        long rows = 0;
+        try (Table t = conn.getTable(table); ResultScanner rs = t.getScanner(scan)) {
+          for (Result r = rs.next(); r != null; r = rs.next()) {
+            rows++;
+          }
+        }
+        return rows;
+      }));
+    }
+    long rows = 0;
+    for (Future<Long> f : parts) {
+      rows += f.get();
+    }
+    return "OK " + (System.nanoTime() - t0) + " " + rows;
   }
 
   /** Runs operations first, first+step, ... of a block, writing their latencies into nanos. */
