@@ -239,6 +239,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		}
 	}
 	var multi wire.Multi
+	multi.Grow(cellblockSize(sb, calls))
 	sent := make([][]int, 0, len(sb.regions))
 	for _, r := range sb.regions {
 		multi.Region(r.name)
@@ -431,6 +432,20 @@ func (sb *serverBatch) regionOf(i int, calls []hrpc.Batchable) *regionInfo {
 		}
 	}
 	return nil
+}
+
+// cellblockSize is about the bytes of cellblock sb's mutations take (their EncodedSize, which
+// counts a little more than the cells).
+func cellblockSize(sb *serverBatch, calls []hrpc.Batchable) int {
+	n := 0
+	for _, r := range sb.regions {
+		for _, i := range sb.actions[r] {
+			if s, ok := wireOf(calls[i]).(interface{ EncodedSize() int }); ok {
+				n += s.EncodedSize()
+			}
+		}
+	}
+	return n
 }
 
 // Where an action stands in a MultiResponse being read (sendMulti).

@@ -71,7 +71,17 @@ func (w *writer) enqueue(c *Client, cl *call, others bool) {
 		w.mu.Unlock()
 		return
 	}
-	w.pending = append(w.pending, frame...)
+	if len(w.pending) == 0 && cap(frame) > maxPooledBuffer {
+		// A large frame (a batch of megabytes) becomes the pending buffer instead of being
+		// copied into it: the call gives it up (release would drop it anyway), the writer
+		// drops it once written (recycle), and the empty pending buffer is kept as spare.
+		if w.spare == nil && cap(w.pending) <= maxPooledBuffer {
+			w.spare = w.pending[:0]
+		}
+		w.pending, cl.enc = frame, nil
+	} else {
+		w.pending = append(w.pending, frame...)
+	}
 	if w.writing {
 		w.mu.Unlock()
 		return

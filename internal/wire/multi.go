@@ -1,6 +1,10 @@
 package wire
 
-import "github.com/go-hbase/hbase/internal/pb"
+import (
+	"slices"
+
+	"github.com/go-hbase/hbase/internal/pb"
+)
 
 // Multi builds the MultiRequest of a batch to one server: region actions, each with the
 // actions of the calls for that region, and one cellblock for all of them. The client groups
@@ -46,6 +50,14 @@ func (m *Multi) AddAtomic(call AtomicBatchable, regionName []byte) error {
 	m.cellblock = grown
 	m.req.RegionAction = append(m.req.RegionAction, ra)
 	return nil
+}
+
+// Grow makes room for n more bytes of cellblock, so that a batch whose size is known (a
+// buffered writer's flush: megabytes) fills one buffer instead of append's doublings.
+func (m *Multi) Grow(n int) {
+	if n > 0 {
+		m.cellblock = slices.Grow(m.cellblock, n)
+	}
 }
 
 // Request returns the MultiRequest and its cellblock.
