@@ -78,6 +78,12 @@ func (c *Client) callMulti(ctx context.Context, conn *region.Client, x region.Ex
 	if !c.observing() {
 		return conn.CallExtras(ctx, x, "Multi", req, cellblock, resp, check)
 	}
+	// Sized before the call: used after it, the request would stay reachable during the wait,
+	// with the megabytes of a buffered writer's flush (region drops it once encoded).
+	reqBytes := 0
+	if c.hooks != nil {
+		reqBytes = requestSize(req, cellblock)
+	}
 	start := time.Now()
 	cells, err := conn.CallExtras(ctx, x, "Multi", req, cellblock, resp, check)
 	d := time.Since(start)
@@ -87,7 +93,7 @@ func (c *Client) callMulti(ctx context.Context, conn *region.Client, x region.Ex
 	if c.hooks == nil {
 		return cells, err
 	}
-	reqBytes, respBytes := requestSize(req, cellblock), 0
+	respBytes := 0
 	if err == nil {
 		respBytes = proto.Size(resp) + len(cells)
 	}

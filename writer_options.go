@@ -51,7 +51,7 @@ func (o *writerOptions) finish() error {
 	return nil
 }
 
-// WithWriteBuffer bounds the bytes of mutations (their encoded size) a BufferedWriter holds,
+// WithWriteBuffer bounds the bytes of mutations (their size in memory) a BufferedWriter holds,
 // buffered and being sent together. The default is the client's (WithDefaultWriteBuffer,
 // hbase.client.write.buffer), 2 MiB when not set. A mutation larger than the bound is refused.
 func WithWriteBuffer(bytes int64) WriterOption {

@@ -212,7 +212,7 @@ func TestWriterFull(t *testing.T) {
 	p := wput(t, "slow", "0123456789")
 	log := newOutcomeLog(t)
 	// Room for about two such Puts; every Write flushes.
-	w, err := c.NewBufferedWriter("w", hbase.WithWriteBuffer(250), hbase.WithFlushCount(1),
+	w, err := c.NewBufferedWriter("w", hbase.WithWriteBuffer(800), hbase.WithFlushCount(1),
 		hbase.WithFailFast(), hbase.OnOutcome(log.add))
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +227,7 @@ func TestWriterFull(t *testing.T) {
 	if !errors.Is(err, hberr.ErrWriterFull) {
 		t.Fatalf("Write to a full fail-fast writer: %v, want hberr.ErrWriterFull", err)
 	}
-	if st := w.Stats(); st.HeldBytes > 250 || st.Refused != 1 {
+	if st := w.Stats(); st.HeldBytes > 800 || st.Refused != 1 {
 		t.Errorf("stats %+v", st)
 	}
 	if err := w.Close(ctx); err != nil {
@@ -235,7 +235,7 @@ func TestWriterFull(t *testing.T) {
 	}
 
 	srv.InjectDelay(fakehbase.Match{Op: "Put", Row: []byte("slow")}, time.Second, 2)
-	wb, err := c.NewBufferedWriter("w", hbase.WithWriteBuffer(250), hbase.WithFlushCount(1), hbase.OnOutcome(log.add))
+	wb, err := c.NewBufferedWriter("w", hbase.WithWriteBuffer(800), hbase.WithFlushCount(1), hbase.OnOutcome(log.add))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestWriterFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := wb.Stats()
-	if st.Blocked == 0 || st.Applied != 3 || st.PeakHeldBytes > 250 {
+	if st.Blocked == 0 || st.Applied != 3 || st.PeakHeldBytes > 800 {
 		t.Errorf("stats %+v", st)
 	}
 	if log.len() != 5 {

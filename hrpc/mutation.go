@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"unsafe"
 
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
@@ -44,8 +45,11 @@ type mutation struct {
 	maxAttempts int
 	hdr         *callHeader // Priority, RequestAttribute; nil: none
 	// size is what the mutation weighs in a request: its cells as encoded, its row and a
-	// constant for the rest of its message (the memory bound of hbase.BufferedWriter).
+	// constant for the rest of its message (a batch's cellblock is sized from it).
 	size int
+	// heap is what the mutation keeps in memory: itself, its cells and the bytes they and the
+	// row point to (the memory bound of hbase.BufferedWriter, as Java's heapSize).
+	heap int
 }
 
 // Mutation is a Put, Delete, Append or Increment: what RowMutations groups and
@@ -158,6 +162,11 @@ func newMutation[O any](t pb.MutationProto_MutationType, table, row []byte, opts
 		m.nonce = newNonce()
 	}
 	m.size = size + len(row) + mutationOverhead
+	m.heap = int(unsafe.Sizeof(m)) + cap(m.cells)*int(unsafe.Sizeof(wire.Cell{})) + len(row)
+	for i := range m.cells {
+		c := &m.cells[i]
+		m.heap += len(c.Family) + len(c.Qualifier) + len(c.Value)
+	}
 	return m, nil
 }
 
@@ -310,6 +319,10 @@ const mutationOverhead = 64
 // EncodedSize is about what the mutation weighs in a request: its cells as encoded, its row and
 // a constant for the rest of its message.
 func (m *mutationCall) EncodedSize() int { return m.size }
+
+// HeapSize is about the memory the mutation keeps: its struct, its cells and the bytes they
+// point to, counted even when shared with other mutations (as Java's Mutation.heapSize).
+func (m *mutationCall) HeapSize() int { return m.heap }
 
 // Nonce is the Append's or Increment's nonce (0 for Put and Delete).
 func (m *mutationCall) Nonce() uint64 { return m.nonce }

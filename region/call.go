@@ -116,6 +116,13 @@ func (c *Client) CallExtras(ctx context.Context, x Extras, method string, req pr
 		c.release(cl)
 		return nil, err
 	}
+	if _, multi := req.(*pb.MultiRequest); multi {
+		// Encoded, the request is needed after the answer only to name its region in the log
+		// of a corrupt response (corrupt.go), and a MultiRequest names none. Not holding it
+		// while the answer comes lets the GC take a batch's messages and cellblock (a buffered
+		// writer's flush: megabytes) during the wait.
+		req = nil
+	}
 
 	c.mu.Lock()
 	if c.calls == nil {
