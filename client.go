@@ -51,6 +51,7 @@ type Client struct {
 	lat   *latencies        // nil: latency per server not kept (latency.go)
 	stats counters          // Stats (stats.go)
 	load  loadTracker       // servers' load statistics, for WithBackpressure (loadstats.go)
+	hedge *hedger           // Timeline reads' hedging (hedge.go)
 
 	// metaRPCs counts the hbase:meta scans sent (lookups and relocations); movedHints the
 	// regions cached from a RegionMovedException without one; relocationRounds the rounds of
@@ -83,6 +84,7 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 		meta:    &regionInfo{table: metaTableName, name: metaRegionName},
 		flights: make(map[string]*flight),
 		hooks:   combineHooks(o.hooks),
+		hedge:   newHedger(o.hedge),
 	}
 	if o.serverLatency {
 		c.lat = newLatencies()

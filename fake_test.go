@@ -3,6 +3,7 @@ package hbase
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -52,10 +53,15 @@ type fakeCluster struct {
 type fakeRegion struct {
 	table, start, end string
 	id                uint64
-	addr              string // the server hbase:meta names; empty: the fake cluster's own
+	addr              string   // the server hbase:meta names; empty: the fake cluster's own
+	replicas          []string // the servers of secondary replicas 1, 2... (info:server_000N)
+	encoded           string   // when set, the name is in the new format, with this encoded part
 }
 
 func (r fakeRegion) name() []byte {
+	if r.encoded != "" {
+		return []byte(r.table + "," + r.start + "," + "1000" + string(rune('0'+r.id%10)) + "." + r.encoded + ".")
+	}
 	return []byte(r.table + "," + r.start + "," + "1000" + string(rune('0'+r.id%10)) + ".")
 }
 
@@ -266,7 +272,11 @@ func (fc *fakeCluster) metaPage(req *pb.ScanRequest, regions []fakeRegion, id ui
 			Type: wire.CellTypePut, Value: append([]byte("PBUF"), info...)})
 		cells = wire.AppendCell(cells, &wire.Cell{Row: name, Family: infoFamily, Qualifier: serverCol,
 			Type: wire.CellTypePut, Value: []byte(addr)})
-		counts = append(counts, 2)
+		for i, rep := range r.replicas {
+			cells = wire.AppendCell(cells, &wire.Cell{Row: name, Family: infoFamily,
+				Qualifier: fmt.Appendf(nil, "server_%04X", i+1), Type: wire.CellTypePut, Value: []byte(rep)})
+		}
+		counts = append(counts, uint32(2+len(r.replicas)))
 	}
 	resp := &pb.ScanResponse{CellsPerResult: counts, MoreResults: proto.Bool(more),
 		MoreResultsInRegion: proto.Bool(more)}

@@ -39,6 +39,7 @@ func combineHooks(hs []*hbasetrace.Hooks) *hbasetrace.Hooks {
 		out.RegionCache = chainCtx(out.RegionCache, h.RegionCache)
 		out.ScanMetrics = chainCtx(out.ScanMetrics, h.ScanMetrics)
 		out.WriterFlush = chainCtx(out.WriterFlush, h.WriterFlush)
+		out.Hedge = chainCtx(out.Hedge, h.Hedge)
 		out.Lookup = chain(out.Lookup, h.Lookup)
 		out.Dial = chain(out.Dial, h.Dial)
 		out.Connect = chain(out.Connect, h.Connect)

@@ -80,9 +80,10 @@ func (c *Client) locateInMeta(ctx context.Context, table, row []byte, before boo
 
 // metaRow is one row of hbase:meta: a region and where it is served.
 type metaRow struct {
-	name   []byte
-	info   *pb.RegionInfo
-	server string
+	name     []byte
+	info     *pb.RegionInfo
+	server   string
+	replicas []replicaLoc // info:server_000N, the secondary replicas' servers
 }
 
 func (mr *metaRow) region(table []byte) (*regionInfo, error) {
@@ -95,13 +96,19 @@ func (mr *metaRow) region(table []byte) (*regionInfo, error) {
 		// The scan is bounded to table's rows, so this is a broken hbase:meta row.
 		return nil, fmt.Errorf("hbase: hbase:meta row %q describes table %q, not %q", mr.name, name, table)
 	}
-	return &regionInfo{
+	r := &regionInfo{
 		table: bytes.Clone(table),
 		start: bytes.Clone(mr.info.GetStartKey()),
 		end:   bytes.Clone(mr.info.GetEndKey()),
 		name:  bytes.Clone(mr.name),
 		id:    mr.info.GetRegionId(),
-	}, nil
+	}
+	reps, err := secondaries(r, mr.replicas)
+	if err != nil {
+		return nil, err
+	}
+	r.replicas = reps
+	return r, nil
 }
 
 // metaRows decodes the rows of an hbase:meta scan response (cells in the cellblock, or in
@@ -133,6 +140,10 @@ func metaRows(resp *pb.ScanResponse, cellblock []byte) ([]metaRow, error) {
 				}
 			case bytes.Equal(c.Qualifier, serverCol):
 				mr.server = string(c.Value)
+			default:
+				if id, ok := replicaOfQualifier(c.Qualifier); ok {
+					mr.replicas = append(mr.replicas, replicaLoc{id: id, server: string(c.Value)})
+				}
 			}
 		}
 		if mr.info == nil {

@@ -16,12 +16,17 @@ func nilRequest(op string) error {
 	return &hberr.OpError{Op: op, Err: fmt.Errorf("%w: nil %s", hberr.ErrBadRequest, op)}
 }
 
-// Get reads one row. A missing row gives a Result without cells.
+// Get reads one row. A missing row gives a Result without cells. A Get of consistency
+// hrpc.Timeline may be answered by a secondary replica of the row's region (then its
+// Result.Stale is set): see WithHedgeDelay.
 func (c *Client) Get(ctx context.Context, g *hrpc.Get) (*hrpc.Result, error) {
 	if g == nil {
 		return nil, nilRequest("Get")
 	}
 	call := hrpcwire.Get(g)
+	if g.Consistency() == hrpc.Timeline {
+		return c.getTimeline(ctx, g, call)
+	}
 	resp, cells, err := c.send(ctx, call)
 	if err != nil {
 		return nil, opError(call, err)
@@ -115,4 +120,20 @@ func (c *Client) MutateRow(ctx context.Context, rm *hrpc.RowMutations) error {
 // opError says which operation, table and row failed: every call's error is one.
 func opError(call wire.Call, err error) error {
 	return &hberr.OpError{Op: call.Op(), Table: call.Table(), Row: call.Key(), Err: userError(err)}
+}
+
+// getTimeline is Get for consistency Timeline: hedged over the region's replicas (hedge.go).
+func (c *Client) getTimeline(ctx context.Context, g *hrpc.Get, call wire.Call) (*hrpc.Result, error) {
+	resp, cells, err := c.sendTimeline(ctx, call, "Get")
+	if err != nil {
+		return nil, opError(call, err)
+	}
+	res, err := hrpcwire.DecodeGet(g, resp, cells)
+	if err != nil {
+		return nil, opError(call, err)
+	}
+	if res.Stale {
+		c.hedge.stale.Add(1)
+	}
+	return res, nil
 }

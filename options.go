@@ -60,6 +60,8 @@ type options struct {
 	backpressureMax time.Duration
 	// connAttrs are sent in every connection's header (WithConnectionAttribute).
 	connAttrs []*pb.NameBytesPair
+	// hedge is how Timeline reads are hedged (hedge.go).
+	hedge hedgeOptions
 }
 
 func defaultOptions() options {
@@ -75,6 +77,7 @@ func defaultOptions() options {
 		scanLeaseRenew:   20 * time.Second,
 		serverLatency:    true,
 		overloadPause:    defaultOverloadPause,
+		hedge:            defaultHedgeOptions(),
 	}
 }
 

@@ -17,6 +17,9 @@ type regionInfo struct {
 	end   []byte // exclusive; empty for the last region
 	name  []byte // "table,start,id.encoded." as stored in hbase:meta
 	id    uint64
+	// replicaID is 0 for the primary (every entry of the cache), N for secondary replica N
+	// (an entry of a primary's replicas).
+	replicaID int
 
 	mu   sync.Mutex
 	addr string         // host:port of the region server
@@ -34,6 +37,9 @@ type regionInfo struct {
 	// because its server (or, for hbase:meta, the registry) could not be reached: a caller
 	// that counts its attempts learns it (findMeta). Made on first use.
 	unreached chan struct{}
+	// replicas are the region's secondary replicas (replica.go), in replica id order; empty
+	// for a table without region replication. Only Timeline reads look at them.
+	replicas []*regionInfo
 }
 
 func (r *regionInfo) String() string {
@@ -136,5 +142,6 @@ func (r *regionInfo) failure() error {
 // at returns a copy of r (same key range and name) served by addr through conn, to replace r
 // in the cache.
 func (r *regionInfo) at(addr string, conn *region.Client) *regionInfo {
-	return &regionInfo{table: r.table, start: r.start, end: r.end, name: r.name, id: r.id, addr: addr, conn: conn}
+	return &regionInfo{table: r.table, start: r.start, end: r.end, name: r.name, id: r.id, addr: addr, conn: conn,
+		replicas: r.secondaryReplicas()}
 }

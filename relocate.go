@@ -163,6 +163,9 @@ func (c *Client) relocateRound(ctx context.Context, pending []*regionInfo) ([]*r
 			case mr.server == "":
 				keep(r, errRegionNotAssigned)
 			default:
+				if reps, err := secondaries(r, mr.replicas); err == nil {
+					r.setReplicas(reps) // r.at, in putBack, hands them on
+				}
 				wg.Add(1)
 				sem <- struct{}{}
 				go func() {

@@ -32,6 +32,10 @@ type Stats struct {
 	// (WithBackpressure), and BackpressureTime their total delay.
 	BackpressureDelays uint64
 	BackpressureTime   time.Duration
+	// HedgesSent counts the requests sent to secondary replicas by Timeline reads whose
+	// primary was slow (past the hedge delay), down or failing; HedgesWon the reads a
+	// secondary answered first; StaleResults the Timeline results marked Stale.
+	HedgesSent, HedgesWon, StaleResults uint64
 
 	// BytesWritten and BytesRead count the bytes of region server connections (frames,
 	// after encryption), including those of connections closed since.
@@ -61,6 +65,7 @@ func (c *Client) Stats() Stats {
 		OverloadPauseTime:  time.Duration(c.stats.overloadPauseNanos.Load()),
 		BackpressureDelays: c.stats.backpressureDelays.Load(),
 		BackpressureTime:   time.Duration(c.stats.backpressureNanos.Load()),
+		HedgesSent:         c.hedge.sent.Load(), HedgesWon: c.hedge.won.Load(), StaleResults: c.hedge.stale.Load(),
 	}
 	c.pool.mu.Lock()
 	for addr, e := range c.pool.conns {

@@ -77,6 +77,9 @@ type Hooks struct {
 	// WriterFlush: a flush of an hbase.BufferedWriter ended, every outcome of its mutations
 	// delivered. Its MultiRequests are also reported as a "Batch" call (CallStart, Attempt...).
 	WriterFlush func(ctx context.Context, ev WriterFlushInfo)
+	// Hedge: a Timeline read that asked secondary replicas (its primary was slow, down or
+	// failed), when it ends.
+	Hedge func(ctx context.Context, ev HedgeInfo)
 }
 
 // CallStartInfo describes a call that starts.
@@ -227,4 +230,18 @@ type WriterFlushInfo struct {
 	// HeldBytes is what the writer holds after this flush gave its bytes back: buffered and
 	// being sent.
 	HeldBytes int64
+}
+
+// HedgeInfo is a Timeline read whose primary replica did not answer within the hedge delay
+// (or was down, or failed), so that the read went to the secondary replicas too.
+type HedgeInfo struct {
+	Op      string // "Get", or "Scan" for the first page of a scan in a region
+	Table   []byte
+	Region  []byte        // the primary replica's region name
+	Primary string        // host:port of the primary's server
+	Delay   time.Duration // how long the primary had alone
+	Sent    int           // secondary replicas asked
+	// Winner is the replica id that answered: 0 the primary, 1 and up a secondary (the
+	// result is then Stale); -1 when none did.
+	Winner int
 }

@@ -322,6 +322,19 @@ func TableAttribute(key, value string) TableOption {
 	}
 }
 
+// RegionReplication sets how many replicas each region of the table has (HBase's
+// REGION_REPLICATION; 1, the default, is the primary alone). Secondary replicas serve
+// reads of consistency Timeline; with hbase.region.replica.replication.enabled on the servers
+// they follow the primary's writes within moments, else only its flushed files.
+func RegionReplication(n int) TableOption {
+	return func(t *TableDescriptor) error {
+		if n < 1 || n > 0xffff {
+			return invalid("region replication %d: want 1 to 65535", n)
+		}
+		return TableAttribute("REGION_REPLICATION", strconv.Itoa(n))(t)
+	}
+}
+
 // TableConfiguration overrides a server configuration key for this table.
 func TableConfiguration(key, value string) TableOption {
 	return func(t *TableDescriptor) error {

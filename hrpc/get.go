@@ -22,10 +22,12 @@ type Get struct {
 	attributes  []*pb.NameBytesPair
 	maxAttempts int
 	hdr         *callHeader // Priority, RequestAttribute; nil: none
+	consistency ConsistencyLevel
 }
 
 // NewGet builds a Get of row. Options: Families, Columns, TimeRange, MaxVersions, WithFilter,
-// ExistsOnly, NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Attribute, MaxAttempts.
+// ExistsOnly, NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Consistency, Attribute,
+// MaxAttempts.
 func NewGet(table, row []byte, opts ...GetOption) (*Get, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
@@ -51,6 +53,7 @@ func NewGet(table, row []byte, opts ...GetOption) (*Get, error) {
 		attributes:  attributesProto(o.attributes),
 		maxAttempts: o.maxAttempts,
 		hdr:         newCallHeader(&o),
+		consistency: o.consistency,
 	}, nil
 }
 
@@ -95,6 +98,7 @@ type getAlloc struct {
 	storeOffset uint32
 	flag        bool // false for cache_blocks, true for existence_only: never both needed
 	existsOnly  bool
+	consistency pb.Consistency
 }
 
 func (g *Get) fill(a *getAlloc) {
@@ -121,6 +125,10 @@ func (g *Get) fill(a *getAlloc) {
 	if g.existsOnly {
 		a.existsOnly = true
 		a.get.ExistenceOnly = &a.existsOnly
+	}
+	if g.consistency != Strong {
+		a.consistency = protoConsistency(g.consistency)
+		a.get.Consistency = &a.consistency
 	}
 }
 

@@ -150,6 +150,7 @@ type options struct {
 	noCache     bool
 	storeLimit  uint32 // 0: unset
 	storeOffset uint32
+	consistency ConsistencyLevel
 
 	// Get, Scan, Append, Increment
 	timeRange *pb.TimeRange

@@ -48,13 +48,14 @@ type Scan struct {
 	attributes  []attribute
 	maxAttempts int
 	hdr         *callHeader // Priority, RequestAttribute; nil: none
+	consistency ConsistencyLevel
 }
 
 // NewScan builds a Scan of table. Options: StartRow, StopRow, Prefix, Reversed, Limit,
 // NumberOfRows, MaxResultSize, AllowPartialResults, BatchSize, TrackScanMetrics,
 // CursorResults, and the read options Families, Columns, TimeRange, MaxVersions, WithFilter,
-// NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Attribute,
-// MaxAttempts.
+// NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Consistency,
+// Attribute, MaxAttempts.
 func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
@@ -86,6 +87,7 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 		attributes:      o.attributes,
 		maxAttempts:     o.maxAttempts,
 		hdr:             newCallHeader(&o),
+		consistency:     o.consistency,
 	}
 	meta := string(table) == metaTable
 	if o.hasPrefix {
@@ -319,6 +321,10 @@ func (s *scanCall) ProtoInto(b *wire.ScanProtoBuffer) *pb.Scan {
 	}
 	if s.reversed {
 		p.Reversed = &b.Yes
+	}
+	if s.consistency != Strong {
+		b.Consistency = protoConsistency(s.consistency)
+		p.Consistency = &b.Consistency
 	}
 	if s.allowPartials {
 		p.AllowPartialResults = &b.Yes

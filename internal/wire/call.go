@@ -96,6 +96,7 @@ type ScanProtoBuffer struct {
 	MaxResultSize                                        uint64
 	Caching, MaxVersions, Batch, StoreLimit, StoreOffset uint32
 	No, Yes                                              bool
+	Consistency                                          pb.Consistency
 }
 
 // HeaderFields is a Call (or Scan) whose RPCs carry RequestHeader fields of their own: the

@@ -1,0 +1,502 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/go-hbase/hbase/hbasetrace"
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/wire"
+	"github.com/go-hbase/hbase/region"
+	"google.golang.org/protobuf/proto"
+)
+
+// Hedged reads. A read of consistency Timeline goes to the region's primary replica; if no
+// answer came within the hedge delay, it goes to every secondary replica as well, and the
+// first answer wins (the others are cancelled through their context). This is what Java's
+// RpcRetryingCallerWithReadReplicas and ConnectionUtils.timelineConsistentRead do, with
+// hbase.client.primaryCallTimeout.get (10 ms) as the delay.
+//
+// Two things are this client's own:
+//   - the delay may follow the primary server (WithAdaptiveHedging): the 95th percentile of
+//     its recent Timeline Gets, between a floor and a ceiling;
+//   - hedges are capped (WithHedgeBudget): at most a share of Timeline reads (10%) may send
+//     hedges while their primary's server is answering, so that a cluster that is merely slow
+//     is not sent twice the reads. A primary that is down (its region out of service in the
+//     cache), silent (no answer to a Timeline read for hedgeSilentAfter) or that failed the
+//     read is hedged whatever the budget: that is what replicas are for.
+
+const (
+	// DefaultHedgeDelay is the fixed hedge delay: Java's hbase.client.primaryCallTimeout.get.
+	DefaultHedgeDelay = 10 * time.Millisecond
+	// DefaultHedgeBudget is the default share of Timeline reads that may send hedges.
+	DefaultHedgeBudget = 0.1
+
+	// hedgeBurst is how many hedges the budget lets through at once, after a quiet time.
+	hedgeBurst = 10
+	// hedgeWindow is how long the latency of a primary server counts for its adaptive delay:
+	// the percentile is read from the samples of the last one to two windows.
+	hedgeWindow = 5 * time.Second
+	// hedgeMinSamples is how many answers of a server its adaptive delay needs; before, the
+	// fixed delay applies.
+	hedgeMinSamples = 50
+	// hedgeQuantile is the percentile of the adaptive delay (see WithAdaptiveHedging).
+	hedgeQuantile = 95.0
+	// hedgeSilentAfter: a primary server that has answered no Timeline read for this long is
+	// silent, and its reads are hedged outside the budget (a partition drops packets and
+	// leaves the connection looking healthy until the suspect probe gives up, 3 s).
+	hedgeSilentAfter = time.Second
+)
+
+// hedgeOptions are the hedging settings of a client.
+type hedgeOptions struct {
+	delay          time.Duration
+	adaptive       bool
+	floor, ceiling time.Duration
+	budget         float64
+}
+
+func defaultHedgeOptions() hedgeOptions {
+	return hedgeOptions{delay: DefaultHedgeDelay, budget: DefaultHedgeBudget}
+}
+
+// WithHedgeDelay sets how long a Timeline read waits for the region's primary replica before
+// it asks the secondary replicas too (Java's hbase.client.primaryCallTimeout.get). Default
+// DefaultHedgeDelay, 10 ms. 0 asks every replica at once. It replaces WithAdaptiveHedging.
+func WithHedgeDelay(d time.Duration) Option {
+	return func(o *options) error {
+		if d < 0 {
+			return fmt.Errorf("hbase: WithHedgeDelay(%v): negative delay", d)
+		}
+		o.hedge.delay, o.hedge.adaptive = d, false
+		return nil
+	}
+}
+
+// WithAdaptiveHedging makes the hedge delay of a Timeline read follow its primary server:
+// the 95th percentile of that server's latency for the client's recent Timeline Gets (the
+// last 5 to 10 seconds), kept between floor and ceiling. Until a server has answered 50
+// such reads, the fixed delay (WithHedgeDelay, 10 ms by default) applies.
+//
+// Why the 95th percentile: a hedge sent at the pth percentile goes out for about (100-p)%
+// of reads; at 95 that is 5%, half the default budget, and it cuts the tail above it to
+// about the delay plus one round trip to a secondary. A lower percentile sends more hedges
+// for less gain (the body of the distribution is not slow); a higher one hedges too late to
+// help the 99th percentile. The floor keeps ordinary jitter (a GC pause of the client, a
+// busy core) from counting as slowness, the ceiling bounds the wait when a server is slow
+// for every read.
+func WithAdaptiveHedging(floor, ceiling time.Duration) Option {
+	return func(o *options) error {
+		if floor < 0 || ceiling <= 0 || floor > ceiling {
+			return fmt.Errorf("hbase: WithAdaptiveHedging(%v, %v): want 0 <= floor <= ceiling, ceiling > 0", floor, ceiling)
+		}
+		o.hedge.adaptive, o.hedge.floor, o.hedge.ceiling = true, floor, ceiling
+		return nil
+	}
+}
+
+// WithHedgeBudget caps the share of Timeline reads that may send hedges to secondary
+// replicas while their primary server answers (default DefaultHedgeBudget, 10%; bursts of
+// up to 10 hedges pass). Reads whose primary is down, silent for a second or failed are
+// hedged outside the budget. 1 hedges every slow read; 0 hedges only those.
+func WithHedgeBudget(share float64) Option {
+	return func(o *options) error {
+		if !(share >= 0 && share <= 1) {
+			return fmt.Errorf("hbase: WithHedgeBudget(%v): want a share from 0 to 1", share)
+		}
+		o.hedge.budget = share
+		return nil
+	}
+}
+
+// hedger keeps what hedging needs across reads: the budget, the primary servers' recent
+// latency and answers, the counters of Stats.
+type hedger struct {
+	opts    hedgeOptions
+	credit  int64        // milli-hedges one Timeline read adds to the budget
+	tokens  atomic.Int64 // milli-hedges available
+	servers sync.Map     // host:port → *primaryWindow
+
+	refreshing sync.Map // *regionInfo → struct{}: a re-read of its replicas is under way
+
+	sent, won, stale atomic.Uint64
+}
+
+func newHedger(o hedgeOptions) *hedger {
+	h := &hedger{opts: o, credit: int64(o.budget * 1000)}
+	h.tokens.Store(hedgeBurst * 1000)
+	return h
+}
+
+// earn adds one Timeline read's share to the budget.
+func (h *hedger) earn() {
+	if h.credit == 0 {
+		return
+	}
+	for {
+		t := h.tokens.Load()
+		if t >= hedgeBurst*1000 || h.tokens.CompareAndSwap(t, min(t+h.credit, hedgeBurst*1000)) {
+			return
+		}
+	}
+}
+
+// spend takes one hedge from the budget, if there is one.
+func (h *hedger) spend() bool {
+	for {
+		t := h.tokens.Load()
+		if t < 1000 {
+			return false
+		}
+		if h.tokens.CompareAndSwap(t, t-1000) {
+			return true
+		}
+	}
+}
+
+// primaryWindow is what the client knows of one server as a primary of Timeline reads.
+type primaryWindow struct {
+	lastAnswer atomic.Int64 // unix nanoseconds of its last answer to a Timeline read
+	delay      atomic.Int64 // nanoseconds: the adaptive delay's percentile; 0 until known
+
+	mu        sync.Mutex
+	cur, prev *hdrhistogram.Histogram // µs
+	since     time.Time               // when cur started
+	n         int
+}
+
+func (h *hedger) window(addr string) *primaryWindow {
+	v, ok := h.servers.Load(addr)
+	if !ok {
+		v, _ = h.servers.LoadOrStore(addr, &primaryWindow{})
+	}
+	return v.(*primaryWindow)
+}
+
+// answered records an answer of the server after d.
+func (w *primaryWindow) answered(now time.Time, d time.Duration, adaptive bool) {
+	w.lastAnswer.Store(now.UnixNano())
+	if !adaptive {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cur == nil {
+		w.cur = hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 2)
+		w.since = now
+	}
+	if now.Sub(w.since) > hedgeWindow {
+		// The oldest window goes: its histogram is reused for the next one.
+		if w.prev == nil {
+			w.prev = hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 2)
+		}
+		w.prev, w.cur = w.cur, w.prev
+		w.cur.Reset()
+		w.since, w.n = now, 0
+	}
+	us := min(max(int64(d/time.Microsecond), 1), int64(time.Minute/time.Microsecond))
+	_ = w.cur.RecordValue(us) // in range
+	// The percentile is read every 16 answers: reading it walks the histogram's buckets.
+	if w.n++; w.n%16 != 0 && w.delay.Load() != 0 {
+		return
+	}
+	src := w.cur
+	if src.TotalCount() < hedgeMinSamples {
+		src = w.prev
+	}
+	if src == nil || src.TotalCount() < hedgeMinSamples {
+		return
+	}
+	w.delay.Store(src.ValueAtQuantile(hedgeQuantile) * int64(time.Microsecond))
+}
+
+// silent reports whether the server answered no Timeline read for hedgeSilentAfter.
+func (w *primaryWindow) silent(now time.Time) bool {
+	return now.UnixNano()-w.lastAnswer.Load() > int64(hedgeSilentAfter)
+}
+
+// delayFor is the hedge delay of a read whose primary is w's server.
+func (h *hedger) delayFor(w *primaryWindow) time.Duration {
+	if !h.opts.adaptive {
+		return h.opts.delay
+	}
+	d := time.Duration(w.delay.Load())
+	if d == 0 {
+		return h.opts.delay
+	}
+	return min(max(d, h.opts.floor), h.opts.ceiling)
+}
+
+// hedgeRace is one hedged read: the primary's leg runs in the caller's goroutine, each
+// secondary's in a goroutine of its own, started when the delay passed.
+type hedgeRace struct {
+	mu          sync.Mutex
+	done        chan struct{} // closed once a secondary won or every leg failed
+	closed      bool
+	winner      int // replica id that answered, -1 while none did
+	resp        proto.Message
+	cells       []byte
+	launched    int // secondary legs started
+	failed      int // secondary legs that failed
+	lastErr     error
+	primaryDone bool
+	cancel      context.CancelFunc
+}
+
+func (r *hedgeRace) finish() {
+	if !r.closed {
+		r.closed = true
+		close(r.done)
+	}
+}
+
+// sendTimeline sends a Timeline read (a Get): to the primary, then after the hedge delay to
+// the secondaries, the first answer winning. A region without secondaries in the cache (a
+// table without region replication, or not cached yet: the lookup reads its replicas) takes
+// the ordinary path.
+func (c *Client) sendTimeline(ctx context.Context, call wire.Call, op string) (proto.Message, []byte, error) {
+	h := c.hedge
+	r := c.cache.get(call.Table(), call.Key())
+	if r == nil {
+		// Not cached: look it up first (the lookup reads the replicas' locations too).
+		var err error
+		if r, _, err = c.findRegion(ctx, call.Table(), call.Key(), false); err != nil {
+			return c.send(ctx, call) // the ordinary path retries as it does
+		}
+	}
+	reps := r.secondaryReplicas()
+	if len(reps) == 0 {
+		return c.send(ctx, call)
+	}
+	h.earn()
+	conn, _, _ := r.state()
+	primary := r.location()
+	w := h.window(primary)
+	delay := h.delayFor(w)
+	if conn == nil {
+		delay = 0 // out of service: the primary leg waits for it to come back
+	}
+
+	pctx, pcancel := context.WithCancel(ctx)
+	defer pcancel()
+	race := &hedgeRace{done: make(chan struct{}), winner: -1}
+	sctx, scancel := context.WithCancel(ctx)
+	race.cancel = scancel
+	defer scancel()
+	fire := func(force bool) {
+		c.hedgeOut(sctx, race, r, reps, call, w, force || conn == nil, pcancel)
+	}
+	start := time.Now()
+	var timer *time.Timer
+	if delay == 0 {
+		fire(false)
+	} else {
+		timer = time.AfterFunc(delay, func() { fire(false) })
+	}
+	resp, cells, err := c.send(pctx, call)
+	now := time.Now()
+	if err == nil {
+		w.answered(now, now.Sub(start), h.opts.adaptive)
+	}
+	if timer != nil && timer.Stop() {
+		// The primary answered (or failed) before the delay: no hedge went out.
+		if err == nil || !hedgeAfterFailure(ctx, err) {
+			return resp, cells, err
+		}
+	}
+	if err != nil && hedgeAfterFailure(ctx, err) {
+		fire(true) // the primary failed: ask the secondaries now, as Java does
+	}
+	race.mu.Lock()
+	switch {
+	case race.winner > 0:
+		resp, cells, err = race.resp, race.cells, nil
+		race.mu.Unlock()
+		c.hedgeEvent(ctx, op, r, primary, delay, race)
+		return resp, cells, nil
+	case err == nil:
+		race.winner = 0
+		race.finish()
+		race.mu.Unlock()
+		scancel()
+		c.hedgeEvent(ctx, op, r, primary, delay, race)
+		return resp, cells, nil
+	}
+	race.primaryDone = true
+	if race.launched == 0 || race.failed == race.launched || ctx.Err() != nil {
+		race.finish()
+		race.mu.Unlock()
+		c.hedgeEvent(ctx, op, r, primary, delay, race)
+		return nil, nil, err
+	}
+	race.mu.Unlock()
+	select {
+	case <-race.done:
+	case <-ctx.Done():
+	}
+	race.mu.Lock()
+	defer race.mu.Unlock()
+	c.hedgeEvent(ctx, op, r, primary, delay, race)
+	if race.winner > 0 {
+		return race.resp, race.cells, nil
+	}
+	if ctx.Err() != nil {
+		return nil, nil, ctxErr(ctx, err)
+	}
+	return nil, nil, err
+}
+
+// hedgeAfterFailure reports whether a primary's failure should send the read to the
+// secondaries: not when the caller's context ended, nor when the request itself is bad
+// (the secondaries would refuse it the same way).
+func hedgeAfterFailure(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	if errors.Is(err, hberr.ErrBadRequest) || hberr.IsNotFound(err) || errors.Is(err, hberr.ErrTableDisabled) {
+		return false
+	}
+	return true
+}
+
+// hedgeOut sends the read to the secondaries unless the budget refuses it (force: the
+// primary is down or failed).
+func (c *Client) hedgeOut(ctx context.Context, race *hedgeRace, primary *regionInfo, reps []*regionInfo,
+	call wire.Call, w *primaryWindow, force bool, pcancel context.CancelFunc) {
+	h := c.hedge
+	race.mu.Lock()
+	if race.launched > 0 || race.winner >= 0 {
+		race.mu.Unlock()
+		return
+	}
+	if !force && !w.silent(time.Now()) && !h.spend() {
+		race.mu.Unlock()
+		return // over budget: the primary alone answers
+	}
+	race.launched = len(reps)
+	race.mu.Unlock()
+	h.sent.Add(uint64(len(reps)))
+	for _, rep := range reps {
+		if !c.spawn(func() { c.secondaryLeg(ctx, race, primary, rep, call, pcancel) }) {
+			race.mu.Lock()
+			race.failed++
+			race.lastErr = hberr.ErrClosed
+			if race.failed == race.launched && race.primaryDone {
+				race.finish()
+			}
+			race.mu.Unlock()
+		}
+	}
+}
+
+// secondaryLeg asks one secondary replica and files its answer in the race.
+func (c *Client) secondaryLeg(ctx context.Context, race *hedgeRace, primary, rep *regionInfo,
+	call wire.Call, pcancel context.CancelFunc) {
+	resp, cells, err := c.askReplica(ctx, primary, rep, call)
+	race.mu.Lock()
+	defer race.mu.Unlock()
+	if err == nil && race.winner < 0 {
+		race.winner, race.resp, race.cells = rep.replicaID, resp, cells
+		c.hedge.won.Add(1)
+		pcancel()
+		race.cancel()
+		race.finish()
+		return
+	}
+	if err != nil {
+		race.failed++
+		race.lastErr = err
+		if race.failed == race.launched && race.primaryDone {
+			race.finish()
+		}
+	}
+}
+
+// replicaAttempts bounds the attempts of one secondary leg: a secondary that keeps failing
+// is left to the primary and the other secondaries.
+const replicaAttempts = 3
+
+// askReplica sends call to secondary replica rep. A secondary that does not serve the
+// region any more (moved, closed) makes the client read the region's replicas from
+// hbase:meta again, in the background; its failure is otherwise ignored while another leg
+// may still answer (as Java's pollForFirstSuccessfullyCompletedTask does).
+func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call wire.Call) (proto.Message, []byte, error) {
+	b := c.newBackoff()
+	var err error
+	for range replicaAttempts {
+		var conn = rep.cachedConn()
+		if conn == nil || isDead(conn) {
+			if conn, err = c.conn(ctx, rep.addr); err != nil {
+				return nil, nil, err
+			}
+			rep.setConn(conn)
+		}
+		var resp proto.Message
+		var cells []byte
+		resp, cells, err = c.callRegion(ctx, rep, conn, call, nil)
+		if err == nil {
+			return resp, cells, nil
+		}
+		if ctx.Err() != nil {
+			return nil, nil, err
+		}
+		switch classify(err) {
+		case pause:
+			if b.sleep(ctx) != nil {
+				return nil, nil, err
+			}
+		case relocate, pauseAndRelocate:
+			c.refreshReplicas(primary)
+			return nil, nil, err
+		default:
+			return nil, nil, err
+		}
+	}
+	return nil, nil, err
+}
+
+// cachedConn is the connection a secondary replica was last reached on.
+func (r *regionInfo) cachedConn() *region.Client {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.conn
+}
+
+func (r *regionInfo) setConn(conn *region.Client) {
+	r.mu.Lock()
+	r.conn = conn
+	r.mu.Unlock()
+}
+
+// refreshReplicas reads the replicas of primary from hbase:meta again, once at a time.
+func (c *Client) refreshReplicas(primary *regionInfo) {
+	if _, busy := c.hedge.refreshing.LoadOrStore(primary, struct{}{}); busy {
+		return
+	}
+	if !c.spawn(func() {
+		defer c.hedge.refreshing.Delete(primary)
+		ctx, cancel := context.WithTimeout(c.lifetime, c.opts.lookupTimeout)
+		defer cancel()
+		nr, err := c.locateInMeta(ctx, primary.table, primary.start, false)
+		if err != nil || string(nr.name) != string(primary.name) {
+			return // the region itself changed: its next failure re-looks it up
+		}
+		primary.setReplicas(nr.replicas)
+	}) {
+		c.hedge.refreshing.Delete(primary)
+	}
+}
+
+// hedgeEvent reports a hedged read to the hooks.
+func (c *Client) hedgeEvent(ctx context.Context, op string, r *regionInfo, primary string, delay time.Duration, race *hedgeRace) {
+	if c.hooks == nil || c.hooks.Hedge == nil || race.launched == 0 {
+		return
+	}
+	c.hooks.Hedge(ctx, hbasetrace.HedgeInfo{Op: op, Table: r.table, Region: r.name, Primary: primary,
+		Delay: delay, Sent: race.launched, Winner: race.winner})
+}

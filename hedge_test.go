@@ -1,0 +1,284 @@
+package hbase
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/hbasetrace"
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/fakeserver"
+	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
+	"go.uber.org/goleak"
+	"google.golang.org/protobuf/proto"
+)
+
+func TestReplicaRegionName(t *testing.T) {
+	// What RegionInfo.createRegionName gives for replica 1 of "t,\x00a,b,1700000000000":
+	// the replica suffix in 4 hex digits, then the MD5 of all before it as the encoded name.
+	base := "t,\x00a,b,1700000000000"
+	primary := []byte(base + ".0123456789abcdef0123456789abcdef.")
+	got, err := replicaRegionName(primary, 0x1a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := md5.Sum([]byte(base + "_001A"))
+	if want := base + "_001A." + hex.EncodeToString(sum[:]) + "."; string(got) != want {
+		t.Fatalf("replica name %q, want %q", got, want)
+	}
+	if got, _ := replicaRegionName([]byte("t,,1."), 2); string(got) != "t,,1._0002" && string(got) != "t,,1_0002" {
+		t.Logf("old-format name: %q", got)
+	}
+	for _, bad := range []int{0, -1, 0x10000} {
+		if _, err := replicaRegionName(primary, bad); err == nil {
+			t.Errorf("replica id %d accepted", bad)
+		}
+	}
+	for q, want := range map[string]int{"server_0001": 1, "server_00ff": 255, "server_FFFF": 0xffff,
+		"server_0000": 0, "server": 0, "server_1": 0, "server_zzzz": 0, "serverstartcode_0001": 0} {
+		if id, _ := replicaOfQualifier([]byte(q)); id != want {
+			t.Errorf("replicaOfQualifier(%q) = %d, want %d", q, id, want)
+		}
+	}
+}
+
+// replicaServer is a fake region server serving secondary replicas: every Get is answered
+// with one cell whose value names the server, marked stale, after delay.
+type replicaServer struct {
+	srv   *fakeserver.Server
+	gets  atomic.Int64
+	names atomic.Value // []byte: the region name of the last Get
+	delay time.Duration
+	fail  string // when set, every Get fails with this exception class
+}
+
+func startReplicaServer(t *testing.T, value string, delay time.Duration, fail string) *replicaServer {
+	t.Helper()
+	rs := &replicaServer{delay: delay, fail: fail}
+	srv, err := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
+		var req pb.GetRequest
+		if r.Method != "Get" || r.Unmarshal(&req) != nil {
+			return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", "unexpected")}
+		}
+		rs.gets.Add(1)
+		rs.names.Store(req.GetRegion().GetValue())
+		if rs.fail != "" {
+			return fakeserver.Response{Exception: fakeserver.Exception(rs.fail, "injected")}
+		}
+		cells := wire.AppendCell(nil, &wire.Cell{Row: req.GetGet().GetRow(), Family: []byte("f"), Qualifier: []byte("q"),
+			Type: wire.CellTypePut, Value: []byte(value)})
+		return fakeserver.Response{Msg: &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: proto.Int32(1),
+			Stale: proto.Bool(true)}}, Cells: cells, Delay: rs.delay}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs.srv = srv
+	t.Cleanup(func() { srv.Close() })
+	return rs
+}
+
+// primaryAnswer answers a data Get on the primary with one cell "primary".
+func primaryAnswer(req *pb.GetRequest, delay time.Duration) fakeserver.Response {
+	cells := wire.AppendCell(nil, &wire.Cell{Row: req.GetGet().GetRow(), Family: []byte("f"), Qualifier: []byte("q"),
+		Type: wire.CellTypePut, Value: []byte("primary")})
+	return fakeserver.Response{Msg: &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: proto.Int32(1),
+		Stale: proto.Bool(false)}}, Cells: cells, Delay: delay}
+}
+
+const fakeEncoded = "0123456789abcdef0123456789abcdef"
+
+func timelineGet(t *testing.T, row string, c hrpc.ConsistencyLevel) *hrpc.Get {
+	t.Helper()
+	g, err := hrpc.NewGet([]byte("t"), []byte(row), hrpc.Consistency(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// A primary that never answers (a partitioned server) does not hold up a Timeline Get: the
+// secondaries answer after the hedge delay, marked stale, while a Strong Get waits for the
+// primary as before. No goroutine is left behind.
+func TestTimelineGetSilentPrimary(t *testing.T) {
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) }) // after the servers' cleanups
+	sec1 := startReplicaServer(t, "sec1", 0, "")
+	sec2 := startReplicaServer(t, "sec2", 0, "org.apache.hadoop.hbase.NotServingRegionException")
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1, encoded: fakeEncoded,
+		replicas: []string{sec1.srv.Addr(), sec2.srv.Addr()}})
+	var silent atomic.Bool
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response {
+		if silent.Load() {
+			return fakeserver.Response{NoReply: true}
+		}
+		return primaryAnswer(req, 0)
+	}
+	var hedges atomic.Int64
+	var lastWinner atomic.Int64
+	hooks := &hbasetrace.Hooks{Hedge: func(_ context.Context, ev hbasetrace.HedgeInfo) {
+		hedges.Add(1)
+		lastWinner.Store(int64(ev.Winner))
+	}}
+	const delay = 20 * time.Millisecond
+	c := fc.client(t, WithHedgeDelay(delay), WithHooks(hooks))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	// The primary answers: no hedge, not stale.
+	res, err := c.Get(ctx, timelineGet(t, "r", hrpc.Timeline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stale || string(res.Cells[0].Value) != "primary" {
+		t.Fatalf("answer %q stale=%v, want the primary's", res.Cells[0].Value, res.Stale)
+	}
+	if s := c.Stats(); s.HedgesSent != 0 || s.StaleResults != 0 {
+		t.Fatalf("stats %+v after a fast primary", s)
+	}
+
+	silent.Store(true)
+	for i := range 5 {
+		start := time.Now()
+		res, err := c.Get(ctx, timelineGet(t, "r", hrpc.Timeline))
+		took := time.Since(start)
+		if err != nil {
+			t.Fatalf("Timeline Get %d: %v", i, err)
+		}
+		if !res.Stale || string(res.Cells[0].Value) != "sec1" {
+			t.Fatalf("answer %q stale=%v, want sec1's, stale", res.Cells[0].Value, res.Stale)
+		}
+		if took < delay {
+			t.Fatalf("answered in %v, before the hedge delay %v", took, delay)
+		}
+		t.Logf("Timeline Get %d with a silent primary: %v", i, took)
+	}
+	want := replicaNameForTest(fc.regions[0].name(), 1)
+	if got, _ := sec1.names.Load().([]byte); string(got) != want {
+		t.Fatalf("secondary asked for region %q, want %q", got, want)
+	}
+	s := c.Stats()
+	if s.HedgesWon != 5 || s.StaleResults != 5 || s.HedgesSent != 10 {
+		t.Fatalf("stats: sent %d won %d stale %d, want 10, 5, 5", s.HedgesSent, s.HedgesWon, s.StaleResults)
+	}
+	if hedges.Load() != 5 || lastWinner.Load() != 1 {
+		t.Fatalf("hedge events %d, last winner %d", hedges.Load(), lastWinner.Load())
+	}
+
+	// A Strong Get waits for the primary, as before.
+	sctx, scancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	_, err = c.Get(sctx, timelineGet(t, "r", hrpc.Strong))
+	scancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Strong Get with a silent primary: %v, want its deadline", err)
+	}
+	c.Close()
+}
+
+func replicaNameForTest(primary []byte, id int) string {
+	n, err := replicaRegionName(primary, id)
+	if err != nil {
+		panic(err)
+	}
+	return string(n)
+}
+
+// A primary that fails at once sends the read to the secondaries without waiting for the
+// delay; when every replica fails the primary's error is returned.
+func TestTimelineGetPrimaryFails(t *testing.T) {
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) }) // after the servers' cleanups
+	sec := startReplicaServer(t, "sec1", 0, "")
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1, encoded: fakeEncoded, replicas: []string{sec.srv.Addr()}})
+	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response {
+		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.DoNotRetryIOException", "primary broken")}
+	}
+	c := fc.client(t, WithHedgeDelay(time.Hour))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	res, err := c.Get(ctx, timelineGet(t, "r", hrpc.Timeline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Stale {
+		t.Fatal("answer not stale")
+	}
+	sec.fail = "org.apache.hadoop.hbase.DoNotRetryIOException"
+	_, err = c.Get(ctx, timelineGet(t, "r", hrpc.Timeline))
+	if err == nil {
+		t.Fatal("no error with every replica failing")
+	}
+	if want := "primary broken"; !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v does not name the primary's failure %q", err, want)
+	}
+	c.Close()
+}
+
+// The budget caps hedges while the primary answers, slowly: with every read past the delay,
+// at most the budget's share (plus its burst) sends hedges.
+func TestTimelineHedgeBudget(t *testing.T) {
+	sec := startReplicaServer(t, "sec1", 50*time.Millisecond, "")
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1, encoded: fakeEncoded, replicas: []string{sec.srv.Addr()}})
+	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return primaryAnswer(req, 5*time.Millisecond) }
+	c := fc.client(t, WithHedgeDelay(time.Millisecond), WithHedgeBudget(0.1))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	const reads = 200
+	for range reads {
+		res, err := c.Get(ctx, timelineGet(t, "r", hrpc.Timeline))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stale {
+			t.Fatal("a slower secondary won")
+		}
+	}
+	s := c.Stats()
+	// The first read is hedged outside the budget (no answer of the primary seen yet).
+	if max := uint64(hedgeBurst + reads/10 + 1); s.HedgesSent > max {
+		t.Fatalf("%d hedges for %d slow reads, want at most %d", s.HedgesSent, reads, max)
+	}
+	if s.HedgesSent < reads/10 {
+		t.Fatalf("only %d hedges for %d slow reads: the budget should allow %d", s.HedgesSent, reads, reads/10)
+	}
+	t.Logf("%d reads past the delay, %d hedges", reads, s.HedgesSent)
+}
+
+// The adaptive delay follows the primary's 95th percentile between floor and ceiling.
+func TestAdaptiveHedgeDelay(t *testing.T) {
+	h := newHedger(hedgeOptions{delay: 10 * time.Millisecond, adaptive: true, floor: time.Millisecond, ceiling: 50 * time.Millisecond})
+	w := h.window("s:1")
+	if d := h.delayFor(w); d != 10*time.Millisecond {
+		t.Fatalf("delay %v before samples, want the fixed one", d)
+	}
+	now := time.Now()
+	for i := range 100 {
+		d := 2 * time.Millisecond
+		if i%20 == 0 {
+			d = 100 * time.Millisecond // 5% slow
+		}
+		w.answered(now, d, true)
+	}
+	if d := h.delayFor(w); d < 2*time.Millisecond || d > 3*time.Millisecond {
+		t.Fatalf("delay %v, want about the p95, 2ms", d)
+	}
+	for range 100 {
+		w.answered(now, 200*time.Millisecond, true)
+	}
+	if d := h.delayFor(w); d != 50*time.Millisecond {
+		t.Fatalf("delay %v, want the ceiling", d)
+	}
+	later := now.Add(hedgeWindow + time.Second) // a new window: the slow answers age out
+	for range 400 {
+		w.answered(later, 10*time.Microsecond, true)
+	}
+	if d := h.delayFor(w); d != time.Millisecond {
+		t.Fatalf("delay %v, want the floor", d)
+	}
+}
