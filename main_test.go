@@ -17,7 +17,11 @@ import (
 // first use (so unit-test-only runs start no JVM) and stopped by TestMain. Set
 // GOHBASE_SKIP_CLUSTER=1, or run with -short, to skip them.
 var (
-	shared = hbasetest.NewShared(hbasetest.Options{RegionServers: 3})
+	shared = hbasetest.NewShared(hbasetest.Options{RegionServers: 3, Conf: map[string]string{
+		// Secondary region replicas follow their primary's WAL (replica_integration_test.go):
+		// a replication peer is made when the first table with REGION_REPLICATION > 1 is.
+		"hbase.region.replica.replication.enabled": "true",
+	}})
 	tables atomic.Int64 // numbers the tables createTable makes
 )
 
