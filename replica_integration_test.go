@@ -239,12 +239,40 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 		t.Errorf("a Timeline Get took %v with the primary partitioned: it waited for the primary", worst)
 	}
 	g, _ := hrpc.NewGet([]byte(table), []byte(row))
+	var err error
 	sctx, scancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	_, err := c.Get(sctx, g)
+	_, err = c.Get(sctx, g)
 	scancel()
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Strong Get with the primary partitioned: %v, want its deadline", err)
 	}
+	// A Timeline scan of the table goes to a secondary for the partitioned region and stays
+	// there (one row per RPC: the region's next requests go where its first page came from).
+	scan, err := hrpc.NewScan([]byte(table), hrpc.Consistency(hrpc.Timeline), hrpc.NumberOfRows(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var scanned []string
+	for res, err := range c.Scan(testContext(t, 10*time.Second), scan) {
+		if err != nil {
+			t.Fatalf("Timeline scan with the primary partitioned: %v", err)
+		}
+		v, err := versionOf(res)
+		if err != nil || v < 1 {
+			t.Fatalf("Timeline scan: row %q version %d: %v", res.Cells[0].Row, v, err)
+		}
+		r := string(res.Cells[0].Row)
+		if r == row && !res.Stale {
+			t.Fatalf("row %q of the partitioned primary's region not stale", r)
+		}
+		scanned = append(scanned, r)
+	}
+	if fmt.Sprint(scanned) != fmt.Sprint(rows) {
+		t.Fatalf("Timeline scan returned %q, want %q", scanned, rows)
+	}
+	t.Logf("Timeline scan of %d regions with one primary partitioned: %v", len(rows), time.Since(start))
+
 	fn.Heal(addr)
 	// After the partition the primary answers again (the suspect check may have dropped its
 	// connection: it is dialled again).

@@ -114,6 +114,11 @@ type Scanner struct {
 	err      error
 	closed   bool
 
+	// timeline: the Scan's consistency is Timeline (scanner_timeline.go); sticky is the
+	// secondary replica that answered its first page in the current region, which it stays on.
+	timeline bool
+	sticky   *regionInfo
+
 	obs     *callObs               // the hooks' view of the scan; nil when the client has none (scanner_obs.go)
 	track   bool                   // hrpc.TrackScanMetrics
 	metrics hbasetrace.ScanMetrics // what Metrics returns
@@ -189,6 +194,7 @@ func (c *Client) newScanner(ctx context.Context, s *hrpc.Scan, owned bool) *Scan
 	sc.cursors = sc.spec.GetNeedCursorResult()
 	sc.maxAttempts = c.attemptCap(w)
 	sc.extras = extrasOf(w)
+	sc.timeline = s.Consistency() == hrpc.Timeline
 	sc.yes = true
 	if c.isClosed() {
 		sc.fail(hberr.ErrClosed)
@@ -389,13 +395,18 @@ func (s *Scanner) step(ctx context.Context) error {
 	if !s.open {
 		before := s.reversed && (len(s.spec.StartRow) == 0 || !s.spec.GetIncludeStartRow())
 		s.conn = nil
-		r, conn, err := s.c.findRegion(ctx, s.table, s.spec.StartRow, before)
+		find := s.c.findRegion
+		if s.timeline {
+			find = s.c.findTimeline // conn is nil while the primary is out of service
+		}
+		r, conn, err := find(ctx, s.table, s.spec.StartRow, before)
 		if err != nil {
 			return err
 		}
-		if s.reg == nil || !bytes.Equal(s.reg.name, r.name) {
+		if !sameRegion(s.reg, r) {
 			s.metrics.Regions++
-			if !s.readPointHolds(r) {
+			// A Timeline scan keeps its read point only on the replica that gave it.
+			if s.timeline || !s.readPointHolds(r) {
 				s.readPoint = 0
 			}
 		}
@@ -416,7 +427,12 @@ func (s *Scanner) step(ctx context.Context) error {
 	}
 	resp := s.nextResponse()
 	s.check.reversed, s.check.meta = s.reversed, s.meta
-	err := s.call(ctx, req, resp)
+	var err error
+	if s.timeline && !s.open {
+		err = s.openTimeline(ctx, req, resp)
+	} else {
+		err = s.call(ctx, req, resp)
+	}
 	if err != nil {
 		return err
 	}
