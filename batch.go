@@ -38,6 +38,7 @@ const maxParallelLookups = 16
 // their own error. A CheckAndMutate or RowMutations is an atomic region action of its own in
 // its server's MultiRequest (HBase 2.4 or later); as in a single call, it is not sent again
 // once its connection broke after it was sent: its error then wraps hberr.ErrIndeterminate.
+// Gets of consistency hrpc.Timeline are sent one by one as hedged Gets.
 func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []BatchResult {
 	return c.sendBatch(ctx, calls, nil)
 }
@@ -67,6 +68,8 @@ func (c *Client) sendBatch(ctx context.Context, calls []hrpc.Batchable, sent []b
 		ctx, done = c.observeBatch(ctx, results)
 		defer done()
 	}
+	pending, waitTimeline := c.timelineBatch(ctx, calls, pending, results)
+	defer waitTimeline()
 	b := c.newBackoff()
 	last := make([]error, len(calls))
 	tries := make([]int, len(calls))

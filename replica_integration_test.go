@@ -246,13 +246,38 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Strong Get with the primary partitioned: %v, want its deadline", err)
 	}
+	// A batch's Timeline Gets are hedged one by one; its Strong Gets of other regions are
+	// answered by their primaries.
+	var batch []hrpc.Batchable
+	for _, rw := range rows {
+		g, _ := hrpc.NewGet([]byte(table), []byte(rw), hrpc.Consistency(hrpc.Timeline))
+		batch = append(batch, g)
+		if rw != row {
+			batch = append(batch, mustGet(t, table, []byte(rw)))
+		}
+	}
+	start := time.Now()
+	for i, br := range c.SendBatch(testContext(t, 10*time.Second), batch) {
+		if br.Err != nil {
+			t.Fatalf("batch call %d with the primary partitioned: %v", i, br.Err)
+		}
+		v, err := versionOf(br.Result)
+		if err != nil || v < 1 {
+			t.Fatalf("batch call %d: version %d: %v", i, v, err)
+		}
+		if string(br.Result.Cells[0].Row) == row && !br.Result.Stale {
+			t.Fatalf("batch Get of %q not stale", row)
+		}
+	}
+	t.Logf("batch of %d Gets (%d Timeline) with one primary partitioned: %v", len(batch), len(rows), time.Since(start))
+
 	// A Timeline scan of the table goes to a secondary for the partitioned region and stays
 	// there (one row per RPC: the region's next requests go where its first page came from).
 	scan, err := hrpc.NewScan([]byte(table), hrpc.Consistency(hrpc.Timeline), hrpc.NumberOfRows(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	start = time.Now()
 	var scanned []string
 	for res, err := range c.Scan(testContext(t, 10*time.Second), scan) {
 		if err != nil {

@@ -1,0 +1,43 @@
+package hbase
+
+import (
+	"context"
+	"sync"
+
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
+)
+
+// maxParallelTimeline bounds the Timeline Gets of one batch in flight at once.
+const maxParallelTimeline = 16
+
+// timelineBatch takes the Gets of consistency Timeline out of a batch's pending calls and
+// sends each as a hedged Get of its own (hedge.go), in parallel, filing their results; it
+// returns the calls left for the MultiRequests and a function that waits for the Gets. A
+// MultiRequest goes to one server for all its regions, so it cannot be hedged region by
+// region.
+func (c *Client) timelineBatch(ctx context.Context, calls []hrpc.Batchable, pending []int, results []BatchResult) ([]int, func()) {
+	var timeline []int
+	kept := pending[:0:0]
+	for _, i := range pending {
+		if g, ok := calls[i].(*hrpc.Get); ok && g.Consistency() == hrpc.Timeline {
+			timeline = append(timeline, i)
+			continue
+		}
+		kept = append(kept, i)
+	}
+	if len(timeline) == 0 {
+		return pending, func() {}
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, maxParallelTimeline)
+	for _, i := range timeline {
+		g := calls[i].(*hrpc.Get)
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i].Result, results[i].Err = c.getTimeline(ctx, g, hrpcwire.Get(g))
+		})
+	}
+	return kept, wg.Wait
+}
