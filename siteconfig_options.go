@@ -22,6 +22,7 @@ import (
 //	hbase.client.meta.operation.timeout (ms)                      WithRegionLookupTimeout
 //	hbase.client.scanner.timeout.period (ms)                      WithScannerLeaseRenewal (half of it)
 //	hbase.client.write.buffer (bytes)                             WithDefaultWriteBuffer (BufferedWriter's bound)
+//	hbase.client.primaryCallTimeout.get (µs)                      WithHedgeDelay
 //	hbase.security.authentication (or hadoop.security.authentication): simple or kerberos
 //	hbase.client.keytab.principal, hbase.client.keytab.file       WithKerberosKeytab; without them the
 //	                                                              credential cache of $KRB5CCNAME or /tmp/krb5cc_<uid>
@@ -158,6 +159,15 @@ func (c *SiteConfig) fileOptions() ([]Option, error) {
 			return nil, c.bad("hbase.client.write.buffer", v, errors.New("want a positive number of bytes"))
 		}
 		opts = append(opts, c.checked("hbase.client.write.buffer", v, WithDefaultWriteBuffer(n)))
+	}
+	if v, ok, err := c.get("hbase.client.primaryCallTimeout.get"); err != nil {
+		return nil, err
+	} else if ok {
+		us, perr := strconv.ParseInt(v, 10, 64)
+		if perr != nil || us < 0 {
+			return nil, c.bad("hbase.client.primaryCallTimeout.get", v, errors.New("want a number of microseconds, 0 or more"))
+		}
+		opts = append(opts, c.checked("hbase.client.primaryCallTimeout.get", v, WithHedgeDelay(time.Duration(us)*time.Microsecond)))
 	}
 	sec, err := c.securityOptions()
 	if err != nil {

@@ -111,6 +111,8 @@ func TestSiteConfigBadValues(t *testing.T) {
 		{"hbase.security.authentication", "ntlm"},
 		{"zookeeper.session.timeout", "soon"},
 		{"hbase.client.meta.operation.timeout", "-5"},
+		{"hbase.client.primaryCallTimeout.get", "-1"},
+		{"hbase.client.primaryCallTimeout.get", "10ms"},
 		{"hbase.rpc.crypto.encryption.aes.enabled", "yes"},
 		{"hbase.zookeeper.property.clientPort", "70000"},
 		{"zookeeper.znode.parent", "hbase"}, // must start with '/'
@@ -234,5 +236,23 @@ func TestSiteConfigTLSStores(t *testing.T) {
 		if _, err := NewClientFromConfig(cfg); !errors.As(err, &se) || se.Key != c.wantKey {
 			t.Errorf("%s=%s: err = %v; want a hberr.SiteConfigError for %s", c.key, c.value, err, c.wantKey)
 		}
+	}
+}
+
+// hbase.client.primaryCallTimeout.get, in microseconds as Java reads it, is the hedge delay.
+func TestSiteConfigHedgeDelay(t *testing.T) {
+	file := writeSite(t, t.TempDir(), "hbase-site.xml", "hbase.zookeeper.quorum", "zk1",
+		"hbase.client.primaryCallTimeout.get", "2500")
+	cfg, err := LoadSiteConfig(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewClientFromConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if d := c.hedge.opts.delay; d != 2500*time.Microsecond {
+		t.Fatalf("hedge delay %v, want 2.5ms", d)
 	}
 }

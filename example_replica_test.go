@@ -1,0 +1,78 @@
+package hbase_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/fakehbase"
+	"github.com/go-hbase/hbase/hrpc"
+)
+
+// Timeline reads of a table with region replicas: a Get or Scan of consistency
+// hrpc.Timeline goes to the region's primary replica and, when it has not answered within
+// the hedge delay, to the secondary replicas too; a result a secondary gave is marked Stale.
+// (fakehbase serves one replica per region, so here the primary answers.)
+func ExampleWithHedgeDelay() {
+	srv, err := fakehbase.Start()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+
+	client, err := hbase.NewClient("", hbase.WithBootstrapServers(srv.Addr()),
+		hbase.WithHedgeDelay(5*time.Millisecond), // Java's default is 10 ms
+		hbase.WithHedgeBudget(0.05))              // at most 5% of Timeline reads hedged while primaries answer
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// Three replicas of every region (the servers need
+	// hbase.region.replica.replication.enabled for the secondaries to follow writes closely).
+	desc, err := hrpc.NewTableDescriptor("profiles", hrpc.WithFamily("p"), hrpc.RegionReplication(3))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := client.Admin().CreateTable(ctx, desc); err != nil {
+		log.Fatal(err)
+	}
+	put, err := hrpc.NewPut([]byte("profiles"), []byte("bob"), hrpc.Value([]byte("p"), []byte("name"), []byte("Bob")))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := client.Put(ctx, put); err != nil {
+		log.Fatal(err)
+	}
+
+	get, err := hrpc.NewGet([]byte("profiles"), []byte("bob"), hrpc.Consistency(hrpc.Timeline))
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := client.Get(ctx, get)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s stale=%v\n", res.Cells[0].Value, res.Stale)
+
+	scan, err := hrpc.NewScan([]byte("profiles"), hrpc.Consistency(hrpc.Timeline))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for r, err := range client.Scan(ctx, scan) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("scan: %s stale=%v\n", r.Cells[0].Row, r.Stale)
+	}
+	st := client.Stats()
+	fmt.Println("hedges sent:", st.HedgesSent, "won:", st.HedgesWon)
+	// Output:
+	// Bob stale=false
+	// scan: bob stale=false
+	// hedges sent: 0 won: 0
+}
