@@ -28,8 +28,12 @@ import (
 //   - hedges are capped (WithHedgeBudget): at most a share of Timeline reads (10%) may send
 //     hedges while their primary's server is answering, so that a cluster that is merely slow
 //     is not sent twice the reads. A primary that is down (its region out of service in the
-//     cache), silent (no answer to a Timeline read for hedgeSilentAfter) or that failed the
-//     read is hedged whatever the budget: that is what replicas are for.
+//     cache), silent (no answer to any Timeline read for silentAfter: twice the delay, at
+//     least 5 ms and 3 times the server's recent 99th percentile) or that failed the read is
+//     hedged whatever the budget: that is what replicas are for. A slow server under load
+//     keeps answering (earlier reads), and one read at a time answers within its usual
+//     latency, so its reads stay within the budget; a partitioned one answers nothing, so a
+//     read refused by the budget is hedged once the server has been silent that long.
 
 const (
 	// DefaultHedgeDelay is the fixed hedge delay: Java's hbase.client.primaryCallTimeout.get.
@@ -47,10 +51,10 @@ const (
 	hedgeMinSamples = 50
 	// hedgeQuantile is the percentile of the adaptive delay (see WithAdaptiveHedging).
 	hedgeQuantile = 95.0
-	// hedgeSilentAfter: a primary server that has answered no Timeline read for this long is
-	// silent, and its reads are hedged outside the budget (a partition drops packets and
-	// leaves the connection looking healthy until the suspect probe gives up, 3 s).
-	hedgeSilentAfter = time.Second
+	// silenceMinSamples is how many answers of a server its silence threshold needs.
+	silenceMinSamples = 4
+	// minSilentAfter is the least silence that makes a primary silent (silentAfter).
+	minSilentAfter = 5 * time.Millisecond
 )
 
 // hedgeOptions are the hedging settings of a client.
@@ -102,8 +106,9 @@ func WithAdaptiveHedging(floor, ceiling time.Duration) Option {
 
 // WithHedgeBudget caps the share of Timeline reads that may send hedges to secondary
 // replicas while their primary server answers (default DefaultHedgeBudget, 10%; bursts of
-// up to 10 hedges pass). Reads whose primary is down, silent for a second or failed are
-// hedged outside the budget. 1 hedges every slow read; 0 hedges only those.
+// up to 10 hedges pass). Reads whose primary is down, failed, or silent (no answer to any
+// Timeline read for twice the hedge delay, at least 5 ms and 3 times its recent 99th
+// percentile: a partition) are hedged outside the budget. 1 hedges every slow read; 0 hedges only those.
 func WithHedgeBudget(share float64) Option {
 	return func(o *options) error {
 		if !(share >= 0 && share <= 1) {
@@ -163,6 +168,7 @@ func (h *hedger) spend() bool {
 type primaryWindow struct {
 	lastAnswer atomic.Int64 // unix nanoseconds of its last answer to a Timeline read
 	delay      atomic.Int64 // nanoseconds: the adaptive delay's percentile; 0 until known
+	p99        atomic.Int64 // nanoseconds: the recent 99th percentile; 0 until known
 
 	mu        sync.Mutex
 	cur, prev *hdrhistogram.Histogram // µs
@@ -178,12 +184,10 @@ func (h *hedger) window(addr string) *primaryWindow {
 	return v.(*primaryWindow)
 }
 
-// answered records an answer of the server after d.
-func (w *primaryWindow) answered(now time.Time, d time.Duration, adaptive bool) {
+// answered records an answer of the server after d. The latency is kept whether or not the
+// delay is adaptive: the silence that lifts the budget is measured against it too.
+func (w *primaryWindow) answered(now time.Time, d time.Duration) {
 	w.lastAnswer.Store(now.UnixNano())
-	if !adaptive {
-		return
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.cur == nil {
@@ -201,23 +205,38 @@ func (w *primaryWindow) answered(now time.Time, d time.Duration, adaptive bool) 
 	}
 	us := min(max(int64(d/time.Microsecond), 1), int64(time.Minute/time.Microsecond))
 	_ = w.cur.RecordValue(us) // in range
-	// The percentile is read every 16 answers: reading it walks the histogram's buckets.
+	// The percentiles are read every 16 answers (reading them walks the histogram), and at
+	// every answer while they are not known.
 	if w.n++; w.n%16 != 0 && w.delay.Load() != 0 {
 		return
 	}
 	src := w.cur
-	if src.TotalCount() < hedgeMinSamples {
+	if w.prev != nil && src.TotalCount() < hedgeMinSamples {
 		src = w.prev
 	}
-	if src == nil || src.TotalCount() < hedgeMinSamples {
-		return
+	// The silence threshold wants the server's slowness as soon as a few answers show it;
+	// the adaptive delay, a percentile that means something.
+	if n := src.TotalCount(); n >= silenceMinSamples {
+		w.p99.Store(src.ValueAtQuantile(99) * int64(time.Microsecond))
 	}
-	w.delay.Store(src.ValueAtQuantile(hedgeQuantile) * int64(time.Microsecond))
+	if src.TotalCount() >= hedgeMinSamples {
+		w.delay.Store(src.ValueAtQuantile(hedgeQuantile) * int64(time.Microsecond))
+	}
 }
 
-// silent reports whether the server answered no Timeline read for hedgeSilentAfter.
-func (w *primaryWindow) silent(now time.Time) bool {
-	return now.UnixNano()-w.lastAnswer.Load() > int64(hedgeSilentAfter)
+// silentAfter is how long a primary server must have answered no Timeline read to be
+// silent, for a read of hedge delay d: twice the delay, at least minSilentAfter, and at
+// least 3 times the server's recent 99th percentile, so that a server slow for every read
+// (each answer later than the delay, one read at a time) is not taken for a silent one.
+func (w *primaryWindow) silentAfter(d time.Duration) time.Duration {
+	return max(2*d, minSilentAfter, 3*time.Duration(w.p99.Load()))
+}
+
+// silentIn returns 0 when the server has answered no Timeline read for silentAfter(d), else
+// how long until it will have (unless it answers meanwhile).
+func (w *primaryWindow) silentIn(now time.Time, d time.Duration) time.Duration {
+	quiet := time.Duration(now.UnixNano() - w.lastAnswer.Load())
+	return max(w.silentAfter(d)-quiet, 0)
 }
 
 // delayFor is the hedge delay of a read whose primary is w's server.
@@ -245,6 +264,8 @@ type hedgeRace struct {
 	failed      int // secondary legs that failed
 	lastErr     error
 	primaryDone bool
+	settled     bool        // the primary's leg ended: no hedge may go out any more unless forced
+	timer       *time.Timer // the pending decision to hedge
 	cancel      context.CancelFunc
 }
 
@@ -288,34 +309,38 @@ func (c *Client) sendTimeline(ctx context.Context, call wire.Call, op string) (p
 	sctx, scancel := context.WithCancel(ctx)
 	race.cancel = scancel
 	defer scancel()
-	fire := func(force bool) {
-		c.hedgeOut(sctx, race, r, reps, call, w, force || conn == nil, pcancel)
-	}
 	start := time.Now()
-	var timer *time.Timer
-	if delay == 0 {
-		fire(false)
+	fire := func(force bool) { c.hedgeOut(sctx, race, r, reps, call, w, delay, force, pcancel) }
+	if conn == nil {
+		fire(true)
 	} else {
-		timer = time.AfterFunc(delay, func() { fire(false) })
+		race.mu.Lock()
+		race.timer = time.AfterFunc(delay, func() { fire(false) })
+		race.mu.Unlock()
 	}
 	resp, cells, err := c.send(pctx, call)
 	now := time.Now()
 	if err == nil {
-		w.answered(now, now.Sub(start), h.opts.adaptive)
+		w.answered(now, now.Sub(start))
 	}
-	if timer != nil && timer.Stop() {
-		// The primary answered (or failed) before the delay: no hedge went out.
+	race.mu.Lock()
+	race.settled = true
+	if race.timer != nil {
+		race.timer.Stop()
+	}
+	launched := race.launched
+	race.mu.Unlock()
+	if launched == 0 {
+		// No hedge went out (the primary answered before the delay, or the budget refused).
 		if err == nil || !hedgeAfterFailure(ctx, err) {
 			return resp, cells, err
 		}
-	}
-	if err != nil && hedgeAfterFailure(ctx, err) {
 		fire(true) // the primary failed: ask the secondaries now, as Java does
 	}
 	race.mu.Lock()
 	switch {
 	case race.winner > 0:
-		resp, cells, err = race.resp, race.cells, nil
+		resp, cells = race.resp, race.cells
 		race.mu.Unlock()
 		c.hedgeEvent(ctx, op, r, primary, delay, race)
 		return resp, cells, nil
@@ -364,19 +389,25 @@ func hedgeAfterFailure(ctx context.Context, err error) bool {
 	return true
 }
 
-// hedgeOut sends the read to the secondaries unless the budget refuses it (force: the
-// primary is down or failed).
+// hedgeOut sends the read to the secondaries, if the budget allows (force: the primary is
+// down or failed; or its server is silent). Refused, it looks again when the server would
+// become silent.
 func (c *Client) hedgeOut(ctx context.Context, race *hedgeRace, primary *regionInfo, reps []*regionInfo,
-	call wire.Call, w *primaryWindow, force bool, pcancel context.CancelFunc) {
+	call wire.Call, w *primaryWindow, delay time.Duration, force bool, pcancel context.CancelFunc) {
 	h := c.hedge
 	race.mu.Lock()
-	if race.launched > 0 || race.winner >= 0 {
+	if race.launched > 0 || race.winner >= 0 || (race.settled && !force) {
 		race.mu.Unlock()
 		return
 	}
-	if !force && !w.silent(time.Now()) && !h.spend() {
-		race.mu.Unlock()
-		return // over budget: the primary alone answers
+	if !force {
+		if wait := w.silentIn(time.Now(), delay); wait > 0 && !h.spend() {
+			race.timer = time.AfterFunc(wait, func() {
+				c.hedgeOut(ctx, race, primary, reps, call, w, delay, false, pcancel)
+			})
+			race.mu.Unlock()
+			return // over budget while the primary's server answers
+		}
 	}
 	race.launched = len(reps)
 	race.mu.Unlock()

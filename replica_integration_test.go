@@ -322,3 +322,133 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 		t.Errorf("stats: %d hedges won, %d stale results, want at least 20", s.HedgesWon, s.StaleResults)
 	}
 }
+
+// TestTimelineUnderPartitions partitions the client from each region's primary in turn
+// (GOHBASE_RELIABILITY_ROUNDS rounds; 2 s each) while readers send Timeline Gets and Scans
+// and a writer keeps writing: no Timeline read fails or waits for a partitioned primary
+// (each is bounded by 2 s, far above the hedge delay plus a round trip), every row read is
+// one that was written, the secondaries converge after each round, and goroutines do not
+// grow.
+func TestTimelineUnderPartitions(t *testing.T) {
+	rounds := reliabilityRounds(t)
+	fn := faultnet.New()
+	const delay = 10 * time.Millisecond
+	c := newTestClient(t, WithDialer(fn.DialContext), WithHedgeDelay(delay), WithAdaptiveHedging(time.Millisecond, 50*time.Millisecond))
+	wc := newTestClient(t) // the writer, not partitioned
+	table := createReplicatedTable(t, c)
+	ctx := testContext(t, time.Duration(rounds)*3*time.Minute)
+	rows := []string{"arow", "hrow", "prow"}
+	for _, row := range rows {
+		if err := putVersioned(ctx, wc, table, row, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, row := range rows {
+		waitReplicated(t, c, table, row, 1)
+	}
+	baseline := settledGoroutines()
+	var written [3]atomic.Int64
+	var (
+		reads, stale, slow atomic.Int64
+		worst              atomic.Int64
+		failures           = make(chan error, 16)
+	)
+	fail := func(err error) {
+		select {
+		case failures <- err:
+		default:
+		}
+	}
+	for round := range rounds {
+		for _, target := range rows {
+			addr := c.cache.get([]byte(table), []byte(target)).location()
+			if addr == c.meta.location() {
+				continue // the readers' cache holds every region: hbase:meta is not needed, but a relocation would wait for it
+			}
+			pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+			var wg sync.WaitGroup
+			wg.Go(func() { // the writer
+				for n := 2; pctx.Err() == nil; n++ {
+					i := n % len(rows)
+					v := int(written[i].Load()) + 1
+					if putVersioned(pctx, wc, table, rows[i], v) == nil {
+						written[i].Store(int64(v))
+					}
+				}
+			})
+			for range 4 {
+				wg.Go(func() {
+					for k := 0; pctx.Err() == nil; k++ {
+						i := k % len(rows)
+						rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+						start := time.Now()
+						g, _ := hrpc.NewGet([]byte(table), []byte(rows[i]), hrpc.Consistency(hrpc.Timeline))
+						res, err := c.Get(rctx, g)
+						took := time.Since(start)
+						cancel()
+						if err != nil {
+							fail(fmt.Errorf("round %d, %s partitioned: Timeline Get of %s: %v", round, target, rows[i], err))
+							return
+						}
+						v, err := versionOf(res)
+						if err != nil || v < 1 || int64(v) > written[i].Load()+1 {
+							fail(fmt.Errorf("Timeline Get of %s: version %d (written %d): %v", rows[i], v, written[i].Load(), err))
+							return
+						}
+						reads.Add(1)
+						if res.Stale {
+							stale.Add(1)
+						}
+						if took > 200*time.Millisecond {
+							slow.Add(1)
+						}
+						for {
+							w := worst.Load()
+							if int64(took) <= w || worst.CompareAndSwap(w, int64(took)) {
+								break
+							}
+						}
+					}
+				})
+			}
+			time.Sleep(100 * time.Millisecond)
+			fn.BlackHole(addr)
+			// A scan during the partition.
+			scan, _ := hrpc.NewScan([]byte(table), hrpc.Consistency(hrpc.Timeline), hrpc.NumberOfRows(1))
+			n := 0
+			sctx, scancel := context.WithTimeout(ctx, 2*time.Second)
+			for res, err := range c.Scan(sctx, scan) {
+				if err != nil {
+					fail(fmt.Errorf("Timeline scan with %s partitioned: %v", target, err))
+					break
+				}
+				if _, err := versionOf(res); err != nil {
+					fail(err)
+				}
+				n++
+			}
+			scancel()
+			if n != len(rows) {
+				fail(fmt.Errorf("Timeline scan with %s partitioned: %d rows, want %d", target, n, len(rows)))
+			}
+			wg.Wait()
+			pcancel()
+			fn.Heal(addr)
+			select {
+			case err := <-failures:
+				t.Fatal(err)
+			default:
+			}
+		}
+		for i, row := range rows {
+			t.Logf("round %d: secondaries of %q caught up with version %d in %v", round, row, written[i].Load(),
+				waitReplicated(t, c, table, row, int(written[i].Load())))
+		}
+	}
+	if g := settledGoroutines(); g > baseline+10 {
+		t.Errorf("goroutines grew from %d to %d", baseline, g)
+	}
+	s := c.Stats()
+	t.Logf("%d Timeline reads, %d stale, %d over 200 ms, slowest %v; hedges sent %d, won %d",
+		reads.Load(), stale.Load(), slow.Load(), time.Duration(worst.Load()), s.HedgesSent, s.HedgesWon)
+}

@@ -64,6 +64,8 @@ type scanRace struct {
 	lastErr     error
 	done        chan struct{} // closed once a secondary won, or every leg ended after the primary's
 	closed      bool
+	settled     bool        // the primary's leg ended: no hedge unless forced
+	timer       *time.Timer // the pending decision to hedge
 }
 
 func (r *scanRace) finish() {
@@ -117,11 +119,21 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 	sctx, scancel := context.WithCancel(ctx)
 	defer scancel()
 	chkTemplate := scanCheck{reversed: s.check.reversed, meta: s.check.meta}
-	launch := func(force bool) {
+	var launch func(force bool)
+	launch = func(force bool) {
 		race.mu.Lock()
-		if race.launched > 0 || race.primaryWon || (!force && !w.silent(time.Now()) && !h.spend()) {
+		if race.launched > 0 || race.primaryWon || (race.settled && !force) {
 			race.mu.Unlock()
 			return
+		}
+		if !force {
+			if wait := w.silentIn(time.Now(), delay); wait > 0 && !h.spend() {
+				// Over budget while the primary's server answers: look again when it
+				// would be silent (hedge.go).
+				race.timer = time.AfterFunc(wait, func() { launch(false) })
+				race.mu.Unlock()
+				return
+			}
 		}
 		race.launched, race.pending = len(reps), len(reps)
 		race.mu.Unlock()
@@ -148,14 +160,21 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 		launch(true)
 		err = fmt.Errorf("%w: region %s is out of service", hberr.ErrRegionUnavailable, quoteBytes(primary.name))
 	} else {
-		timer := time.AfterFunc(delay, func() { launch(false) })
+		race.mu.Lock()
+		race.timer = time.AfterFunc(delay, func() { launch(false) })
+		race.mu.Unlock()
 		start := time.Now()
 		err = s.call(pctx, req, resp)
 		if err == nil {
-			w.answered(time.Now(), time.Since(start), h.opts.adaptive)
+			w.answered(time.Now(), time.Since(start))
 		}
-		if timer.Stop() && (err == nil || !hedgeAfterFailure(ctx, err)) {
-			return err // answered (or refused) before the delay: no hedge went out
+		race.mu.Lock()
+		race.settled = true
+		race.timer.Stop()
+		launched := race.launched
+		race.mu.Unlock()
+		if launched == 0 && (err == nil || !hedgeAfterFailure(ctx, err)) {
+			return err // no hedge went out: the primary's answer (or failure) is the scan's
 		}
 		if err != nil && hedgeAfterFailure(ctx, err) {
 			launch(true)
