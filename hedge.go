@@ -188,6 +188,14 @@ func (h *hedger) window(addr string) *primaryWindow {
 // delay is adaptive: the silence that lifts the budget is measured against it too.
 func (w *primaryWindow) answered(now time.Time, d time.Duration) {
 	w.lastAnswer.Store(now.UnixNano())
+	w.sample(now, d)
+}
+
+// sample records a latency of the server: an answer's, or at least d for a read whose
+// primary leg was cancelled when a secondary answered first. Without the latter only the
+// reads that were not hedged would count, and a server slow for some reads would seem
+// faster (and sooner silent) the more of them are hedged.
+func (w *primaryWindow) sample(now time.Time, d time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.cur == nil {
@@ -254,19 +262,22 @@ func (h *hedger) delayFor(w *primaryWindow) time.Duration {
 // hedgeRace is one hedged read: the primary's leg runs in the caller's goroutine, each
 // secondary's in a goroutine of its own, started when the delay passed.
 type hedgeRace struct {
-	mu          sync.Mutex
-	done        chan struct{} // closed once a secondary won or every leg failed
-	closed      bool
-	winner      int // replica id that answered, -1 while none did
-	resp        proto.Message
-	cells       []byte
-	launched    int // secondary legs started
-	failed      int // secondary legs that failed
-	lastErr     error
-	primaryDone bool
-	settled     bool        // the primary's leg ended: no hedge may go out any more unless forced
-	timer       *time.Timer // the pending decision to hedge
-	cancel      context.CancelFunc
+	mu     sync.Mutex
+	done   chan struct{} // closed once a secondary won or every leg failed
+	closed bool
+	winner int // replica id that answered, -1 while none did
+	// winnerRegion and winnerAddr are the secondary that answered, for the hooks' CallDone.
+	winnerRegion []byte
+	winnerAddr   string
+	resp         proto.Message
+	cells        []byte
+	launched     int // secondary legs started
+	failed       int // secondary legs that failed
+	lastErr      error
+	primaryDone  bool
+	settled      bool        // the primary's leg ended: no hedge may go out any more unless forced
+	timer        *time.Timer // the pending decision to hedge
+	cancel       context.CancelFunc
 }
 
 func (r *hedgeRace) finish() {
@@ -277,9 +288,8 @@ func (r *hedgeRace) finish() {
 }
 
 // sendTimeline sends a Timeline read (a Get): to the primary, then after the hedge delay to
-// the secondaries, the first answer winning. A region without secondaries in the cache (a
-// table without region replication, or not cached yet: the lookup reads its replicas) takes
-// the ordinary path.
+// the secondaries, the first answer winning. A region without secondaries (a table without
+// region replication) takes the ordinary path.
 func (c *Client) sendTimeline(ctx context.Context, call wire.Call, op string) (proto.Message, []byte, error) {
 	h := c.hedge
 	r := c.cache.get(call.Table(), call.Key())
@@ -295,14 +305,26 @@ func (c *Client) sendTimeline(ctx context.Context, call wire.Call, op string) (p
 		return c.send(ctx, call)
 	}
 	h.earn()
-	conn, _, _ := r.state()
+	conn, _, _ := r.state() // nil: out of service, the secondaries are asked at once
+	if c.observing() {
+		// One call for the hooks, whichever replica answers: the primary's leg reports its
+		// attempts, the call ends with the read's outcome.
+		o := newCallObs(c, call.Op(), call.Table(), call.Key())
+		ctx = o.begin(ctx)
+		resp, cells, err := c.hedged(ctx, call, op, r, reps, conn, &o)
+		o.end(ctx, err)
+		return resp, cells, err
+	}
+	return c.hedged(ctx, call, op, r, reps, conn, nil)
+}
+
+// hedged is sendTimeline's hedged read of region r; o follows the call when observed.
+func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regionInfo, reps []*regionInfo,
+	conn *region.Client, o *callObs) (proto.Message, []byte, error) {
+	h := c.hedge
 	primary := r.location()
 	w := h.window(primary)
 	delay := h.delayFor(w)
-	if conn == nil {
-		delay = 0 // out of service: the primary leg waits for it to come back
-	}
-
 	pctx, pcancel := context.WithCancel(ctx)
 	defer pcancel()
 	race := &hedgeRace{done: make(chan struct{}), winner: -1}
@@ -318,7 +340,7 @@ func (c *Client) sendTimeline(ctx context.Context, call wire.Call, op string) (p
 		race.timer = time.AfterFunc(delay, func() { fire(false) })
 		race.mu.Unlock()
 	}
-	resp, cells, err := c.send(pctx, call)
+	resp, cells, err := c.sendLoop(pctx, call, o)
 	now := time.Now()
 	if err == nil {
 		w.answered(now, now.Sub(start))
@@ -340,7 +362,11 @@ func (c *Client) sendTimeline(ctx context.Context, call wire.Call, op string) (p
 	race.mu.Lock()
 	switch {
 	case race.winner > 0:
+		w.sample(now, now.Sub(start))
 		resp, cells = race.resp, race.cells
+		if o != nil {
+			o.region, o.server = race.winnerRegion, race.winnerAddr
+		}
 		race.mu.Unlock()
 		c.hedgeEvent(ctx, op, r, primary, delay, race)
 		return resp, cells, nil
@@ -368,6 +394,9 @@ func (c *Client) sendTimeline(ctx context.Context, call wire.Call, op string) (p
 	defer race.mu.Unlock()
 	c.hedgeEvent(ctx, op, r, primary, delay, race)
 	if race.winner > 0 {
+		if o != nil {
+			o.region, o.server = race.winnerRegion, race.winnerAddr
+		}
 		return race.resp, race.cells, nil
 	}
 	if ctx.Err() != nil {
@@ -433,6 +462,7 @@ func (c *Client) secondaryLeg(ctx context.Context, race *hedgeRace, primary, rep
 	defer race.mu.Unlock()
 	if err == nil && race.winner < 0 {
 		race.winner, race.resp, race.cells = rep.replicaID, resp, cells
+		race.winnerRegion, race.winnerAddr = rep.name, rep.addr
 		c.hedge.won.Add(1)
 		pcancel()
 		race.cancel()

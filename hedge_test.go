@@ -326,3 +326,27 @@ func TestTimelineSilentPrimaryOutsideBudget(t *testing.T) {
 	t.Logf("slowest Timeline Get with a silent primary and no budget: %v (delay %v)", worst, delay)
 	c.Close()
 }
+
+// With hooks, a Timeline Get a secondary answered is one call that succeeded, on the
+// secondary, and its Hedge event names the winner.
+func TestTimelineGetHooks(t *testing.T) {
+	sec := startReplicaServer(t, "sec1", 0, "")
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1, encoded: fakeEncoded, replicas: []string{sec.srv.Addr()}})
+	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return fakeserver.Response{NoReply: true} }
+	var done []hbasetrace.CallDoneInfo
+	var hedgesSeen []hbasetrace.HedgeInfo
+	hooks := &hbasetrace.Hooks{
+		CallDone: func(_ context.Context, ev hbasetrace.CallDoneInfo) { done = append(done, ev) },
+		Hedge:    func(_ context.Context, ev hbasetrace.HedgeInfo) { hedgesSeen = append(hedgesSeen, ev) },
+	}
+	c := fc.client(t, WithHedgeDelay(5*time.Millisecond), WithHooks(hooks))
+	if _, err := c.Get(testContext(t, 5*time.Second), timelineGet(t, "r", hrpc.Timeline)); err != nil {
+		t.Fatal(err)
+	}
+	if len(done) != 1 || done[0].Err != nil || done[0].Server != sec.srv.Addr() || done[0].Op != "Get" {
+		t.Fatalf("CallDone events %+v, want one success on the secondary %s", done, sec.srv.Addr())
+	}
+	if len(hedgesSeen) != 1 || hedgesSeen[0].Winner != 1 || hedgesSeen[0].Sent != 1 || hedgesSeen[0].Primary != fc.srv.Addr() {
+		t.Fatalf("Hedge events %+v", hedgesSeen)
+	}
+}

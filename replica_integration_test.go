@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -451,4 +452,85 @@ func TestTimelineUnderPartitions(t *testing.T) {
 	s := c.Stats()
 	t.Logf("%d Timeline reads, %d stale, %d over 200 ms, slowest %v; hedges sent %d, won %d",
 		reads.Load(), stale.Load(), slow.Load(), time.Duration(worst.Load()), s.HedgesSent, s.HedgesWon)
+}
+
+// TestTimelineHedgesSlowServer makes half the Gets on the server of a region's primary wait
+// 100 ms on the server side (hbasetest's SlowReads): Strong Gets meet the slowness; Timeline
+// Gets with every slow read allowed to hedge (budget 1) are answered by a secondary after the
+// hedge delay; with the default budget (10%) only about a tenth of them are, the others wait
+// for the primary once the client knows the server's latency: a server slow for every other
+// read is not sent twice the reads.
+func TestTimelineHedgesSlowServer(t *testing.T) {
+	cl := testCluster(t)
+	const delay = 10 * time.Millisecond
+	admin := newTestClient(t)
+	table := createReplicatedTable(t, admin)
+	ctx := testContext(t, 2*time.Minute)
+	const row = "arow"
+	if err := putVersioned(ctx, admin, table, row, 1); err != nil {
+		t.Fatal(err)
+	}
+	waitReplicated(t, admin, table, row, 1)
+	regions, err := cl.Regions(ctx, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(regions) == 0 || len(regions[0].StartKey) != 0 {
+		t.Fatalf("regions of %s: %+v", table, regions)
+	}
+	slot := regions[0].Server
+	if err := cl.SlowReads(ctx, slot, 100*time.Millisecond, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.SlowReads(context.Background(), slot, 0, 0) })
+
+	const reads = 60
+	measure := func(name string, c *Client, cons hrpc.ConsistencyLevel) (slow, stale int) {
+		var took []time.Duration
+		for range reads {
+			g, _ := hrpc.NewGet([]byte(table), []byte(row), hrpc.Consistency(cons))
+			start := time.Now()
+			res, err := c.Get(ctx, g)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			took = append(took, time.Since(start))
+			if v, err := versionOf(res); err != nil || v != 1 {
+				t.Fatalf("%s: version %d: %v", name, v, err)
+			}
+			if res.Stale {
+				stale++
+			}
+		}
+		slices.Sort(took)
+		for _, d := range took {
+			if d >= 90*time.Millisecond {
+				slow++
+			}
+		}
+		s := c.Stats()
+		t.Logf("%s: p50 %v, p90 %v, p99 %v, max %v; %d of %d over 90 ms, %d stale; hedges sent %d, won %d",
+			name, took[reads/2].Round(time.Microsecond), took[reads*9/10].Round(time.Microsecond),
+			took[reads*99/100].Round(time.Microsecond), took[reads-1].Round(time.Microsecond), slow, reads, stale,
+			s.HedgesSent, s.HedgesWon)
+		return slow, stale
+	}
+	slow, _ := measure("Strong", newTestClient(t), hrpc.Strong)
+	if slow < reads/5 {
+		t.Fatalf("only %d of %d Strong Gets met the slow server: SlowReads did not take", slow, reads)
+	}
+	slow, stale := measure("Timeline, budget 1", newTestClient(t, WithHedgeDelay(delay), WithHedgeBudget(1)), hrpc.Timeline)
+	if slow > reads/10 || stale == 0 {
+		t.Errorf("Timeline Gets with budget 1: %d over 90 ms, %d stale: the slow reads were not hedged", slow, stale)
+	}
+	// The default budget: a first round spends the burst and teaches the client the
+	// server's latency (its 99th percentile sets when silence lifts the budget); in the
+	// second, about a tenth of the reads are hedged.
+	c := newTestClient(t, WithHedgeDelay(delay))
+	measure("Timeline, budget 0.1, first round", c, hrpc.Timeline)
+	before := c.Stats().HedgesSent
+	measure("Timeline, budget 0.1, second round", c, hrpc.Timeline)
+	if sent := c.Stats().HedgesSent - before; sent > 2*(reads/10+5) {
+		t.Errorf("%d hedges (to 2 secondaries each) for %d reads with a budget of 10%%", sent, reads)
+	}
 }

@@ -156,6 +156,7 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 		}
 	}
 	var err error
+	start := time.Now()
 	if down {
 		launch(true)
 		err = fmt.Errorf("%w: region %s is out of service", hberr.ErrRegionUnavailable, quoteBytes(primary.name))
@@ -163,7 +164,6 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 		race.mu.Lock()
 		race.timer = time.AfterFunc(delay, func() { launch(false) })
 		race.mu.Unlock()
-		start := time.Now()
 		err = s.call(pctx, req, resp)
 		if err == nil {
 			w.answered(time.Now(), time.Since(start))
@@ -221,6 +221,9 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 			s.closeServerScanner()
 		}
 		s.open = false
+	}
+	if !down {
+		w.sample(time.Now(), time.Since(start)) // at least: see primaryWindow.sample
 	}
 	s.c.hedgeScanEvent(ctx, primary, delay, launched, won.rep.replicaID)
 	s.adopt(won, resp)
