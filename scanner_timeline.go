@@ -144,7 +144,8 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 				ClientHandlesPartials: req.ClientHandlesPartials, ClientHandlesHeartbeats: req.ClientHandlesHeartbeats,
 				TrackScanMetrics: req.TrackScanMetrics}
 			chk := chkTemplate
-			if !s.c.spawn(func() { s.c.runScanLeg(sctx, race, primary, rep, sreq, &chk, pcancel) }) {
+			x := s.extras
+			if !s.c.spawn(func() { s.c.runScanLeg(sctx, race, primary, rep, sreq, &chk, x, pcancel) }) {
 				race.mu.Lock()
 				race.pending--
 				race.lastErr = hberr.ErrClosed
@@ -255,12 +256,12 @@ func (s *Scanner) openOn(ctx context.Context, rep *regionInfo, req *pb.ScanReque
 
 // runScanLeg sends a Timeline scan's open request to secondary rep and files the answer.
 func (c *Client) runScanLeg(ctx context.Context, race *scanRace, primary, rep *regionInfo, req *pb.ScanRequest,
-	chk *scanCheck, pcancel context.CancelFunc) {
+	chk *scanCheck, x region.Extras, pcancel context.CancelFunc) {
 	conn, err := c.conn(ctx, rep.addr)
 	var resp *pb.ScanResponse
 	if err == nil {
 		resp = &pb.ScanResponse{}
-		_, err = conn.CallChecked(ctx, region.NormalPriority, "Scan", req, nil, resp, chk)
+		_, err = conn.CallExtras(ctx, x, "Scan", req, nil, resp, chk)
 	}
 	race.mu.Lock()
 	defer race.mu.Unlock()
@@ -277,7 +278,7 @@ func (c *Client) runScanLeg(ctx context.Context, race *scanRace, primary, rep *r
 			c.spawn(func() {
 				cctx, cancel := context.WithTimeout(c.lifetime, scannerCloseTimeout)
 				defer cancel()
-				_, _ = conn.Call(cctx, "Scan", wire.ScanCloseRequest(id), nil, &pb.ScanResponse{})
+				_, _ = conn.CallExtras(cctx, x, "Scan", wire.ScanCloseRequest(id), nil, &pb.ScanResponse{}, nil)
 			})
 		}
 	default:
