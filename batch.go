@@ -69,7 +69,6 @@ func (c *Client) sendBatch(ctx context.Context, calls []hrpc.Batchable, sent []b
 		defer done()
 	}
 	pending, waitTimeline := c.timelineBatch(ctx, calls, pending, results)
-	defer waitTimeline()
 	b := c.newBackoff()
 	last := make([]error, len(calls))
 	tries := make([]int, len(calls))
@@ -128,6 +127,7 @@ func (c *Client) sendBatch(ctx context.Context, calls []hrpc.Batchable, sent []b
 			results[i].Err = a.withCount(ctxErr(ctx, last[i]))
 		}
 	}
+	waitTimeline()
 	for i := range results {
 		if err := results[i].Err; err != nil && calls[i] != nil {
 			if sent != nil && sent[i] && !errors.Is(err, hberr.ErrIndeterminate) {

@@ -13,7 +13,8 @@ const maxParallelTimeline = 16
 
 // timelineBatch takes the Gets of consistency Timeline out of a batch's pending calls and
 // sends each as a hedged Get of its own (hedge.go), in parallel, filing their results; it
-// returns the calls left for the MultiRequests and a function that waits for the Gets. A
+// returns the calls left for the MultiRequests and a function that waits for the Gets, to be
+// called before the results are read. A
 // MultiRequest goes to one server for all its regions, so it cannot be hedged region by
 // region.
 func (c *Client) timelineBatch(ctx context.Context, calls []hrpc.Batchable, pending []int, results []BatchResult) ([]int, func()) {
@@ -36,7 +37,19 @@ func (c *Client) timelineBatch(ctx context.Context, calls []hrpc.Batchable, pend
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i].Result, results[i].Err = c.getTimeline(ctx, g, hrpcwire.Get(g))
+			// The error as it came: SendBatch makes every call's error an OpError.
+			call := hrpcwire.Get(g)
+			resp, cells, err := c.sendTimeline(ctx, call, "Get")
+			if err == nil {
+				var res *hrpc.Result
+				if res, err = hrpcwire.DecodeGet(g, resp, cells); err == nil {
+					if res.Stale {
+						c.hedge.stale.Add(1)
+					}
+					results[i].Result = res
+				}
+			}
+			results[i].Err = err
 		})
 	}
 	return kept, wg.Wait
