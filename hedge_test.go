@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetrace"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
@@ -348,5 +349,33 @@ func TestTimelineGetHooks(t *testing.T) {
 	}
 	if len(hedgesSeen) != 1 || hedgesSeen[0].Winner != 1 || hedgesSeen[0].Sent != 1 || hedgesSeen[0].Primary != fc.srv.Addr() {
 		t.Fatalf("Hedge events %+v", hedgesSeen)
+	}
+}
+
+// A batch's Timeline Gets are hedged one by one, its other calls go in MultiRequests; errors
+// are OpErrors as for every call of a batch.
+func TestTimelineBatch(t *testing.T) {
+	sec := startReplicaServer(t, "sec1", 0, "")
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1, encoded: fakeEncoded, replicas: []string{sec.srv.Addr()}})
+	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return fakeserver.Response{NoReply: true} }
+	c := fc.client(t, WithHedgeDelay(5*time.Millisecond))
+	strong, _ := hrpc.NewGet([]byte("t"), []byte("s"))
+	results := c.SendBatch(testContext(t, 5*time.Second), []hrpc.Batchable{
+		timelineGet(t, "a", hrpc.Timeline), strong, timelineGet(t, "b", hrpc.Timeline)})
+	for i, r := range results {
+		if r.Err != nil {
+			t.Fatalf("call %d: %v", i, r.Err)
+		}
+	}
+	if !results[0].Result.Stale || !results[2].Result.Stale || results[1].Result.Stale {
+		t.Fatalf("stale: %v %v %v", results[0].Result.Stale, results[1].Result.Stale, results[2].Result.Stale)
+	}
+	if fc.multis.Load() != 1 || fc.actions.Load() != 1 {
+		t.Fatalf("%d MultiRequests of %d actions, want the Strong Get alone in one", fc.multis.Load(), fc.actions.Load())
+	}
+	sec.fail = "org.apache.hadoop.hbase.DoNotRetryIOException"
+	results = c.SendBatch(testContext(t, 200*time.Millisecond), []hrpc.Batchable{timelineGet(t, "a", hrpc.Timeline)})
+	if _, ok := errors.AsType[*hberr.OpError](results[0].Err); !ok {
+		t.Fatalf("error %v (%T), want an OpError", results[0].Err, results[0].Err)
 	}
 }
