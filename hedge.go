@@ -275,15 +275,41 @@ type hedgeRace struct {
 	failed       int // secondary legs that failed
 	lastErr      error
 	primaryDone  bool
-	settled      bool        // the primary's leg ended: no hedge may go out any more unless forced
-	timer        *time.Timer // the pending decision to hedge
-	cancel       context.CancelFunc
+	settled      bool               // the primary's leg ended: no hedge may go out any more unless forced
+	timer        *time.Timer        // the pending decision to hedge
+	cancel       context.CancelFunc // ends the secondaries' legs; nil until they start
+
+	// What the legs need, set once before the race starts: kept here rather than in
+	// closures, so that a read the primary answers in time allocates less.
+	c       *Client
+	ctx     context.Context // the read's
+	primary *regionInfo
+	reps    []*regionInfo
+	call    wire.Call
+	w       *primaryWindow
+	delay   time.Duration
+	pcancel context.CancelFunc // ends the primary's leg
 }
 
 func (r *hedgeRace) finish() {
 	if !r.closed {
 		r.closed = true
-		close(r.done)
+		if r.done != nil {
+			close(r.done)
+		}
+	}
+}
+
+// onTimer is the hedge delay (or a budget's refusal) running out.
+func (r *hedgeRace) onTimer() { r.c.hedgeOut(r, false) }
+
+// stopLegs cancels the secondaries' legs, if they started.
+func (r *hedgeRace) stopLegs() {
+	r.mu.Lock()
+	cancel := r.cancel
+	r.mu.Unlock()
+	if cancel != nil {
+		cancel()
 	}
 }
 
@@ -327,17 +353,14 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 	delay := h.delayFor(w)
 	pctx, pcancel := context.WithCancel(ctx)
 	defer pcancel()
-	race := &hedgeRace{done: make(chan struct{}), winner: -1}
-	sctx, scancel := context.WithCancel(ctx)
-	race.cancel = scancel
-	defer scancel()
+	race := &hedgeRace{winner: -1, c: c, ctx: ctx, primary: r, reps: reps, call: call, w: w, delay: delay, pcancel: pcancel}
+	defer race.stopLegs()
 	start := time.Now()
-	fire := func(force bool) { c.hedgeOut(sctx, race, r, reps, call, w, delay, force, pcancel) }
 	if conn == nil {
-		fire(true)
+		c.hedgeOut(race, true)
 	} else {
 		race.mu.Lock()
-		race.timer = time.AfterFunc(delay, func() { fire(false) })
+		race.timer = time.AfterFunc(delay, race.onTimer)
 		race.mu.Unlock()
 	}
 	resp, cells, err := c.sendLoop(pctx, call, o)
@@ -357,7 +380,7 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 		if err == nil || !hedgeAfterFailure(ctx, err) {
 			return resp, cells, err
 		}
-		fire(true) // the primary failed: ask the secondaries now, as Java does
+		c.hedgeOut(race, true) // the primary failed: ask the secondaries now, as Java does
 	}
 	race.mu.Lock()
 	switch {
@@ -374,7 +397,7 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 		race.winner = 0
 		race.finish()
 		race.mu.Unlock()
-		scancel()
+		race.stopLegs()
 		c.hedgeEvent(ctx, op, r, primary, delay, race)
 		return resp, cells, nil
 	}
@@ -421,8 +444,7 @@ func hedgeAfterFailure(ctx context.Context, err error) bool {
 // hedgeOut sends the read to the secondaries, if the budget allows (force: the primary is
 // down or failed; or its server is silent). Refused, it looks again when the server would
 // become silent.
-func (c *Client) hedgeOut(ctx context.Context, race *hedgeRace, primary *regionInfo, reps []*regionInfo,
-	call wire.Call, w *primaryWindow, delay time.Duration, force bool, pcancel context.CancelFunc) {
+func (c *Client) hedgeOut(race *hedgeRace, force bool) {
 	h := c.hedge
 	race.mu.Lock()
 	if race.launched > 0 || race.winner >= 0 || (race.settled && !force) {
@@ -430,19 +452,20 @@ func (c *Client) hedgeOut(ctx context.Context, race *hedgeRace, primary *regionI
 		return
 	}
 	if !force {
-		if wait := w.silentIn(time.Now(), delay); wait > 0 && !h.spend() {
-			race.timer = time.AfterFunc(wait, func() {
-				c.hedgeOut(ctx, race, primary, reps, call, w, delay, false, pcancel)
-			})
+		if wait := race.w.silentIn(time.Now(), race.delay); wait > 0 && !h.spend() {
+			race.timer = time.AfterFunc(wait, race.onTimer)
 			race.mu.Unlock()
 			return // over budget while the primary's server answers
 		}
 	}
-	race.launched = len(reps)
+	race.launched = len(race.reps)
+	race.done = make(chan struct{})
+	sctx, cancel := context.WithCancel(race.ctx)
+	race.cancel = cancel
 	race.mu.Unlock()
-	h.sent.Add(uint64(len(reps)))
-	for _, rep := range reps {
-		if !c.spawn(func() { c.secondaryLeg(ctx, race, primary, rep, call, pcancel) }) {
+	h.sent.Add(uint64(len(race.reps)))
+	for _, rep := range race.reps {
+		if !c.spawn(func() { c.secondaryLeg(sctx, race, rep) }) {
 			race.mu.Lock()
 			race.failed++
 			race.lastErr = hberr.ErrClosed
@@ -455,16 +478,15 @@ func (c *Client) hedgeOut(ctx context.Context, race *hedgeRace, primary *regionI
 }
 
 // secondaryLeg asks one secondary replica and files its answer in the race.
-func (c *Client) secondaryLeg(ctx context.Context, race *hedgeRace, primary, rep *regionInfo,
-	call wire.Call, pcancel context.CancelFunc) {
-	resp, cells, err := c.askReplica(ctx, primary, rep, call)
+func (c *Client) secondaryLeg(ctx context.Context, race *hedgeRace, rep *regionInfo) {
+	resp, cells, err := c.askReplica(ctx, race.primary, rep, race.call)
 	race.mu.Lock()
 	defer race.mu.Unlock()
 	if err == nil && race.winner < 0 {
 		race.winner, race.resp, race.cells = rep.replicaID, resp, cells
 		race.winnerRegion, race.winnerAddr = rep.name, rep.addr
 		c.hedge.won.Add(1)
-		pcancel()
+		race.pcancel()
 		race.cancel()
 		race.finish()
 		return

@@ -379,3 +379,35 @@ func TestTimelineBatch(t *testing.T) {
 		t.Fatalf("error %v (%T), want an OpError", results[0].Err, results[0].Err)
 	}
 }
+
+// The allocations of a Timeline Get whose primary answers within the delay, beside a Strong
+// Get's (TestGetAllocations): the hedge's timer, the primary leg's context and the race:
+// 8 against 2.
+func TestTimelineGetAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	row := []byte("row")
+	c := startLeanGetServer(t, row)
+	ctx := context.Background()
+	strong, _ := hrpc.NewGet([]byte("t"), row)
+	if _, err := c.Get(ctx, strong); err != nil {
+		t.Fatal(err)
+	}
+	r := c.cache.get([]byte("t"), row)
+	rep := &regionInfo{table: r.table, start: r.start, end: r.end, name: []byte("t,,10001_0001"), id: r.id,
+		replicaID: 1, addr: r.location()}
+	r.setReplicas([]*regionInfo{rep})
+	c2 := c // the same client: the hedge delay is the default 10 ms, far above this server's answers
+	timeline := timelineGet(t, "row", hrpc.Timeline)
+	strongAllocs := testing.AllocsPerRun(200, func() { _, _ = c2.Get(ctx, strong) })
+	timelineAllocs := testing.AllocsPerRun(200, func() { _, _ = c2.Get(ctx, timeline) })
+	t.Logf("allocations per Get: Strong %.0f, Timeline with a prompt primary %.0f; hedges sent %d",
+		strongAllocs, timelineAllocs, c.Stats().HedgesSent)
+	if c.Stats().HedgesSent != 0 {
+		t.Fatal("a prompt primary was hedged")
+	}
+	if timelineAllocs > strongAllocs+7 {
+		t.Fatalf("a Timeline Get allocates %.0f times, a Strong one %.0f", timelineAllocs, strongAllocs)
+	}
+}
