@@ -227,15 +227,16 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 		w.sample(time.Now(), time.Since(start)) // at least: see primaryWindow.sample
 	}
 	s.c.hedgeScanEvent(ctx, primary, delay, launched, won.rep.replicaID)
-	s.adopt(won, resp)
+	s.adopt(won)
 	return nil
 }
 
 // adopt makes the scanner continue on the secondary leg that won: its region and
-// connection, its response merged into resp (the scanner's own, reset) and its results.
-func (s *Scanner) adopt(leg *scanLeg, resp *pb.ScanResponse) {
+// connection, its response merged into the scanner's own (reset first: the primary's leg
+// may have filled some of it), its results.
+func (s *Scanner) adopt(leg *scanLeg) {
 	s.reg, s.conn, s.sticky = leg.rep, leg.conn, leg.rep
-	resp = s.nextResponse()
+	resp := s.nextResponse()
 	if b, err := proto.Marshal(leg.resp); err == nil {
 		_ = proto.UnmarshalOptions{Merge: true}.Unmarshal(b, resp) // a message just encoded
 	}
