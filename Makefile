@@ -51,7 +51,7 @@ launcher:
 # the data tests run in both) run in the first pass only. This keeps make test under 25 minutes
 # on 2 cores.
 RACE_SKIP   ?= ^TestChaos$$
-NORACE_SKIP ?= ^ExampleAdmin$$|TestBadInput|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestDeadServerRelocationAgainstHBase|TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestParallelScanResumeAfterPartitionAgainstHBase|TestTimelineReadsAgainstHBase|TestTimelineUnderPartitions|TestTimelineHedgesSlowServer
+NORACE_SKIP ?= ^ExampleAdmin$$|TestBadInput|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestDeadServerRelocationAgainstHBase|TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestParallelScanResumeAfterPartitionAgainstHBase|TestTimelineReadsAgainstHBase|TestTimelineUnderPartitions|TestTimelineHedgesSlowServer|TestMetaReplicaLookupsAgainstHBase
 
 # The tools' tests (hbasectl and hbase-bench against real clusters) and the adapters' run last,
 # with the same flags as the library's first pass.
@@ -91,7 +91,8 @@ stress: launcher
 # refusing calls), 20 s per mode and round, with and without backpressure side by side; and
 # Timeline reads while each region's primary is partitioned in turn. The 10-minute soak is
 # make soak.
-RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestChaos|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults|TestTimelineUnderPartitions
+
+RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestChaos|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults|TestTimelineUnderPartitions|TestMetaReplicaLookupsAgainstHBase
 # The long run repeats the fault sequences of the network-fault workloads, the scans and the
 # recovery measurement RELIABILITY_ROUNDS times (make test runs each once); the workload test
 # prints docs/reliability.md's per-fault table.

@@ -52,12 +52,15 @@ type Client struct {
 	stats counters          // Stats (stats.go)
 	load  loadTracker       // servers' load statistics, for WithBackpressure (loadstats.go)
 	hedge *hedger           // Timeline reads' hedging (hedge.go)
+	// metaReps are hbase:meta's replicas for lookups (WithMetaReplicaLookups); nil: off.
+	metaReps *metaReplicas
 
 	// metaRPCs counts the hbase:meta scans sent (lookups and relocations); movedHints the
 	// regions cached from a RegionMovedException without one; relocationRounds the rounds of
 	// relocateRegions. Tests read them.
 	suspects         sync.Map // *region.Client → struct{}: connections being checked (suspect)
 	metaRPCs         atomic.Int64
+	metaReplicaRPCs  atomic.Int64 // lookups a replica of hbase:meta answered
 	movedHints       atomic.Int64
 	relocationRounds atomic.Int64
 	suspectDrops     atomic.Int64 // connections closed because their server did not answer
@@ -106,6 +109,13 @@ func NewClient(zkQuorum string, opts ...Option) (*Client, error) {
 			return nil, misconfigured{fmt.Errorf("hbase: %w", err)}
 		}
 		c.reg = zc
+	}
+	var err error
+	if c.metaReps, err = newMetaReplicas(o.metaReplicaLookups, c.reg); err != nil {
+		c.stop()
+		c.reg.Close()
+		o.closeHandshaker()
+		return nil, misconfigured{err}
 	}
 	return c, nil
 }
@@ -263,6 +273,10 @@ func (c *Client) establishMeta(ctx context.Context) error {
 // establishRegion finds where the region holding r's start key is served now, checks that
 // the server does serve it and replaces r (and every other overlapping region) in the cache.
 func (c *Client) establishRegion(ctx context.Context, r *regionInfo) error {
+	if c.metaReps != nil {
+		// r failed where hbase:meta said it was: a replica of hbase:meta may lag behind.
+		ctx = context.WithValue(ctx, primaryMetaKey{}, true)
+	}
 	nr, err := c.locate(ctx, r.table, r.start, false)
 	if err != nil {
 		return err

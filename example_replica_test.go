@@ -2,12 +2,14 @@ package hbase_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"time"
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/fakehbase"
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -75,4 +77,15 @@ func ExampleWithHedgeDelay() {
 	// Bob stale=false
 	// scan: bob stale=false
 	// hedges sent: 0 won: 0
+}
+
+// Region lookups spread over hbase:meta's replicas, for a cluster with hbase.meta.replica.count
+// above 1. The replicas are listed by ZooKeeper: a client of the bootstrap servers' registry
+// cannot use them.
+func ExampleWithMetaReplicaLookups() {
+	// A program passes its quorum: hbase.NewClient("zk1:2181,zk2:2181", hbase.WithMetaReplicaLookups()).
+	_, err := hbase.NewClient("", hbase.WithBootstrapServers("rs1.example.com:16020"), hbase.WithMetaReplicaLookups())
+	fmt.Println(errors.Is(err, hberr.ErrConfiguration))
+	// Output:
+	// true
 }

@@ -101,7 +101,8 @@ func (fc *fakeCluster) handle(r *fakeserver.Request) fakeserver.Response {
 		fc.mu.Lock()
 		_, metaNext := fc.metaScanners[req.GetScannerId()]
 		fc.mu.Unlock()
-		meta := bytes.Equal(req.GetRegion().GetValue(), metaRegionName) || (req.Region == nil && metaNext)
+		meta := bytes.Equal(req.GetRegion().GetValue(), metaRegionName) || (req.Region == nil && metaNext) ||
+			bytes.HasPrefix(req.GetRegion().GetValue(), []byte("hbase:meta,,1_")) // a replica of hbase:meta
 		if !meta && fc.onScan != nil {
 			return fc.onScan(fc.scans.Add(1), &req)
 		}

@@ -563,7 +563,7 @@ func (c *Client) refreshReplicas(primary *regionInfo) {
 	}
 	if !c.spawn(func() {
 		defer c.hedge.refreshing.Delete(primary)
-		ctx, cancel := context.WithTimeout(c.lifetime, c.opts.lookupTimeout)
+		ctx, cancel := context.WithTimeout(context.WithValue(c.lifetime, primaryMetaKey{}, true), c.opts.lookupTimeout)
 		defer cancel()
 		nr, err := c.locateInMeta(ctx, primary.table, primary.start, false)
 		if err != nil || string(nr.name) != string(primary.name) {

@@ -32,19 +32,44 @@ const metaRowsPerLookup = 4
 // the region holding the rows just below row; an empty row then means the table's last
 // region). It does not connect to the region's server.
 func (c *Client) locateInMeta(ctx context.Context, table, row []byte, before bool) (*regionInfo, error) {
+	if c.metaReps != nil && ctx.Value(primaryMetaKey{}) == nil {
+		// Load balance over hbase:meta's replicas (metareplica.go); any failure there falls
+		// back to the primary.
+		if name, conn := c.metaReplica(ctx); conn != nil {
+			r, err := c.lookupOn(ctx, conn, name, table, row, before)
+			if err == nil {
+				c.metaReplicaRPCs.Add(1)
+				return r, nil
+			}
+			c.log.Debug("hbase: lookup on a replica of hbase:meta failed", "region", string(name), "err", err)
+			c.metaReps.failed()
+		}
+	}
 	meta, conn, err := c.findMeta(ctx)
 	if err != nil {
 		return nil, err
 	}
 	c.metaRPCs.Add(1)
-	req := wire.MetaLookupRequest(meta.name, table, row, before, metaRowsPerLookup)
-	resp := &pb.ScanResponse{}
-	cells, err := conn.CallChecked(ctx, region.HighPriority, "Scan", req, nil, resp, metaCheck{})
-	if err != nil {
+	r, err := c.lookupOn(ctx, conn, meta.name, table, row, before)
+	if err != nil && errors.Is(err, errMetaRPC) {
 		if act := classify(err); act == relocate || act == pauseAndRelocate {
 			c.markUnavailable(meta, conn)
 		}
-		return nil, fmt.Errorf("hbase: scanning hbase:meta on %s: %w", conn.Addr(), err)
+	}
+	return r, err
+}
+
+// errMetaRPC marks a lookup whose RPC to hbase:meta failed (not what it read).
+var errMetaRPC = errors.New("scanning hbase:meta")
+
+// lookupOn reads the region of table holding row from the hbase:meta region metaName (the
+// primary, or a replica) on conn.
+func (c *Client) lookupOn(ctx context.Context, conn *region.Client, metaName, table, row []byte, before bool) (*regionInfo, error) {
+	req := wire.MetaLookupRequest(metaName, table, row, before, metaRowsPerLookup)
+	resp := &pb.ScanResponse{}
+	cells, err := conn.CallChecked(ctx, region.HighPriority, "Scan", req, nil, resp, metaCheck{})
+	if err != nil {
+		return nil, fmt.Errorf("hbase: %w %s on %s: %w", errMetaRPC, metaName, conn.Addr(), err)
 	}
 	rows, err := metaRows(resp, cells)
 	if err != nil {

@@ -62,6 +62,8 @@ type options struct {
 	connAttrs []*pb.NameBytesPair
 	// hedge is how Timeline reads are hedged (hedge.go).
 	hedge hedgeOptions
+	// metaReplicaLookups spreads lookups over hbase:meta's replicas (WithMetaReplicaLookups).
+	metaReplicaLookups bool
 }
 
 func defaultOptions() options {

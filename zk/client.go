@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -131,6 +132,26 @@ func (c *Client) LocateMeta(ctx context.Context) (string, error) {
 	}
 	if loc.state != stateOpen {
 		c.logger.DebugContext(ctx, "zk: hbase:meta is in transition", "server", loc.addr, "state", loc.state)
+	}
+	return loc.addr, nil
+}
+
+// LocateMetaReplica returns the host:port of the region server holding replica id (1 and up)
+// of hbase:meta, read from <parent>/meta-region-server-<id> (ZNodePaths.getZNodeForReplica).
+// It returns an error wrapping ErrNoNode if the cluster has no such replica, or it is not
+// assigned.
+func (c *Client) LocateMetaReplica(ctx context.Context, id int) (string, error) {
+	if id < 1 {
+		return "", fmt.Errorf("zk: hbase:meta replica id %d: secondaries are 1 and up", id)
+	}
+	path := c.parent + "/meta-region-server-" + strconv.Itoa(id)
+	data, err := c.get(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	loc, err := parseMetaRegionServer(data)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	return loc.addr, nil
 }
