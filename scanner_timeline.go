@@ -97,6 +97,10 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 			}
 		}
 	}
+	if s.sticky != nil {
+		// The replica the scan stayed on is gone: its read point means nothing elsewhere.
+		s.readPoint, s.spec.MvccReadPoint = 0, nil
+	}
 	s.sticky = nil
 	if len(reps) == 0 {
 		if s.conn == nil {
@@ -113,6 +117,9 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 	// The secondaries' requests share a copy of the scan spec: the scanner changes its own
 	// once this returns, while a losing leg may still be encoding.
 	spec := proto.Clone(req.GetScan()).(*pb.Scan)
+	// A read point is the primary's (a reopen in the region after its first page): a
+	// secondary's reads are numbered its own way, so it opens without one and gives its own.
+	spec.MvccReadPoint = nil
 	race := &scanRace{done: make(chan struct{})}
 	pctx, pcancel := context.WithCancel(ctx)
 	defer pcancel()
@@ -236,6 +243,7 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 // may have filled some of it), its results.
 func (s *Scanner) adopt(leg *scanLeg) {
 	s.reg, s.conn, s.sticky = leg.rep, leg.conn, leg.rep
+	s.readPoint = 0 // the step takes the secondary's, which its answer carries
 	resp := s.nextResponse()
 	if b, err := proto.Marshal(leg.resp); err == nil {
 		_ = proto.UnmarshalOptions{Merge: true}.Unmarshal(b, resp) // a message just encoded
