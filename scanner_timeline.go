@@ -120,6 +120,9 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 	// A read point is the primary's (a reopen in the region after its first page): a
 	// secondary's reads are numbered its own way, so it opens without one and gives its own.
 	spec.MvccReadPoint = nil
+	// So do the request's own fields: pointers into the scanner's reused request.
+	numRows, limit := copyOf(req.NumberOfRows), copyOf(req.LimitOfRows)
+	partials, heartbeats, metrics := copyOf(req.ClientHandlesPartials), copyOf(req.ClientHandlesHeartbeats), copyOf(req.TrackScanMetrics)
 	race := &scanRace{done: make(chan struct{})}
 	pctx, pcancel := context.WithCancel(ctx)
 	defer pcancel()
@@ -147,9 +150,9 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 		h.sent.Add(uint64(len(reps)))
 		for _, rep := range reps {
 			sreq := &pb.ScanRequest{Region: wire.RegionSpecifier(rep.name), Scan: spec,
-				NumberOfRows: req.NumberOfRows, LimitOfRows: req.LimitOfRows,
-				ClientHandlesPartials: req.ClientHandlesPartials, ClientHandlesHeartbeats: req.ClientHandlesHeartbeats,
-				TrackScanMetrics: req.TrackScanMetrics}
+				NumberOfRows: numRows, LimitOfRows: limit,
+				ClientHandlesPartials: partials, ClientHandlesHeartbeats: heartbeats,
+				TrackScanMetrics: metrics}
 			chk := chkTemplate
 			x := s.extras
 			if !s.c.spawn(func() { s.c.runScanLeg(sctx, race, primary, rep, sreq, &chk, x, pcancel) }) {
@@ -308,4 +311,13 @@ func (c *Client) hedgeScanEvent(ctx context.Context, r *regionInfo, delay time.D
 	}
 	c.hooks.Hedge(ctx, hbasetrace.HedgeInfo{Op: "Scan", Table: r.table, Region: r.name, Primary: r.location(),
 		Delay: delay, Sent: sent, Winner: winner})
+}
+
+// copyOf returns a pointer to a copy of *p, or nil.
+func copyOf[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
