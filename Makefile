@@ -45,13 +45,14 @@ launcher:
 # hbasetest/faultnet use net.Conn either way (a wrapped connection has no raw socket I/O); the
 # bad-input tables, ticket renewal, the admin calls and hbase:meta's order, the recovery and
 # relocation timings and the server's throttling (a cluster of its own) exercise logic above
-# the connection, whose I/O the data tests cover; make reliability runs the network-fault and
+# the connection, whose I/O the data tests cover (and the chaos test's splits and moves cover
+# the scans across them); make reliability runs the network-fault and
 # recovery tests without -race; the overload test (a one-handler cluster of its own) and the
 # parallel scans across splits, moves and a partition (the scanners are the Scanner's, which
 # the data tests run in both) run in the first pass only. This keeps make test under 25 minutes
 # on 2 cores.
 RACE_SKIP   ?= ^TestChaos$$
-NORACE_SKIP ?= ^ExampleAdmin$$|TestBadInput|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestDeadServerRelocationAgainstHBase|TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestParallelScanResumeAfterPartitionAgainstHBase|TestTimelineReadsAgainstHBase|TestTimelineUnderPartitions|TestTimelineHedgesSlowServer|TestMetaReplicaLookupsAgainstHBase
+NORACE_SKIP ?= ^ExampleAdmin$$|TestIntegrationScanWhileRegionsSplitAndMove|TestBadInput|TestMetaOrder|TestIntegrationBootstrapWithoutZooKeeper|TestSecureTicketRenewal|TestAdmin|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestWorkloadsUnderNetworkFaults|TestRecoveryTimesAgainstHBase|TestThrottlingAgainstHBase|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestDeadServerRelocationAgainstHBase|TestNoRetriesAgainstHBase|TestRegionMovedHintAgainstHBase|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestParallelScanResumeAfterPartitionAgainstHBase|TestTimelineReadsAgainstHBase|TestTimelineUnderPartitions|TestTimelineHedgesSlowServer|TestMetaReplicaLookupsAgainstHBase
 
 # The tools' tests (hbasectl and hbase-bench against real clusters) and the adapters' run last,
 # with the same flags as the library's first pass.
