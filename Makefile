@@ -120,11 +120,13 @@ bench: smoke
 # pre-split and loaded with 100k rows of 100 B), the two clients alternating in blocks of about a
 # second for randomRead and randomWrite at 8 and 32 callers, scanRange100 at 8 and randomRead at
 # 1; prints the figures, the ratios to the Java client and issue 15's targets (about 5 minutes).
-# BENCH_SECONDS is each client's time per workload. TestJavaClientTargets skips itself unless
-# GOHBASE_BENCH=1, so make test only compiles it.
+# Then TestJavaTimelineTargets (issue 24): TIMELINE Gets of both clients on a cluster of 3 region
+# servers with a table of REGION_REPLICATION 3, healthy and with one slow server (about 5 more
+# minutes). BENCH_SECONDS is each client's time per workload or scenario. Both tests skip
+# themselves unless GOHBASE_BENCH=1, so make test only compiles them.
 BENCH_SECONDS ?= 24
 bench-java: launcher
-	GOHBASE_BENCH=1 GOHBASE_BENCH_SECONDS=$(BENCH_SECONDS) $(LIB) test -count=1 -run 'TestJavaClientTargets$$' -timeout 30m -v ./benchmarks
+	GOHBASE_BENCH=1 GOHBASE_BENCH_SECONDS=$(BENCH_SECONDS) $(LIB) test -count=1 -run 'TestJavaClientTargets$$|TestJavaTimelineTargets$$' -timeout 40m -v ./benchmarks
 
 smoke: launcher
 	$(GO) run ./cmd/hbase-local -smoke

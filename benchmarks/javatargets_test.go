@@ -79,6 +79,9 @@ type peSide struct {
 	rpcs func() (calls, writes uint64)
 	// rss reads the side's process's resident memory, sampled during buffered blocks.
 	rss func() (int64, error)
+	// counters, when set, reads counters of the side that only grow (hedges sent, ...); their
+	// increase over the recorded blocks goes into peAcc.counts.
+	counters func() ([]int64, error)
 }
 
 // peAcc accumulates one side's blocks of one workload.
@@ -93,6 +96,7 @@ type peAcc struct {
 	// rssBefore is the side's RSS before its first recorded block, rssPeak the highest sampled
 	// during its blocks (buffered workloads).
 	rssBefore, rssPeak int64
+	counts             []int64 // peSide.counters' increase over the recorded blocks
 }
 
 // TestJavaClientTargets is `make bench-java`: go-hbase beside HBase's own Java client (the
@@ -159,7 +163,7 @@ func startPEBench(t *testing.T) (*hbasetest.Cluster, *hbase.Client, *hbasetest.J
 	}
 	t.Cleanup(func() { c.Close() })
 	began := time.Now()
-	if err := loadPETable(ctx, c); err != nil {
+	if err := loadPETable(ctx, c, peTable, peRows); err != nil {
 		t.Fatal(err)
 	}
 	if err := cl.Flush(ctx, peTable); err != nil {
@@ -174,16 +178,16 @@ func startPEBench(t *testing.T) (*hbasetest.Cluster, *hbase.Client, *hbasetest.J
 	return cl, c, j
 }
 
-// loadPETable writes every row of the table once, from 32 goroutines.
-func loadPETable(ctx context.Context, c *hbase.Client) error {
+// loadPETable writes every row of a PE-shaped table of rows rows once, from 32 goroutines.
+func loadPETable(ctx context.Context, c *hbase.Client, table string, rows int64) error {
 	value := bytes.Repeat([]byte("v"), peValueLen)
 	var next atomic.Int64
 	errs := make([]error, 32)
 	var wg sync.WaitGroup
 	for k := range errs {
 		wg.Go(func() {
-			for i := next.Add(1) - 1; i < peRows; i = next.Add(1) - 1 {
-				p, err := hrpc.NewPut([]byte(peTable), hbasetest.PEKey(nil, i),
+			for i := next.Add(1) - 1; i < rows; i = next.Add(1) - 1 {
+				p, err := hrpc.NewPut([]byte(table), hbasetest.PEKey(nil, i),
 					hrpc.Value([]byte(hbasetest.PEFamily), []byte(hbasetest.PEQualifier), value))
 				if err == nil {
 					_, err = c.Put(ctx, p)
@@ -246,6 +250,7 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 			// must not count as a Go side's.
 			var ms0, ms1 runtime.MemStats
 			var calls0, writes0, calls1, writes1 uint64
+			counts0 := sideCounters(t, sd)
 			server0 := clusterCPU(t, cl)
 			if sd.isGo {
 				runtime.ReadMemStats(&ms0)
@@ -272,6 +277,7 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 				runtime.ReadMemStats(&ms1)
 			}
 			server1 := clusterCPU(t, cl)
+			counts1 := sideCounters(t, sd)
 			if err != nil {
 				t.Fatalf("%s %s x%d: %v", sd.name, w.name, w.callers, err)
 			}
@@ -288,6 +294,12 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 			a.gcs += uint64(ms1.NumGC - ms0.NumGC)
 			a.calls += calls1 - calls0
 			a.writes += writes1 - writes0
+			if a.counts == nil && counts1 != nil {
+				a.counts = make([]int64, len(counts1))
+			}
+			for k := range counts1 {
+				a.counts[k] += counts1[k] - counts0[k]
+			}
 		}
 	}
 	return out
@@ -322,6 +334,18 @@ func sampleRSS(t *testing.T, sd peSide, a *peAcc, first bool) (stop func()) {
 		}
 	})
 	return func() { close(done); wg.Wait() }
+}
+
+// sideCounters reads sd's counters; nil when it has none.
+func sideCounters(t *testing.T, sd peSide) []int64 {
+	if sd.counters == nil {
+		return nil
+	}
+	n, err := sd.counters()
+	if err != nil {
+		t.Fatalf("%s counters: %v", sd.name, err)
+	}
+	return n
 }
 
 func sideCPUOf(t *testing.T, sd peSide) time.Duration {
@@ -361,6 +385,23 @@ func goWork(c *hbase.Client) func(ctx context.Context, w hbasetest.Work) (hbaset
 					return 0, errors.New("randomRead: row not found")
 				}
 				return 1, nil
+			case hbasetest.WorkloadTimelineRead:
+				// As the Java client's Workload: rows counts the stale results.
+				g, err := hrpc.NewGet(table, hbasetest.PEKey(nil, hbasetest.WorkRow(w.Seed, i, w.Rows)), hrpc.Consistency(hrpc.Timeline))
+				if err != nil {
+					return 0, err
+				}
+				res, err := c.Get(ctx, g)
+				if err != nil {
+					return 0, err
+				}
+				if len(res.Cells) == 0 {
+					return 0, errors.New("timelineRead: row not found")
+				}
+				if res.Stale {
+					return 1, nil
+				}
+				return 0, nil
 			case hbasetest.WorkloadRandomWrite:
 				p, err := hrpc.NewPut(table, hbasetest.PEKey(nil, hbasetest.WorkRow(w.Seed, i, w.Rows)), hrpc.Value(family, qualifier, value))
 				if err != nil {

@@ -164,6 +164,24 @@ func (c *Cluster) SlowReads(ctx context.Context, index int, delay time.Duration,
 	return err
 }
 
+// SecondaryGets is how many Gets (single or in a multi) secondary region replicas have begun
+// to serve since the cluster started, on every region server, whichever client sent them:
+// the hedges of Timeline reads that reached a server, for clients that count none themselves.
+func (c *Cluster) SecondaryGets(ctx context.Context) (int64, error) {
+	w, err := c.do(ctx, "secondary-gets")
+	if err != nil {
+		return 0, err
+	}
+	if len(w) != 1 {
+		return 0, fmt.Errorf("hbasetest: secondary-gets answered %q", strings.Join(w, " "))
+	}
+	n, err := strconv.ParseInt(w[0], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("hbasetest: secondary-gets: %w", err)
+	}
+	return n, nil
+}
+
 // Flush flushes the memstores of table.
 func (c *Cluster) Flush(ctx context.Context, table string) error {
 	_, err := c.do(ctx, "flush", table)

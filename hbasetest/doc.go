@@ -68,6 +68,8 @@
 //	                                it within about a second
 //	slow-reads <index> <ms> <share> delays that share (0 to 1) of the Gets the region server
 //	                                serves by <ms> each, on the server side (share 0 ends it)
+//	secondary-gets                  OK <n>  Gets served by secondary region replicas so far, on
+//	                                every server (Cluster.SecondaryGets)
 //	create-recorded <table> <fam>   a table with one family whose regions record each Get,
 //	                                mutation and scan opening (the RequestRecorder observer)
 //	recorded <table> [clear]        OK <n> <op>/<row>/<header priority>/<priority>/<request attrs>/<connection attrs> ...

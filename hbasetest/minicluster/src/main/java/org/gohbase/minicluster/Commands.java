@@ -197,6 +197,10 @@ final class Commands {
         synchronized (topology) {
           return slowReads(slot(w[1]), parseLong(w[2]), w[3]);
         }
+      case "secondary-gets":
+        // secondary-gets: how many Gets secondary replicas have served (SlowReads counts them).
+        args(w, 1, 1);
+        return Long.toString(SlowReads.secondaryGets());
       case "throttle":
         args(w, 3, 3);
         return throttle(table(w[1]), parseLong(w[2]));
