@@ -374,7 +374,10 @@ func printTimelineResults(healthy []peSide, healthyRes []*peAcc, slow []peSide, 
 	r := ad.opsPerSec / st.opsPerSec
 	ts = append(ts, target{"healthy", "go-hbase TIMELINE adaptive: Gets/s ≥ 0.95× STRONG", fmt.Sprintf("%.3f", r), r >= 0.95})
 	g := slowRes[0].timelineFigures()
-	for k := 2; k < 4; k++ {
+	for k, sd := range slow {
+		if sd.isGo {
+			continue
+		}
 		j := slowRes[k].timelineFigures()
 		ts = append(ts,
 			target{"slow server", "go-hbase adaptive p99 ≤ " + slow[k].name, fmt.Sprintf("%s / %s", fmtDur(g.p99), fmtDur(j.p99)), g.p99 <= j.p99},
