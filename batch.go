@@ -1,6 +1,7 @@
 package hbase
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -180,10 +181,20 @@ func (c *Client) groupBatch(ctx context.Context, calls []hrpc.Batchable, pending
 		sb.actions[r] = append(sb.actions[r], i)
 	}
 	var slow []int
+	// Consecutive rows of a batch often fall in one region (a flush of sorted or few-region
+	// writes): the last region found is tried before the cache's tree and its lock.
+	var lastR *regionInfo
+	var lastConn *region.Client
 	for _, i := range pending {
-		if r := c.cache.get(wireOf(calls[i]).Table(), wireOf(calls[i]).Key()); r != nil {
+		table, key := wireOf(calls[i]).Table(), wireOf(calls[i]).Key()
+		if lastR != nil && lastR.contains(key) && bytes.Equal(lastR.table, table) {
+			add(i, lastR, lastConn)
+			continue
+		}
+		if r := c.cache.get(table, key); r != nil {
 			if conn, _, _ := r.state(); conn != nil {
 				add(i, r, conn)
+				lastR, lastConn = r, conn
 				continue
 			}
 		}
@@ -245,8 +256,9 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 	multi.Grow(cellblockSize(sb, calls))
 	sent := make([][]int, 0, len(sb.regions))
 	for _, r := range sb.regions {
-		multi.Region(r.name)
-		var idx, atomic []int
+		multi.Region(r.name, len(sb.actions[r]))
+		idx := make([]int, 0, len(sb.actions[r]))
+		var atomic []int
 		for _, i := range sb.actions[r] {
 			if isAtomic(calls[i]) {
 				atomic = append(atomic, i)
@@ -371,7 +383,8 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 			answer[i] = actionSent
 		}
 		relocated, failed := false, false
-		for _, roe := range rar.GetResultOrException() {
+		var block []hrpc.Result
+		for j, roe := range rar.GetResultOrException() {
 			i := int(roe.GetIndex())
 			if roe.Index == nil || i >= len(calls) || answer[i] != actionSent {
 				// The server answered: each action of the region may have been applied.
@@ -402,14 +415,17 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 				}
 				continue
 			}
-			res, err := hrpcwire.ParseResult(roe.GetResult(), rd)
-			if err != nil {
+			// The Results of a region action come in one block: a flush of Puts gets thousands
+			// of empty ones. A Result kept by the caller keeps its block.
+			if len(block) == 0 {
+				block = make([]hrpc.Result, len(rar.GetResultOrException())-j)
+			}
+			res := &block[0]
+			block = block[1:]
+			if err := hrpcwire.ParseResultInto(res, roe.GetResult(), rd); err != nil {
 				mark(i) // applied, its result unreadable
 				results[i].Err = err
 				continue
-			}
-			if res == nil {
-				res = &hrpc.Result{}
 			}
 			results[i].Result = res
 		}
@@ -438,17 +454,17 @@ func (sb *serverBatch) regionOf(i int, calls []hrpc.Batchable) *regionInfo {
 }
 
 // cellblockSize is about the bytes of cellblock sb's mutations take (their EncodedSize, which
-// counts a little more than the cells).
-func cellblockSize(sb *serverBatch, calls []hrpc.Batchable) int {
-	n := 0
+// counts a little more than the cells), and their number.
+func cellblockSize(sb *serverBatch, calls []hrpc.Batchable) (size, mutations int) {
 	for _, r := range sb.regions {
 		for _, i := range sb.actions[r] {
 			if s, ok := wireOf(calls[i]).(interface{ EncodedSize() int }); ok {
-				n += s.EncodedSize()
+				size += s.EncodedSize()
+				mutations++
 			}
 		}
 	}
-	return n
+	return size, mutations
 }
 
 // Where an action stands in a MultiResponse being read (sendMulti).
@@ -474,6 +490,14 @@ func contains(s []int, v int) bool {
 type multiCheck struct {
 	calls []hrpc.Batchable
 	sent  [][]int
+}
+
+// Decode decodes a MultiResponse without an allocation per result (region.Decoder).
+func (m multiCheck) Decode(msg []byte, resp proto.Message) error {
+	if mr, ok := resp.(*pb.MultiResponse); ok {
+		return wire.DecodeMultiResponse(msg, mr)
+	}
+	return proto.Unmarshal(msg, resp)
 }
 
 func (m multiCheck) CheckResponse(resp proto.Message, cells []byte) error {

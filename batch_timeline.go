@@ -2,6 +2,7 @@ package hbase
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/go-hbase/hbase/hrpc"
@@ -18,10 +19,13 @@ const maxParallelTimeline = 16
 // MultiRequest goes to one server for all its regions, so it cannot be hedged region by
 // region.
 func (c *Client) timelineBatch(ctx context.Context, calls []hrpc.Batchable, pending []int, results []BatchResult) ([]int, func()) {
+	if !slices.ContainsFunc(pending, func(i int) bool { return isTimelineGet(calls[i]) }) {
+		return pending, func() {}
+	}
 	var timeline []int
 	kept := pending[:0:0]
 	for _, i := range pending {
-		if g, ok := calls[i].(*hrpc.Get); ok && g.Consistency() == hrpc.Timeline {
+		if isTimelineGet(calls[i]) {
 			timeline = append(timeline, i)
 			continue
 		}
@@ -53,4 +57,9 @@ func (c *Client) timelineBatch(ctx context.Context, calls []hrpc.Batchable, pend
 		})
 	}
 	return kept, wg.Wait
+}
+
+func isTimelineGet(call hrpc.Batchable) bool {
+	g, ok := call.(*hrpc.Get)
+	return ok && g.Consistency() == hrpc.Timeline
 }

@@ -57,6 +57,10 @@ type BufferedWriter struct {
 	timer    *time.Timer // WithFlushInterval's timer of the current buffer
 	failures []error     // failed and indeterminate outcomes kept for Flush without OnOutcome
 
+	// lastFlush is the length of the last buffer flushed (under mu): the next one is made that
+	// large at once rather than by append's doublings (a flush of thousands of mutations).
+	lastFlush int
+
 	deliver sync.Mutex // serialises the calls of OnOutcome
 	stats   writerCounters
 }
@@ -179,6 +183,9 @@ func (w *BufferedWriter) write(ctx context.Context, ms []hrpc.Mutation) error {
 	if len(w.buf) == 0 && w.o.interval > 0 {
 		gen := w.gen
 		w.timer = time.AfterFunc(w.o.interval, func() { w.intervalFlush(gen) })
+	}
+	if w.buf == nil {
+		w.buf = make([]hrpc.Mutation, 0, max(w.lastFlush, len(ms)))
 	}
 	w.buf = append(w.buf, ms...)
 	w.bufBytes += size

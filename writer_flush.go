@@ -20,6 +20,7 @@ func (w *BufferedWriter) flushLocked() {
 		return
 	}
 	f := &writerFlush{muts: w.buf, bytes: w.bufBytes, done: make(chan struct{})}
+	w.lastFlush = len(w.buf)
 	w.buf, w.bufBytes = nil, 0
 	w.flights[f] = struct{}{}
 	w.wg.Add(1)

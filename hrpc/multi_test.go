@@ -13,8 +13,8 @@ func TestMulti(t *testing.T) {
 	if err := m.Add(get.batchable(), 0); err == nil {
 		t.Error("Add before Region succeeded")
 	}
-	m.Region([]byte("empty"))
-	m.Region([]byte("one"))
+	m.Region([]byte("empty"), 3)
+	m.Region([]byte("one"), 0)
 	if err := m.Add(put.batchable(), 3); err != nil {
 		t.Fatal(err)
 	}

@@ -327,42 +327,31 @@ func (m *mutationCall) HeapSize() int { return m.heap }
 // Nonce is the Append's or Increment's nonce (0 for Put and Delete).
 func (m *mutationCall) Nonce() uint64 { return m.nonce }
 
-// mutationAlloc holds a MutationProto with every field it points to, so that encoding a
-// mutation costs one allocation instead of one per optional field.
-type mutationAlloc struct {
-	mut        pb.MutationProto
-	mtype      pb.MutationProto_MutationType
-	durability pb.MutationProto_Durability
-	timestamp  uint64
-	count      int32
-	nonce      uint64
-}
-
-// fill sets a.mut to m's metadata and appends the cells of a Put or Delete to cellblock. An
+// fill sets a.Mutation to m's metadata and appends the cells of a Put or Delete to cellblock. An
 // Append's or Increment's cells go in the message instead (see deltaColumns).
-func (m *mutation) fill(a *mutationAlloc, cellblock []byte) []byte {
-	a.mtype = m.mtype
-	a.timestamp = m.timestamp
-	a.mut.Row = m.row
-	a.mut.MutateType = &a.mtype
-	a.mut.Timestamp = &a.timestamp
+func (m *mutation) fill(a *wire.MutationSlot, cellblock []byte) []byte {
+	a.Type = m.mtype
+	a.Timestamp = m.timestamp
+	a.Mutation.Row = m.row
+	a.Mutation.MutateType = &a.Type
+	a.Mutation.Timestamp = &a.Timestamp
 	if m.durability != UseDefault {
-		a.durability = pb.MutationProto_Durability(m.durability)
-		a.mut.Durability = &a.durability
+		a.Durability = pb.MutationProto_Durability(m.durability)
+		a.Mutation.Durability = &a.Durability
 	}
 	if m.nonce != 0 {
-		a.nonce = m.nonce
-		a.mut.Nonce = &a.nonce
+		a.Nonce = m.nonce
+		a.Mutation.Nonce = &a.Nonce
 	}
-	a.mut.TimeRange = m.timeRange
-	a.mut.Attribute = m.attributes
+	a.Mutation.TimeRange = m.timeRange
+	a.Mutation.Attribute = m.attributes
 	if m.nonce != 0 {
-		a.mut.ColumnValue = m.deltaColumns()
+		a.Mutation.ColumnValue = m.deltaColumns()
 		return cellblock
 	}
 	if len(m.cells) > 0 {
-		a.count = int32(len(m.cells))
-		a.mut.AssociatedCellCount = &a.count
+		a.Count = int32(len(m.cells))
+		a.Mutation.AssociatedCellCount = &a.Count
 	}
 	// One allocation for the whole cellblock rather than append's doublings from nil (the
 	// client passes none): 4 allocations fewer for a Put of one 100-byte cell, 6 for three.
@@ -410,7 +399,7 @@ type mutateAlloc struct {
 	req        pb.MutateRequest
 	region     pb.RegionSpecifier
 	regionType pb.RegionSpecifier_RegionSpecifierType
-	m          mutationAlloc
+	m          wire.MutationSlot
 }
 
 // Marshal builds the MutateRequest for regionName and appends the cells to cellblock.
@@ -421,28 +410,28 @@ func (m *mutationCall) Marshal(regionName, cellblock []byte) (proto.Message, []b
 	a.region.Value = regionName
 	a.req.Region = &a.region
 	cellblock = (*mutation)(m).fill(&a.m, cellblock)
-	a.req.Mutation = &a.m.mut
+	a.req.Mutation = &a.m.Mutation
 	return &a.req, cellblock, nil
 }
 
 // NewResponse returns an empty MutateResponse.
 func (m *mutationCall) NewResponse() proto.Message { return new(pb.MutateResponse) }
 
-type actionAlloc struct {
-	action pb.Action
-	index  uint32
-	m      mutationAlloc
-}
-
 // Action builds the mutation as action index of a MultiRequest and appends its cells to
 // cellblock.
 func (m *mutationCall) Action(index uint32, cellblock []byte) (*pb.Action, []byte, error) {
-	a := new(actionAlloc)
-	a.index = index
-	a.action.Index = &a.index
-	cellblock = (*mutation)(m).fill(&a.m, cellblock)
-	a.action.Mutation = &a.m.mut
-	return &a.action, cellblock, nil
+	a := new(wire.ActionSlot)
+	cellblock, err := m.ActionInto(a, index, cellblock)
+	return &a.Action, cellblock, err
+}
+
+// ActionInto is Action into a, a zero slot (wire.SlotBatchable).
+func (m *mutationCall) ActionInto(a *wire.ActionSlot, index uint32, cellblock []byte) ([]byte, error) {
+	a.Index = index
+	a.Action.Index = &a.Index
+	cellblock = (*mutation)(m).fill(&a.Mutation, cellblock)
+	a.Action.Mutation = &a.Mutation.Mutation
+	return cellblock, nil
 }
 
 // decode turns a MutateResponse and its cellblock into a Result. Put and Delete return an

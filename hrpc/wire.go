@@ -70,6 +70,11 @@ func (wireAPI) ParseResult(r *pb.Result, rd *wire.CellReader) (*Result, error) {
 	return parseResult(r, rd)
 }
 
+// ParseResultInto fills res, a zero Result, from one protobuf Result, its cells read from rd.
+func (wireAPI) ParseResultInto(res *Result, r *pb.Result, rd *wire.CellReader) error {
+	return parseResultInto(res, r, rd)
+}
+
 // AppendScanResults appends the results of a ScanResponse to dst.
 func (wireAPI) AppendScanResults(dst []*Result, resp *pb.ScanResponse, cells []byte) ([]*Result, error) {
 	return appendScanResults(dst, resp, cells)

@@ -175,7 +175,13 @@ func (c *Client) finish(cl *call, method string, req, resp proto.Message, check 
 		return nil, err
 	}
 	if resp != nil {
-		if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(cl.msg, resp); err != nil {
+		var err error
+		if d, ok := check.(Decoder); ok {
+			err = d.Decode(cl.msg, resp)
+		} else {
+			err = (proto.UnmarshalOptions{Merge: true}).Unmarshal(cl.msg, resp)
+		}
+		if err != nil {
 			err = c.corrupt(cl, method, req, fmt.Errorf("decode %T: %w", resp, err))
 			c.release(cl)
 			return nil, err

@@ -20,6 +20,14 @@ type Checker interface {
 	CheckResponse(resp proto.Message, cells []byte) error
 }
 
+// A Checker that is also a Decoder decodes the response message itself, instead of
+// proto.Unmarshal, before it checks it (a batch's MultiResponse, whose thousands of results it
+// decodes into a few slabs). Decode must give what proto.Unmarshal gives into resp, an empty
+// message, or fail where it fails; it must not keep msg, whose buffer is reused.
+type Decoder interface {
+	Decode(msg []byte, resp proto.Message) error
+}
+
 // Bounds of the evidence logged for a corrupt response.
 const (
 	maxEvidenceHeader = 64  // bytes of the response header kept per call

@@ -34,6 +34,7 @@ type API interface {
 	DecodeCheckAndMutate(c *hrpc.CheckAndMutate, resp proto.Message, cells []byte) (bool, *hrpc.Result, error)
 	DecodeRowMutations(r *hrpc.RowMutations, resp proto.Message, cells []byte) error
 	ParseResult(r *pb.Result, rd *wire.CellReader) (*hrpc.Result, error)
+	ParseResultInto(res *hrpc.Result, r *pb.Result, rd *wire.CellReader) error
 	AppendScanResults(dst []*hrpc.Result, resp *pb.ScanResponse, cells []byte) ([]*hrpc.Result, error)
 
 	TableSchema(t *hrpc.TableDescriptor) (*pb.TableSchema, error)
@@ -99,6 +100,12 @@ func DecodeRowMutations(r *hrpc.RowMutations, resp proto.Message, cells []byte) 
 // past them); cells carried in the protobuf itself follow. Cells alias their buffers.
 func ParseResult(r *pb.Result, rd *wire.CellReader) (*hrpc.Result, error) {
 	return api.ParseResult(r, rd)
+}
+
+// ParseResultInto is ParseResult into res, a zero Result (one of a block a batch's results
+// share), which it fills with at most one allocation, for its cells.
+func ParseResultInto(res *hrpc.Result, r *pb.Result, rd *wire.CellReader) error {
+	return api.ParseResultInto(res, r, rd)
 }
 
 // AppendScanResults turns a ScanResponse and its cellblock into results, in order, appended to

@@ -1,0 +1,205 @@
+package wire
+
+import (
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/go-hbase/hbase/internal/pb"
+)
+
+// DecodeMultiResponse decodes b into resp, an empty message, as proto.Unmarshal does. A
+// response of a batch of n actions holds n ResultOrExceptions, each with its index and (for a
+// mutation) an empty Result: three allocations per action by protobuf's reflection. Here the
+// ResultOrExceptions of a region action, their indexes and Results come in one block. The
+// fast path knows the fields a region server sends (not the deprecated ones); on any other
+// field, or a field seen twice where proto would merge, it starts over with proto.Unmarshal,
+// so that the outcome (message or error) is always proto.Unmarshal's.
+func DecodeMultiResponse(b []byte, resp *pb.MultiResponse) error {
+	if decodeMultiFast(b, resp) {
+		return nil
+	}
+	resp.Reset()
+	return proto.Unmarshal(b, resp)
+}
+
+func decodeMultiFast(b []byte, resp *pb.MultiResponse) bool {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+		switch {
+		case num == 1 && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return false
+			}
+			b = b[n:]
+			rar := new(pb.RegionActionResult)
+			if !decodeRegionActionResult(v, rar) {
+				return false
+			}
+			resp.RegionActionResult = append(resp.RegionActionResult, rar)
+		case num == 3 && typ == protowire.BytesType && resp.RegionStatistics == nil:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return false
+			}
+			b = b[n:]
+			resp.RegionStatistics = new(pb.MultiRegionLoadStats)
+			if proto.Unmarshal(v, resp.RegionStatistics) != nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// roeSlab holds what one ResultOrException points to.
+type roeSlab struct {
+	roe                    pb.ResultOrException
+	index                  uint32
+	result                 pb.Result
+	count                  int32
+	exists, stale, partial bool
+}
+
+func decodeRegionActionResult(b []byte, rar *pb.RegionActionResult) bool {
+	count := 0
+	for rest := b; len(rest) > 0; {
+		num, typ, n := protowire.ConsumeField(rest)
+		if n < 0 {
+			return false
+		}
+		if num == 1 && typ == protowire.BytesType {
+			count++
+		}
+		rest = rest[n:]
+	}
+	var slab []roeSlab
+	if count > 0 {
+		slab = make([]roeSlab, count)
+		rar.ResultOrException = make([]*pb.ResultOrException, 0, count)
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+		switch {
+		case num == 1 && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return false
+			}
+			b = b[n:]
+			s := &slab[len(rar.ResultOrException)]
+			if !decodeResultOrException(v, s) {
+				return false
+			}
+			rar.ResultOrException = append(rar.ResultOrException, &s.roe)
+		case num == 2 && typ == protowire.BytesType && rar.Exception == nil:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return false
+			}
+			b = b[n:]
+			rar.Exception = new(pb.NameBytesPair)
+			if proto.Unmarshal(v, rar.Exception) != nil {
+				return false
+			}
+		case num == 3 && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return false
+			}
+			b = b[n:]
+			rar.Processed = proto.Bool(protowire.DecodeBool(v))
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func decodeResultOrException(b []byte, s *roeSlab) bool {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+		switch {
+		case num == 1 && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return false
+			}
+			b = b[n:]
+			s.index = uint32(v)
+			s.roe.Index = &s.index
+		case num == 2 && typ == protowire.BytesType && s.roe.Result == nil:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return false
+			}
+			b = b[n:]
+			if !decodeResult(v, s) {
+				return false
+			}
+			s.roe.Result = &s.result
+		case num == 3 && typ == protowire.BytesType && s.roe.Exception == nil:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return false
+			}
+			b = b[n:]
+			s.roe.Exception = new(pb.NameBytesPair)
+			if proto.Unmarshal(v, s.roe.Exception) != nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// decodeResult decodes a Result of no cells in the message (a mutation's: empty, or
+// associated_cell_count 0) into s; one with cells, or any other field, goes to proto.Unmarshal.
+func decodeResult(b []byte, s *roeSlab) bool {
+	for rest := b; len(rest) > 0; {
+		num, typ, n := protowire.ConsumeTag(rest)
+		if n < 0 {
+			return false
+		}
+		rest = rest[n:]
+		if typ != protowire.VarintType || num < 2 || num > 5 {
+			return proto.Unmarshal(b, &s.result) == nil
+		}
+		v, n := protowire.ConsumeVarint(rest)
+		if n < 0 {
+			return false
+		}
+		rest = rest[n:]
+		switch num {
+		case 2:
+			s.count = int32(v)
+			s.result.AssociatedCellCount = &s.count
+		case 3:
+			s.exists = protowire.DecodeBool(v)
+			s.result.Exists = &s.exists
+		case 4:
+			s.stale = protowire.DecodeBool(v)
+			s.result.Stale = &s.stale
+		case 5:
+			s.partial = protowire.DecodeBool(v)
+			s.result.Partial = &s.partial
+		}
+	}
+	return true
+}
