@@ -28,6 +28,7 @@ import (
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hbasetest/faultnet"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/cputime"
 )
 
 // The soak test (issue 14): mixed load (Puts, Gets, Increments, short Scans, with deadlines
@@ -519,20 +520,14 @@ func (s *soak) sample(sn *soakNet) {
 	}
 }
 
-// readRSSKB returns the process's resident set size in KiB, from /proc/self/status; 0 if it
-// cannot be read.
+// readRSSKB returns the process's resident set size in KiB (cputime.RSS); 0 if it cannot be
+// read.
 func readRSSKB() int64 {
-	b, err := os.ReadFile("/proc/self/status")
+	n, err := cputime.RSS(os.Getpid())
 	if err != nil {
 		return 0
 	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return n
-		}
-	}
-	return 0
+	return n >> 10
 }
 
 // soakRange is the minimum and maximum of one resource over one third of the run.
