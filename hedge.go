@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,15 @@ import (
 //     keeps answering (earlier reads), and one read at a time answers within its usual
 //     latency, so its reads stay within the budget; a partitioned one answers nothing, so a
 //     read refused by the budget is hedged once the server has been silent that long.
+//   - a primary server that lags its peers is hedged whatever the budget too (lagging): its
+//     recent 95th percentile is past the hedge delay and at least lagRatio times the middle
+//     one of the other servers the client reads from (as primaries, or as secondaries that
+//     answered hedges). Such hedges move reads from the one slow server to healthy ones
+//     rather than doubling a slow cluster's load: when most servers are slow, none lags the
+//     others, and the budget holds. With the adaptive delay, a lagging server's reads are
+//     hedged after its peers' 95th percentile rather than its own: its own is the slowness.
+//     It keeps lagging while at least lagLateShare of its reads are late (past the delay),
+//     since a hedged read's latency is only known to be at least the time a secondary took.
 
 const (
 	// DefaultHedgeDelay is the fixed hedge delay: Java's hbase.client.primaryCallTimeout.get.
@@ -55,6 +65,14 @@ const (
 	silenceMinSamples = 4
 	// minSilentAfter is the least silence that makes a primary silent (silentAfter).
 	minSilentAfter = 5 * time.Millisecond
+	// lagRatio is how many times its peers' 95th percentile a primary server's must be for
+	// the server to lag them (lagging).
+	lagRatio = 4
+	// lagLateShare is the share of its reads past the hedge delay that keeps a lagging server
+	// lagging: 4 times the 5% the adaptive delay aims at.
+	lagLateShare = 0.2
+	// lagRecheck is how often a server's lag is judged again.
+	lagRecheck = 250 * time.Millisecond
 )
 
 // hedgeOptions are the hedging settings of a client.
@@ -108,7 +126,11 @@ func WithAdaptiveHedging(floor, ceiling time.Duration) Option {
 // replicas while their primary server answers (default DefaultHedgeBudget, 10%; bursts of
 // up to 10 hedges pass). Reads whose primary is down, failed, or silent (no answer to any
 // Timeline read for twice the hedge delay, at least 5 ms and 3 times its recent 99th
-// percentile: a partition) are hedged outside the budget. 1 hedges every slow read; 0 hedges only those.
+// percentile: a partition) are hedged outside the budget, and so are the reads of a primary
+// server that lags the others the client reads from (its recent 95th percentile past the
+// hedge delay and at least 4 times the middle one of theirs): hedging them moves reads from
+// one slow server to healthy ones, while a cluster mostly slow stays within the budget.
+// 1 hedges every slow read; 0 hedges only those.
 func WithHedgeBudget(share float64) Option {
 	return func(o *options) error {
 		if !(share >= 0 && share <= 1) {
@@ -169,11 +191,16 @@ type primaryWindow struct {
 	lastAnswer atomic.Int64 // unix nanoseconds of its last answer to a Timeline read
 	delay      atomic.Int64 // nanoseconds: the adaptive delay's percentile; 0 until known
 	p99        atomic.Int64 // nanoseconds: the recent 99th percentile; 0 until known
+	lagJudged  atomic.Int64 // unix nanoseconds of the last judgement of lag
+	lags       atomic.Bool  // it lagged its peers at that judgement
+	peerDelay  atomic.Int64 // nanoseconds: the middle 95th percentile of its peers then
 
 	mu        sync.Mutex
 	cur, prev *hdrhistogram.Histogram // µs
 	since     time.Time               // when cur started
 	n         int
+	// Reads sampled and reads late (past their hedge delay) in cur and prev.
+	reads, late, prevReads, prevLate int
 }
 
 func (h *hedger) window(addr string) *primaryWindow {
@@ -198,19 +225,8 @@ func (w *primaryWindow) answered(now time.Time, d time.Duration) {
 func (w *primaryWindow) sample(now time.Time, d time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.cur == nil {
-		w.cur = hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 2)
-		w.since = now
-	}
-	if now.Sub(w.since) > hedgeWindow {
-		// The oldest window goes: its histogram is reused for the next one.
-		if w.prev == nil {
-			w.prev = hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 2)
-		}
-		w.prev, w.cur = w.cur, w.prev
-		w.cur.Reset()
-		w.since, w.n = now, 0
-	}
+	w.rotate(now)
+	w.reads++
 	us := min(max(int64(d/time.Microsecond), 1), int64(time.Minute/time.Microsecond))
 	_ = w.cur.RecordValue(us) // in range
 	// The percentiles are read every 16 answers (reading them walks the histogram), and at
@@ -232,6 +248,44 @@ func (w *primaryWindow) sample(now time.Time, d time.Duration) {
 	}
 }
 
+// rotate starts the window's histograms and counts, or a new window when the current one is
+// hedgeWindow old (the oldest goes; its histogram is reused). w.mu is held.
+func (w *primaryWindow) rotate(now time.Time) {
+	if w.cur == nil {
+		w.cur = hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 2)
+		w.since = now
+	}
+	if now.Sub(w.since) > hedgeWindow {
+		if w.prev == nil {
+			w.prev = hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 2)
+		}
+		w.prev, w.cur = w.cur, w.prev
+		w.cur.Reset()
+		w.since, w.n = now, 0
+		w.prevReads, w.prevLate, w.reads, w.late = w.reads, w.late, 0, 0
+	}
+}
+
+// noteLate counts a read of the server past its hedge delay.
+func (w *primaryWindow) noteLate(now time.Time) {
+	w.mu.Lock()
+	w.rotate(now)
+	w.late++
+	w.mu.Unlock()
+}
+
+// lateShare is the share of the server's recent reads that were late, or 0 before
+// hedgeMinSamples reads.
+func (w *primaryWindow) lateShare() float64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := w.reads + w.prevReads
+	if n < hedgeMinSamples {
+		return 0
+	}
+	return float64(w.late+w.prevLate) / float64(n)
+}
+
 // silentAfter is how long a primary server must have answered no Timeline read to be
 // silent, for a read of hedge delay d: twice the delay, at least minSilentAfter, and at
 // least 3 times the server's recent 99th percentile, so that a server slow for every read
@@ -245,6 +299,47 @@ func (w *primaryWindow) silentAfter(d time.Duration) time.Duration {
 func (w *primaryWindow) silentIn(now time.Time, d time.Duration) time.Duration {
 	quiet := time.Duration(now.UnixNano() - w.lastAnswer.Load())
 	return max(w.silentAfter(d)-quiet, 0)
+}
+
+// lagging reports whether w's server lags the other servers the client reads from, for a
+// read of hedge delay d (its own, delayFor's): its recent 95th percentile is past d and at
+// least lagRatio times the middle one of its peers' (the upper middle of an even count: of
+// three servers, two slow ones lag neither the other nor the cluster); or it lagged at the
+// last judgement and lagLateShare of its reads are still late. A server with no known peer
+// does not lag. The verdict is kept for lagRecheck.
+func (h *hedger) lagging(w *primaryWindow, now time.Time, d time.Duration) bool {
+	if judged := w.lagJudged.Load(); now.UnixNano()-judged < int64(lagRecheck) {
+		return w.lags.Load()
+	}
+	w.lagJudged.Store(now.UnixNano())
+	var peers []time.Duration
+	h.servers.Range(func(_, v any) bool {
+		if o := v.(*primaryWindow); o != w {
+			if q := time.Duration(o.delay.Load()); q > 0 {
+				peers = append(peers, q)
+			}
+		}
+		return true
+	})
+	lags := false
+	if len(peers) > 0 {
+		slices.Sort(peers)
+		mid := peers[len(peers)/2]
+		p := time.Duration(w.delay.Load())
+		lags = (p > d && p >= lagRatio*mid) || (w.lags.Load() && w.lateShare() >= lagLateShare)
+		w.peerDelay.Store(int64(mid))
+	}
+	w.lags.Store(lags)
+	return lags
+}
+
+// lagDelay is the hedge delay of a read whose primary server lags: with the adaptive delay,
+// its peers' middle 95th percentile within the floor and the ceiling; else the fixed delay.
+func (h *hedger) lagDelay(w *primaryWindow) time.Duration {
+	if !h.opts.adaptive {
+		return h.opts.delay
+	}
+	return min(max(time.Duration(w.peerDelay.Load()), h.opts.floor), h.opts.ceiling)
 }
 
 // delayFor is the hedge delay of a read whose primary is w's server.
@@ -288,7 +383,11 @@ type hedgeRace struct {
 	call    wire.Call
 	w       *primaryWindow
 	delay   time.Duration
+	lag     bool               // the primary's server lags its peers: hedged outside the budget
 	pcancel context.CancelFunc // ends the primary's leg
+
+	late     bool      // the delay passed without the primary's answer (counted once)
+	hedgedAt time.Time // when the secondaries were asked
 }
 
 func (r *hedgeRace) finish() {
@@ -350,12 +449,16 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 	h := c.hedge
 	primary := r.location()
 	w := h.window(primary)
+	start := time.Now()
 	delay := h.delayFor(w)
+	lag := h.lagging(w, start, delay)
+	if lag {
+		delay = h.lagDelay(w)
+	}
 	pctx, pcancel := context.WithCancel(ctx)
 	defer pcancel()
-	race := &hedgeRace{winner: -1, c: c, ctx: ctx, primary: r, reps: reps, call: call, w: w, delay: delay, pcancel: pcancel}
+	race := &hedgeRace{winner: -1, c: c, ctx: ctx, primary: r, reps: reps, call: call, w: w, delay: delay, lag: lag, pcancel: pcancel}
 	defer race.stopLegs()
-	start := time.Now()
 	if conn == nil {
 		c.hedgeOut(race, true)
 	} else {
@@ -451,14 +554,20 @@ func (c *Client) hedgeOut(race *hedgeRace, force bool) {
 		race.mu.Unlock()
 		return
 	}
+	now := time.Now()
 	if !force {
-		if wait := race.w.silentIn(time.Now(), race.delay); wait > 0 && !h.spend() {
+		if !race.late {
+			race.late = true
+			race.w.noteLate(now)
+		}
+		if wait := race.w.silentIn(now, race.delay); wait > 0 && !race.lag && !h.spend() {
 			race.timer = time.AfterFunc(wait, race.onTimer)
 			race.mu.Unlock()
 			return // over budget while the primary's server answers
 		}
 	}
 	race.launched = len(race.reps)
+	race.hedgedAt = now
 	race.done = make(chan struct{})
 	sctx, cancel := context.WithCancel(race.ctx)
 	race.cancel = cancel
@@ -480,6 +589,12 @@ func (c *Client) hedgeOut(race *hedgeRace, force bool) {
 // secondaryLeg asks one secondary replica and files its answer in the race.
 func (c *Client) secondaryLeg(ctx context.Context, race *hedgeRace, rep *regionInfo) {
 	resp, cells, err := c.askReplica(ctx, race.primary, rep, race.call)
+	if err == nil {
+		// The secondary's server is a peer of the primary's: its latency tells what a
+		// server not lagging answers in (lagging).
+		now := time.Now()
+		c.hedge.window(rep.addr).answered(now, now.Sub(race.hedgedAt))
+	}
 	race.mu.Lock()
 	defer race.mu.Unlock()
 	if err == nil && race.winner < 0 {

@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -409,5 +410,100 @@ func TestTimelineGetAllocations(t *testing.T) {
 	}
 	if timelineAllocs > strongAllocs+7 {
 		t.Fatalf("a Timeline Get allocates %.0f times, a Strong one %.0f", timelineAllocs, strongAllocs)
+	}
+}
+
+// A primary server lags when its 95th percentile is past the hedge delay and lagRatio times
+// the middle one of its peers'; not when most servers are as slow (two of three), nor without peers.
+func TestHedgeLagging(t *testing.T) {
+	const d = 10 * time.Millisecond
+	now := time.Now()
+	setup := func(p95s ...time.Duration) (*hedger, []*primaryWindow) {
+		h := newHedger(defaultHedgeOptions())
+		var ws []*primaryWindow
+		for i, p := range p95s {
+			w := h.window(fmt.Sprintf("s:%d", i))
+			for range hedgeMinSamples * 2 {
+				w.answered(now, p)
+			}
+			ws = append(ws, w)
+		}
+		return h, ws
+	}
+	for _, tc := range []struct {
+		name string
+		p95s []time.Duration
+		lags []bool
+	}{
+		{"one slow server", []time.Duration{50 * time.Millisecond, 2 * time.Millisecond, 3 * time.Millisecond}, []bool{true, false, false}},
+		{"a slow cluster", []time.Duration{50 * time.Millisecond, 40 * time.Millisecond, 30 * time.Millisecond}, []bool{false, false, false}},
+		{"half slow", []time.Duration{50 * time.Millisecond, 45 * time.Millisecond, 2 * time.Millisecond, 2 * time.Millisecond}, []bool{true, true, false, false}},
+		{"most slow", []time.Duration{50 * time.Millisecond, 45 * time.Millisecond, 40 * time.Millisecond, 2 * time.Millisecond}, []bool{false, false, false, false}},
+		{"two of three slow", []time.Duration{50 * time.Millisecond, 45 * time.Millisecond, 2 * time.Millisecond}, []bool{false, false, false}},
+		{"slow within the delay", []time.Duration{8 * time.Millisecond, time.Millisecond, time.Millisecond}, []bool{false, false, false}},
+		{"slower, not 4 times", []time.Duration{30 * time.Millisecond, 12 * time.Millisecond, 8 * time.Millisecond}, []bool{false, false, false}},
+		{"no peer", []time.Duration{50 * time.Millisecond}, []bool{false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, ws := setup(tc.p95s...)
+			for i, w := range ws {
+				if got := h.lagging(w, now, d); got != tc.lags[i] {
+					t.Errorf("server %d (p95 %v): lagging %v, want %v", i, tc.p95s[i], got, tc.lags[i])
+				}
+			}
+		})
+	}
+	// The verdict is kept for lagRecheck, then judged again: here the peers became as slow.
+	h, ws := setup(50*time.Millisecond, 2*time.Millisecond)
+	if !h.lagging(ws[0], now, d) {
+		t.Fatal("not lagging a fast peer")
+	}
+	later := now.Add(hedgeWindow + time.Second)
+	for range hedgeMinSamples * 2 {
+		ws[1].answered(later, 60*time.Millisecond)
+	}
+	if !h.lagging(ws[0], now.Add(lagRecheck/2), d) {
+		t.Fatal("verdict not kept for lagRecheck")
+	}
+	if h.lagging(ws[0], now.Add(lagRecheck), d) {
+		t.Fatal("still lagging a peer as slow as itself")
+	}
+
+	// Hedged early, a lagging server's reads are known only to take at least the time a
+	// secondary took: its 95th percentile falls to its peers'. It keeps lagging while a fifth
+	// of its reads are late, and its delay is its peers' 95th percentile (adaptive).
+	h = newHedger(hedgeOptions{delay: d, adaptive: true, floor: time.Millisecond, ceiling: d, budget: DefaultHedgeBudget})
+	slow, fast := h.window("slow:1"), h.window("fast:1")
+	for range hedgeMinSamples * 2 {
+		slow.answered(now, 50*time.Millisecond)
+		fast.answered(now, 2*time.Millisecond)
+	}
+	if !h.lagging(slow, now, h.delayFor(slow)) {
+		t.Fatal("not lagging at p95 50ms against 2ms")
+	}
+	if got := h.lagDelay(slow); got < 2*time.Millisecond || got > 2100*time.Microsecond {
+		t.Fatalf("lagging delay %v, want the peer's p95, 2ms", got)
+	}
+	next := later.Add(hedgeWindow + time.Second) // the 50 ms answers age out
+	for i := range 400 {
+		if i%3 == 0 {
+			slow.noteLate(next)
+		}
+		slow.answered(next, 3*time.Millisecond)
+		fast.answered(next, 2*time.Millisecond)
+	}
+	if !h.lagging(slow, next, h.delayFor(slow)) {
+		t.Fatalf("a third of its reads late (%.2f), p95 3ms: stopped lagging", slow.lateShare())
+	}
+	recovered := next.Add(2 * (hedgeWindow + time.Second))
+	for i := range 400 {
+		if i%20 == 0 {
+			slow.noteLate(recovered)
+		}
+		slow.answered(recovered, 2*time.Millisecond)
+		fast.answered(recovered, 2*time.Millisecond)
+	}
+	if h.lagging(slow, recovered, h.delayFor(slow)) {
+		t.Fatalf("5%% of its reads late (%.2f): still lagging", slow.lateShare())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,8 +19,15 @@ import (
 
 // createReplicatedTable creates a table of family "f", split at "h" and "p", whose regions
 // have three replicas, dropped when the test ends.
-func createReplicatedTable(t *testing.T, c *Client) string {
+func createReplicatedTable(t *testing.T, c *Client, splits ...string) string {
 	t.Helper()
+	if len(splits) == 0 {
+		splits = []string{"h", "p"}
+	}
+	keys := make([][]byte, len(splits))
+	for i, k := range splits {
+		keys[i] = []byte(k)
+	}
 	cl := testCluster(t)
 	name := fmt.Sprintf("t%d_%s", tables.Add(1), sanitize(t.Name()))
 	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"), hrpc.RegionReplication(3))
@@ -27,7 +35,7 @@ func createReplicatedTable(t *testing.T, c *Client) string {
 		t.Fatal(err)
 	}
 	ctx := testContext(t, 2*time.Minute)
-	if err := c.Admin().CreateTable(ctx, desc, hrpc.SplitKeys([]byte("h"), []byte("p"))); err != nil {
+	if err := c.Admin().CreateTable(ctx, desc, hrpc.SplitKeys(keys...)); err != nil {
 		t.Fatalf("creating %s: %v", name, err)
 	}
 	t.Cleanup(func() {
@@ -533,5 +541,101 @@ func TestTimelineHedgesSlowServer(t *testing.T) {
 	measure("Timeline, budget 0.1, second round", c, hrpc.Timeline)
 	if sent := c.Stats().HedgesSent - before; sent > 2*(reads/10+8) {
 		t.Errorf("%d hedges (to 2 secondaries each) for %d reads with a budget of 10%%", sent, reads)
+	}
+}
+
+// TestTimelineHedgesLaggingServer: with no hedge budget at all, the Timeline Gets of a primary
+// server that lags the others the client reads from (half its Gets take 100 ms, the others'
+// none) are hedged anyway once the client knows the servers' latency, while the Gets of the
+// healthy servers are not hedged.
+func TestTimelineHedgesLaggingServer(t *testing.T) {
+	cl := testCluster(t)
+	const delay = 10 * time.Millisecond
+	admin := newTestClient(t)
+	table := createReplicatedTable(t, admin, "b", "d", "f", "h", "j")
+	ctx := testContext(t, 2*time.Minute)
+	regions, err := cl.Regions(ctx, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One row in each region, read in turns; the slow server is the first region's.
+	var rows []string
+	servers := map[int]bool{}
+	for _, r := range regions {
+		row := string(r.StartKey) + "row"
+		if err := putVersioned(ctx, admin, table, row, 1); err != nil {
+			t.Fatal(err)
+		}
+		waitReplicated(t, admin, table, row, 1)
+		rows = append(rows, row)
+		servers[r.Server] = true
+	}
+	if len(servers) < 2 {
+		t.Fatalf("the %d primaries of %s are all on one server: no peer to lag", len(regions), table)
+	}
+	slot := regions[0].Server
+	if err := cl.SlowReads(ctx, slot, 100*time.Millisecond, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.SlowReads(context.Background(), slot, 0, 0) })
+
+	round := func(c *Client, n int) (slowReads, lateSlow, healthyHedged, stale int, slowTook []time.Duration) {
+		for i := range n {
+			r := regions[i%len(regions)]
+			g, _ := hrpc.NewGet([]byte(table), []byte(rows[i%len(rows)]), hrpc.Consistency(hrpc.Timeline))
+			before := c.Stats().HedgesSent
+			start := time.Now()
+			res, err := c.Get(ctx, g)
+			took := time.Since(start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, err := versionOf(res); err != nil || v != 1 {
+				t.Fatalf("%q: version %d: %v", rows[i%len(rows)], v, err)
+			}
+			if res.Stale {
+				stale++
+			}
+			if r.Server == slot {
+				slowReads++
+				slowTook = append(slowTook, took)
+				if took >= 90*time.Millisecond {
+					lateSlow++
+				}
+			} else if c.Stats().HedgesSent > before {
+				healthyHedged++
+			}
+		}
+		slices.Sort(slowTook)
+		return
+	}
+	for _, tc := range []struct {
+		name string
+		opts []Option
+	}{
+		{"fixed 10 ms", []Option{WithHedgeDelay(delay), WithHedgeBudget(0)}},
+		// Adaptive: the lagging server's reads are hedged after its peers' 95th percentile.
+		{"adaptive 1-50 ms", []Option{WithAdaptiveHedging(time.Millisecond, 50*time.Millisecond), WithHedgeBudget(0)}},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			c := newTestClient(t, tc.opts...)
+			// The first round teaches the client every server's latency (50 answers each).
+			n := 60 * len(regions)
+			slowReads, late, _, _, _ := round(c, n)
+			t.Logf("learning: %d reads of the slow server, %d of them over 90 ms", slowReads, late)
+			slowReads, late, healthyHedged, stale, took := round(c, n)
+			s := c.Stats()
+			t.Logf("lagging: %d reads of the slow server (p50 %v, p90 %v, max %v), %d over 90 ms, %d stale; %d hedged reads of healthy servers; hedges sent %d, won %d",
+				slowReads, took[len(took)/2].Round(time.Microsecond), took[len(took)*9/10].Round(time.Microsecond),
+				took[len(took)-1].Round(time.Microsecond), late, stale, healthyHedged, s.HedgesSent, s.HedgesWon)
+			// Without the lift, about half the slow server's reads take 100 ms (the budget is
+			// 0 and the server answers, so it is never silent).
+			if late > slowReads/10 || stale == 0 {
+				t.Errorf("%d of %d reads of the lagging server over 90 ms, %d stale: they were not hedged", late, slowReads, stale)
+			}
+			if healthyHedged > n/50 {
+				t.Errorf("%d reads of healthy servers hedged with a budget of 0", healthyHedged)
+			}
+		})
 	}
 }
