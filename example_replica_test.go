@@ -2,14 +2,12 @@ package hbase_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log"
 	"time"
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/fakehbase"
-	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -80,12 +78,50 @@ func ExampleWithHedgeDelay() {
 }
 
 // Region lookups spread over hbase:meta's replicas, for a cluster with hbase.meta.replica.count
-// above 1. The replicas are listed by ZooKeeper: a client of the bootstrap servers' registry
-// cannot use them.
+// above 1. The registry lists the replicas: ZooKeeper (hbase.NewClient("zk1:2181,zk2:2181",
+// hbase.WithMetaReplicaLookups())) or, as here, the bootstrap servers' connection registry.
+// (fakehbase has one replica of hbase:meta, so here the primary answers every lookup.)
 func ExampleWithMetaReplicaLookups() {
-	// A program passes its quorum: hbase.NewClient("zk1:2181,zk2:2181", hbase.WithMetaReplicaLookups()).
-	_, err := hbase.NewClient("", hbase.WithBootstrapServers("rs1.example.com:16020"), hbase.WithMetaReplicaLookups())
-	fmt.Println(errors.Is(err, hberr.ErrConfiguration))
+	srv, err := fakehbase.Start()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+
+	client, err := hbase.NewClient("", hbase.WithBootstrapServers(srv.Addr()), hbase.WithMetaReplicaLookups())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	desc, err := hrpc.NewTableDescriptor("events", hrpc.WithFamily("e"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := client.Admin().CreateTable(ctx, desc, hrpc.SplitKeys([]byte("m"))); err != nil {
+		log.Fatal(err)
+	}
+	for _, row := range []string{"a", "z"} {
+		put, err := hrpc.NewPut([]byte("events"), []byte(row), hrpc.Value([]byte("e"), []byte("q"), []byte("v-"+row)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		// Each region's first call looks it up: on the primary or a replica of hbase:meta.
+		if _, err := client.Put(ctx, put); err != nil {
+			log.Fatal(err)
+		}
+	}
+	get, err := hrpc.NewGet([]byte("events"), []byte("z"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := client.Get(ctx, get)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s\n", res.Cells[0].Value)
 	// Output:
-	// true
+	// v-z
 }

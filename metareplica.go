@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/region"
+	"github.com/go-hbase/hbase/zk"
 )
 
 // Lookups on hbase:meta's replicas (Java's hbase.locator.meta.replicas.mode=LoadBalance): a
@@ -20,12 +21,12 @@ import (
 // primary.
 
 // WithMetaReplicaLookups spreads region lookups over hbase:meta's primary and its secondary
-// replicas, round robin, when the cluster has some (their locations come from ZooKeeper's
-// meta-region-server-N znodes, read again every 30 s or after a failure). A lookup that fails
-// on a replica is sent to the primary at once; the lookups that follow a failed call (its
-// region moved, split or closed) go to the primary, which a replica may lag behind. Off by
-// default, as in Java. It needs the ZooKeeper registry: with WithBootstrapServers it is an
-// error.
+// replicas, round robin, when the cluster has some. Their locations come from the registry,
+// read again every 30 s or after a failure: ZooKeeper's meta-region-server-N znodes, or with
+// WithBootstrapServers the servers' connection registry (one GetMetaRegionLocations answer
+// lists every replica). A lookup that fails on a replica is sent to the primary at once; the
+// lookups that follow a failed call (its region moved, split or closed) go to the primary,
+// which a replica may lag behind. Off by default, as in Java.
 func WithMetaReplicaLookups() Option {
 	return func(o *options) error {
 		o.metaReplicaLookups = true
@@ -36,26 +37,34 @@ func WithMetaReplicaLookups() Option {
 // primaryMetaKey marks a context whose lookups must read hbase:meta's primary.
 type primaryMetaKey struct{}
 
-// metaReplicaLocator is a registry that knows hbase:meta's secondary replicas (zk.Client).
+// metaReplicaLocator is a registry that lists hbase:meta's secondary replicas in one answer:
+// servers[i] holds replica i+1, "" when it has no server now (bootstrapRegistry;
+// zkMetaReplicas for ZooKeeper's).
 type metaReplicaLocator interface {
-	LocateMetaReplica(ctx context.Context, id int) (string, error)
+	LocateMetaReplicas(ctx context.Context) ([]string, error)
 }
 
 const (
 	// metaReplicaRefresh is how long the replicas' locations are trusted.
 	metaReplicaRefresh = 30 * time.Second
-	// maxMetaReplicas bounds the replica znodes read.
+	// maxMetaReplicas bounds the replicas read.
 	maxMetaReplicas = 16
 )
+
+// metaReplica is a secondary replica of hbase:meta: its replica id and server.
+type metaReplica struct {
+	id   int
+	addr string
+}
 
 // metaReplicas is what the client knows of hbase:meta's secondary replicas.
 type metaReplicas struct {
 	loc     metaReplicaLocator
 	mu      sync.Mutex
-	addrs   []string // replica i+1's server
+	reps    []metaReplica // those with a server
 	fetched time.Time
 	turn    uint64
-	reading bool // a read of the znodes is under way
+	reading bool // a read of the locations is under way
 }
 
 // metaReplica returns the hbase:meta replica the next lookup should read and its connection,
@@ -69,42 +78,71 @@ func (c *Client) metaReplica(ctx context.Context) ([]byte, *region.Client) {
 			m.reading = false
 		}
 	}
-	n := len(m.addrs)
+	n := len(m.reps)
 	m.turn++
 	k := int(m.turn % uint64(n+1))
-	var addr string
+	var rep metaReplica
 	if k > 0 {
-		addr = m.addrs[k-1]
+		rep = m.reps[k-1]
 	}
 	m.mu.Unlock()
-	if addr == "" {
+	if rep.addr == "" {
 		return nil, nil
 	}
-	conn, err := c.conn(ctx, addr)
+	conn, err := c.conn(ctx, rep.addr)
 	if err != nil {
 		return nil, nil
 	}
-	name, _ := replicaRegionName(metaRegionName, k) // "hbase:meta,,1_000N": cannot fail for 1 <= k <= 16
+	name, _ := replicaRegionName(metaRegionName, rep.id) // "hbase:meta,,1_000N": cannot fail for 1 <= id <= 16
 	return name, conn
 }
 
-// readMetaReplicas reads the secondary replicas' znodes, 1 and up until one is missing.
+// readMetaReplicas asks the registry where the secondary replicas are. After a failure it keeps
+// what it knew (a replica that moved fails its lookups over to the primary) and asks again a
+// second later.
 func (c *Client) readMetaReplicas() {
 	m := c.metaReps
 	ctx, cancel := context.WithTimeout(c.lifetime, c.opts.lookupTimeout)
 	defer cancel()
-	var addrs []string
-	for id := 1; id <= maxMetaReplicas; id++ {
-		addr, err := m.loc.LocateMetaReplica(ctx, id)
-		if err != nil {
-			break
+	servers, err := m.loc.LocateMetaReplicas(ctx)
+	var reps []metaReplica
+	for i, addr := range servers {
+		if addr != "" && i < maxMetaReplicas {
+			reps = append(reps, metaReplica{id: i + 1, addr: addr})
 		}
-		addrs = append(addrs, addr)
 	}
 	m.mu.Lock()
-	m.addrs, m.fetched, m.reading = addrs, time.Now(), false
+	m.fetched, m.reading = time.Now(), false
+	if err != nil {
+		m.fetched = m.fetched.Add(time.Second - metaReplicaRefresh)
+	} else {
+		m.reps = reps
+	}
 	m.mu.Unlock()
-	c.log.Debug("hbase: hbase:meta replicas", "servers", addrs)
+	if err != nil {
+		c.log.Debug("hbase: locating hbase:meta's replicas failed", "err", err)
+		return
+	}
+	c.log.Debug("hbase: hbase:meta replicas", "replicas", len(reps), "servers", servers)
+}
+
+// zkMetaReplicas reads hbase:meta's secondary replicas from ZooKeeper's meta-region-server-N
+// znodes, 1 and up until one is missing.
+type zkMetaReplicas struct{ zc *zk.Client }
+
+func (z zkMetaReplicas) LocateMetaReplicas(ctx context.Context) ([]string, error) {
+	var servers []string
+	for id := 1; id <= maxMetaReplicas; id++ {
+		addr, err := z.zc.LocateMetaReplica(ctx, id)
+		if errors.Is(err, zk.ErrNoNode) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		servers = append(servers, addr)
+	}
+	return servers, nil
 }
 
 // failed notes a lookup that failed on a replica (moved, closed, or behind the primary): the
@@ -122,9 +160,14 @@ func newMetaReplicas(on bool, reg registry) (*metaReplicas, error) {
 	if !on {
 		return nil, nil
 	}
-	loc, ok := reg.(metaReplicaLocator)
-	if !ok {
-		return nil, fmt.Errorf("hbase: WithMetaReplicaLookups needs the ZooKeeper registry: %w", errNoMetaReplicas)
+	var loc metaReplicaLocator
+	switch r := reg.(type) {
+	case metaReplicaLocator:
+		loc = r
+	case *zk.Client:
+		loc = zkMetaReplicas{r}
+	default:
+		return nil, fmt.Errorf("hbase: WithMetaReplicaLookups needs ZooKeeper or bootstrap servers: %w", errNoMetaReplicas)
 	}
 	return &metaReplicas{loc: loc}, nil
 }

@@ -11,7 +11,8 @@ import (
 
 // TestMetaReplicaLookupsAgainstHBase starts a cluster of its own with three replicas of
 // hbase:meta and reads a table of 8 regions with a cold cache through clients with
-// WithMetaReplicaLookups: every Get is answered, and the lookups are spread over the replicas
+// WithMetaReplicaLookups, finding the replicas through ZooKeeper and through the master's
+// connection registry: every Get is answered, and the lookups are spread over the replicas
 // (a cluster of its own, up in about 6 s: make test's race pass and make reliability).
 func TestMetaReplicaLookupsAgainstHBase(t *testing.T) {
 	if hbasetest.Skipped() {
@@ -67,45 +68,60 @@ func TestMetaReplicaLookupsAgainstHBase(t *testing.T) {
 		t.Fatalf("flushing hbase:meta: %v", err)
 	}
 	time.Sleep(2 * time.Second)
-	var replicaLookups, lookups int64
-	for round := range 3 {
-		c, err := NewClient(cl.ZKQuorum, WithZNodeParent(cl.ZNodeParent), WithMetaReplicaLookups())
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The first lookup reads the replicas' znodes in the background: wait for them.
-		g, _ := hrpc.NewGet([]byte(table), []byte(rows[0]))
-		if _, err := c.Get(ctx, g); err != nil {
-			t.Fatal(err)
-		}
-		for {
-			c.metaReps.mu.Lock()
-			n := len(c.metaReps.addrs)
-			c.metaReps.mu.Unlock()
-			if n == 2 {
-				break
-			}
-			if ctx.Err() != nil {
-				t.Fatalf("round %d: the client found %d hbase:meta replicas", round, n)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		for _, row := range rows[1:] {
-			g, _ := hrpc.NewGet([]byte(table), []byte(row))
-			res, err := c.Get(ctx, g)
-			if err != nil {
-				t.Fatalf("round %d: Get %s: %v", round, row, err)
-			}
-			if len(res.Cells) != 1 || string(res.Cells[0].Value) != row {
-				t.Fatalf("round %d: Get %s: %v", round, row, res.Cells)
-			}
-		}
-		replicaLookups += c.metaReplicaRPCs.Load()
-		lookups += c.metaReplicaRPCs.Load() + c.metaRPCs.Load()
-		c.Close()
+	// The same reads through each registry: ZooKeeper's meta-region-server-N znodes, and the
+	// connection registry of the master and (HBase 2.5+) of a region server, whose one
+	// GetMetaRegionLocations answer lists every replica.
+	st, err := cl.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("%d lookups, %d answered by an hbase:meta replica", lookups, replicaLookups)
-	if replicaLookups == 0 {
-		t.Fatal("no lookup was answered by a replica of hbase:meta")
+	for _, reg := range []struct {
+		name   string
+		quorum string
+		opts   []Option
+	}{
+		{"zookeeper", cl.ZKQuorum, []Option{WithZNodeParent(cl.ZNodeParent)}},
+		{"bootstrap-master", "", []Option{WithBootstrapServers(cl.MasterAddr)}},
+		{"bootstrap-regionserver", "", []Option{WithBootstrapServers(st.RegionServers[0].Addr)}},
+	} {
+		t.Run(reg.name, func(t *testing.T) {
+			if reg.name == "bootstrap-regionserver" && !cl.AtLeast(2, 5) {
+				t.Skipf("HBase %s region servers serve no connection registry", cl.Version())
+			}
+			var replicaLookups, lookups int64
+			for round := range 3 {
+				c, err := NewClient(reg.quorum, append(reg.opts, WithMetaReplicaLookups())...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				// The first lookup reads the replicas' locations in the background: wait for them.
+				g, _ := hrpc.NewGet([]byte(table), []byte(rows[0]))
+				if _, err := c.Get(ctx, g); err != nil {
+					t.Fatal(err)
+				}
+				reps := waitReplicas(t, c, 2, time.Minute)
+				if round == 0 {
+					t.Logf("hbase:meta replicas: %v, located by %T", reps, c.metaReps.loc)
+				}
+				for _, row := range rows[1:] {
+					g, _ := hrpc.NewGet([]byte(table), []byte(row))
+					res, err := c.Get(ctx, g)
+					if err != nil {
+						t.Fatalf("round %d: Get %s: %v", round, row, err)
+					}
+					if len(res.Cells) != 1 || string(res.Cells[0].Value) != row {
+						t.Fatalf("round %d: Get %s: %v", round, row, res.Cells)
+					}
+				}
+				replicaLookups += c.metaReplicaRPCs.Load()
+				lookups += c.metaReplicaRPCs.Load() + c.metaRPCs.Load()
+				c.Close()
+			}
+			t.Logf("%d lookups, %d answered by an hbase:meta replica", lookups, replicaLookups)
+			if replicaLookups == 0 {
+				t.Fatal("no lookup was answered by a replica of hbase:meta")
+			}
+		})
 	}
 }

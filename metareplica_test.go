@@ -3,6 +3,7 @@ package hbase
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -13,11 +14,37 @@ import (
 // fakeMetaReplicas lists servers as hbase:meta's replicas 1, 2...
 type fakeMetaReplicas []string
 
-func (f fakeMetaReplicas) LocateMetaReplica(_ context.Context, id int) (string, error) {
-	if id > len(f) {
-		return "", errors.New("no node")
+func (f fakeMetaReplicas) LocateMetaReplicas(context.Context) ([]string, error) { return f, nil }
+
+// failingMetaReplicas is a registry that cannot say where the replicas are.
+type failingMetaReplicas struct{}
+
+func (failingMetaReplicas) LocateMetaReplicas(context.Context) ([]string, error) {
+	return nil, errors.New("no bootstrap server answered")
+}
+
+// knownReplicas is what c knows of hbase:meta's replicas.
+func knownReplicas(c *Client) []metaReplica {
+	c.metaReps.mu.Lock()
+	defer c.metaReps.mu.Unlock()
+	return slices.Clone(c.metaReps.reps)
+}
+
+// waitReplicas waits until c knows n replicas of hbase:meta (read in the background at the
+// first lookup).
+func waitReplicas(t *testing.T, c *Client, n int, wait time.Duration) []metaReplica {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		reps := knownReplicas(c)
+		if len(reps) == n {
+			return reps
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the client knows %d hbase:meta replicas (%v); want %d", len(reps), reps, n)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	return f[id-1], nil
 }
 
 // Lookups alternate between hbase:meta's primary and its replica; a replica that fails a
@@ -50,19 +77,7 @@ func TestMetaReplicaLookups(t *testing.T) {
 	}
 	// The replicas' locations are read in the background at the first lookup.
 	get("a0")
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		c.metaReps.mu.Lock()
-		n := len(c.metaReps.addrs)
-		c.metaReps.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the replicas' locations were never read")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitReplicas(t, c, 1, 5*time.Second)
 	for _, row := range []string{"b0", "c0", "d0", "e0"} {
 		get(row)
 	}
@@ -82,10 +97,39 @@ func TestMetaReplicaLookups(t *testing.T) {
 	t.Logf("hbase:meta scans: primary %d, replica %d", primary.metaScans.Load(), replica.metaScans.Load())
 }
 
-// WithMetaReplicaLookups needs a registry that lists the replicas.
-func TestMetaReplicaLookupsNeedZooKeeper(t *testing.T) {
-	_, err := NewClient("", WithBootstrapServers("127.0.0.1:1"), WithMetaReplicaLookups())
+// A registry that fails to list the replicas leaves the known ones in use and is asked again
+// a second later, not 30 s.
+func TestMetaReplicasKeptAfterFailedRead(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1})
+	c := fc.client(t)
+	known := []metaReplica{{id: 1, addr: "rs1:16020"}}
+	c.metaReps = &metaReplicas{loc: failingMetaReplicas{}, reps: known}
+	c.metaReps.reading = true
+	c.readMetaReplicas()
+	m := c.metaReps
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !slices.Equal(m.reps, known) || m.reading {
+		t.Errorf("replicas %v (reading %v) after a failed read; want %v kept", m.reps, m.reading, known)
+	}
+	if due := time.Until(m.fetched.Add(metaReplicaRefresh)); due > time.Second || due < 0 {
+		t.Errorf("next read in %v; want within a second", due)
+	}
+}
+
+// WithMetaReplicaLookups needs a registry that lists the replicas: ZooKeeper or bootstrap
+// servers, not a test's bare lookup function.
+func TestMetaReplicaLookupsNeedRegistry(t *testing.T) {
+	_, err := NewClient("", withMetaLocator(func(context.Context) (string, error) { return "127.0.0.1:1", nil }), WithMetaReplicaLookups())
 	if !errors.Is(err, errNoMetaReplicas) {
 		t.Fatalf("err = %v", err)
+	}
+	c, err := NewClient("", WithBootstrapServers("127.0.0.1:1"), WithMetaReplicaLookups())
+	if err != nil {
+		t.Fatalf("with bootstrap servers: %v", err)
+	}
+	defer c.Close()
+	if _, ok := c.metaReps.loc.(*bootstrapRegistry); !ok {
+		t.Fatalf("replicas located by %T; want the bootstrap registry", c.metaReps.loc)
 	}
 }

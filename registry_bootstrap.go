@@ -41,21 +41,45 @@ func newBootstrapRegistry(c *Client, servers []string) *bootstrapRegistry {
 }
 
 func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
+	var meta string
+	err := b.locate(ctx, func(resp *pb.GetMetaRegionLocationsResponse) (err error) {
+		meta, err = wire.PrimaryMetaServer(resp)
+		return err
+	})
+	return meta, err
+}
+
+// LocateMetaReplicas returns the servers of hbase:meta's secondary replicas (servers[i] holds
+// replica i+1, "" when it has none now) for WithMetaReplicaLookups: the same
+// GetMetaRegionLocations answer as LocateMeta's lists them all, so one call to one bootstrap
+// server reads every replica.
+func (b *bootstrapRegistry) LocateMetaReplicas(ctx context.Context) ([]string, error) {
+	var servers []string
+	err := b.locate(ctx, func(resp *pb.GetMetaRegionLocationsResponse) (err error) {
+		servers, err = wire.MetaReplicaServers(resp, maxMetaReplicas)
+		return err
+	})
+	return servers, err
+}
+
+// locate asks the bootstrap servers in turn where hbase:meta's replicas are, until one answers
+// what read takes (an answer read refuses counts as that server's failure).
+func (b *bootstrapRegistry) locate(ctx context.Context, read func(*pb.GetMetaRegionLocationsResponse) error) error {
 	b.mu.Lock()
 	servers := slices.Clone(b.servers)
 	b.mu.Unlock()
 	var errs []error
 	settled := 0
 	for i, addr := range servers {
-		meta, err := b.locateAt(ctx, addr, len(servers)-i)
+		err := b.locateAt(ctx, addr, len(servers)-i, read)
 		if err == nil {
-			return meta, nil
+			return nil
 		}
 		if ctx.Err() != nil {
 			// The servers asked so far, the last one cut short.
 			asked := servers[:i+1]
 			errs = append(errs, fmt.Errorf("%s: %w", addr, err))
-			return "", ctxErr(ctx, fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(asked, ","), errors.Join(errs...)))
+			return ctxErr(ctx, fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(asked, ","), errors.Join(errs...)))
 		}
 		if err = configError(err); errors.Is(err, hberr.ErrConfiguration) || errors.Is(err, errNoRegistry) {
 			settled++
@@ -66,9 +90,9 @@ func (b *bootstrapRegistry) LocateMeta(ctx context.Context) (string, error) {
 	if settled == len(servers) {
 		// Every server is of a kind no retry changes (no registry, TLS where the client is
 		// plaintext...): the callers waiting for hbase:meta get this error at once (failFast).
-		return "", misconfigured{err}
+		return misconfigured{err}
 	}
-	return "", err
+	return err
 }
 
 // errNoRegistry is wrapped by the error of a bootstrap server that does not serve the
@@ -79,13 +103,13 @@ var errNoRegistry = errors.New("the server has no connection registry: region se
 // time is shared among several.
 const minServerWait = time.Second
 
-// locateAt asks one bootstrap server where hbase:meta is, giving it its share of what is left
-// of ctx (left servers still to ask, itself included), so that a silent server leaves time
-// for the others. A server without ClientMetaService either answers
+// locateAt asks one bootstrap server where hbase:meta's replicas are, giving it its share of
+// what is left of ctx (left servers still to ask, itself included), so that a silent server
+// leaves time for the others. A server without ClientMetaService either answers
 // UnknownServiceException or, like HBase 2.4 region servers, resets the connection after
 // reading its header, before any call: a new connection that dies on its first call without
 // an answer is tried once more, and dying again the same way counts as no registry.
-func (b *bootstrapRegistry) locateAt(ctx context.Context, addr string, left int) (string, error) {
+func (b *bootstrapRegistry) locateAt(ctx context.Context, addr string, left int, read func(*pb.GetMetaRegionLocationsResponse) error) error {
 	if dl, ok := ctx.Deadline(); ok && left > 1 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, max(time.Until(dl)/time.Duration(left), minServerWait))
@@ -94,46 +118,45 @@ func (b *bootstrapRegistry) locateAt(ctx context.Context, addr string, left int)
 	b.asking(addr, true)
 	defer b.asking(addr, false)
 	start := time.Now()
-	meta, err := b.ask(ctx, addr)
+	err := b.ask(ctx, addr, read)
 	if err != nil && ctx.Err() != nil {
 		// Not the context's error: the caller would take it for its own deadline.
 		err = fmt.Errorf("no answer in %v", time.Since(start).Round(time.Millisecond))
 	}
-	return meta, err
+	return err
 }
 
 // ask is locateAt's exchange with addr.
-func (b *bootstrapRegistry) ask(ctx context.Context, addr string) (string, error) {
+func (b *bootstrapRegistry) ask(ctx context.Context, addr string, read func(*pb.GetMetaRegionLocationsResponse) error) error {
 	for attempt := 1; ; attempt++ {
 		conn, fresh, err := b.conn(ctx, addr)
 		if re, ok := errors.AsType[*redialError](err); ok && attempt == 2 {
 			// The second try is deliberate: it waits out the pause after the first
 			// connection's failure (dialgate.go), the shortest one.
 			if err := sleepCtx(ctx, re.wait); err != nil {
-				return "", err
+				return err
 			}
 			conn, fresh, err = b.conn(ctx, addr)
 		}
 		if err != nil {
-			return "", err
+			return err
 		}
 		resp := &pb.GetMetaRegionLocationsResponse{}
 		if _, err = conn.Call(ctx, wire.MethodGetMetaRegionLocations, wire.MetaLocationsRequest(), nil, resp); err == nil {
-			meta, err := wire.PrimaryMetaServer(resp)
-			if err != nil {
-				return "", err
+			if err := read(resp); err != nil {
+				return err
 			}
 			b.answered(ctx, addr, conn)
-			return meta, nil
+			return nil
 		}
 		if re, ok := errors.AsType[*hberr.RemoteError](err); ok && strings.HasSuffix(re.Class, "UnknownServiceException") {
-			return "", fmt.Errorf("%w (%w)", err, errNoRegistry)
+			return fmt.Errorf("%w (%w)", err, errNoRegistry)
 		}
 		if !fresh || !errors.Is(err, region.ErrNoAnswer) || ctx.Err() != nil {
-			return "", err
+			return err
 		}
 		if attempt == 2 {
-			return "", fmt.Errorf("%w (twice on a new connection: it is no HBase server, or %w)", err, errNoRegistry)
+			return fmt.Errorf("%w (twice on a new connection: it is no HBase server, or %w)", err, errNoRegistry)
 		}
 	}
 }

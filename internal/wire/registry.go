@@ -47,6 +47,39 @@ func PrimaryMetaServer(resp *pb.GetMetaRegionLocationsResponse) (string, error) 
 	return "", fmt.Errorf("%w: no location of hbase:meta's primary replica (%d locations)", ErrBadResponse, len(resp.GetMetaLocations()))
 }
 
+// MetaReplicaServers returns "host:port" of the servers of hbase:meta's secondary replicas in
+// resp (HBase's registry answers from its cache of every meta-region-server-N znode, one
+// location per replica): servers[i] holds replica i+1, "" when resp gives it no server.
+// Replicas above maxID are left out, so a hostile id cannot size the slice. An answer with no
+// location at all is an error: Java's registry takes it for a server not ready yet.
+func MetaReplicaServers(resp *pb.GetMetaRegionLocationsResponse, maxID int) ([]string, error) {
+	locs := resp.GetMetaLocations()
+	if len(locs) == 0 {
+		return nil, fmt.Errorf("%w: no location of hbase:meta", ErrBadResponse)
+	}
+	var servers []string
+	for _, loc := range locs {
+		id := int(loc.GetRegionInfo().GetReplicaId())
+		if id < 0 {
+			return nil, fmt.Errorf("%w: hbase:meta replica id %d", ErrBadResponse, id)
+		}
+		if id == 0 || id > maxID || loc.ServerName == nil {
+			continue
+		}
+		addr, err := ServerAddr(loc.ServerName)
+		if err != nil {
+			return nil, fmt.Errorf("hbase:meta replica %d: %w", id, err)
+		}
+		for len(servers) < id {
+			servers = append(servers, "")
+		}
+		if servers[id-1] == "" {
+			servers[id-1] = addr
+		}
+	}
+	return servers, nil
+}
+
 // ServerAddrs returns "host:port" of each server in resp, skipping malformed ones.
 func ServerAddrs(resp *pb.GetBootstrapNodesResponse) []string {
 	var out []string
