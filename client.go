@@ -512,6 +512,12 @@ func (c *Client) send(ctx context.Context, call wire.Call) (proto.Message, []byt
 
 // sendLoop is send; o, when not nil, follows the call for the hooks (observe.go).
 func (c *Client) sendLoop(ctx context.Context, call wire.Call, o *callObs) (proto.Message, []byte, error) {
+	return c.sendLoopAt(ctx, call, o, nil, nil)
+}
+
+// sendLoopAt is sendLoop whose first attempt goes to region r0 on conn0 when both are given
+// (the caller just found them in the cache: a Timeline read's primary).
+func (c *Client) sendLoopAt(ctx context.Context, call wire.Call, o *callObs, r0 *regionInfo, conn0 *region.Client) (proto.Message, []byte, error) {
 	if c.isClosed() {
 		return nil, nil, hberr.ErrClosed
 	}
@@ -524,7 +530,11 @@ func (c *Client) sendLoop(ctx context.Context, call wire.Call, o *callObs) (prot
 		if ctx.Err() != nil {
 			return nil, nil, tries.withCount(ctxErr(ctx, last))
 		}
-		r, conn, err := c.findRegion(ctx, call.Table(), call.Key(), false)
+		r, conn, err := r0, conn0, error(nil)
+		if r0 == nil || conn0 == nil {
+			r, conn, err = c.findRegion(ctx, call.Table(), call.Key(), false)
+		}
+		r0 = nil
 		if err == nil {
 			err = c.paceWrite(ctx, r, conn, call) // a loaded server's writes wait (loadstats.go)
 		}

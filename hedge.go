@@ -151,6 +151,10 @@ type hedger struct {
 
 	refreshing sync.Map // *regionInfo → struct{}: a re-read of its replicas is under way
 
+	// races are hedgeRaces whose read ended before their timer fired: nothing else refers
+	// to them, and their timer is made already.
+	races sync.Pool
+
 	sent, won, stale atomic.Uint64
 }
 
@@ -201,6 +205,7 @@ type primaryWindow struct {
 	n         int
 	// Reads sampled and reads late (past their hedge delay) in cur and prev.
 	reads, late, prevReads, prevLate int
+	unsampled                        atomic.Int64 // reads not sampled (sample), not yet in reads
 }
 
 func (h *hedger) window(addr string) *primaryWindow {
@@ -223,10 +228,15 @@ func (w *primaryWindow) answered(now time.Time, d time.Duration) {
 // reads that were not hedged would count, and a server slow for some reads would seem
 // faster (and sooner silent) the more of them are hedged.
 func (w *primaryWindow) sample(now time.Time, d time.Duration) {
-	w.mu.Lock()
+	// A sample is a statistic: while another reader records one, this one is only counted,
+	// rather than made to wait for the lock.
+	if !w.mu.TryLock() {
+		w.unsampled.Add(1)
+		return
+	}
 	defer w.mu.Unlock()
 	w.rotate(now)
-	w.reads++
+	w.reads += 1 + int(w.unsampled.Swap(0))
 	us := min(max(int64(d/time.Microsecond), 1), int64(time.Minute/time.Microsecond))
 	_ = w.cur.RecordValue(us) // in range
 	// The percentiles are read every 16 answers (reading them walks the histogram), and at
@@ -371,7 +381,8 @@ type hedgeRace struct {
 	lastErr      error
 	primaryDone  bool
 	settled      bool               // the primary's leg ended: no hedge may go out any more unless forced
-	timer        *time.Timer        // the pending decision to hedge
+	timer        *time.Timer        // the pending decision to hedge; made once per hedgeRace (arm)
+	armed        bool               // the timer was started for this read
 	cancel       context.CancelFunc // ends the secondaries' legs; nil until they start
 
 	// What the legs need, set once before the race starts: kept here rather than in
@@ -397,6 +408,27 @@ func (r *hedgeRace) finish() {
 			close(r.done)
 		}
 	}
+}
+
+// newRace returns a hedgeRace ready for a read: a recycled one (whose timer is made once and
+// re-armed) or a new one.
+func (h *hedger) newRace() *hedgeRace {
+	if r, ok := h.races.Get().(*hedgeRace); ok {
+		t := r.timer
+		*r = hedgeRace{winner: -1, timer: t}
+		return r
+	}
+	return &hedgeRace{winner: -1}
+}
+
+// arm starts (or restarts) the race's timer to run onTimer after d. r.mu is held.
+func (r *hedgeRace) arm(d time.Duration) {
+	if r.timer == nil {
+		r.timer = time.AfterFunc(d, r.onTimer)
+	} else {
+		r.timer.Reset(d)
+	}
+	r.armed = true
 }
 
 // onTimer is the hedge delay (or a budget's refusal) running out.
@@ -457,30 +489,42 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 	}
 	pctx, pcancel := context.WithCancel(ctx)
 	defer pcancel()
-	race := &hedgeRace{winner: -1, c: c, ctx: ctx, primary: r, reps: reps, call: call, w: w, delay: delay, lag: lag, pcancel: pcancel}
+	race := h.newRace()
+	race.c, race.ctx, race.primary, race.reps, race.call = c, ctx, r, reps, call
+	race.w, race.delay, race.lag, race.pcancel = w, delay, lag, pcancel
+	reuse := false
+	defer func() {
+		if reuse {
+			h.races.Put(race)
+		}
+	}()
 	defer race.stopLegs()
 	if conn == nil {
 		c.hedgeOut(race, true)
 	} else {
 		race.mu.Lock()
-		race.timer = time.AfterFunc(delay, race.onTimer)
+		race.arm(delay)
 		race.mu.Unlock()
 	}
-	resp, cells, err := c.sendLoop(pctx, call, o)
+	hint := conn
+	if c.hooks != nil && c.hooks.RegionCache != nil {
+		hint = nil // the hook sees the region cache's lookup
+	}
+	resp, cells, err := c.sendLoopAt(pctx, call, o, r, hint)
 	now := time.Now()
 	if err == nil {
 		w.answered(now, now.Sub(start))
 	}
 	race.mu.Lock()
 	race.settled = true
-	if race.timer != nil {
-		race.timer.Stop()
-	}
+	stopped := race.armed && race.timer.Stop()
 	launched := race.launched
 	race.mu.Unlock()
 	if launched == 0 {
 		// No hedge went out (the primary answered before the delay, or the budget refused).
 		if err == nil || !hedgeAfterFailure(ctx, err) {
+			// Nothing else holds the race when its timer never fired: it serves again.
+			reuse = stopped
 			return resp, cells, err
 		}
 		c.hedgeOut(race, true) // the primary failed: ask the secondaries now, as Java does
@@ -561,7 +605,7 @@ func (c *Client) hedgeOut(race *hedgeRace, force bool) {
 			race.w.noteLate(now)
 		}
 		if wait := race.w.silentIn(now, race.delay); wait > 0 && !race.lag && !h.spend() {
-			race.timer = time.AfterFunc(wait, race.onTimer)
+			race.arm(wait)
 			race.mu.Unlock()
 			return // over budget while the primary's server answers
 		}

@@ -408,7 +408,7 @@ func TestTimelineGetAllocations(t *testing.T) {
 	if c.Stats().HedgesSent != 0 {
 		t.Fatal("a prompt primary was hedged")
 	}
-	if timelineAllocs > strongAllocs+7 {
+	if timelineAllocs > strongAllocs+4 { // the primary leg's context (3); a recycled race and timer (0)
 		t.Fatalf("a Timeline Get allocates %.0f times, a Strong one %.0f", timelineAllocs, strongAllocs)
 	}
 }
