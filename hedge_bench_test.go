@@ -3,9 +3,12 @@ package hbase
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/cputime"
+	"github.com/go-hbase/hbase/internal/fakeserver"
+	"github.com/go-hbase/hbase/internal/pb"
 )
 
 // BenchmarkGetTimelinePrompt and BenchmarkGetStrongPrompt: Gets from 8 goroutines against a
@@ -46,4 +49,50 @@ func benchGetPrompt(b *testing.B, cons hrpc.ConsistencyLevel) {
 	b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	// A goroutine of the 8 may wait past the delay for a core now and then.
 	b.ReportMetric(float64(c.Stats().HedgesSent)/float64(b.N), "hedges/op")
+}
+
+// BenchmarkGetTimelineHedged: Gets from 8 goroutines whose primary answers every tenth one
+// after 3 ms (slow=0: at once, the baseline), the secondary at once; the hedge delay is 1 ms and the budget unlimited, so
+// about a tenth of the reads are hedged and won by the secondary. the difference of cpu-ns/op
+// between the two is what hedges cost the client.
+func BenchmarkGetTimelineHedged(b *testing.B) {
+	b.Run("slow=0", func(b *testing.B) { benchGetHedged(b, 0) })
+	b.Run("slow=3ms", func(b *testing.B) { benchGetHedged(b, 3*time.Millisecond) })
+}
+
+func benchGetHedged(b *testing.B, slow time.Duration) {
+	sec := startReplicaServer(b, "sec1", 0, "")
+	fc := newFakeCluster(b, fakeRegion{table: "t", id: 1, encoded: fakeEncoded, replicas: []string{sec.srv.Addr()}})
+	fc.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response {
+		if n%10 == 0 {
+			return primaryAnswer(req, slow)
+		}
+		return primaryAnswer(req, 0)
+	}
+	c := fc.client(b, WithHedgeDelay(time.Millisecond), WithHedgeBudget(1))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := c.Get(ctx, timelineGet(b, "r", hrpc.Timeline)); err != nil {
+		b.Fatal(err)
+	}
+	b.SetParallelism(4)
+	b.ReportAllocs()
+	cpu0, _ := cputime.Self()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		g := timelineGet(b, "r", hrpc.Timeline)
+		for pb.Next() {
+			if _, err := c.Get(ctx, g); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	cpu1, _ := cputime.Self()
+	s := c.Stats()
+	b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(s.HedgesSent)/float64(b.N), "hedges/op")
+	b.ReportMetric(float64(s.HedgesWon)/float64(b.N), "won/op")
+	b.ReportMetric(float64(s.Dials), "dials")
 }

@@ -60,7 +60,7 @@ type replicaServer struct {
 	fail  string // when set, every Get fails with this exception class
 }
 
-func startReplicaServer(t *testing.T, value string, delay time.Duration, fail string) *replicaServer {
+func startReplicaServer(t testing.TB, value string, delay time.Duration, fail string) *replicaServer {
 	t.Helper()
 	rs := &replicaServer{delay: delay, fail: fail}
 	srv, err := fakeserver.Start(fakeserver.Options{Handler: func(r *fakeserver.Request) fakeserver.Response {
@@ -96,7 +96,7 @@ func primaryAnswer(req *pb.GetRequest, delay time.Duration) fakeserver.Response 
 
 const fakeEncoded = "0123456789abcdef0123456789abcdef"
 
-func timelineGet(t *testing.T, row string, c hrpc.ConsistencyLevel) *hrpc.Get {
+func timelineGet(t testing.TB, row string, c hrpc.ConsistencyLevel) *hrpc.Get {
 	t.Helper()
 	g, err := hrpc.NewGet([]byte("t"), []byte(row), hrpc.Consistency(c))
 	if err != nil {
