@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hbasetest/faultnet"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/hrpcwire"
@@ -542,42 +543,34 @@ func TestTimelineHedgesSlowServer(t *testing.T) {
 	if sent := c.Stats().HedgesSent - before; sent > 2*(reads/10+8) {
 		t.Errorf("%d hedges (to 2 secondaries each) for %d reads with a budget of 10%%", sent, reads)
 	}
+	t.Run("lagging", func(t *testing.T) { hedgesLaggingServer(t, admin, table, regions, slot) })
 }
 
-// TestTimelineHedgesLaggingServer: with no hedge budget at all, the Timeline Gets of a primary
-// server that lags the others the client reads from (half its Gets take 100 ms, the others'
-// none) are hedged anyway once the client knows the servers' latency, while the Gets of the
-// healthy servers are not hedged.
-func TestTimelineHedgesLaggingServer(t *testing.T) {
-	cl := testCluster(t)
-	const delay = 10 * time.Millisecond
-	admin := newTestClient(t)
-	table := createReplicatedTable(t, admin, "b", "d", "f", "h", "j")
+// hedgesLaggingServer (TestTimelineHedgesSlowServer's last part): with no hedge budget at
+// all, the Timeline Gets of a primary server that lags the others the client reads from (half
+// its Gets take 100 ms, the others' none) are hedged anyway once the client knows the
+// servers' latency, while the Gets of the healthy servers are not hedged. The slow server is
+// slot, the first region's; the table is replicated with its primaries on at least two servers.
+func hedgesLaggingServer(t *testing.T, admin *Client, table string, regions []hbasetest.Region, slot int) {
 	ctx := testContext(t, 2*time.Minute)
-	regions, err := cl.Regions(ctx, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// One row in each region, read in turns; the slow server is the first region's.
+	const delay = 10 * time.Millisecond
+	// One row in each region, read in turns.
 	var rows []string
 	servers := map[int]bool{}
 	for _, r := range regions {
-		row := string(r.StartKey) + "row"
+		row := string(r.StartKey) + "0row" // within the region: "0" sorts before every split key
 		if err := putVersioned(ctx, admin, table, row, 1); err != nil {
 			t.Fatal(err)
 		}
-		waitReplicated(t, admin, table, row, 1)
 		rows = append(rows, row)
 		servers[r.Server] = true
+	}
+	for _, row := range rows {
+		waitReplicated(t, admin, table, row, 1)
 	}
 	if len(servers) < 2 {
 		t.Fatalf("the %d primaries of %s are all on one server: no peer to lag", len(regions), table)
 	}
-	slot := regions[0].Server
-	if err := cl.SlowReads(ctx, slot, 100*time.Millisecond, 0.5); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cl.SlowReads(context.Background(), slot, 0, 0) })
 
 	round := func(c *Client, n int) (slowReads, lateSlow, healthyHedged, stale int, slowTook []time.Duration) {
 		for i := range n {
