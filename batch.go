@@ -253,7 +253,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		}
 	}
 	var multi wire.Multi
-	multi.Grow(cellblockSize(sb, calls))
+	multi.Grow(multiSize(sb, calls))
 	sent := make([][]int, 0, len(sb.regions))
 	for _, r := range sb.regions {
 		multi.Region(r.name, len(sb.actions[r]))
@@ -453,19 +453,25 @@ func (sb *serverBatch) regionOf(i int, calls []hrpc.Batchable) *regionInfo {
 	return nil
 }
 
-// cellblockSize is about the bytes of cellblock sb's mutations take (their EncodedSize, which
-// counts a little more than the cells), and their number.
-func cellblockSize(sb *serverBatch, calls []hrpc.Batchable) (size, mutations int) {
+// multiSize is about the cellblock and the message of sb's mutations in a MultiRequest: the
+// cellblock from their EncodedSize (which counts their row and message too), the message from
+// their rows and mutationMessageSize each.
+func multiSize(sb *serverBatch, calls []hrpc.Batchable) (cellblock, msg int) {
 	for _, r := range sb.regions {
 		for _, i := range sb.actions[r] {
-			if s, ok := wireOf(calls[i]).(interface{ EncodedSize() int }); ok {
-				size += s.EncodedSize()
-				mutations++
+			w := wireOf(calls[i])
+			if s, ok := w.(interface{ EncodedSize() int }); ok {
+				cellblock += s.EncodedSize()
+				msg += len(w.Key()) + mutationMessageSize
 			}
 		}
 	}
-	return size, mutations
+	return cellblock, msg
 }
+
+// mutationMessageSize is about what an action of a Put of one cell weighs in a MultiRequest
+// besides its row: index, type, timestamp, cell count and lengths.
+const mutationMessageSize = 32
 
 // Where an action stands in a MultiResponse being read (sendMulti).
 const (
