@@ -128,7 +128,7 @@ func (c *Client) call(ctx context.Context, x Extras, method string, req proto.Me
 	cl.id = c.nextID.Add(1) & math.MaxInt32 // Java reads call ids as int32
 	h.callID = cl.id
 	var err error
-	cl.enc, err = appendRequest(cl.enc[:0], &h, req, param, reqCells, c.cfg.MaxFrameSize)
+	cl.enc, err = appendRequest(cl.enc[:0], &h, req, param, reqCells, c.cfg.MaxFrameSize, &c.frames)
 	if err != nil {
 		c.release(cl)
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -116,7 +117,8 @@ var errNilRequest = fmt.Errorf("%w: region: nil request message", hberr.ErrBadRe
 // appendRequest appends one request frame to dst:
 // be32 total | varint len | RequestHeader | varint len | param | cells.
 // param is req marshalled, or, when param is not nil, the bytes given.
-func appendRequest(dst []byte, h *requestHeader, req proto.Message, param, cells []byte, maxFrame int) ([]byte, error) {
+// A large frame goes into a buffer of frames (when not nil) if dst is too small.
+func appendRequest(dst []byte, h *requestHeader, req proto.Message, param, cells []byte, maxFrame int, frames *sync.Pool) ([]byte, error) {
 	h.cellsLen = len(cells)
 	hdrLen := h.size()
 	paramLen := len(param)
@@ -129,6 +131,11 @@ func appendRequest(dst []byte, h *requestHeader, req proto.Message, param, cells
 		// The caller's request, not the connection, is at fault: nothing was written.
 		return dst, fmt.Errorf("%w: the request is %d bytes, over the frame limit of %d bytes (%w)",
 			hberr.ErrBadRequest, total, maxFrame, ErrFrameTooLarge)
+	}
+	if len(dst) == 0 && cap(dst) < 4+total && 4+total >= largeFrame && frames != nil {
+		if b, _ := frames.Get().(*[]byte); b != nil && cap(*b) >= 4+total {
+			dst = (*b)[:0]
+		}
 	}
 	start := len(dst)
 	// One allocation for a frame larger than the buffer, not append's doublings.
