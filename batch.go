@@ -253,6 +253,10 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		}
 	}
 	var multi wire.Multi
+	bufs, _ := c.multiBufs.Get().(*multiBuffers)
+	if bufs != nil {
+		multi.Reuse(bufs.msg, bufs.cellblock)
+	}
 	multi.Grow(multiSize(sb, calls))
 	sent := make([][]int, 0, len(sb.regions))
 	for _, r := range sb.regions {
@@ -292,6 +296,7 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 	}
 	resp := &pb.MultiResponse{}
 	cells, err := c.callMulti(ctx, sb.conn, batchExtras(calls, sent), req, cellblock, resp, multiCheck{calls, sent})
+	c.keepMultiBuffers(bufs, req, cellblock)
 	c.noteRPC(err)
 	// failAll files err for every call of region k (all regions when k < 0).
 	fail := func(k int, err error) {
@@ -451,6 +456,27 @@ func (sb *serverBatch) regionOf(i int, calls []hrpc.Batchable) *regionInfo {
 		}
 	}
 	return nil
+}
+
+// multiBuffers are the buffers of a sent MultiRequest, for the next one.
+type multiBuffers struct{ msg, cellblock []byte }
+
+// maxKeptMultiBuffer bounds the buffers kept (a buffered writer's flush to one server is
+// megabytes: 2 MiB by default).
+const maxKeptMultiBuffer = 16 << 20
+
+// keepMultiBuffers keeps the buffers of a MultiRequest for the next batches. The request must
+// be sent: region copies it into its frame before CallEncoded returns, so nothing refers to
+// them any more. bufs, when not nil, is the holder to reuse.
+func (c *Client) keepMultiBuffers(bufs *multiBuffers, msg, cellblock []byte) {
+	if cap(msg) > maxKeptMultiBuffer || cap(cellblock) > maxKeptMultiBuffer {
+		return
+	}
+	if bufs == nil {
+		bufs = new(multiBuffers)
+	}
+	bufs.msg, bufs.cellblock = msg[:0], cellblock[:0]
+	c.multiBufs.Put(bufs)
 }
 
 // multiSize is about the cellblock and the message of sb's mutations in a MultiRequest: the

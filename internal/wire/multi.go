@@ -207,6 +207,12 @@ func appendMessage(b []byte, num protowire.Number, msg proto.Message) ([]byte, e
 	return b, nil
 }
 
+// Reuse makes m, before its first call, build its request in the buffers of an earlier one,
+// whose bytes nothing refers to any more.
+func (m *Multi) Reuse(msg, cellblock []byte) {
+	m.msg, m.cellblock = msg[:0], cellblock[:0]
+}
+
 // Grow makes room for n more bytes of cellblock and about msg more bytes of message, so that a
 // batch whose size is known (a buffered writer's flush: megabytes) fills one buffer of each
 // instead of append's doublings.
