@@ -295,7 +295,17 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		return retry, false
 	}
 	resp := &pb.MultiResponse{}
-	cells, err := c.callMulti(ctx, sb.conn, batchExtras(calls, sent), req, cellblock, resp, multiCheck{calls, sent})
+	// The response's results are decoded in blocks kept for the next batches: nothing of resp
+	// is kept once this function returns (the results are copied into hrpc.Results).
+	dec, _ := c.multiDecoders.Get().(*wire.MultiDecoder)
+	if dec == nil {
+		dec = new(wire.MultiDecoder)
+	}
+	defer func() {
+		dec.Release()
+		c.multiDecoders.Put(dec)
+	}()
+	cells, err := c.callMulti(ctx, sb.conn, batchExtras(calls, sent), req, cellblock, resp, multiCheck{calls, sent, dec})
 	c.keepMultiBuffers(bufs, req, cellblock)
 	c.noteRPC(err)
 	// failAll files err for every call of region k (all regions when k < 0).
@@ -522,12 +532,13 @@ func contains(s []int, v int) bool {
 type multiCheck struct {
 	calls []hrpc.Batchable
 	sent  [][]int
+	dec   *wire.MultiDecoder // nil: DecodeMultiResponse
 }
 
 // Decode decodes a MultiResponse without an allocation per result (region.Decoder).
 func (m multiCheck) Decode(msg []byte, resp proto.Message) error {
 	if mr, ok := resp.(*pb.MultiResponse); ok {
-		return wire.DecodeMultiResponse(msg, mr)
+		return m.dec.Decode(msg, mr)
 	}
 	return proto.Unmarshal(msg, resp)
 }

@@ -50,6 +50,9 @@ type Client struct {
 	// (*multiBuffers), for the next batches: a flush's megabytes zeroed anew each time were
 	// about 7% of a buffered writer's CPU.
 	multiBufs sync.Pool
+	// multiDecoders are the decoders of MultiResponses (*wire.MultiDecoder), with the blocks
+	// of their results, for the next batches.
+	multiDecoders sync.Pool
 
 	hooks *hbasetrace.Hooks // nil: no hooks (hooks.go)
 	lat   *latencies        // nil: latency per server not kept (latency.go)
