@@ -253,7 +253,11 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		}
 	}
 	var multi wire.Multi
-	multi.Grow(cellblockSize(sb, calls))
+	bufs, _ := c.multiBufs.Get().(*multiBuffers)
+	if bufs != nil {
+		multi.Reuse(bufs.msg, bufs.cellblock)
+	}
+	multi.Grow(multiSize(sb, calls))
 	sent := make([][]int, 0, len(sb.regions))
 	for _, r := range sb.regions {
 		multi.Region(r.name, len(sb.actions[r]))
@@ -291,7 +295,18 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 		return retry, false
 	}
 	resp := &pb.MultiResponse{}
-	cells, err := c.callMulti(ctx, sb.conn, batchExtras(calls, sent), req, cellblock, resp, multiCheck{calls, sent})
+	// The response's results are decoded in blocks kept for the next batches: nothing of resp
+	// is kept once this function returns (the results are copied into hrpc.Results).
+	dec, _ := c.multiDecoders.Get().(*wire.MultiDecoder)
+	if dec == nil {
+		dec = new(wire.MultiDecoder)
+	}
+	defer func() {
+		dec.Release()
+		c.multiDecoders.Put(dec)
+	}()
+	cells, err := c.callMulti(ctx, sb.conn, batchExtras(calls, sent), req, cellblock, resp, multiCheck{calls, sent, dec})
+	c.keepMultiBuffers(bufs, req, cellblock)
 	c.noteRPC(err)
 	// failAll files err for every call of region k (all regions when k < 0).
 	fail := func(k int, err error) {
@@ -453,19 +468,46 @@ func (sb *serverBatch) regionOf(i int, calls []hrpc.Batchable) *regionInfo {
 	return nil
 }
 
-// cellblockSize is about the bytes of cellblock sb's mutations take (their EncodedSize, which
-// counts a little more than the cells), and their number.
-func cellblockSize(sb *serverBatch, calls []hrpc.Batchable) (size, mutations int) {
+// multiBuffers are the buffers of a sent MultiRequest, for the next one.
+type multiBuffers struct{ msg, cellblock []byte }
+
+// maxKeptMultiBuffer bounds the buffers kept (a buffered writer's flush to one server is
+// megabytes: 2 MiB by default).
+const maxKeptMultiBuffer = 16 << 20
+
+// keepMultiBuffers keeps the buffers of a MultiRequest for the next batches. The request must
+// be sent: region copies it into its frame before CallEncoded returns, so nothing refers to
+// them any more. bufs, when not nil, is the holder to reuse.
+func (c *Client) keepMultiBuffers(bufs *multiBuffers, msg, cellblock []byte) {
+	if cap(msg) > maxKeptMultiBuffer || cap(cellblock) > maxKeptMultiBuffer {
+		return
+	}
+	if bufs == nil {
+		bufs = new(multiBuffers)
+	}
+	bufs.msg, bufs.cellblock = msg[:0], cellblock[:0]
+	c.multiBufs.Put(bufs)
+}
+
+// multiSize is about the cellblock and the message of sb's mutations in a MultiRequest: the
+// cellblock from their EncodedSize (which counts their row and message too), the message from
+// their rows and mutationMessageSize each.
+func multiSize(sb *serverBatch, calls []hrpc.Batchable) (cellblock, msg int) {
 	for _, r := range sb.regions {
 		for _, i := range sb.actions[r] {
-			if s, ok := wireOf(calls[i]).(interface{ EncodedSize() int }); ok {
-				size += s.EncodedSize()
-				mutations++
+			w := wireOf(calls[i])
+			if s, ok := w.(interface{ EncodedSize() int }); ok {
+				cellblock += s.EncodedSize()
+				msg += len(w.Key()) + mutationMessageSize
 			}
 		}
 	}
-	return size, mutations
+	return cellblock, msg
 }
+
+// mutationMessageSize is about what an action of a Put of one cell weighs in a MultiRequest
+// besides its row: index, type, timestamp, cell count and lengths.
+const mutationMessageSize = 32
 
 // Where an action stands in a MultiResponse being read (sendMulti).
 const (
@@ -490,12 +532,13 @@ func contains(s []int, v int) bool {
 type multiCheck struct {
 	calls []hrpc.Batchable
 	sent  [][]int
+	dec   *wire.MultiDecoder // nil: DecodeMultiResponse
 }
 
 // Decode decodes a MultiResponse without an allocation per result (region.Decoder).
 func (m multiCheck) Decode(msg []byte, resp proto.Message) error {
 	if mr, ok := resp.(*pb.MultiResponse); ok {
-		return wire.DecodeMultiResponse(msg, mr)
+		return m.dec.Decode(msg, mr)
 	}
 	return proto.Unmarshal(msg, resp)
 }

@@ -73,19 +73,19 @@ func (c *Client) batchRetried(ctx context.Context, calls []hrpc.Batchable, again
 }
 
 // callMulti sends one MultiRequest, timing it for the latency histograms and the hooks.
-func (c *Client) callMulti(ctx context.Context, conn *region.Client, x region.Extras, req *pb.MultiRequest, cellblock []byte,
+func (c *Client) callMulti(ctx context.Context, conn *region.Client, x region.Extras, req, cellblock []byte,
 	resp *pb.MultiResponse, check region.Checker) ([]byte, error) {
 	if !c.observing() {
-		return conn.CallExtras(ctx, x, "Multi", req, cellblock, resp, check)
+		return conn.CallEncoded(ctx, x, "Multi", req, cellblock, resp, check)
 	}
 	// Sized before the call: used after it, the request would stay reachable during the wait,
 	// with the megabytes of a buffered writer's flush (region drops it once encoded).
 	reqBytes := 0
 	if c.hooks != nil {
-		reqBytes = requestSize(req, cellblock)
+		reqBytes = len(req) + len(cellblock)
 	}
 	start := time.Now()
-	cells, err := conn.CallExtras(ctx, x, "Multi", req, cellblock, resp, check)
+	cells, err := conn.CallEncoded(ctx, x, "Multi", req, cellblock, resp, check)
 	d := time.Since(start)
 	if c.lat != nil {
 		c.lat.record(conn.Addr(), kindBatch, d)

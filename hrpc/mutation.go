@@ -425,13 +425,32 @@ func (m *mutationCall) Action(index uint32, cellblock []byte) (*pb.Action, []byt
 	return &a.Action, cellblock, err
 }
 
-// ActionInto is Action into a, a zero slot (wire.SlotBatchable).
+// ActionInto is Action into a, a zero slot.
 func (m *mutationCall) ActionInto(a *wire.ActionSlot, index uint32, cellblock []byte) ([]byte, error) {
 	a.Index = index
 	a.Action.Index = &a.Index
 	cellblock = (*mutation)(m).fill(&a.Mutation, cellblock)
 	a.Action.Mutation = &a.Mutation.Mutation
 	return cellblock, nil
+}
+
+// AppendAction appends the mutation as action index of a MultiRequest's region action to dst,
+// and its cells to cellblock (wire.ActionAppender): the bytes of the Action that Action builds,
+// without building it.
+func (m *mutationCall) AppendAction(dst []byte, index uint32, cellblock []byte) ([]byte, []byte, error) {
+	a := wire.MutationAction{
+		Row:         m.row,
+		Type:        m.mtype,
+		Timestamp:   m.timestamp,
+		Durability:  pb.MutationProto_Durability(m.durability),
+		Nonce:       m.nonce,
+		TimeRange:   m.timeRange,
+		Attributes:  m.attributes,
+		Cells:       m.cells,
+		InlineCells: m.nonce != 0, // as fill
+	}
+	dst, cellblock = wire.AppendMutationAction(dst, index, &a, cellblock)
+	return dst, cellblock, nil
 }
 
 // decode turns a MutateResponse and its cellblock into a Result. Put and Delete return an

@@ -211,7 +211,7 @@ func BenchmarkEncodeRequest(b *testing.B) {
 	for b.Loop() {
 		h := requestHeader{callID: 12345, method: "Get", timeoutMs: 5000}
 		var err error
-		if buf, err = appendRequest(buf[:0], &h, req, cells, DefaultMaxFrameSize); err != nil {
+		if buf, err = appendRequest(buf[:0], &h, req, nil, cells, DefaultMaxFrameSize, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

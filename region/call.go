@@ -78,6 +78,20 @@ type Extras struct {
 
 // CallExtras is CallChecked with the RequestHeader fields of x.
 func (c *Client) CallExtras(ctx context.Context, x Extras, method string, req proto.Message, reqCells []byte, resp proto.Message, check Checker) ([]byte, error) {
+	return c.call(ctx, x, method, req, nil, reqCells, resp, check)
+}
+
+// CallEncoded is CallExtras with the request message already encoded (param: the bytes of a
+// valid message, sent as they are). Neither param nor reqCells is kept after it returns.
+func (c *Client) CallEncoded(ctx context.Context, x Extras, method string, param, reqCells []byte, resp proto.Message, check Checker) ([]byte, error) {
+	if param == nil {
+		param = []byte{} // an empty message: a nil request is CallExtras's
+	}
+	return c.call(ctx, x, method, nil, param, reqCells, resp, check)
+}
+
+// call is CallExtras with the request message req, or its encoding param when param is not nil.
+func (c *Client) call(ctx context.Context, x Extras, method string, req proto.Message, param, reqCells []byte, resp proto.Message, check Checker) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, err)
 	}
@@ -107,11 +121,14 @@ func (c *Client) CallExtras(ctx context.Context, x Extras, method string, req pr
 		}
 		h.timeoutMs = uint32(ms)
 	}
+	if param == nil && (req == nil || !req.ProtoReflect().IsValid()) {
+		return nil, errNilRequest
+	}
 	cl := c.callPool.Get().(*call)
 	cl.id = c.nextID.Add(1) & math.MaxInt32 // Java reads call ids as int32
 	h.callID = cl.id
 	var err error
-	cl.enc, err = appendRequest(cl.enc[:0], &h, req, reqCells, c.cfg.MaxFrameSize)
+	cl.enc, err = appendRequest(cl.enc[:0], &h, req, param, reqCells, c.cfg.MaxFrameSize, &c.frames)
 	if err != nil {
 		c.release(cl)
 		return nil, err

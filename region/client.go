@@ -51,6 +51,10 @@ type Client struct {
 	w        writer
 	wg       sync.WaitGroup // the reader and any write-draining goroutine
 	callPool sync.Pool      // *call
+	// frames holds written large request frames (*[]byte) for the next large requests: the
+	// writer takes a large frame from its call instead of copying it (writer.enqueue), and
+	// gives the buffer back here once written.
+	frames sync.Pool
 
 	stats struct {
 		calls, writes           atomic.Uint64

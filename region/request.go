@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -114,13 +116,15 @@ var errNilRequest = fmt.Errorf("%w: region: nil request message", hberr.ErrBadRe
 
 // appendRequest appends one request frame to dst:
 // be32 total | varint len | RequestHeader | varint len | param | cells.
-func appendRequest(dst []byte, h *requestHeader, req proto.Message, cells []byte, maxFrame int) ([]byte, error) {
-	if req == nil || !req.ProtoReflect().IsValid() {
-		return dst, errNilRequest
-	}
+// param is req marshalled, or, when param is not nil, the bytes given.
+// A large frame goes into a buffer of frames (when not nil) if dst is too small.
+func appendRequest(dst []byte, h *requestHeader, req proto.Message, param, cells []byte, maxFrame int, frames *sync.Pool) ([]byte, error) {
 	h.cellsLen = len(cells)
 	hdrLen := h.size()
-	paramLen := proto.MarshalOptions{}.Size(req)
+	paramLen := len(param)
+	if param == nil {
+		paramLen = proto.MarshalOptions{}.Size(req)
+	}
 	total := protowire.SizeVarint(uint64(hdrLen)) + hdrLen +
 		protowire.SizeVarint(uint64(paramLen)) + paramLen + len(cells)
 	if total > maxFrame || total > math.MaxInt32 {
@@ -128,15 +132,26 @@ func appendRequest(dst []byte, h *requestHeader, req proto.Message, cells []byte
 		return dst, fmt.Errorf("%w: the request is %d bytes, over the frame limit of %d bytes (%w)",
 			hberr.ErrBadRequest, total, maxFrame, ErrFrameTooLarge)
 	}
+	if len(dst) == 0 && cap(dst) < 4+total && 4+total >= largeFrame && frames != nil {
+		if b, _ := frames.Get().(*[]byte); b != nil && cap(*b) >= 4+total {
+			dst = (*b)[:0]
+		}
+	}
 	start := len(dst)
+	// One allocation for a frame larger than the buffer, not append's doublings.
+	dst = slices.Grow(dst, 4+total)
 	dst = binary.BigEndian.AppendUint32(dst, uint32(total))
 	dst = protowire.AppendVarint(dst, uint64(hdrLen))
 	dst = h.appendTo(dst)
 	dst = protowire.AppendVarint(dst, uint64(paramLen))
-	var err error
-	dst, err = proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(dst, req)
-	if err != nil {
-		return dst[:start], fmt.Errorf("region: marshal %s request: %w", h.method, err)
+	if param == nil {
+		var err error
+		dst, err = proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(dst, req)
+		if err != nil {
+			return dst[:start], fmt.Errorf("region: marshal %s request: %w", h.method, err)
+		}
+	} else {
+		dst = append(dst, param...)
 	}
 	dst = append(dst, cells...)
 	if len(dst)-start != 4+total {

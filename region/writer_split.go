@@ -77,7 +77,7 @@ func (w *writer) enqueueSplit(c *Client, cl *call) {
 	}
 	w.writing = true
 	w.mu.Unlock()
-	w.drain(c, true, nil)
+	w.drain(c, true, false)
 }
 
 // takeSealed returns the sealed front of pending[off:] for the writer and drops its records.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"math"
 	"strings"
 	"testing"
 )
@@ -176,6 +175,3 @@ func FuzzCellReader(f *testing.F) {
 		}
 	})
 }
-
-// latestTimestamp is hrpc.LatestTimestamp (HConstants.LATEST_TIMESTAMP).
-const latestTimestamp = uint64(math.MaxInt64)

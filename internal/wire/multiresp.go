@@ -15,14 +15,58 @@ import (
 // field, or a field seen twice where proto would merge, it starts over with proto.Unmarshal,
 // so that the outcome (message or error) is always proto.Unmarshal's.
 func DecodeMultiResponse(b []byte, resp *pb.MultiResponse) error {
-	if decodeMultiFast(b, resp) {
+	return (*MultiDecoder)(nil).Decode(b, resp)
+}
+
+// MultiDecoder is DecodeMultiResponse with blocks kept from one response to the next: a
+// buffered writer's flushes each get thousands of results, whose blocks were allocated and
+// zeroed anew for each. The zero value is ready; a nil *MultiDecoder allocates the blocks of
+// each response.
+type MultiDecoder struct {
+	slab     []roeSlab
+	used     int // slab[:used] holds the last responses' results
+	ptrs     []*pb.ResultOrException
+	usedPtrs int
+}
+
+// Decode decodes b into resp, an empty message, as DecodeMultiResponse does, in d's blocks:
+// resp is valid until d.Release.
+func (d *MultiDecoder) Decode(b []byte, resp *pb.MultiResponse) error {
+	if decodeMultiFast(d, b, resp) {
 		return nil
 	}
 	resp.Reset()
 	return proto.Unmarshal(b, resp)
 }
 
-func decodeMultiFast(b []byte, resp *pb.MultiResponse) bool {
+// Release makes d's blocks free for the next response: what the responses decoded so far point
+// to in them is cleared, so those must not be used any more.
+func (d *MultiDecoder) Release() {
+	clear(d.slab[:d.used])
+	clear(d.ptrs[:d.usedPtrs])
+	d.used, d.usedPtrs = 0, 0
+}
+
+// take returns room for count results of a region action.
+func (d *MultiDecoder) take(count int) ([]roeSlab, []*pb.ResultOrException) {
+	if d == nil {
+		return make([]roeSlab, count), make([]*pb.ResultOrException, 0, count)
+	}
+	if len(d.slab)-d.used < count {
+		// The results decoded before keep the old block; the new one is kept from now on.
+		d.slab, d.used = make([]roeSlab, max(count, 2*len(d.slab))), 0
+	}
+	if len(d.ptrs)-d.usedPtrs < count {
+		d.ptrs, d.usedPtrs = make([]*pb.ResultOrException, max(count, 2*len(d.ptrs))), 0
+	}
+	slab := d.slab[d.used : d.used+count]
+	ptrs := d.ptrs[d.usedPtrs : d.usedPtrs : d.usedPtrs+count]
+	d.used += count
+	d.usedPtrs += count
+	return slab, ptrs
+}
+
+func decodeMultiFast(d *MultiDecoder, b []byte, resp *pb.MultiResponse) bool {
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -37,7 +81,7 @@ func decodeMultiFast(b []byte, resp *pb.MultiResponse) bool {
 			}
 			b = b[n:]
 			rar := new(pb.RegionActionResult)
-			if !decodeRegionActionResult(v, rar) {
+			if !decodeRegionActionResult(d, v, rar) {
 				return false
 			}
 			resp.RegionActionResult = append(resp.RegionActionResult, rar)
@@ -67,7 +111,7 @@ type roeSlab struct {
 	exists, stale, partial bool
 }
 
-func decodeRegionActionResult(b []byte, rar *pb.RegionActionResult) bool {
+func decodeRegionActionResult(d *MultiDecoder, b []byte, rar *pb.RegionActionResult) bool {
 	count := 0
 	for rest := b; len(rest) > 0; {
 		num, typ, n := protowire.ConsumeField(rest)
@@ -81,8 +125,7 @@ func decodeRegionActionResult(b []byte, rar *pb.RegionActionResult) bool {
 	}
 	var slab []roeSlab
 	if count > 0 {
-		slab = make([]roeSlab, count)
-		rar.ResultOrException = make([]*pb.ResultOrException, 0, count)
+		slab, rar.ResultOrException = d.take(count)
 	}
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)

@@ -60,8 +60,9 @@ func multiResponseSeeds(t testing.TB) [][]byte {
 }
 
 // checkDecodeMultiResponse: DecodeMultiResponse fails where proto.Unmarshal fails, and
-// otherwise gives the same message.
-func checkDecodeMultiResponse(t *testing.T, b []byte) {
+// otherwise gives the same message; so does d, a decoder that has decoded other responses
+// before (and that one, decoded again in d's blocks after this one, is still its own).
+func checkDecodeMultiResponse(t *testing.T, d *MultiDecoder, b, other []byte) {
 	var got, want pb.MultiResponse
 	errGot := DecodeMultiResponse(b, &got)
 	errWant := proto.Unmarshal(b, &want)
@@ -71,19 +72,76 @@ func checkDecodeMultiResponse(t *testing.T, b []byte) {
 	if errGot == nil && !proto.Equal(&got, &want) {
 		t.Fatalf("% x: DecodeMultiResponse gives %v, proto.Unmarshal %v", b, &got, &want)
 	}
+	var reused, second, secondWant pb.MultiResponse
+	errReused := d.Decode(b, &reused)
+	errSecond := d.Decode(other, &second)
+	errSecondWant := proto.Unmarshal(other, &secondWant)
+	if (errReused == nil) != (errWant == nil) || (errSecond == nil) != (errSecondWant == nil) {
+		t.Fatalf("% x then % x: MultiDecoder: %v, %v; proto.Unmarshal: %v, %v", b, other, errReused, errSecond, errWant, errSecondWant)
+	}
+	if errReused == nil && !proto.Equal(&reused, &want) {
+		t.Fatalf("% x: MultiDecoder gives %v, proto.Unmarshal %v", b, &reused, &want)
+	}
+	if errSecond == nil && !proto.Equal(&second, &secondWant) {
+		t.Fatalf("% x after % x: MultiDecoder gives %v, proto.Unmarshal %v", other, b, &second, &secondWant)
+	}
+	d.Release()
 }
 
 func TestDecodeMultiResponse(t *testing.T) {
-	for _, b := range multiResponseSeeds(t) {
-		checkDecodeMultiResponse(t, b)
+	seeds := multiResponseSeeds(t)
+	var d MultiDecoder
+	for i, b := range seeds {
+		checkDecodeMultiResponse(t, &d, b, seeds[(i+3)%len(seeds)])
+	}
+}
+
+// TestMultiDecoderRelease: Release clears what the responses decoded point to in the blocks,
+// and the next response reuses them.
+func TestMultiDecoderRelease(t *testing.T) {
+	rar := &pb.RegionActionResult{}
+	for i := range 100 {
+		rar.ResultOrException = append(rar.ResultOrException, &pb.ResultOrException{Index: proto.Uint32(uint32(i)),
+			Result: &pb.Result{AssociatedCellCount: proto.Int32(1)}})
+	}
+	b, err := proto.Marshal(&pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{rar, rar}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d MultiDecoder
+	var first pb.MultiResponse
+	if err := d.Decode(b, &first); err != nil {
+		t.Fatal(err)
+	}
+	roe := first.RegionActionResult[1].ResultOrException[99]
+	if roe.GetIndex() != 99 || roe.GetResult().GetAssociatedCellCount() != 1 {
+		t.Fatalf("decoded %v", roe)
+	}
+	d.Release()
+	if roe.Index != nil || roe.Result != nil {
+		t.Fatalf("after Release, a result still points to %v", roe)
+	}
+	allocs := testing.AllocsPerRun(20, func() {
+		var m pb.MultiResponse
+		if err := d.Decode(b, &m); err != nil || len(m.RegionActionResult[1].ResultOrException) != 100 {
+			t.Fatal(err)
+		}
+		d.Release()
+	})
+	if allocs > 6 { // the message, its RegionActionResults and their slice: none per result
+		t.Errorf("%v allocations with the blocks reused, want at most 6", allocs)
 	}
 }
 
 func FuzzDecodeMultiResponse(f *testing.F) {
-	for _, b := range multiResponseSeeds(f) {
+	seeds := multiResponseSeeds(f)
+	for _, b := range seeds {
 		f.Add(b)
 	}
-	f.Fuzz(checkDecodeMultiResponse)
+	var d MultiDecoder // the fuzz function runs one input at a time in a process
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkDecodeMultiResponse(t, &d, b, seeds[len(b)%len(seeds)])
+	})
 }
 
 // TestDecodeMultiResponseAllocations: the response of a batch of 1000 Puts decodes in a few
