@@ -60,6 +60,8 @@ type config struct {
 
 	JSON    bool
 	Verbose bool
+	// CPUProfile is where to write a CPU profile of the whole run (-cpuprofile); "" for none.
+	CPUProfile string
 
 	// serverCPU, when set (-local), reads the CPU time the cluster's JVM has used, so that
 	// each run also reports the server's CPU per operation.
@@ -128,6 +130,7 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	fs.BoolVar(&compare, "compare", false, "compare the -json reports named as arguments (hbase-bench -compare [-plot f.svg] a.json b.json ...): a table of each run against the first, and with -plot one chart; connects to nothing")
 	fs.BoolVar(&c.JSON, "json", false, "print results as JSON instead of a table (with the time series)")
 	fs.BoolVar(&c.Verbose, "v", false, "log debug messages to stderr")
+	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the run (go tool pprof) to this file; with -local it covers the cluster's start too, which costs this process little")
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

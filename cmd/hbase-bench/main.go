@@ -73,7 +73,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	clientLog := slog.New(slog.NewTextHandler(progress, &slog.HandlerOptions{Level: clientLevel})).With("component", "go-hbase")
 
+	stopProfile, err := startCPUProfile(c.CPUProfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "hbase-bench: %v\n", err)
+		return 2
+	}
 	rep, err := execute(ctx, c, log, clientLog)
+	if perr := stopProfile(); perr != nil {
+		fmt.Fprintf(stderr, "hbase-bench: %v\n", perr)
+	}
 	progress.finish()
 	if rep != nil {
 		if n, rerr := peakRSS(); rerr == nil {

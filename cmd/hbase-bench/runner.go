@@ -54,20 +54,25 @@ var errInterrupted = errors.New("interrupted")
 // the run so that recording a sample never contends with another worker. mu guards what the
 // sampler takes each window (win, winOps, winErrs) and the totals it reads.
 type worker struct {
-	id      int
-	rng     *rand.Rand
-	clock   clock
-	key     []byte
-	stop    []byte
-	value   []byte
-	probe   []byte // filterScan's random value
-	cursor  rowCursor
-	writer  putWriter // -buffered
-	casN    uint64    // increment and checkAndMutate: this worker's next row
-	empty   int64
-	rows    int64
-	reads   int64
-	samples []string
+	id     int
+	rng    *rand.Rand
+	clock  clock
+	key    []byte
+	stop   []byte
+	value  []byte
+	probe  []byte // filterScan's random value
+	cursor rowCursor
+	writer putWriter // -buffered
+	// writeCtx bounds the buffered writer's Writes (writeContext); writeEnd is its deadline.
+	writeCtx    context.Context
+	writeCancel context.CancelFunc
+	writeEnd    time.Time
+	writes      int
+	casN        uint64 // increment and checkAndMutate: this worker's next row
+	empty       int64
+	rows        int64
+	reads       int64
+	samples     []string
 
 	mu      sync.Mutex
 	hist    *hdrhistogram.Histogram
@@ -298,6 +303,15 @@ func (w *worker) do(ctx context.Context, st store, spec *runSpec) error {
 	if spec.Kind == seqScan {
 		return w.nextScanned(ctx, st, spec)
 	}
+	if w.writer != nil && (spec.Kind == randWrite || spec.Kind == seqWrite) {
+		// A buffered Write: no deadline of its own (writeContext).
+		if spec.Kind == randWrite {
+			w.key = appendKey(w.key[:0], w.rng.Uint64N(rows), spec.KeySize)
+		} else {
+			w.key = appendKey(w.key[:0], (spec.Seq.Add(1)-1)%rows, spec.KeySize)
+		}
+		return w.writer.Put(w.writeContext(ctx, spec), w.key, w.value)
+	}
 	opCtx, cancel := context.WithTimeout(ctx, spec.OpTimeout)
 	defer cancel()
 	switch spec.Kind {
@@ -429,12 +443,31 @@ func (w *worker) put(ctx context.Context, st store) error {
 	return st.Put(ctx, w.key, w.value)
 }
 
+// writeContext is the context of a buffered Write: one whose deadline is between half of
+// OpTimeout and OpTimeout away, made anew (checked every 256 Writes) when half spent. A Write
+// returns at once unless its writer is full, so a context with a deadline (a timer) of its
+// own per Write, as the other operations have, would cost more than the Write itself (a
+// fifth of the process's CPU in a buffered sequentialWrite run).
+func (w *worker) writeContext(ctx context.Context, spec *runSpec) context.Context {
+	if w.writes++; w.writeCtx == nil || (w.writes%256 == 0 && time.Until(w.writeEnd) < spec.OpTimeout/2) {
+		if w.writeCancel != nil {
+			w.writeCancel()
+		}
+		w.writeEnd = time.Now().Add(spec.OpTimeout)
+		w.writeCtx, w.writeCancel = context.WithDeadline(ctx, w.writeEnd)
+	}
+	return w.writeCtx
+}
+
 // closeWriter closes the worker's buffered writer (-buffered): it sends what is buffered, within
 // the run's time, and counts the Puts that failed then as the run's errors (their Writes were
 // counted as operations when accepted).
 func (w *worker) closeWriter(ctx context.Context, spec *runSpec) {
 	if w.writer == nil {
 		return
+	}
+	if w.writeCancel != nil {
+		defer w.writeCancel()
 	}
 	cctx, cancel := context.WithTimeout(ctx, spec.OpTimeout)
 	defer cancel()
