@@ -22,7 +22,7 @@ import (
 // startLeanRegionServer serves table "t" (one region, through the fake cluster's hbase:meta)
 // from a server that answers every call with msg and cells and allocates nothing per call:
 // allocation counts of a Client against it are the client's own.
-func startLeanRegionServer(tb testing.TB, msg proto.Message, cells []byte) *Client {
+func startLeanRegionServer(tb testing.TB, msg proto.Message, cells []byte, opts ...Option) *Client {
 	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -63,7 +63,7 @@ func startLeanRegionServer(tb testing.TB, msg proto.Message, cells []byte) *Clie
 	}
 	fc.srv = srv
 	tb.Cleanup(func() { srv.Close() })
-	c, err := NewClient("", withMetaLocator(func(context.Context) (string, error) { return srv.Addr(), nil }), WithServerLatency(false))
+	c, err := NewClient("", append([]Option{withMetaLocator(func(context.Context) (string, error) { return srv.Addr(), nil }), WithServerLatency(false)}, opts...)...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -125,10 +125,10 @@ func serveLean(nc net.Conn, msg, cells []byte) {
 
 // startLeanGetServer answers every call as a region server answers a Get of a one-cell row
 // (associated_cell_count 1, stale false, the cell of 100 bytes in the cellblock).
-func startLeanGetServer(tb testing.TB, row []byte) *Client {
+func startLeanGetServer(tb testing.TB, row []byte, opts ...Option) *Client {
 	cells := wire.AppendCell(nil, &wire.Cell{Row: row, Family: []byte("f"), Qualifier: []byte("q"),
 		Timestamp: 1, Type: wire.CellTypePut, Value: make([]byte, 100)})
-	return startLeanRegionServer(tb, &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: proto.Int32(1), Stale: proto.Bool(false)}}, cells)
+	return startLeanRegionServer(tb, &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: proto.Int32(1), Stale: proto.Bool(false)}}, cells, opts...)
 }
 
 // TestGetAllocations: a Get through the whole Client (region cache, retry loop, region

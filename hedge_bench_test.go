@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/cputime"
 	"github.com/go-hbase/hbase/internal/fakeserver"
@@ -20,8 +21,16 @@ func BenchmarkGetTimelinePrompt(b *testing.B) { benchGetPrompt(b, hrpc.Timeline)
 func BenchmarkGetStrongPrompt(b *testing.B)   { benchGetPrompt(b, hrpc.Strong) }
 
 func benchGetPrompt(b *testing.B, cons hrpc.ConsistencyLevel) {
+	b.Run("plain", func(b *testing.B) { benchGetPromptWith(b, cons) })
+	// As TestJavaTimelineTargets' clients: a Hedge hook, so every call is observed.
+	b.Run("hooks", func(b *testing.B) {
+		benchGetPromptWith(b, cons, WithHooks(&hbasetrace.Hooks{Hedge: func(context.Context, hbasetrace.HedgeInfo) {}}))
+	})
+}
+
+func benchGetPromptWith(b *testing.B, cons hrpc.ConsistencyLevel, opts ...Option) {
 	row := []byte("row")
-	c := startLeanGetServer(b, row)
+	c := startLeanGetServer(b, row, opts...)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	strong, _ := hrpc.NewGet([]byte("t"), row)
