@@ -670,6 +670,14 @@ const replicaAttempts = 3
 func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call wire.Call) (proto.Message, []byte, error) {
 	b := c.newBackoff()
 	var err error
+	// Observed, each attempt of the leg is an Attempt event (numbered within the leg, naming
+	// the secondary) and a latency sample of its server; the read's CallDone counts the
+	// primary's attempts.
+	var lo *callObs
+	if c.observing() {
+		o := newCallObs(c, call.Op(), call.Table(), call.Key())
+		lo = &o
+	}
 	for range replicaAttempts {
 		var conn = rep.cachedConn()
 		if conn == nil || isDead(conn) {
@@ -680,7 +688,7 @@ func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call 
 		}
 		var resp proto.Message
 		var cells []byte
-		resp, cells, err = c.callRegion(ctx, rep, conn, call, nil)
+		resp, cells, err = c.attempt(ctx, rep, conn, call, lo)
 		if err == nil {
 			return resp, cells, nil
 		}

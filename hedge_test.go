@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -337,9 +338,16 @@ func TestTimelineGetHooks(t *testing.T) {
 	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return fakeserver.Response{NoReply: true} }
 	var done []hbasetrace.CallDoneInfo
 	var hedgesSeen []hbasetrace.HedgeInfo
+	var mu sync.Mutex // the secondary's attempts are reported from its leg's goroutine
+	var attempts []hbasetrace.AttemptInfo
 	hooks := &hbasetrace.Hooks{
 		CallDone: func(_ context.Context, ev hbasetrace.CallDoneInfo) { done = append(done, ev) },
 		Hedge:    func(_ context.Context, ev hbasetrace.HedgeInfo) { hedgesSeen = append(hedgesSeen, ev) },
+		Attempt: func(_ context.Context, ev hbasetrace.AttemptInfo) {
+			mu.Lock()
+			attempts = append(attempts, ev)
+			mu.Unlock()
+		},
 	}
 	c := fc.client(t, WithHedgeDelay(5*time.Millisecond), WithHooks(hooks))
 	if _, err := c.Get(testContext(t, 5*time.Second), timelineGet(t, "r", hrpc.Timeline)); err != nil {
@@ -350,6 +358,20 @@ func TestTimelineGetHooks(t *testing.T) {
 	}
 	if len(hedgesSeen) != 1 || hedgesSeen[0].Winner != 1 || hedgesSeen[0].Sent != 1 || hedgesSeen[0].Primary != fc.srv.Addr() {
 		t.Fatalf("Hedge events %+v", hedgesSeen)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var onSecondary int
+	for _, a := range attempts {
+		if a.Server == sec.srv.Addr() {
+			onSecondary++
+			if a.Err != nil || a.Attempt != 1 || !strings.Contains(string(a.Region), "_0001") || a.ResponseBytes == 0 {
+				t.Errorf("the secondary's Attempt event %+v, want the first of its leg, successful, on replica 1", a)
+			}
+		}
+	}
+	if onSecondary != 1 {
+		t.Fatalf("%d Attempt events on the secondary, want 1: %+v", onSecondary, attempts)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hbasetest/faultnet"
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/hrpcwire"
 )
@@ -611,7 +612,13 @@ func hedgesLaggingServer(t *testing.T, admin *Client, table string, regions []hb
 		{"adaptive 1-50 ms", []Option{WithAdaptiveHedging(time.Millisecond, 50*time.Millisecond), WithHedgeBudget(0)}},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
-			c := newTestClient(t, tc.opts...)
+			// The secondaries' answers are Attempt events of their own, naming the replica.
+			var replicaAttempts atomic.Int64
+			c := newTestClient(t, append(tc.opts, WithHooks(&hbasetrace.Hooks{Attempt: func(_ context.Context, a hbasetrace.AttemptInfo) {
+				if a.Err == nil && (strings.Contains(string(a.Region), "_0001.") || strings.Contains(string(a.Region), "_0002.")) {
+					replicaAttempts.Add(1)
+				}
+			}}))...)
 			// The first round teaches the client every server's latency (50 answers each).
 			n := 60 * len(regions)
 			slowReads, late, _, _, _ := round(c, n)
@@ -628,6 +635,9 @@ func hedgesLaggingServer(t *testing.T, admin *Client, table string, regions []hb
 			}
 			if healthyHedged > n/50 {
 				t.Errorf("%d reads of healthy servers hedged with a budget of 0", healthyHedged)
+			}
+			if won := int64(c.Stats().HedgesWon); replicaAttempts.Load() < won {
+				t.Errorf("%d successful Attempt events on secondary replicas for %d hedges won", replicaAttempts.Load(), won)
 			}
 		})
 	}
