@@ -519,14 +519,33 @@ func (c *Client) send(ctx context.Context, call wire.Call) (proto.Message, []byt
 
 // sendLoop is send; o, when not nil, follows the call for the hooks (observe.go).
 func (c *Client) sendLoop(ctx context.Context, call wire.Call, o *callObs) (proto.Message, []byte, error) {
-	return c.sendLoopAt(ctx, call, o, nil, nil)
+	return c.sendLoopAt(ctx, call, o, nil, nil, nil)
 }
 
 // sendLoopAt is sendLoop whose first attempt goes to region r0 on conn0 when both are given
-// (the caller just found them in the cache: a Timeline read's primary).
-func (c *Client) sendLoopAt(ctx context.Context, call wire.Call, o *callObs, r0 *regionInfo, conn0 *region.Client) (proto.Message, []byte, error) {
+// (the caller just found them in the cache: a Timeline read's primary). abort, when not nil,
+// ends the loop as ctx's end would: a Timeline read's primary leg, once a secondary answered.
+// Its first attempt listens for abort itself; from a retry or a lookup on, whose waits take
+// contexts only, a context made then carries it (a read answered at once makes none).
+func (c *Client) sendLoopAt(ctx context.Context, call wire.Call, o *callObs, r0 *regionInfo, conn0 *region.Client,
+	abort <-chan struct{}) (proto.Message, []byte, error) {
 	if c.isClosed() {
 		return nil, nil, hberr.ErrClosed
+	}
+	if abort != nil && (r0 == nil || conn0 == nil) {
+		// No first attempt to listen for abort itself: a context carries it from the start.
+		var stop context.CancelFunc
+		ctx, stop = withAbort(ctx, abort)
+		defer stop()
+		abort = nil
+	}
+	var stopAbort context.CancelFunc // the context made to carry abort after the first attempt
+	if abort != nil {
+		defer func() {
+			if stopAbort != nil {
+				stopAbort()
+			}
+		}()
 	}
 	b := c.newBackoff()
 	tries := attempts{max: c.attemptCap(call)}
@@ -555,9 +574,14 @@ func (c *Client) sendLoopAt(ctx context.Context, call wire.Call, o *callObs, r0 
 			var resp proto.Message
 			var cells []byte
 			deadBefore := isDead(conn)
-			resp, cells, err = c.attempt(ctx, r, conn, call, o)
+			resp, cells, err = c.attempt(ctx, r, conn, call, o, abort)
 			if err == nil {
 				return resp, cells, nil
+			}
+			if abort != nil {
+				// Lookups and pauses take contexts only: from now on one carries abort.
+				ctx, stopAbort = withAbort(ctx, abort)
+				abort = nil
 			}
 			// region.ErrNotSent: the connection was found dead before the request was written.
 			if errors.Is(err, hberr.ErrConnection) && !deadBefore && !errors.Is(err, region.ErrNotSent) &&
@@ -622,16 +646,38 @@ func (c *Client) sendLoopAt(ctx context.Context, call wire.Call, o *callObs, r0 
 	}
 }
 
+// withAbort returns ctx ended also by abort's closing (at once when it is closed already).
+func withAbort(ctx context.Context, abort <-chan struct{}) (context.Context, context.CancelFunc) {
+	actx, cancel := context.WithCancel(ctx)
+	select {
+	case <-abort:
+		cancel()
+		return actx, cancel
+	default:
+	}
+	go func() {
+		select {
+		case <-abort:
+			cancel()
+		case <-actx.Done():
+		}
+	}()
+	return actx, cancel
+}
+
 // callRegion sends call once to region r on conn. A MultiRequest for one region (MutateRow,
 // CheckAndMutate of RowMutations) reports failures inside its response: they are turned into
-// errors here so that they drive the retry like any other.
-func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Client, call wire.Call, o *callObs) (proto.Message, []byte, error) {
+// errors here so that they drive the retry like any other. abort, when not nil, ends the
+// wait as ctx's end would (region.Extras.Abort).
+func (c *Client) callRegion(ctx context.Context, r *regionInfo, conn *region.Client, call wire.Call, o *callObs, abort <-chan struct{}) (proto.Message, []byte, error) {
 	req, reqCells, err := call.Marshal(r.name, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	resp := call.NewResponse()
-	cells, err := conn.CallExtras(ctx, extrasOf(call), call.Method(), req, reqCells, resp, call)
+	x := extrasOf(call)
+	x.Abort = abort
+	cells, err := conn.CallExtras(ctx, x, call.Method(), req, reqCells, resp, call)
 	c.noteRPC(err)
 	if o != nil && o.hooks != nil {
 		o.reqBytes = requestSize(req, reqCells)

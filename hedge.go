@@ -394,8 +394,11 @@ type hedgeRace struct {
 	call    wire.Call
 	w       *primaryWindow
 	delay   time.Duration
-	lag     bool               // the primary's server lags its peers: hedged outside the budget
-	pcancel context.CancelFunc // ends the primary's leg
+	lag     bool // the primary's server lags its peers: hedged outside the budget
+	// abort ends the primary's leg when closed (abortPrimary): a channel kept with the race
+	// while never closed, where a cancellable context would be made for every read.
+	abort       chan struct{}
+	abortClosed bool
 
 	late     bool      // the delay passed without the primary's answer (counted once)
 	hedgedAt time.Time // when the secondaries were asked
@@ -413,12 +416,20 @@ func (r *hedgeRace) finish() {
 // newRace returns a hedgeRace ready for a read: a recycled one (whose timer is made once and
 // re-armed) or a new one.
 func (h *hedger) newRace() *hedgeRace {
-	if r, ok := h.races.Get().(*hedgeRace); ok {
-		t := r.timer
-		*r = hedgeRace{winner: -1, timer: t}
+	if r, ok := h.races.Get().(*hedgeRace); ok && !r.abortClosed {
+		t, abort := r.timer, r.abort
+		*r = hedgeRace{winner: -1, timer: t, abort: abort}
 		return r
 	}
-	return &hedgeRace{winner: -1}
+	return &hedgeRace{winner: -1, abort: make(chan struct{})}
+}
+
+// abortPrimary ends the primary's leg (a secondary answered). r.mu is held.
+func (r *hedgeRace) abortPrimary() {
+	if !r.abortClosed {
+		r.abortClosed = true
+		close(r.abort)
+	}
 }
 
 // arm starts (or restarts) the race's timer to run onTimer after d. r.mu is held.
@@ -487,11 +498,9 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 	if lag {
 		delay = h.lagDelay(w)
 	}
-	pctx, pcancel := context.WithCancel(ctx)
-	defer pcancel()
 	race := h.newRace()
 	race.c, race.ctx, race.primary, race.reps, race.call = c, ctx, r, reps, call
-	race.w, race.delay, race.lag, race.pcancel = w, delay, lag, pcancel
+	race.w, race.delay, race.lag = w, delay, lag
 	reuse := false
 	defer func() {
 		if reuse {
@@ -510,7 +519,7 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 	if c.hooks != nil && c.hooks.RegionCache != nil {
 		hint = nil // the hook sees the region cache's lookup
 	}
-	resp, cells, err := c.sendLoopAt(pctx, call, o, r, hint)
+	resp, cells, err := c.sendLoopAt(ctx, call, o, r, hint, race.abort)
 	now := time.Now()
 	if err == nil {
 		w.answered(now, now.Sub(start))
@@ -645,7 +654,7 @@ func (c *Client) secondaryLeg(ctx context.Context, race *hedgeRace, rep *regionI
 		race.winner, race.resp, race.cells = rep.replicaID, resp, cells
 		race.winnerRegion, race.winnerAddr = rep.name, rep.addr
 		c.hedge.won.Add(1)
-		race.pcancel()
+		race.abortPrimary()
 		race.cancel()
 		race.finish()
 		return
@@ -688,7 +697,7 @@ func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call 
 		}
 		var resp proto.Message
 		var cells []byte
-		resp, cells, err = c.attempt(ctx, rep, conn, call, lo)
+		resp, cells, err = c.attempt(ctx, rep, conn, call, lo, nil)
 		if err == nil {
 			return resp, cells, nil
 		}

@@ -132,12 +132,12 @@ func (c *Client) sendObserved(ctx context.Context, call wire.Call) (proto.Messag
 }
 
 // attempt is callRegion, timed and reported when the call is observed.
-func (c *Client) attempt(ctx context.Context, r *regionInfo, conn *region.Client, call wire.Call, o *callObs) (proto.Message, []byte, error) {
+func (c *Client) attempt(ctx context.Context, r *regionInfo, conn *region.Client, call wire.Call, o *callObs, abort <-chan struct{}) (proto.Message, []byte, error) {
 	if o == nil {
-		return c.callRegion(ctx, r, conn, call, nil)
+		return c.callRegion(ctx, r, conn, call, nil, abort)
 	}
 	start := time.Now()
-	resp, cells, err := c.callRegion(ctx, r, conn, call, o)
+	resp, cells, err := c.callRegion(ctx, r, conn, call, o, abort)
 	o.attempted(ctx, c, r.name, conn.Addr(), time.Since(start), resp, cells, err)
 	return resp, cells, err
 }

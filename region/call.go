@@ -74,6 +74,32 @@ type Extras struct {
 	// Attributes are RequestHeader.attribute: HBase 2.6's request attributes, which server-side
 	// code reads from the RPC call (RpcCall.getRequestAttributes). Each needs a name.
 	Attributes []*pb.NameBytesPair
+	// Abort, when closed, ends the call as its context's end would, with an error wrapping
+	// context.Canceled. A caller that may abandon a call (a hedged read's primary, once a
+	// secondary answered) passes a channel it reuses instead of a cancellable context
+	// made for each call.
+	Abort <-chan struct{}
+}
+
+// errAborted is the cause of a call ended by its Extras.Abort.
+var errAborted = fmt.Errorf("abandoned by its caller: %w", context.Canceled)
+
+// closed reports whether abort is closed (false for nil).
+func closed(abort <-chan struct{}) bool {
+	select {
+	case <-abort:
+		return true
+	default:
+		return false
+	}
+}
+
+// endedErr is the cause of a wait that ctx or abort ended.
+func endedErr(ctx context.Context, abort <-chan struct{}) error {
+	if err := ctx.Err(); err != nil || !closed(abort) {
+		return err
+	}
+	return errAborted
 }
 
 // CallExtras is CallChecked with the RequestHeader fields of x.
@@ -92,7 +118,7 @@ func (c *Client) CallEncoded(ctx context.Context, x Extras, method string, param
 
 // call is CallExtras with the request message req, or its encoding param when param is not nil.
 func (c *Client) call(ctx context.Context, x Extras, method string, req proto.Message, param, reqCells []byte, resp proto.Message, check Checker) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
+	if err := endedErr(ctx, x.Abort); err != nil {
 		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, err)
 	}
 	if c.dead.Load() {
@@ -156,7 +182,7 @@ func (c *Client) call(ctx context.Context, x Extras, method string, req proto.Me
 	}
 	c.mu.Unlock()
 	if lone {
-		return c.callLone(ctx, cl, method, req, resp, check)
+		return c.callLone(ctx, x.Abort, cl, method, req, resp, check)
 	}
 
 	c.stats.calls.Add(1)
@@ -165,18 +191,25 @@ func (c *Client) call(ctx context.Context, x Extras, method string, req proto.Me
 	select {
 	case <-cl.done:
 	case <-ctx.Done():
-		c.mu.Lock()
-		mine := c.calls[cl.id] == cl
-		if mine {
-			delete(c.calls, cl.id)
-		}
-		c.mu.Unlock()
-		if mine {
-			c.release(cl)
-		} // else the reader or fail() holds it and will signal done: let it go to the GC.
-		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, ctx.Err())
+		return nil, c.abandon(cl, method, ctx.Err())
+	case <-x.Abort:
+		return nil, c.abandon(cl, method, errAborted)
 	}
 	return c.finish(cl, method, req, resp, check)
+}
+
+// abandon gives up waiting for cl, whose context or abort ended (cause).
+func (c *Client) abandon(cl *call, method string, cause error) error {
+	c.mu.Lock()
+	mine := c.calls[cl.id] == cl
+	if mine {
+		delete(c.calls, cl.id)
+	}
+	c.mu.Unlock()
+	if mine {
+		c.release(cl)
+	} // else the reader or fail() holds it and will signal done: let it go to the GC.
+	return fmt.Errorf("region: %s %s: %w", c.addr, method, cause)
 }
 
 // finish turns a completed call into Call's results and recycles the call.

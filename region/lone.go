@@ -95,11 +95,26 @@ const (
 	waitGrace          // the context ended in the middle of a frame: its rest is read
 )
 
-// loneWait is the lone caller's context while it holds the read role.
+// loneWait is the lone caller's context (and Extras.Abort) while it holds the read role.
 type loneWait struct {
-	ctx   context.Context
-	stop  func() bool // context.AfterFunc's, in waitWatched
-	phase uint8
+	ctx       context.Context
+	abort     <-chan struct{}
+	stop      func() bool // context.AfterFunc's, in waitWatched
+	stopAbort func() bool // the same for abort
+	phase     uint8
+}
+
+// abortContext is an Extras.Abort seen as a context, for context.AfterFunc.
+type abortContext <-chan struct{}
+
+func (abortContext) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (a abortContext) Done() <-chan struct{}     { return a }
+func (abortContext) Value(any) any               { return nil }
+func (a abortContext) Err() error {
+	if closed(a) {
+		return errAborted
+	}
+	return nil
 }
 
 // waitGoesOn is called by the read role's holder when its read deadline passed. It tells
@@ -113,15 +128,22 @@ func (c *Client) waitGoesOn() bool {
 	}
 	switch w.phase {
 	case waitSlice:
-		if w.ctx.Err() == nil {
+		if endedErr(w.ctx, w.abort) == nil {
 			w.stop = context.AfterFunc(w.ctx, c.interruptFn)
+			if w.abort != nil {
+				// Past the slice only: a read answered within it pays nothing for its abort.
+				w.stopAbort = context.AfterFunc(abortContext(w.abort), c.interruptFn)
+			}
 			w.phase = waitWatched
 			dl, _ := w.ctx.Deadline()
 			c.conn.SetReadDeadline(dl) //nolint:errcheck // a closed connection ends the read anyway
 			return true
 		}
 	case waitWatched:
-		<-w.ctx.Done() // the interruption, or the context's deadline a moment before its timer
+		select { // the interruption, or the context's deadline a moment before its timer
+		case <-w.ctx.Done():
+		case <-w.abort:
+		}
 	case waitGrace:
 		return false
 	}
@@ -134,13 +156,17 @@ func (c *Client) waitGoesOn() bool {
 	return true
 }
 
-// quiesceWait makes sure no interruption of the read is under way or to come.
+// quiesceWait makes sure no interruption of the read is under way or to come. Each
+// interruption that ran (or runs) sends once on c.interrupted.
 func (c *Client) quiesceWait() {
-	if w := &c.wait; w.stop != nil {
-		if !w.stop() {
-			<-c.interrupted
+	w := &c.wait
+	for _, stop := range [...]*func() bool{&w.stop, &w.stopAbort} {
+		if *stop != nil {
+			if !(*stop)() {
+				<-c.interrupted
+			}
+			*stop = nil
 		}
-		w.stop = nil
 	}
 }
 
@@ -152,9 +178,10 @@ func (c *Client) interruptRead() {
 }
 
 // callLone runs cl as a lone caller: cl is registered and the caller holds the read role.
-func (c *Client) callLone(ctx context.Context, cl *call, method string, req, resp proto.Message, check Checker) ([]byte, error) {
-	if ctx.Done() != nil {
-		c.wait.ctx = ctx
+// abort is the call's Extras.Abort.
+func (c *Client) callLone(ctx context.Context, abort <-chan struct{}, cl *call, method string, req, resp proto.Message, check Checker) ([]byte, error) {
+	if ctx.Done() != nil || abort != nil {
+		c.wait.ctx, c.wait.abort = ctx, abort
 		dl := time.Now().Add(loneWaitSlice)
 		if d, ok := ctx.Deadline(); ok && d.Before(dl) {
 			dl = d
@@ -198,9 +225,9 @@ func (c *Client) callLone(ctx context.Context, cl *call, method string, req, res
 	}
 
 	if mine {
-		// The context ended while the caller waited for a frame.
+		// The context (or the abort) ended while the caller waited for a frame.
 		c.release(cl)
-		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, ctx.Err())
+		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, endedErr(ctx, abort))
 	}
 	<-cl.done // completed by the caller's own reading, or failed with the connection
 	if !sent && cl.err != nil {
