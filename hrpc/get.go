@@ -35,25 +35,26 @@ func NewGet(table, row []byte, opts ...GetOption) (*Get, error) {
 	if err := checkRow(row); err != nil {
 		return nil, err
 	}
-	var o options
-	if err := applyOptions(&o, opts); err != nil {
+	o := newReadBuild()
+	if err := applyOptions(o, opts); err != nil {
 		return nil, err
 	}
+	r := o.rd
 	return &Get{
 		table:       table,
 		row:         row,
-		columns:     columnsProto(o.columns),
-		filter:      o.filter,
+		columns:     columnsProto(r.columns),
+		filter:      r.filter,
 		timeRange:   o.timeRange,
-		maxVersions: o.maxVersions,
-		noCache:     o.noCache,
-		storeLimit:  o.storeLimit,
-		storeOffset: o.storeOffset,
-		existsOnly:  o.existsOnly,
-		attributes:  attributesProto(o.attributes),
+		maxVersions: r.maxVersions,
+		noCache:     r.noCache,
+		storeLimit:  r.storeLimit,
+		storeOffset: r.storeOffset,
+		existsOnly:  r.existsOnly,
+		attributes:  o.attributes,
 		maxAttempts: o.maxAttempts,
-		hdr:         newCallHeader(&o),
-		consistency: o.consistency,
+		hdr:         o.hdr,
+		consistency: r.consistency,
 	}, nil
 }
 
@@ -61,7 +62,7 @@ func NewGet(table, row []byte, opts ...GetOption) (*Get, error) {
 // exists: Result.Exists is set and Result.Cells is empty.
 func ExistsOnly() GetOption {
 	return getOnly(func(o *options) error {
-		o.existsOnly = true
+		o.read().existsOnly = true
 		return nil
 	})
 }
