@@ -130,13 +130,6 @@ func applyOptions[O any](o *options, opts []O) error {
 	return nil
 }
 
-// column is one family of a Get or Scan with the qualifiers asked for; no qualifiers means the
-// whole family.
-type column struct {
-	family     []byte
-	qualifiers [][]byte
-}
-
 // options collects every option. Its common and mutation fields are few, so that a mutation
 // can hold them (mutation embeds options) and its options be applied in place: options reach
 // the option functions through a pointer that escapes (each is called indirectly), and a
@@ -163,8 +156,9 @@ type options struct {
 
 // readOptions are the options of Gets and Scans.
 type readOptions struct {
-	// Get and Scan
-	columns     []column
+	// Get and Scan. columns are the families asked for, each with the qualifiers asked for
+	// (none: the whole family), built once: protobuf messages may be marshalled concurrently.
+	columns     []*pb.Column
 	filter      *pb.Filter
 	maxVersions uint32
 	noCache     bool
@@ -175,7 +169,13 @@ type readOptions struct {
 	// Get
 	existsOnly bool
 
-	// Scan
+	// sc is set by NewScan; for a Get, scan() allocates one only when an option of a Scan was
+	// converted to a Get's option type, and the Get drops it.
+	sc *scanOptions
+}
+
+// scanOptions are the options of Scans only.
+type scanOptions struct {
 	startRow, stopRow []byte
 	prefix            []byte
 	hasPrefix         bool
@@ -189,15 +189,16 @@ type readOptions struct {
 	cursorResults     bool
 }
 
-// readBuild is what NewGet and NewScan collect their options in: one allocation.
-type readBuild struct {
+// scanBuild is what NewScan collects its options in: one allocation.
+type scanBuild struct {
 	options
 	read readOptions
+	scan scanOptions
 }
 
-func newReadBuild() *options {
-	b := new(readBuild)
-	b.rd = &b.read
+func newScanBuild() *options {
+	b := new(scanBuild)
+	b.rd, b.read.sc = &b.read, &b.scan
 	return &b.options
 }
 
@@ -209,24 +210,32 @@ func (o *options) read() *readOptions {
 	return o.rd
 }
 
+// scan returns the options of Scans.
+func (o *options) scan() *scanOptions {
+	r := o.read()
+	if r.sc == nil {
+		r.sc = new(scanOptions)
+	}
+	return r.sc
+}
+
 // addColumn merges family (and qualifiers) into o.columns, keeping the user's order. As in the
 // Java client, asking for columns of a family narrows an earlier request for the whole family.
 func (o *readOptions) addColumn(family []byte, qualifiers [][]byte, wholeFamily bool) {
-	for i := range o.columns {
-		c := &o.columns[i]
-		if !bytes.Equal(c.family, family) {
+	for _, c := range o.columns {
+		if !bytes.Equal(c.Family, family) {
 			continue
 		}
 		if wholeFamily {
-			c.qualifiers = nil
+			c.Qualifier = nil
 		} else {
-			c.qualifiers = append(c.qualifiers, qualifiers...)
+			c.Qualifier = append(c.Qualifier, qualifiers...)
 		}
 		return
 	}
-	c := column{family: family}
+	c := &pb.Column{Family: family}
 	if !wholeFamily {
-		c.qualifiers = append([][]byte(nil), qualifiers...)
+		c.Qualifier = append([][]byte(nil), qualifiers...)
 	}
 	o.columns = append(o.columns, c)
 }
@@ -395,15 +404,4 @@ func MaxAttempts(n int) RequestOption {
 		o.maxAttempts = n
 		return nil
 	})
-}
-
-func columnsProto(cols []column) []*pb.Column {
-	if len(cols) == 0 {
-		return nil
-	}
-	out := make([]*pb.Column, len(cols))
-	for i := range cols {
-		out[i] = &pb.Column{Family: cols[i].family, Qualifier: cols[i].qualifiers}
-	}
-	return out
 }

@@ -38,7 +38,7 @@ type Scan struct {
 	trackMetrics                    bool
 	cursorResults                   bool
 
-	columns     []column
+	columns     []*pb.Column
 	filter      *pb.Filter
 	timeRange   *pb.TimeRange
 	maxVersions uint32
@@ -60,24 +60,25 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
 	}
-	o := newReadBuild()
+	o := newScanBuild()
 	if err := applyOptions(o, opts); err != nil {
 		return nil, err
 	}
 	r := o.rd
+	sc := r.sc
 	s := &Scan{
 		table:           table,
-		startRow:        r.startRow,
-		stopRow:         r.stopRow,
+		startRow:        sc.startRow,
+		stopRow:         sc.stopRow,
 		includeStartRow: true,
-		reversed:        r.reversed,
-		limit:           r.limit,
-		numberOfRows:    r.numberOfRows,
-		maxResultSize:   r.maxResultSize,
-		allowPartials:   r.allowPartials,
-		batchSize:       r.batchSize,
-		trackMetrics:    r.trackMetrics,
-		cursorResults:   r.cursorResults,
+		reversed:        sc.reversed,
+		limit:           sc.limit,
+		numberOfRows:    sc.numberOfRows,
+		maxResultSize:   sc.maxResultSize,
+		allowPartials:   sc.allowPartials,
+		batchSize:       sc.batchSize,
+		trackMetrics:    sc.trackMetrics,
+		cursorResults:   sc.cursorResults,
 		columns:         r.columns,
 		filter:          r.filter,
 		timeRange:       o.timeRange,
@@ -91,24 +92,24 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 		consistency:     r.consistency,
 	}
 	meta := string(table) == metaTable
-	if r.hasPrefix {
-		if r.startRow != nil || r.stopRow != nil {
+	if sc.hasPrefix {
+		if sc.startRow != nil || sc.stopRow != nil {
 			return nil, invalid("Prefix together with StartRow or StopRow")
 		}
-		if meta && bytes.IndexByte(r.prefix, ',') >= 0 {
+		if meta && bytes.IndexByte(sc.prefix, ',') >= 0 {
 			// hbase:meta's order is not byte order past the table name: the rows with such a
 			// prefix are not the rows between it and the next prefix ("t," would miss t's first
 			// region, "t,,id").
-			return nil, invalid("Prefix %q on hbase:meta holds a ',': give StartRow and StopRow in hbase:meta's order (table, start key, region id) instead", r.prefix)
+			return nil, invalid("Prefix %q on hbase:meta holds a ',': give StartRow and StopRow in hbase:meta's order (table, start key, region id) instead", sc.prefix)
 		}
-		next := nextPrefix(r.prefix)
+		next := nextPrefix(sc.prefix)
 		if s.reversed {
 			// Downwards from just below the first row after the prefix, down to and including
 			// the prefix itself.
 			s.startRow, s.includeStartRow = next, len(next) == 0
-			s.stopRow, s.includeStopRow = r.prefix, true
+			s.stopRow, s.includeStopRow = sc.prefix, true
 		} else {
-			s.startRow, s.stopRow = r.prefix, next
+			s.startRow, s.stopRow = sc.prefix, next
 		}
 	}
 	if len(s.startRow) > 0 && len(s.stopRow) > 0 {
@@ -160,23 +161,23 @@ func rowOption(name string, row []byte, set func(o *options, row []byte)) ScanOp
 
 // StartRow is the row a Scan starts at (inclusive); for a reversed scan, the highest row.
 func StartRow(row []byte) ScanOption {
-	return rowOption("StartRow", row, func(o *options, r []byte) { o.read().startRow = r })
+	return rowOption("StartRow", row, func(o *options, r []byte) { o.scan().startRow = r })
 }
 
 // StopRow is the row a Scan stops before (exclusive); for a reversed scan, the lowest bound.
 func StopRow(row []byte) ScanOption {
-	return rowOption("StopRow", row, func(o *options, r []byte) { o.read().stopRow = r })
+	return rowOption("StopRow", row, func(o *options, r []byte) { o.scan().stopRow = r })
 }
 
 // Prefix restricts a Scan to the rows starting with prefix (it sets the start and stop rows).
 func Prefix(prefix []byte) ScanOption {
-	return rowOption("Prefix", prefix, func(o *options, p []byte) { r := o.read(); r.prefix, r.hasPrefix = p, true })
+	return rowOption("Prefix", prefix, func(o *options, p []byte) { sc := o.scan(); sc.prefix, sc.hasPrefix = p, true })
 }
 
 // Reversed scans from the start row downwards.
 func Reversed() ScanOption {
 	return scanOnly(func(o *options) error {
-		o.read().reversed = true
+		o.scan().reversed = true
 		return nil
 	})
 }
@@ -193,13 +194,13 @@ func countOption(name string, n int, set func(o *options, n uint32)) ScanOption 
 
 // Limit stops a Scan after n rows.
 func Limit(n int) ScanOption {
-	return countOption("Limit", n, func(o *options, n uint32) { o.read().limit = n })
+	return countOption("Limit", n, func(o *options, n uint32) { o.scan().limit = n })
 }
 
 // NumberOfRows is how many rows the server returns per RPC at most (the Java client's
 // caching).
 func NumberOfRows(n int) ScanOption {
-	return countOption("NumberOfRows", n, func(o *options, n uint32) { o.read().numberOfRows = n })
+	return countOption("NumberOfRows", n, func(o *options, n uint32) { o.scan().numberOfRows = n })
 }
 
 // BatchSize caps the cells per result: a wide row comes back in several results of exactly n
@@ -207,7 +208,7 @@ func NumberOfRows(n int) ScanOption {
 // end a piece early (at its size or time limit); the scanner joins such pieces into full
 // batches unless AllowPartialResults is set too.
 func BatchSize(n int) ScanOption {
-	return countOption("BatchSize", n, func(o *options, n uint32) { o.read().batchSize = n })
+	return countOption("BatchSize", n, func(o *options, n uint32) { o.scan().batchSize = n })
 }
 
 // MaxResultSize is how many bytes of cells the server returns per RPC at most (default 2 MiB).
@@ -216,7 +217,7 @@ func MaxResultSize(n int64) ScanOption {
 		if n < 1 {
 			return invalid("MaxResultSize(%d): must be at least 1", n)
 		}
-		o.read().maxResultSize = uint64(n)
+		o.scan().maxResultSize = uint64(n)
 		return nil
 	})
 }
@@ -225,7 +226,7 @@ func MaxResultSize(n int64) ScanOption {
 // set on all but the last part) instead of reassembling them: less memory for huge rows.
 func AllowPartialResults() ScanOption {
 	return scanOnly(func(o *options) error {
-		o.read().allowPartials = true
+		o.scan().allowPartials = true
 		return nil
 	})
 }
@@ -238,7 +239,7 @@ func AllowPartialResults() ScanOption {
 // are returned as without the option.
 func CursorResults() ScanOption {
 	return scanOnly(func(o *options) error {
-		o.read().cursorResults = true
+		o.scan().cursorResults = true
 		return nil
 	})
 }
@@ -290,7 +291,7 @@ func (s *scanCall) ProtoInto(b *wire.ScanProtoBuffer) *pb.Scan {
 	p.Reset()
 	b.MaxResultSize, b.Caching = s.maxResultSize, s.numberOfRows
 	b.No, b.Yes = false, true
-	p.Column = columnsProto(s.columns)
+	p.Column = s.columns
 	p.Attribute = s.attributes
 	p.StartRow, p.StopRow = s.startRow, s.stopRow
 	p.Filter, p.TimeRange = s.filter, s.timeRange

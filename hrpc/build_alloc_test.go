@@ -2,6 +2,7 @@ package hrpc
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
 	"unsafe"
 
@@ -116,5 +117,48 @@ func TestMutationBuiltInPlace(t *testing.T) {
 		if _, _, err := mutW(c.p).Marshal([]byte("region"), nil); err != nil {
 			t.Errorf("%s: %v", c.name, err)
 		}
+	}
+}
+
+// TestGetAllocations: a Get is built in place too: one allocation for a Get of a row, with
+// options that set only values; columns cost their pb.Columns and the slice of them.
+func TestGetAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	tb, row, f := []byte("t"), []byte("r"), []byte("f")
+	cases := []struct {
+		name  string
+		build func()
+		want  float64
+	}{
+		{"row", func() { _, _ = NewGet(tb, row) }, 1},
+		{"row and options", func() {
+			_, _ = NewGet(tb, row, MaxVersions(2), NoBlockCache(), ExistsOnly(), Consistency(Timeline), MaxAttempts(3))
+		}, 1},
+		{"family", func() { _, _ = NewGet(tb, row, Families(f)) }, 3},
+	}
+	for _, c := range cases {
+		if got := testing.AllocsPerRun(100, c.build); got != c.want {
+			t.Errorf("%s: %v allocations, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestGetDropsOtherOptions: options of mutations and Scans converted to a Get's option type
+// are ignored, as they were, and the Get keeps nothing of them.
+func TestGetDropsOtherOptions(t *testing.T) {
+	f := []byte("f")
+	limit := reflect.ValueOf(Limit(1)).Convert(reflect.TypeFor[ReadOption]()).Interface().(ReadOption)
+	g, err := NewGet([]byte("t"), []byte("r"), ReadOption(Value(f, f, f)), limit, MaxVersions(2), Families(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.cells != nil || g.sc != nil || g.rd != nil {
+		t.Errorf("the Get keeps cells %v, scan options %v, read options %p", g.cells, g.sc, g.rd)
+	}
+	p := g.proto()
+	if p.GetMaxVersions() != 2 || len(p.GetColumn()) != 1 || !bytes.Equal(p.GetColumn()[0].GetFamily(), f) {
+		t.Errorf("Get %v", p)
 	}
 }
