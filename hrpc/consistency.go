@@ -39,7 +39,7 @@ func Consistency(c ConsistencyLevel) ReadOption {
 		if c != Strong && c != Timeline {
 			return invalid("unknown consistency %d", c)
 		}
-		o.consistency = c
+		o.read().consistency = c
 		return nil
 	})
 }

@@ -10,19 +10,12 @@ import (
 
 // Get reads one row. Build it with NewGet.
 type Get struct {
-	table, row  []byte
-	columns     []*pb.Column // built once: protobuf messages may be marshalled concurrently
-	filter      *pb.Filter
-	timeRange   *pb.TimeRange
-	maxVersions uint32
-	noCache     bool
-	storeLimit  uint32
-	storeOffset uint32
-	existsOnly  bool
-	attributes  []*pb.NameBytesPair
-	maxAttempts int
-	hdr         *callHeader // Priority, RequestAttribute; nil: none
-	consistency ConsistencyLevel
+	// options and readOptions are the Get's options, applied in place (see options): columns,
+	// filter, timeRange, maxVersions, noCache, storeLimit, storeOffset, existsOnly,
+	// attributes, maxAttempts, hdr, consistency. Their other fields are nil once built.
+	options
+	readOptions
+	table, row []byte
 }
 
 // NewGet builds a Get of row. Options: Families, Columns, TimeRange, MaxVersions, WithFilter,
@@ -35,33 +28,28 @@ func NewGet(table, row []byte, opts ...GetOption) (*Get, error) {
 	if err := checkRow(row); err != nil {
 		return nil, err
 	}
-	var o options
-	if err := applyOptions(&o, opts); err != nil {
+	g := new(Get)
+	g.rd = &g.readOptions
+	if err := applyOptions(&g.options, opts); err != nil {
 		return nil, err
 	}
-	return &Get{
-		table:       table,
-		row:         row,
-		columns:     columnsProto(o.columns),
-		filter:      o.filter,
-		timeRange:   o.timeRange,
-		maxVersions: o.maxVersions,
-		noCache:     o.noCache,
-		storeLimit:  o.storeLimit,
-		storeOffset: o.storeOffset,
-		existsOnly:  o.existsOnly,
-		attributes:  attributesProto(o.attributes),
-		maxAttempts: o.maxAttempts,
-		hdr:         newCallHeader(&o),
-		consistency: o.consistency,
-	}, nil
+	g.table, g.row, g.rd = table, row, nil
+	// What options of other requests, converted to a Get's option type, left (only what is
+	// set is written: a store into g, in the heap, may cost a write barrier).
+	if g.sc != nil {
+		g.sc = nil
+	}
+	if g.cells != nil {
+		g.cells = nil
+	}
+	return g, nil
 }
 
 // ExistsOnly makes a Get return only whether the row (with the requested columns and filter)
 // exists: Result.Exists is set and Result.Cells is empty.
 func ExistsOnly() GetOption {
 	return getOnly(func(o *options) error {
-		o.existsOnly = true
+		o.read().existsOnly = true
 		return nil
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-hbase/hbase/internal/pb"
+	"google.golang.org/protobuf/proto"
 )
 
 // Priority sets the request's RPC priority (RequestHeader.priority; the Java client's
@@ -18,7 +19,9 @@ func Priority(n int) RequestOption {
 		if n < 0 || n > math.MaxInt32 {
 			return invalid("Priority(%d) outside [0, %d]", n, math.MaxInt32)
 		}
-		o.priority = uint32(n)
+		if n != 0 || o.hdr != nil {
+			o.header().priority = uint32(n)
+		}
 		return nil
 	})
 }
@@ -36,13 +39,14 @@ func RequestAttribute(name string, value []byte) RequestOption {
 		if name == "" {
 			return invalid("empty request attribute name")
 		}
-		for i := range o.reqAttrs {
-			if o.reqAttrs[i].name == name {
-				o.reqAttrs[i].value = value
+		h := o.header()
+		for _, a := range h.attrs {
+			if a.GetName() == name {
+				a.Value = value
 				return nil
 			}
 		}
-		o.reqAttrs = append(o.reqAttrs, attribute{name: name, value: value})
+		h.attrs = append(h.attrs, &pb.NameBytesPair{Name: proto.String(name), Value: value})
 		return nil
 	})
 }
@@ -54,11 +58,12 @@ type callHeader struct {
 	attrs    []*pb.NameBytesPair
 }
 
-func newCallHeader(o *options) *callHeader {
-	if o.priority == 0 && len(o.reqAttrs) == 0 {
-		return nil
+// header returns the request's callHeader, allocating it on first use.
+func (o *options) header() *callHeader {
+	if o.hdr == nil {
+		o.hdr = new(callHeader)
 	}
-	return &callHeader{priority: o.priority, attrs: attributesProto(o.reqAttrs)}
+	return o.hdr
 }
 
 // fields returns the priority and request attributes (zero and nil for a nil header).

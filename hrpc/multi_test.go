@@ -279,12 +279,12 @@ func (b *fuzzBytes) bytes() []byte {
 // (a Put with a nonce, cells of nil families) included.
 func fuzzMutation(b *fuzzBytes) *mutation {
 	m := &mutation{
-		table:      []byte("t"),
-		row:        b.bytes(),
-		mtype:      pb.MutationProto_MutationType(b.byte() % 4),
-		timestamp:  b.u64(),
-		durability: Durability(b.byte() % 5),
+		table: []byte("t"),
+		row:   b.bytes(),
+		mtype: pb.MutationProto_MutationType(b.byte() % 4),
 	}
+	m.timestamp = b.u64()
+	m.durability = Durability(b.byte() % 5)
 	if b.byte()%2 == 1 {
 		m.nonce = b.u64()
 	}

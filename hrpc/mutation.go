@@ -33,17 +33,13 @@ const unsetTimestamp = math.MaxUint64
 // Cells are sent in the order the options gave them. It is immutable once built and safe for
 // concurrent use.
 type mutation struct {
+	// options are the mutation's options, applied in place: cells (with the row and timestamp
+	// filled in), timestamp, durability, timeRange, attributes, maxAttempts (0 when not
+	// given), hdr.
+	options
 	table, row []byte
 	mtype      pb.MutationProto_MutationType
-	cells      []wire.Cell
-	timestamp  uint64
-	durability Durability
-	timeRange  *pb.TimeRange
 	nonce      uint64
-	attributes []*pb.NameBytesPair
-	// maxAttempts is the MaxAttempts option, 0 when not given.
-	maxAttempts int
-	hdr         *callHeader // Priority, RequestAttribute; nil: none
 	// size is what the mutation weighs in a request: its cells as encoded, its row and a
 	// constant for the rest of its message (a batch's cellblock is sized from it).
 	size int
@@ -79,95 +75,128 @@ type Increment struct{ mutation }
 
 // NewPut builds a Put of the cells given with Value or ValueAt.
 func NewPut(table, row []byte, opts ...PutOption) (*Put, error) {
-	m, err := newMutation(pb.MutationProto_PUT, table, row, opts)
-	if err != nil {
+	p, cells, size := allocMutation[Put](cellOptions(opts))
+	if err := newMutation(&p.mutation, pb.MutationProto_PUT, table, row, opts, cells, size); err != nil {
 		return nil, err
 	}
-	return &Put{m}, nil
+	return p, nil
 }
 
 // NewDelete builds a Delete. Without DeleteColumn, DeleteFamily... options it deletes the whole
 // row (every version up to Timestamp, when given).
 func NewDelete(table, row []byte, opts ...DeleteOption) (*Delete, error) {
-	m, err := newMutation(pb.MutationProto_DELETE, table, row, opts)
-	if err != nil {
+	d, cells, size := allocMutation[Delete](cellOptions(opts))
+	if err := newMutation(&d.mutation, pb.MutationProto_DELETE, table, row, opts, cells, size); err != nil {
 		return nil, err
 	}
-	return &Delete{m}, nil
+	return d, nil
 }
 
 // NewAppend builds an Append: each Value is appended to the column's current value. The result
 // holds the new values.
 func NewAppend(table, row []byte, opts ...AppendOption) (*Append, error) {
-	m, err := newMutation(pb.MutationProto_APPEND, table, row, opts)
-	if err != nil {
+	a, cells, size := allocMutation[Append](cellOptions(opts))
+	if err := newMutation(&a.mutation, pb.MutationProto_APPEND, table, row, opts, cells, size); err != nil {
 		return nil, err
 	}
-	return &Append{m}, nil
+	return a, nil
 }
 
 // NewIncrement builds an Increment of the columns given with Amount. The result holds the new
 // values as 8-byte big-endian integers.
 func NewIncrement(table, row []byte, opts ...IncrementOption) (*Increment, error) {
-	m, err := newMutation(pb.MutationProto_INCREMENT, table, row, opts)
-	if err != nil {
+	inc, cells, size := allocMutation[Increment](cellOptions(opts))
+	if err := newMutation(&inc.mutation, pb.MutationProto_INCREMENT, table, row, opts, cells, size); err != nil {
 		return nil, err
 	}
-	return &Increment{m}, nil
+	return inc, nil
 }
 
-func newMutation[O any](t pb.MutationProto_MutationType, table, row []byte, opts []O) (mutation, error) {
+// withCell is a mutation allocated together with room for one cell.
+type withCell[T any] struct {
+	m    T
+	cell [1]wire.Cell
+}
+
+// allocMutation allocates a mutation, to be built in place (newMutation), with room for n
+// cells: a mutation of one cell (the common Put) comes with its cell, in one allocation; one of
+// several gets a slice of exactly n cells. size is the memory allocated besides that slice.
+func allocMutation[T any](n int) (m *T, cells []wire.Cell, size int) {
+	switch {
+	case n == 1:
+		a := new(withCell[T])
+		return &a.m, a.cell[:0], int(unsafe.Sizeof(*a))
+	case n > 1:
+		cells = make([]wire.Cell, 0, n)
+	}
+	return new(T), cells, int(unsafe.Sizeof(*new(T)))
+}
+
+// cellOptions counts the options that add a cell: Value, ValueAt, Amount and the Delete...
+// options, each of one cell; the other options of mutations (MutationOption, RequestOption,
+// TimeRangeOption) add none. An option converted to another type may break the count, which
+// costs the cells' slice a reallocation (addCell appends), not correctness.
+func cellOptions[O any](opts []O) int {
+	n := 0
+	for _, opt := range opts {
+		switch any(opt).(type) {
+		case ValueOption, putOnly, incrementOnly, deleteOnly:
+			n++
+		}
+	}
+	return n
+}
+
+// newMutation builds m, a zero mutation, in place: its options are applied to m.options
+// directly, its cells appended to cells (see allocMutation). alloc is the memory allocated
+// with m.
+func newMutation[O any](m *mutation, t pb.MutationProto_MutationType, table, row []byte, opts []O, cells []wire.Cell, alloc int) error {
 	if err := checkTable(table); err != nil {
-		return mutation{}, err
+		return err
 	}
 	if err := checkRow(row); err != nil {
-		return mutation{}, err
+		return err
 	}
-	o := options{timestamp: LatestTimestamp}
-	if err := applyOptions(&o, opts); err != nil {
-		return mutation{}, err
+	m.cells = cells
+	m.timestamp = LatestTimestamp
+	if err := applyOptions(&m.options, opts); err != nil {
+		return err
 	}
-	if len(o.cells) == 0 && t != pb.MutationProto_DELETE {
-		return mutation{}, errNoCells
+	if len(m.cells) == 0 && t != pb.MutationProto_DELETE {
+		return errNoCells
 	}
-	m := mutation{
-		table:       table,
-		row:         row,
-		mtype:       t,
-		cells:       o.cells,
-		timestamp:   o.timestamp,
-		durability:  o.durability,
-		timeRange:   o.timeRange,
-		attributes:  attributesProto(o.attributes),
-		maxAttempts: o.maxAttempts,
-		hdr:         newCallHeader(&o),
+	m.table, m.row, m.mtype = table, row, t
+	// Only what is set is written: a store into m, in the heap, may cost a write barrier.
+	if m.rd != nil {
+		m.rd = nil // see options.rd
 	}
-	size := 0
+	size, heap := 0, alloc+len(row)
+	// The cells' own slice, unless they are in the room allocated with m (cap(cells) == 1).
+	if cap(m.cells) > 0 && (cap(cells) != 1 || unsafe.SliceData(m.cells) != unsafe.SliceData(cells)) {
+		heap += cap(m.cells) * int(unsafe.Sizeof(wire.Cell{}))
+	}
 	for i := range m.cells {
 		c := &m.cells[i]
 		c.Row = row
 		if c.Timestamp == unsetTimestamp {
-			c.Timestamp = o.timestamp
+			c.Timestamp = m.timestamp
 		}
 		if err := checkCell(c); err != nil {
-			return mutation{}, err
+			return err
 		}
 		size += wire.CellSize(c)
+		heap += len(c.Family) + len(c.Qualifier) + len(c.Value)
 	}
 	if size > wire.MaxRequestCells {
 		// Refused here, before the client copies the cells into a request it cannot send.
-		return mutation{}, invalid("cells of %d bytes, over the %d bytes one request may carry", size, wire.MaxRequestCells)
+		return invalid("cells of %d bytes, over the %d bytes one request may carry", size, wire.MaxRequestCells)
 	}
 	if t == pb.MutationProto_APPEND || t == pb.MutationProto_INCREMENT {
 		m.nonce = newNonce()
 	}
 	m.size = size + len(row) + mutationOverhead
-	m.heap = int(unsafe.Sizeof(m)) + cap(m.cells)*int(unsafe.Sizeof(wire.Cell{})) + len(row)
-	for i := range m.cells {
-		c := &m.cells[i]
-		m.heap += len(c.Family) + len(c.Qualifier) + len(c.Value)
-	}
-	return m, nil
+	m.heap = heap
+	return nil
 }
 
 // newNonce draws a non-zero nonce; zero is HConstants.NO_NONCE.

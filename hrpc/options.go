@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
+	"google.golang.org/protobuf/proto"
 )
 
 // Options are typed by the request they configure, as grpc's call options are: NewGet takes
@@ -129,22 +130,35 @@ func applyOptions[O any](o *options, opts []O) error {
 	return nil
 }
 
-// column is one family of a Get or Scan with the qualifiers asked for; no qualifiers means the
-// whole family.
-type column struct {
-	family     []byte
-	qualifiers [][]byte
-}
-
-type attribute struct {
-	name  string
-	value []byte
-}
-
-// options collects every option; each request copies out the fields that apply to it.
+// options collects every option. Its common and mutation fields are few, so that a mutation
+// can hold them (mutation embeds options) and its options be applied in place: options reach
+// the option functions through a pointer that escapes (each is called indirectly), and a
+// separate options struct would cost a Put an allocation of its own. What only Gets and Scans
+// use is in readOptions, behind rd.
 type options struct {
-	// Get and Scan
-	columns     []column
+	// mutations
+	cells      []wire.Cell
+	timestamp  uint64
+	durability Durability
+
+	// all
+	maxAttempts int
+	attributes  []*pb.NameBytesPair // Attribute, as sent
+	hdr         *callHeader         // Priority, RequestAttribute; nil: none
+
+	// Get, Scan, Append, Increment
+	timeRange *pb.TimeRange
+
+	// rd is set by NewGet and NewScan; for a mutation, read() allocates one only when an option
+	// of a Get or Scan was converted to a mutation's option type, and the mutation drops it.
+	rd *readOptions
+}
+
+// readOptions are the options of Gets and Scans.
+type readOptions struct {
+	// Get and Scan. columns are the families asked for, each with the qualifiers asked for
+	// (none: the whole family), built once: protobuf messages may be marshalled concurrently.
+	columns     []*pb.Column
 	filter      *pb.Filter
 	maxVersions uint32
 	noCache     bool
@@ -152,13 +166,16 @@ type options struct {
 	storeOffset uint32
 	consistency ConsistencyLevel
 
-	// Get, Scan, Append, Increment
-	timeRange *pb.TimeRange
-
 	// Get
 	existsOnly bool
 
-	// Scan
+	// sc is set by NewScan; for a Get, scan() allocates one only when an option of a Scan was
+	// converted to a Get's option type, and the Get drops it.
+	sc *scanOptions
+}
+
+// scanOptions are the options of Scans only.
+type scanOptions struct {
 	startRow, stopRow []byte
 	prefix            []byte
 	hasPrefix         bool
@@ -170,37 +187,55 @@ type options struct {
 	batchSize         uint32
 	trackMetrics      bool
 	cursorResults     bool
+}
 
-	// mutations
-	cells      []wire.Cell
-	timestamp  uint64
-	durability Durability
+// scanBuild is what NewScan collects its options in: one allocation.
+type scanBuild struct {
+	options
+	read readOptions
+	scan scanOptions
+}
 
-	// all
-	attributes  []attribute
-	maxAttempts int
-	priority    uint32      // Priority
-	reqAttrs    []attribute // RequestAttribute
+func newScanBuild() *options {
+	b := new(scanBuild)
+	b.rd, b.read.sc = &b.read, &b.scan
+	return &b.options
+}
+
+// read returns the options of Gets and Scans.
+func (o *options) read() *readOptions {
+	if o.rd == nil {
+		o.rd = new(readOptions)
+	}
+	return o.rd
+}
+
+// scan returns the options of Scans.
+func (o *options) scan() *scanOptions {
+	r := o.read()
+	if r.sc == nil {
+		r.sc = new(scanOptions)
+	}
+	return r.sc
 }
 
 // addColumn merges family (and qualifiers) into o.columns, keeping the user's order. As in the
 // Java client, asking for columns of a family narrows an earlier request for the whole family.
-func (o *options) addColumn(family []byte, qualifiers [][]byte, wholeFamily bool) {
-	for i := range o.columns {
-		c := &o.columns[i]
-		if !bytes.Equal(c.family, family) {
+func (o *readOptions) addColumn(family []byte, qualifiers [][]byte, wholeFamily bool) {
+	for _, c := range o.columns {
+		if !bytes.Equal(c.Family, family) {
 			continue
 		}
 		if wholeFamily {
-			c.qualifiers = nil
+			c.Qualifier = nil
 		} else {
-			c.qualifiers = append(c.qualifiers, qualifiers...)
+			c.Qualifier = append(c.Qualifier, qualifiers...)
 		}
 		return
 	}
-	c := column{family: family}
+	c := &pb.Column{Family: family}
 	if !wholeFamily {
-		c.qualifiers = append([][]byte(nil), qualifiers...)
+		c.Qualifier = append([][]byte(nil), qualifiers...)
 	}
 	o.columns = append(o.columns, c)
 }
@@ -215,7 +250,7 @@ func Families(families ...[]byte) ReadOption {
 			if err := checkFamily(f); err != nil {
 				return err
 			}
-			o.addColumn(f, nil, true)
+			o.read().addColumn(f, nil, true)
 		}
 		return nil
 	})
@@ -235,7 +270,7 @@ func Columns(family []byte, qualifiers ...[]byte) ReadOption {
 				return invalid("nil qualifier (use []byte{} for the empty qualifier)")
 			}
 		}
-		o.addColumn(family, qualifiers, false)
+		o.read().addColumn(family, qualifiers, false)
 		return nil
 	})
 }
@@ -261,7 +296,7 @@ func MaxVersions(n int) ReadOption {
 		if n < 1 || n > 1<<31-1 {
 			return invalid("MaxVersions(%d): must be at least 1", n)
 		}
-		o.maxVersions = uint32(n)
+		o.read().maxVersions = uint32(n)
 		return nil
 	})
 }
@@ -276,7 +311,7 @@ func WithFilter(f Filter) ReadOption {
 		if err != nil {
 			return err
 		}
-		o.filter = p
+		o.read().filter = p
 		return nil
 	})
 }
@@ -285,7 +320,7 @@ func WithFilter(f Filter) ReadOption {
 // cache (for one-off full scans).
 func NoBlockCache() ReadOption {
 	return ReadOption(func(o *options) error {
-		o.noCache = true
+		o.read().noCache = true
 		return nil
 	})
 }
@@ -296,7 +331,7 @@ func MaxResultsPerColumnFamily(n int) ReadOption {
 		if n < 1 || n > 1<<31-1 {
 			return invalid("MaxResultsPerColumnFamily(%d): must be at least 1", n)
 		}
-		o.storeLimit = uint32(n)
+		o.read().storeLimit = uint32(n)
 		return nil
 	})
 }
@@ -307,7 +342,7 @@ func ResultOffsetPerColumnFamily(n int) ReadOption {
 		if n < 0 || n > 1<<31-1 {
 			return invalid("ResultOffsetPerColumnFamily(%d): must not be negative", n)
 		}
-		o.storeOffset = uint32(n)
+		o.read().storeOffset = uint32(n)
 		return nil
 	})
 }
@@ -320,7 +355,7 @@ func Attribute(name string, value []byte) RequestOption {
 		if name == "" {
 			return invalid("empty attribute name")
 		}
-		o.attributes = append(o.attributes, attribute{name: name, value: value})
+		o.attributes = append(o.attributes, &pb.NameBytesPair{Name: proto.String(name), Value: value})
 		return nil
 	})
 }
@@ -369,26 +404,4 @@ func MaxAttempts(n int) RequestOption {
 		o.maxAttempts = n
 		return nil
 	})
-}
-
-func attributesProto(attrs []attribute) []*pb.NameBytesPair {
-	if len(attrs) == 0 {
-		return nil
-	}
-	out := make([]*pb.NameBytesPair, len(attrs))
-	for i := range attrs {
-		out[i] = &pb.NameBytesPair{Name: &attrs[i].name, Value: attrs[i].value}
-	}
-	return out
-}
-
-func columnsProto(cols []column) []*pb.Column {
-	if len(cols) == 0 {
-		return nil
-	}
-	out := make([]*pb.Column, len(cols))
-	for i := range cols {
-		out[i] = &pb.Column{Family: cols[i].family, Qualifier: cols[i].qualifiers}
-	}
-	return out
 }

@@ -38,14 +38,14 @@ type Scan struct {
 	trackMetrics                    bool
 	cursorResults                   bool
 
-	columns     []column
+	columns     []*pb.Column
 	filter      *pb.Filter
 	timeRange   *pb.TimeRange
 	maxVersions uint32
 	noCache     bool
 	storeLimit  uint32
 	storeOffset uint32
-	attributes  []attribute
+	attributes  []*pb.NameBytesPair
 	maxAttempts int
 	hdr         *callHeader // Priority, RequestAttribute; nil: none
 	consistency ConsistencyLevel
@@ -60,54 +60,56 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
 	}
-	var o options
-	if err := applyOptions(&o, opts); err != nil {
+	o := newScanBuild()
+	if err := applyOptions(o, opts); err != nil {
 		return nil, err
 	}
+	r := o.rd
+	sc := r.sc
 	s := &Scan{
 		table:           table,
-		startRow:        o.startRow,
-		stopRow:         o.stopRow,
+		startRow:        sc.startRow,
+		stopRow:         sc.stopRow,
 		includeStartRow: true,
-		reversed:        o.reversed,
-		limit:           o.limit,
-		numberOfRows:    o.numberOfRows,
-		maxResultSize:   o.maxResultSize,
-		allowPartials:   o.allowPartials,
-		batchSize:       o.batchSize,
-		trackMetrics:    o.trackMetrics,
-		cursorResults:   o.cursorResults,
-		columns:         o.columns,
-		filter:          o.filter,
+		reversed:        sc.reversed,
+		limit:           sc.limit,
+		numberOfRows:    sc.numberOfRows,
+		maxResultSize:   sc.maxResultSize,
+		allowPartials:   sc.allowPartials,
+		batchSize:       sc.batchSize,
+		trackMetrics:    sc.trackMetrics,
+		cursorResults:   sc.cursorResults,
+		columns:         r.columns,
+		filter:          r.filter,
 		timeRange:       o.timeRange,
-		maxVersions:     o.maxVersions,
-		noCache:         o.noCache,
-		storeLimit:      o.storeLimit,
-		storeOffset:     o.storeOffset,
+		maxVersions:     r.maxVersions,
+		noCache:         r.noCache,
+		storeLimit:      r.storeLimit,
+		storeOffset:     r.storeOffset,
 		attributes:      o.attributes,
 		maxAttempts:     o.maxAttempts,
-		hdr:             newCallHeader(&o),
-		consistency:     o.consistency,
+		hdr:             o.hdr,
+		consistency:     r.consistency,
 	}
 	meta := string(table) == metaTable
-	if o.hasPrefix {
-		if o.startRow != nil || o.stopRow != nil {
+	if sc.hasPrefix {
+		if sc.startRow != nil || sc.stopRow != nil {
 			return nil, invalid("Prefix together with StartRow or StopRow")
 		}
-		if meta && bytes.IndexByte(o.prefix, ',') >= 0 {
+		if meta && bytes.IndexByte(sc.prefix, ',') >= 0 {
 			// hbase:meta's order is not byte order past the table name: the rows with such a
 			// prefix are not the rows between it and the next prefix ("t," would miss t's first
 			// region, "t,,id").
-			return nil, invalid("Prefix %q on hbase:meta holds a ',': give StartRow and StopRow in hbase:meta's order (table, start key, region id) instead", o.prefix)
+			return nil, invalid("Prefix %q on hbase:meta holds a ',': give StartRow and StopRow in hbase:meta's order (table, start key, region id) instead", sc.prefix)
 		}
-		next := nextPrefix(o.prefix)
+		next := nextPrefix(sc.prefix)
 		if s.reversed {
 			// Downwards from just below the first row after the prefix, down to and including
 			// the prefix itself.
 			s.startRow, s.includeStartRow = next, len(next) == 0
-			s.stopRow, s.includeStopRow = o.prefix, true
+			s.stopRow, s.includeStopRow = sc.prefix, true
 		} else {
-			s.startRow, s.stopRow = o.prefix, next
+			s.startRow, s.stopRow = sc.prefix, next
 		}
 	}
 	if len(s.startRow) > 0 && len(s.stopRow) > 0 {
@@ -159,23 +161,23 @@ func rowOption(name string, row []byte, set func(o *options, row []byte)) ScanOp
 
 // StartRow is the row a Scan starts at (inclusive); for a reversed scan, the highest row.
 func StartRow(row []byte) ScanOption {
-	return rowOption("StartRow", row, func(o *options, r []byte) { o.startRow = r })
+	return rowOption("StartRow", row, func(o *options, r []byte) { o.scan().startRow = r })
 }
 
 // StopRow is the row a Scan stops before (exclusive); for a reversed scan, the lowest bound.
 func StopRow(row []byte) ScanOption {
-	return rowOption("StopRow", row, func(o *options, r []byte) { o.stopRow = r })
+	return rowOption("StopRow", row, func(o *options, r []byte) { o.scan().stopRow = r })
 }
 
 // Prefix restricts a Scan to the rows starting with prefix (it sets the start and stop rows).
 func Prefix(prefix []byte) ScanOption {
-	return rowOption("Prefix", prefix, func(o *options, p []byte) { o.prefix, o.hasPrefix = p, true })
+	return rowOption("Prefix", prefix, func(o *options, p []byte) { sc := o.scan(); sc.prefix, sc.hasPrefix = p, true })
 }
 
 // Reversed scans from the start row downwards.
 func Reversed() ScanOption {
 	return scanOnly(func(o *options) error {
-		o.reversed = true
+		o.scan().reversed = true
 		return nil
 	})
 }
@@ -192,13 +194,13 @@ func countOption(name string, n int, set func(o *options, n uint32)) ScanOption 
 
 // Limit stops a Scan after n rows.
 func Limit(n int) ScanOption {
-	return countOption("Limit", n, func(o *options, n uint32) { o.limit = n })
+	return countOption("Limit", n, func(o *options, n uint32) { o.scan().limit = n })
 }
 
 // NumberOfRows is how many rows the server returns per RPC at most (the Java client's
 // caching).
 func NumberOfRows(n int) ScanOption {
-	return countOption("NumberOfRows", n, func(o *options, n uint32) { o.numberOfRows = n })
+	return countOption("NumberOfRows", n, func(o *options, n uint32) { o.scan().numberOfRows = n })
 }
 
 // BatchSize caps the cells per result: a wide row comes back in several results of exactly n
@@ -206,7 +208,7 @@ func NumberOfRows(n int) ScanOption {
 // end a piece early (at its size or time limit); the scanner joins such pieces into full
 // batches unless AllowPartialResults is set too.
 func BatchSize(n int) ScanOption {
-	return countOption("BatchSize", n, func(o *options, n uint32) { o.batchSize = n })
+	return countOption("BatchSize", n, func(o *options, n uint32) { o.scan().batchSize = n })
 }
 
 // MaxResultSize is how many bytes of cells the server returns per RPC at most (default 2 MiB).
@@ -215,7 +217,7 @@ func MaxResultSize(n int64) ScanOption {
 		if n < 1 {
 			return invalid("MaxResultSize(%d): must be at least 1", n)
 		}
-		o.maxResultSize = uint64(n)
+		o.scan().maxResultSize = uint64(n)
 		return nil
 	})
 }
@@ -224,7 +226,7 @@ func MaxResultSize(n int64) ScanOption {
 // set on all but the last part) instead of reassembling them: less memory for huge rows.
 func AllowPartialResults() ScanOption {
 	return scanOnly(func(o *options) error {
-		o.allowPartials = true
+		o.scan().allowPartials = true
 		return nil
 	})
 }
@@ -237,7 +239,7 @@ func AllowPartialResults() ScanOption {
 // are returned as without the option.
 func CursorResults() ScanOption {
 	return scanOnly(func(o *options) error {
-		o.cursorResults = true
+		o.scan().cursorResults = true
 		return nil
 	})
 }
@@ -289,8 +291,8 @@ func (s *scanCall) ProtoInto(b *wire.ScanProtoBuffer) *pb.Scan {
 	p.Reset()
 	b.MaxResultSize, b.Caching = s.maxResultSize, s.numberOfRows
 	b.No, b.Yes = false, true
-	p.Column = columnsProto(s.columns)
-	p.Attribute = attributesProto(s.attributes)
+	p.Column = s.columns
+	p.Attribute = s.attributes
 	p.StartRow, p.StopRow = s.startRow, s.stopRow
 	p.Filter, p.TimeRange = s.filter, s.timeRange
 	p.MaxResultSize, p.Caching = &b.MaxResultSize, &b.Caching

@@ -5,7 +5,7 @@ package hrpc
 // read for that RPC, which the client's Scanner adds up (hbase.Scanner.Metrics).
 func TrackScanMetrics() ScanOption {
 	return scanOnly(func(o *options) error {
-		o.trackMetrics = true
+		o.scan().trackMetrics = true
 		return nil
 	})
 }
