@@ -296,17 +296,22 @@ func (c *Client) sendMulti(ctx context.Context, sb *serverBatch, calls []hrpc.Ba
 	}
 	resp := &pb.MultiResponse{}
 	// The response's results are decoded in blocks kept for the next batches: nothing of resp
-	// is kept once this function returns (the results are copied into hrpc.Results).
-	dec, _ := c.multiDecoders.Get().(*wire.MultiDecoder)
-	if dec == nil {
-		dec = new(wire.MultiDecoder)
-	}
+	// is kept once this function returns (the results are copied into hrpc.Results). The
+	// decoder is taken when the answer is in (multiCheck.Decode), not for the wait: with a
+	// decoder held by every flush in flight, their blocks were a third of a buffered
+	// writer's live heap.
+	dec := new(*wire.MultiDecoder)
 	defer func() {
-		dec.Release()
-		c.multiDecoders.Put(dec)
+		if d := *dec; d != nil {
+			d.Release()
+			c.multiDecoders.Put(d)
+		}
 	}()
-	cells, err := c.callMulti(ctx, sb.conn, batchExtras(calls, sent), req, cellblock, resp, multiCheck{calls, sent, dec})
-	c.keepMultiBuffers(bufs, req, cellblock)
+	x := batchExtras(calls, sent)
+	// The request's buffers go back to the pool as soon as region has copied them into the
+	// frame: held until the answer, each flush in flight was twice in memory.
+	x.Encoded = func() { c.keepMultiBuffers(bufs, req, cellblock) }
+	cells, err := c.callMulti(ctx, sb.conn, x, req, cellblock, resp, multiCheck{calls, sent, c, dec})
 	c.noteRPC(err)
 	// failAll files err for every call of region k (all regions when k < 0).
 	fail := func(k int, err error) {
@@ -475,9 +480,9 @@ type multiBuffers struct{ msg, cellblock []byte }
 // megabytes: 2 MiB by default).
 const maxKeptMultiBuffer = 16 << 20
 
-// keepMultiBuffers keeps the buffers of a MultiRequest for the next batches. The request must
-// be sent: region copies it into its frame before CallEncoded returns, so nothing refers to
-// them any more. bufs, when not nil, is the holder to reuse.
+// keepMultiBuffers keeps the buffers of a MultiRequest for the next batches, once region
+// copied them into the request's frame (region.Extras.Encoded): nothing refers to them any
+// more. bufs, when not nil, is the holder to reuse.
 func (c *Client) keepMultiBuffers(bufs *multiBuffers, msg, cellblock []byte) {
 	if cap(msg) > maxKeptMultiBuffer || cap(cellblock) > maxKeptMultiBuffer {
 		return
@@ -532,13 +537,22 @@ func contains(s []int, v int) bool {
 type multiCheck struct {
 	calls []hrpc.Batchable
 	sent  [][]int
-	dec   *wire.MultiDecoder // nil: DecodeMultiResponse
+	c     *Client
+	// dec gets the decoder Decode takes from c.multiDecoders, for the caller to give back
+	// (nil: none was taken).
+	dec **wire.MultiDecoder
 }
 
-// Decode decodes a MultiResponse without an allocation per result (region.Decoder).
+// Decode decodes a MultiResponse without an allocation per result (region.Decoder), in the
+// blocks of a decoder kept from the batches before.
 func (m multiCheck) Decode(msg []byte, resp proto.Message) error {
 	if mr, ok := resp.(*pb.MultiResponse); ok {
-		return m.dec.Decode(msg, mr)
+		d, _ := m.c.multiDecoders.Get().(*wire.MultiDecoder)
+		if d == nil {
+			d = new(wire.MultiDecoder)
+		}
+		*m.dec = d
+		return d.Decode(msg, mr)
 	}
 	return proto.Unmarshal(msg, resp)
 }

@@ -79,6 +79,11 @@ type Extras struct {
 	// secondary answered) passes a channel it reuses instead of a cancellable context
 	// made for each call.
 	Abort <-chan struct{}
+	// Encoded, when not nil, is called once the request's bytes (CallEncoded's param and
+	// reqCells) are copied into its frame, before the wait for the answer: the caller may
+	// reuse them from then on. A caller that holds them until the call returns keeps a
+	// buffered writer's flush (megabytes) twice in memory while the server works.
+	Encoded func()
 }
 
 // errAborted is the cause of a call ended by its Extras.Abort.
@@ -155,6 +160,9 @@ func (c *Client) call(ctx context.Context, x Extras, method string, req proto.Me
 	h.callID = cl.id
 	var err error
 	cl.enc, err = appendRequest(cl.enc[:0], &h, req, param, reqCells, c.cfg.MaxFrameSize, &c.frames)
+	if x.Encoded != nil {
+		x.Encoded()
+	}
 	if err != nil {
 		c.release(cl)
 		return nil, err

@@ -1,76 +1,114 @@
 package region
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
 )
 
-// The request attributes and priority a caller gives go into the RequestHeader as HBase's
-// RPC.proto defines them (priority = 6, attribute = 8), decoded here by the generated code;
-// the connection attributes into the ConnectionHeader (attribute = 7).
-func TestCallExtras(t *testing.T) {
-	var got atomic.Pointer[pb.RequestHeader]
-	srv := startFake(t, func(r *fakeserver.Request) fakeserver.Response {
-		got.Store(r.Header)
-		return echoGet(r)
-	})
-	connAttrs := []*pb.NameBytesPair{
-		{Name: proto.String("app"), Value: []byte("ingest")},
-		{Name: proto.String("bin,\x00"), Value: []byte{0, 0xff, ','}},
-		{Name: proto.String("empty")},
+func doGetAbortable(ctx context.Context, c *Client, row string, abort <-chan struct{}) (*pb.GetResponse, error) {
+	var resp pb.GetResponse
+	_, err := c.CallExtras(ctx, Extras{Abort: abort}, "Get", getRequest(row), nil, &resp, nil)
+	return &resp, err
+}
+
+// Extras.Abort ends a call as a cancelled context does, whoever reads the connection: a lone
+// caller past its first slice (with a context that never ends, and with one that can), or
+// the reader goroutine while another call is in flight. The late answers are dropped.
+func TestAbortEndsCall(t *testing.T) {
+	srv := startFake(t, rowHandler(map[string]time.Duration{"slow": 300 * time.Millisecond, "other": 150 * time.Millisecond}))
+	c := dialT(t, srv.Addr(), withIdleWatch(time.Hour))
+	checkLone(t, c)
+	abortAfter := func(d time.Duration) <-chan struct{} {
+		ch := make(chan struct{})
+		time.AfterFunc(d, func() { close(ch) })
+		return ch
 	}
-	c := dialT(t, srv.Addr(), WithConnectionAttributes(connAttrs))
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	attrs := []*pb.NameBytesPair{
-		{Name: proto.String("tenant"), Value: []byte("a")},
-		{Name: proto.String("k\x00"), Value: []byte{0, 1}},
-	}
-	if _, err := c.CallExtras(ctx, Extras{Priority: 7, Attributes: attrs}, "Get", getRequest("r"), nil, &pb.GetResponse{}, nil); err != nil {
-		t.Fatal(err)
-	}
-	h := got.Load()
-	if h.GetPriority() != 7 || len(h.GetAttribute()) != 2 {
-		t.Fatalf("request header %v; want priority 7 and 2 attributes", h)
-	}
-	for i, a := range h.GetAttribute() {
-		if a.GetName() != attrs[i].GetName() || !bytes.Equal(a.GetValue(), attrs[i].GetValue()) {
-			t.Fatalf("attribute %d = %q=%q; want %q=%q", i, a.GetName(), a.GetValue(), attrs[i].GetName(), attrs[i].GetValue())
+	check := func(name string, ctx context.Context, abortIn time.Duration) {
+		t.Helper()
+		best := time.Hour
+		for range 3 {
+			start := time.Now()
+			_, err := doGetAbortable(ctx, c, "slow", abortAfter(abortIn))
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("%s: aborted call: %v", name, err)
+			}
+			best = min(best, time.Since(start)-abortIn)
+		}
+		// The answer comes after 300 ms: a call that waited for it would be ~290 ms late.
+		if best > 50*time.Millisecond {
+			t.Fatalf("%s: abort seen %v late", name, best)
 		}
 	}
-	hdrs := srv.ConnectionHeaders()
-	if len(hdrs) != 1 || len(hdrs[0].GetAttribute()) != 3 {
-		t.Fatalf("connection headers %v; want one with 3 attributes", hdrs)
-	}
-	for i, a := range hdrs[0].GetAttribute() {
-		if a.GetName() != connAttrs[i].GetName() || !bytes.Equal(a.GetValue(), connAttrs[i].GetValue()) || (a.Value == nil) != (connAttrs[i].Value == nil) {
-			t.Fatalf("connection attribute %d = %q=%q; want %q=%q", i, a.GetName(), a.GetValue(), connAttrs[i].GetName(), connAttrs[i].GetValue())
+	check("lone, context without end", context.Background(), 10*time.Millisecond)
+	check("lone, cancellable context", testCtx(t), 10*time.Millisecond)
+	check("lone, within the first slice", testCtx(t), 0)
+
+	// The reader goroutine reads while another call is in flight.
+	other := make(chan error, 1)
+	go func() {
+		resp, err := doGetAbortable(testCtx(t), c, "other", nil)
+		if err == nil && string(resp.GetResult().GetCell()[0].GetRow()) != "other" {
+			err = errors.New("answered with another row")
 		}
+		other <- err
+	}()
+	before := srv.Requests()
+	waitRequests(t, srv, before+1)
+	check("reader goroutine", testCtx(t), 10*time.Millisecond)
+	if err := <-other; err != nil {
+		t.Fatalf("call in flight beside the aborted ones: %v", err)
 	}
 
-	// Without extras the header has neither field.
-	if _, err := c.Call(ctx, "Get", getRequest("r"), nil, &pb.GetResponse{}); err != nil {
+	// An abort closed before the call: nothing is sent.
+	closedAbort := make(chan struct{})
+	close(closedAbort)
+	before = srv.Requests()
+	if _, err := doGetAbortable(testCtx(t), c, "x", closedAbort); !errors.Is(err, context.Canceled) {
+		t.Fatalf("call with a closed abort: %v", err)
+	}
+	if srv.Requests() != before {
+		t.Fatal("request sent with a closed abort")
+	}
+
+	// The late answers arrive while the next calls run: dropped, not delivered.
+	deadline := time.Now().Add(400 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		resp, err := doGetAbortable(testCtx(t), c, "fast", make(chan struct{}))
+		wantRow(t, resp, err, "fast")
+		time.Sleep(5 * time.Millisecond)
+	}
+	if c.Err() != nil {
+		t.Fatal(c.Err())
+	}
+}
+
+// Extras.Encoded runs once the request is copied into its frame, before the answer comes: the
+// caller's buffers are free during the wait.
+func TestEncodedRunsBeforeTheAnswer(t *testing.T) {
+	srv := startFake(t, rowHandler(map[string]time.Duration{"slow": 100 * time.Millisecond}))
+	c := dialT(t, srv.Addr(), withIdleWatch(time.Hour))
+	req, err := proto.Marshal(getRequest("slow"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if h := got.Load(); h.Priority != nil || len(h.Attribute) != 0 {
-		t.Fatalf("request header %v; want no priority and no attributes", h)
+	start := time.Now()
+	var encodedAfter time.Duration
+	var resp pb.GetResponse
+	x := Extras{Encoded: func() {
+		encodedAfter = time.Since(start)
+		clear(req) // reused by the caller: what was sent must not change
+	}}
+	if _, err := c.CallEncoded(testCtx(t), x, "Get", req, nil, &resp, nil); err != nil {
+		t.Fatal(err)
 	}
-
-	_, err := c.CallExtras(ctx, Extras{Attributes: []*pb.NameBytesPair{{Value: []byte("v")}}}, "Get", getRequest("r"), nil, &pb.GetResponse{}, nil)
-	if !errors.Is(err, hberr.ErrBadRequest) {
-		t.Fatalf("attribute without a name: err = %v; want ErrBadRequest", err)
-	}
-	if err := CheckOptions(WithConnectionAttributes([]*pb.NameBytesPair{{Value: []byte("v")}})); err == nil {
-		t.Fatal("connection attribute without a name accepted")
+	wantRow(t, &resp, nil, "slow")
+	if encodedAfter == 0 || encodedAfter > 50*time.Millisecond {
+		t.Fatalf("Encoded ran %v after the call began; the answer took %v", encodedAfter, time.Since(start))
 	}
 }
