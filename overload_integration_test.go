@@ -5,7 +5,9 @@ import (
 
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -236,11 +238,17 @@ func checkAcked(t *testing.T, ctx context.Context, cl *hbasetest.Cluster, run *o
 			calls[i], _ = hrpc.NewGet(table, []byte(row))
 		}
 		cctx, cancel := context.WithTimeout(ctx, time.Minute)
+		start := time.Now()
 		res := c.SendBatch(cctx, calls)
 		cancel()
 		for i, r := range res {
 			if r.Err != nil {
-				t.Fatalf("%s: reading back %q: %v", run.name, chunk[i], r.Err)
+				// A batch of 200 Gets normally takes milliseconds: say whether the client
+				// retried, was refused or waited on a silent server, and where it waited.
+				var stacks strings.Builder
+				pprof.Lookup("goroutine").WriteTo(&stacks, 1) //nolint:errcheck // a diagnostic
+				t.Fatalf("%s: reading back %q after %v: %v\nread-back client: %+v\ngoroutines:\n%s",
+					run.name, chunk[i], time.Since(start).Round(time.Millisecond), r.Err, c.Stats(), stacks.String())
 			}
 			if len(r.Result.Cells) != 1 || string(r.Result.Cells[0].Value) != string(run.rows[chunk[i]]) {
 				missing++
