@@ -83,6 +83,9 @@ func TestJavaTimelineTargets(t *testing.T) {
 		goTimelineSide(t, cl, "go-hbase TIMELINE adaptive", hrpc.Timeline, adaptive...),
 		goTimelineSide(t, cl, "go-hbase STRONG", hrpc.Strong),
 		javaTimelineSide(jDefault, "Java TIMELINE 10 ms (default)", secondaryGets),
+		// Not a target: the Timeline path with no hedge (a delay no healthy read reaches), so
+		// that each run tells what the path costs against STRONG apart from what the hedges do.
+		goTimelineSide(t, cl, "go-hbase TIMELINE, no hedge (1 min delay)", hrpc.Timeline, hbase.WithHedgeDelay(time.Minute)),
 	}
 	began := time.Now()
 	healthyRes := runPEWorkload(t, cl, healthy, w, perSide, blockDur)
