@@ -322,6 +322,7 @@ type tlFigures struct {
 	meanDelay           time.Duration
 	serverPerOp         float64 // Gets the secondaries served per read, as the servers count them
 	cpuPerOp            time.Duration
+	serverCPUPerOp      time.Duration // the cluster's JVM, per read of this side's blocks
 	ops                 int64
 }
 
@@ -332,6 +333,7 @@ func (a *peAcc) timelineFigures() tlFigures {
 		p50:       time.Duration(a.h.ValueAtQuantile(50)), p99: time.Duration(a.h.ValueAtQuantile(99)),
 		p999: time.Duration(a.h.ValueAtQuantile(99.9)), max: time.Duration(a.h.Max()),
 		stale: float64(a.rows) / n, cpuPerOp: a.cpu / time.Duration(max(a.n, 1)), ops: a.n,
+		serverCPUPerOp: a.server / time.Duration(max(a.n, 1)),
 	}
 	var over int64
 	for _, b := range a.h.Distribution() {
@@ -355,7 +357,7 @@ func (a *peAcc) timelineFigures() tlFigures {
 // printTimelineResults prints the two scenarios' figures and issue 24's targets as Markdown.
 func printTimelineResults(healthy []peSide, healthyRes []*peAcc, slow []peSide, slowRes []*peAcc) {
 	table := func(title string, sides []peSide, res []*peAcc) {
-		fmt.Printf("\n%s (%d callers):\n\n| client | Gets/s | p50 | p99 | p99.9 | max | over 10 ms | stale | hedged reads | hedges sent/Get | won | mean delay | secondary Gets/Get (servers) | client CPU/Get | Gets |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", title, tlCallers)
+		fmt.Printf("\n%s (%d callers):\n\n| client | Gets/s | p50 | p99 | p99.9 | max | over 10 ms | stale | hedged reads | hedges sent/Get | won | mean delay | secondary Gets/Get (servers) | client CPU/Get | server CPU/Get | Gets |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", title, tlCallers)
 		for i, sd := range sides {
 			f := res[i].timelineFigures()
 			hedged, sent, won, delay := "", "", "", ""
@@ -365,9 +367,9 @@ func printTimelineResults(healthy []peSide, healthyRes []*peAcc, slow []peSide, 
 					delay = fmtDur(f.meanDelay)
 				}
 			}
-			fmt.Printf("| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.1f µs | %d |\n", sd.name, f.opsPerSec,
+			fmt.Printf("| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %.1f µs | %.1f µs | %d |\n", sd.name, f.opsPerSec,
 				fmtDur(f.p50), fmtDur(f.p99), fmtDur(f.p999), fmtDur(f.max), pct(f.over10ms), pct(f.stale), hedged, sent, won, delay,
-				f.serverPerOp, us(f.cpuPerOp), f.ops)
+				f.serverPerOp, us(f.cpuPerOp), us(f.serverCPUPerOp), f.ops)
 		}
 	}
 	table("Healthy cluster", healthy, healthyRes)
