@@ -97,6 +97,9 @@ type peAcc struct {
 	// during its blocks (buffered workloads).
 	rssBefore, rssPeak int64
 	counts             []int64 // peSide.counters' increase over the recorded blocks
+	// blockRates are the recorded blocks' operations per second, in round order: sides of
+	// one run pair up by round (pairedRatio).
+	blockRates []float64
 }
 
 // TestJavaClientTargets is `make bench-java`: go-hbase beside HBase's own Java client (the
@@ -287,6 +290,9 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 			a.n += int64(len(b.Latencies))
 			a.rows += b.Rows
 			a.wall += b.Wall
+			if b.Wall > 0 {
+				a.blockRates = append(a.blockRates, float64(len(b.Latencies))/b.Wall.Seconds())
+			}
 			a.cpu += cpu1 - cpu0
 			a.server += server1 - server0
 			a.mallocs += ms1.Mallocs - ms0.Mallocs
