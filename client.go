@@ -532,20 +532,18 @@ func (c *Client) sendLoopAt(ctx context.Context, call wire.Call, o *callObs, r0 
 	if c.isClosed() {
 		return nil, nil, hberr.ErrClosed
 	}
-	if abort != nil && (r0 == nil || conn0 == nil) {
-		// No first attempt to listen for abort itself: a context carries it from the start.
-		var stop context.CancelFunc
-		ctx, stop = withAbort(ctx, abort)
-		defer stop()
-		abort = nil
-	}
-	var stopAbort context.CancelFunc // the context made to carry abort after the first attempt
+	var stopAbort context.CancelFunc // ends the context made to carry abort, once made
 	if abort != nil {
 		defer func() {
 			if stopAbort != nil {
 				stopAbort()
 			}
 		}()
+		if r0 == nil || conn0 == nil {
+			// No first attempt to listen for abort itself: a context carries it from the start.
+			ctx, stopAbort = withAbort(ctx, abort)
+			abort = nil
+		}
 	}
 	b := c.newBackoff()
 	tries := attempts{max: c.attemptCap(call)}
