@@ -94,7 +94,7 @@ func javaSide(j *hbasetest.JavaClient, table string) side {
 // interleave measures every side's Gets and Puts, issued by conc callers, against cl. After an unrecorded warm-up
 // round of warmup operations per side and operation (JIT, connections, region caches; then
 // afterWarmup runs), the sides take turns in
-// blocks of block operations, the order rotating each round, so that drift of this shared
+// blocks of block operations, in blockOrder's balanced order, so that drift of this shared
 // machine and of the cluster's JVM (garbage collection, memstore flushes, JIT) hits every side
 // alike. Each block's latencies, its side's CPU and the cluster JVM's CPU (none when cl is
 // nil) go into st.
@@ -109,9 +109,7 @@ func interleave(t *testing.T, st *stats, cl *hbasetest.Cluster, sides []side, op
 		if round == 0 && afterWarmup != nil {
 			afterWarmup()
 		}
-		for k := range sides {
-			// Rotate which side goes first, so that none always follows the same one.
-			i := (k + max(round, 0)) % len(sides)
+		for _, i := range blockOrder(max(round, 0), len(sides)) {
 			sd := sides[i]
 			for _, op := range []string{"Get", "Put"} {
 				cpu0, server0 := sideCPU(t, sd), clusterCPU(t, cl)

@@ -100,6 +100,9 @@ type peAcc struct {
 	// blockRates are the recorded blocks' operations per second, in round order: sides of
 	// one run pair up by round (pairedRatio).
 	blockRates []float64
+	// blockAfter is, for each of blockRates, the index of the side whose block ran just
+	// before (-1 for none): what carryOver reads.
+	blockAfter []int
 }
 
 // TestJavaClientTargets is `make bench-java`: go-hbase beside HBase's own Java client (the
@@ -107,7 +110,7 @@ type peAcc struct {
 // region server and PE's table pre-split in 8 regions and loaded once with 100,000 rows of
 // 100 B, for the workloads issue 15 sets targets for (peWorkloads). For each workload both
 // clients warm up unrecorded, then take turns in blocks of about GOHBASE_BENCH_BLOCK_SECONDS
-// (1) of the slower client's work, the order rotating, until each has run about
+// (1) of the slower client's work, in a balanced order (blockOrder), until each has run about
 // GOHBASE_BENCH_SECONDS (24) of it; both draw the same rows (hbasetest.WorkRow). It prints the
 // absolute figures, the ratios to the Java client and each target of issue 15, met or not.
 // Skipped unless GOHBASE_BENCH=1. For a quick check or a profile of some workloads:
@@ -207,7 +210,7 @@ func loadPETable(ctx context.Context, c *hbase.Client, table string, rows int64)
 }
 
 // runPEWorkload measures every side on w: an unrecorded warm-up whose last quarter gives
-// each side's rate, then blocks taking turns, the first side rotating, each as many
+// each side's rate, then blocks taking turns in blockOrder's rounds, each as many
 // operations as the slowest side runs in blockDur, until the slowest side has run about
 // perSide. Each side's CPU is its process's over its own blocks. Blocks carry a pprof label
 // ("block": workload/side) for -cpuprofile. It returns one accumulator per side, in order.
@@ -244,9 +247,9 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 			out[i].requestAllocsPerOp = requestAllocs(w)
 		}
 	}
+	prev := -1 // the side whose block ran last
 	for round := range rounds {
-		for k := range sides {
-			i := (k + round) % len(sides)
+		for _, i := range blockOrder(round, len(sides)) {
 			sd, a := sides[i], out[i]
 			// The readings nest, the side's own CPU innermost: reading the cluster's CPU (a
 			// file per JVM thread) and the MemStats cost this process CPU and allocations that
@@ -292,7 +295,9 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 			a.wall += b.Wall
 			if b.Wall > 0 {
 				a.blockRates = append(a.blockRates, float64(len(b.Latencies))/b.Wall.Seconds())
+				a.blockAfter = append(a.blockAfter, prev)
 			}
+			prev = i
 			a.cpu += cpu1 - cpu0
 			a.server += server1 - server0
 			a.mallocs += ms1.Mallocs - ms0.Mallocs

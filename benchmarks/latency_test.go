@@ -49,7 +49,7 @@ var encryptionModes = []mode{
 // the client and of the cluster's JVM. All three modes run against one secure cluster whose
 // servers offer both QoPs (hbase.rpc.protection "authentication,privacy", AES enabled): each
 // client picks its own. The modes take turns in blocks of GOHBASE_BENCH_BLOCK operations (200
-// by default), the order rotating each round, so that drift of this shared machine and of the
+// by default), in a balanced order (blockOrder), so that drift of this shared machine and of the
 // JVM (garbage collection, memstore flushes, JIT) hits all modes alike. Each client's
 // handshakes are checked to have negotiated the layer its mode names.
 func TestEncryptionLatency(t *testing.T) {

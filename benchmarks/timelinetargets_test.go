@@ -54,7 +54,9 @@ const (
 // healthy cluster, the percentile go-hbase's adaptive delay aims at. Extra requests are
 // counted on the servers (Gets the secondary replicas served, for every client) and, for
 // go-hbase, by the client (hedged reads, requests sent, won). Skipped unless GOHBASE_BENCH=1;
-// GOHBASE_BENCH_SECONDS (24) is each side's time per scenario.
+// GOHBASE_BENCH_SECONDS (24) is each side's time per scenario; GOHBASE_BENCH_HEALTHY_ONLY=1
+// runs only the healthy cluster, for a run long enough to measure its throughput ratio
+// closely.
 func TestJavaTimelineTargets(t *testing.T) {
 	if os.Getenv("GOHBASE_BENCH") != "1" {
 		t.Skip("benchmark against a real cluster: set GOHBASE_BENCH=1 (make bench-java)")
@@ -76,7 +78,7 @@ func TestJavaTimelineTargets(t *testing.T) {
 	// in a noisy run): jitter of 2 cores shared by 3 region servers and the clients, which a
 	// hedge cannot beat. At a 1 ms floor 0.5-1% of healthy reads were hedged, and with the
 	// secondaries on the same 2 cores that cost 3.5-8% of the throughput (docs/benchmarks.md).
-	adaptive := []hbase.Option{hbase.WithAdaptiveHedging(tlAdaptiveFloor, hbase.DefaultHedgeDelay)}
+	adaptive := tlAdaptive()
 
 	// Healthy cluster.
 	healthy := []peSide{
@@ -91,33 +93,10 @@ func TestJavaTimelineTargets(t *testing.T) {
 	healthyRes := runPEWorkload(t, cl, healthy, w, perSide, blockDur)
 	t.Logf("healthy: %d blocks of %d Gets per side in %v", healthyRes[0].blocks, healthyRes[0].blockOps, time.Since(began).Round(time.Second))
 
-	// The tuned Java client: its delay is its own healthy 95th percentile, rounded up to 100 µs.
-	tuned := time.Duration(healthyRes[2].h.ValueAtQuantile(95)).Truncate(100*time.Microsecond) + 100*time.Microsecond
-	jTuned, err := cl.StartJavaClient(ctx, fmt.Sprintf("hbase.client.primaryCallTimeout.get=%d", tuned.Microseconds()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { jTuned.Close() })
-
-	// One slow server.
-	if err := cl.SlowReads(ctx, primary, tlSlowDelay, tlSlowShare); err != nil {
-		t.Fatal(err)
-	}
-	slow := []peSide{
-		goTimelineSide(t, cl, "go-hbase TIMELINE adaptive", hrpc.Timeline, adaptive...),
-		goTimelineSide(t, cl, "go-hbase TIMELINE 10 ms", hrpc.Timeline, hbase.WithHedgeDelay(hbase.DefaultHedgeDelay)),
-		// Not targets: without the budget (every read past the delay hedges, as in Java), to
-		// show what the budget costs and saves.
-		goTimelineSide(t, cl, "go-hbase TIMELINE adaptive, budget 1", hrpc.Timeline, append(adaptive, hbase.WithHedgeBudget(1))...),
-		goTimelineSide(t, cl, "go-hbase TIMELINE 10 ms, budget 1", hrpc.Timeline, hbase.WithHedgeDelay(hbase.DefaultHedgeDelay), hbase.WithHedgeBudget(1)),
-		javaTimelineSide(jDefault, "Java TIMELINE 10 ms (default)", secondaryGets),
-		javaTimelineSide(jTuned, fmt.Sprintf("Java TIMELINE %s (tuned)", fmtDur(tuned)), secondaryGets),
-	}
-	began = time.Now()
-	slowRes := runPEWorkload(t, cl, slow, w, perSide, blockDur)
-	t.Logf("slow server: %d blocks of %d Gets per side in %v", slowRes[0].blocks, slowRes[0].blockOps, time.Since(began).Round(time.Second))
-	if err := cl.SlowReads(ctx, primary, 0, 0); err != nil {
-		t.Fatal(err)
+	var slow []peSide
+	var slowRes []*peAcc
+	if os.Getenv("GOHBASE_BENCH_HEALTHY_ONLY") != "1" {
+		slow, slowRes = runSlowServer(t, cl, primary, jDefault, healthyRes[2], w, perSide, blockDur)
 	}
 	printTimelineResults(healthy, healthyRes, slow, slowRes)
 	// The servers' count of the secondaries' Gets, the only count of the Java client's hedges,
@@ -138,6 +117,49 @@ func TestJavaTimelineTargets(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tlAdaptive is go-hbase's adaptive hedging as the benchmark's target sides use it.
+func tlAdaptive() []hbase.Option {
+	return []hbase.Option{hbase.WithAdaptiveHedging(tlAdaptiveFloor, hbase.DefaultHedgeDelay)}
+}
+
+// runSlowServer is TestJavaTimelineTargets' second scenario: one slow server (the primaries'),
+// go-hbase's sides beside the Java client's default and tuned to its own healthy p95
+// (javaHealthy).
+func runSlowServer(t *testing.T, cl *hbasetest.Cluster, primary int, jDefault *hbasetest.JavaClient, javaHealthy *peAcc, w peWorkload, perSide, blockDur time.Duration) ([]peSide, []*peAcc) {
+	ctx := t.Context()
+	secondaryGets := func() (int64, error) { return cl.SecondaryGets(ctx) }
+	adaptive := tlAdaptive()
+	// The tuned Java client: its delay is its own healthy 95th percentile, rounded up to 100 µs.
+	tuned := time.Duration(javaHealthy.h.ValueAtQuantile(95)).Truncate(100*time.Microsecond) + 100*time.Microsecond
+	jTuned, err := cl.StartJavaClient(ctx, fmt.Sprintf("hbase.client.primaryCallTimeout.get=%d", tuned.Microseconds()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { jTuned.Close() })
+
+	// One slow server.
+	if err := cl.SlowReads(ctx, primary, tlSlowDelay, tlSlowShare); err != nil {
+		t.Fatal(err)
+	}
+	slow := []peSide{
+		goTimelineSide(t, cl, "go-hbase TIMELINE adaptive", hrpc.Timeline, adaptive...),
+		goTimelineSide(t, cl, "go-hbase TIMELINE 10 ms", hrpc.Timeline, hbase.WithHedgeDelay(hbase.DefaultHedgeDelay)),
+		// Not targets: without the budget (every read past the delay hedges, as in Java), to
+		// show what the budget costs and saves.
+		goTimelineSide(t, cl, "go-hbase TIMELINE adaptive, budget 1", hrpc.Timeline, append(adaptive, hbase.WithHedgeBudget(1))...),
+		goTimelineSide(t, cl, "go-hbase TIMELINE 10 ms, budget 1", hrpc.Timeline, hbase.WithHedgeDelay(hbase.DefaultHedgeDelay), hbase.WithHedgeBudget(1)),
+		javaTimelineSide(jDefault, "Java TIMELINE 10 ms (default)", secondaryGets),
+		javaTimelineSide(jTuned, fmt.Sprintf("Java TIMELINE %s (tuned)", fmtDur(tuned)), secondaryGets),
+	}
+	began := time.Now()
+	slowRes := runPEWorkload(t, cl, slow, w, perSide, blockDur)
+	t.Logf("slow server: %d blocks of %d Gets per side in %v", slowRes[0].blocks, slowRes[0].blockOps, time.Since(began).Round(time.Second))
+	if err := cl.SlowReads(ctx, primary, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	return slow, slowRes
 }
 
 // startTimelineBench starts the cluster of TestJavaTimelineTargets (3 region servers, replica
@@ -373,7 +395,11 @@ func printTimelineResults(healthy []peSide, healthyRes []*peAcc, slow []peSide, 
 		}
 	}
 	table("Healthy cluster", healthy, healthyRes)
-	table(fmt.Sprintf("One slow server: %.0f%% of the Gets on the primaries' server wait %v", tlSlowShare*100, tlSlowDelay), slow, slowRes)
+	printCarryOver(healthy, healthyRes)
+	if slow != nil {
+		table(fmt.Sprintf("One slow server: %.0f%% of the Gets on the primaries' server wait %v", tlSlowShare*100, tlSlowDelay), slow, slowRes)
+		printCarryOver(slow, slowRes)
+	}
 
 	type target struct {
 		scenario, name, got string
@@ -389,12 +415,11 @@ func printTimelineResults(healthy []peSide, healthyRes []*peAcc, slow []peSide, 
 		got += fmt.Sprintf(" (rounds: mean %.3f, 95%% CI %.3f-%.3f)", mean, lo, hi)
 	}
 	ts = append(ts, target{"healthy", "go-hbase TIMELINE adaptive: Gets/s ≥ 0.95× STRONG", got, r >= 0.95})
-	g := slowRes[0].timelineFigures()
 	for k, sd := range slow {
 		if sd.isGo {
 			continue
 		}
-		j := slowRes[k].timelineFigures()
+		g, j := slowRes[0].timelineFigures(), slowRes[k].timelineFigures()
 		ts = append(ts,
 			target{"slow server", "go-hbase adaptive p99 ≤ " + slow[k].name, fmt.Sprintf("%s / %s", fmtDur(g.p99), fmtDur(j.p99)), g.p99 <= j.p99},
 			target{"slow server", "go-hbase adaptive p99.9 ≤ " + slow[k].name, fmt.Sprintf("%s / %s", fmtDur(g.p999), fmtDur(j.p999)), g.p999 <= j.p999})
