@@ -239,12 +239,19 @@ func checkAcked(t *testing.T, ctx context.Context, cl *hbasetest.Cluster, run *o
 		}
 		cctx, cancel := context.WithTimeout(ctx, time.Minute)
 		start := time.Now()
+		// A batch still waiting after 30 s has met a stalled server (it normally takes
+		// milliseconds): take the servers' threads while it waits, for the failure below.
+		serverThreads := make(chan string, 1)
+		stalled := time.AfterFunc(30*time.Second, func() { serverThreads <- dumpServerThreads(ctx, cl) })
 		res := c.SendBatch(cctx, calls)
 		cancel()
+		if !stalled.Stop() {
+			defer func() { t.Log(<-serverThreads) }()
+		}
 		for i, r := range res {
 			if r.Err != nil {
-				// A batch of 200 Gets normally takes milliseconds: say whether the client
-				// retried, was refused or waited on a silent server, and where it waited.
+				// Say whether the client retried, was refused or waited on a silent server,
+				// and where it waited.
 				var stacks strings.Builder
 				pprof.Lookup("goroutine").WriteTo(&stacks, 1) //nolint:errcheck // a diagnostic
 				t.Fatalf("%s: reading back %q after %v: %v\nread-back client: %+v\ngoroutines:\n%s",
@@ -278,4 +285,31 @@ func mean(v []int) float64 {
 		sum += x
 	}
 	return float64(sum) / float64(len(v))
+}
+
+// dumpServerThreads writes the cluster's threads to a file that outlives the test and says
+// where, with the region server's RPC threads (handlers, readers, responder) in full: what a
+// server that neither answers nor reads was doing.
+func dumpServerThreads(ctx context.Context, cl *hbasetest.Cluster) string {
+	f, err := os.CreateTemp("", "go-hbase-stall-threads-*.txt")
+	if err != nil {
+		return fmt.Sprintf("server threads: %v", err)
+	}
+	f.Close()
+	n, err := cl.ThreadDump(ctx, f.Name())
+	if err != nil {
+		return fmt.Sprintf("server threads: %v", err)
+	}
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		return fmt.Sprintf("server threads: %v", err)
+	}
+	var rpc strings.Builder
+	for entry := range strings.SplitSeq(string(b), "\n\n") {
+		if strings.Contains(entry, "RpcServer") {
+			rpc.WriteString(entry)
+			rpc.WriteString("\n\n")
+		}
+	}
+	return fmt.Sprintf("server threads 30 s into the stalled batch: %d in %s; the RPC server's:\n%s", n, f.Name(), rpc.String())
 }

@@ -182,6 +182,28 @@ func (c *Cluster) SecondaryGets(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
+// ThreadDump writes the stack of every thread of the cluster's JVM (master, region servers,
+// ZooKeeper), with the locks each holds and waits for, to the file at path (absolute,
+// replaced), and returns how many threads it wrote. For a test that finds the cluster
+// stalled: what the servers' handlers and readers were doing at that moment.
+func (c *Cluster) ThreadDump(ctx context.Context, path string) (int, error) {
+	if !filepath.IsAbs(path) {
+		return 0, fmt.Errorf("hbasetest: thread dump to %q: the path must be absolute", path)
+	}
+	w, err := c.do(ctx, "thread-dump", encodeBytes([]byte(path)))
+	if err != nil {
+		return 0, err
+	}
+	if len(w) != 1 {
+		return 0, fmt.Errorf("hbasetest: thread-dump answered %q", strings.Join(w, " "))
+	}
+	n, err := strconv.Atoi(w[0])
+	if err != nil {
+		return 0, fmt.Errorf("hbasetest: thread-dump: %w", err)
+	}
+	return n, nil
+}
+
 // Flush flushes the memstores of table.
 func (c *Cluster) Flush(ctx context.Context, table string) error {
 	_, err := c.do(ctx, "flush", table)

@@ -250,6 +250,63 @@ func TestPlainOneRegionServer(t *testing.T) {
 		}
 	})
 
+	t.Run("thread dump", func(t *testing.T) {
+		if err := c.CreateTable(ctx, "dumped", []string{"f"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Put(ctx, "dumped", []byte("r"), []byte("f"), []byte("q"), []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+		// A handler held in a slowed Get: the dump must show it there, full stack and all.
+		if err := c.SlowReads(ctx, 0, 3*time.Second, 1); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan error, 1)
+		go func() {
+			_, err := c.Get(ctx, "dumped", []byte("r"))
+			got <- err
+		}()
+		path := filepath.Join(t.TempDir(), "threads.txt")
+		var dump string
+		for deadline := time.Now().Add(2 * time.Second); ; {
+			n, err := c.ThreadDump(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dump = string(b)
+			if strings.Count(dump, "\n\"") < n-1 {
+				t.Fatalf("ThreadDump counted %d threads; the file holds %d", n, strings.Count(dump, "\n\"")+1)
+			}
+			if strings.Contains(dump, "SlowReads.preGetOp") || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if err := c.SlowReads(ctx, 0, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-got; err != nil {
+			t.Fatal(err)
+		}
+		i := strings.Index(dump, "SlowReads.preGetOp")
+		if i < 0 {
+			t.Fatalf("no thread in SlowReads.preGetOp while a Get was held there:\n%.2000s", dump)
+		}
+		// The frame sits in a handler's stack, below its name and above the RPC server's frames.
+		thread := dump[strings.LastIndex(dump[:i], "\n\"")+1:]
+		thread = thread[:strings.Index(thread, "\n\n")]
+		if !strings.Contains(thread, "RpcServer") || !strings.Contains(thread, "TIMED_WAITING") || strings.Count(thread, "\tat ") <= 8 {
+			t.Errorf("the held handler's entry:\n%s", thread)
+		}
+		if _, err := c.ThreadDump(ctx, "threads.txt"); err == nil {
+			t.Error("a relative path: no error")
+		}
+	})
+
 	t.Run("bad input", func(t *testing.T) {
 		var ce *CommandError
 		_, err := c.Command(ctx, "frobnicate now")

@@ -201,6 +201,11 @@ final class Commands {
         // secondary-gets: how many Gets secondary replicas have served (SlowReads counts them).
         args(w, 1, 1);
         return Long.toString(SlowReads.secondaryGets());
+      case "thread-dump":
+        // thread-dump PATH: every thread's stack into the file PATH (hex of an absolute path),
+        // for a test that finds the cluster stalled; answers the number of threads.
+        args(w, 2, 2);
+        return Integer.toString(ThreadDump.write(absoluteFile("thread-dump", Hex.decode(w[1]))));
       case "throttle":
         args(w, 3, 3);
         return throttle(table(w[1]), parseLong(w[2]));
@@ -226,6 +231,15 @@ final class Commands {
   }
 
   // ---- argument helpers
+
+  /** The file whose absolute path is path's UTF-8 (a command's hex argument, decoded). */
+  private static java.io.File absoluteFile(String cmd, byte[] path) throws UsageException {
+    java.io.File f = new java.io.File(new String(path, java.nio.charset.StandardCharsets.UTF_8));
+    if (path.length == 0 || !f.isAbsolute()) {
+      throw new UsageException(cmd + ": the path must be absolute");
+    }
+    return f;
+  }
 
   private static void args(String[] w, int min, int max) throws UsageException {
     int n = w.length;
@@ -794,10 +808,7 @@ final class Commands {
       throw new UsageException("kinit: lifetime " + lifetimeSeconds + " or renewable lifetime "
         + renewableSeconds + " out of range");
     }
-    java.io.File f = new java.io.File(new String(path, java.nio.charset.StandardCharsets.UTF_8));
-    if (!f.isAbsolute()) {
-      throw new UsageException("kinit: credential cache path must be absolute");
-    }
+    java.io.File f = absoluteFile("kinit", path);
     Kdc.Kinit r = k.kinit(f, lifetimeSeconds, renewableSeconds);
     LOG.info("kinit: TGT for {} until {} (renewable until {}) in {}", r.principal,
       java.time.Instant.ofEpochMilli(r.endMillis), java.time.Instant.ofEpochMilli(r.renewTillMillis), f);
