@@ -121,12 +121,15 @@ bench: smoke
 # second for randomRead and randomWrite at 8 and 32 callers, scanRange100 at 8 and randomRead at
 # 1; prints the figures, the ratios to the Java client and issue 15's targets (about 5 minutes).
 # Then TestJavaTimelineTargets (issue 24): TIMELINE Gets of both clients on a cluster of 3 region
-# servers with a table of REGION_REPLICATION 3, healthy and with one slow server (about 5 more
-# minutes). BENCH_SECONDS is each client's time per workload or scenario. Both tests skip
-# themselves unless GOHBASE_BENCH=1, so make test only compiles them.
+# servers with a table of REGION_REPLICATION 3, healthy and with one slow server (about 7 more
+# minutes). Then TestParallelScanThroughput (issue 24): a whole table scanned by one Scan, by
+# ScanParallel (unordered and ordered) and by the Java client with a pool of as many threads,
+# on a cluster of 3 region servers (about 2 more minutes). BENCH_SECONDS is each client's time
+# per workload or scenario. The tests skip themselves unless GOHBASE_BENCH=1, so make test only
+# compiles them.
 BENCH_SECONDS ?= 24
 bench-java: launcher
-	GOHBASE_BENCH=1 GOHBASE_BENCH_SECONDS=$(BENCH_SECONDS) $(LIB) test -count=1 -run 'TestJavaClientTargets$$|TestJavaTimelineTargets$$' -timeout 40m -v ./benchmarks
+	GOHBASE_BENCH=1 GOHBASE_BENCH_SECONDS=$(BENCH_SECONDS) $(LIB) test -count=1 -run 'TestJavaClientTargets$$|TestJavaTimelineTargets$$|TestParallelScanThroughput$$' -timeout 40m -v ./benchmarks
 
 smoke: launcher
 	$(GO) run ./cmd/hbase-local -smoke

@@ -70,6 +70,8 @@
 //	                                serves by <ms> each, on the server side (share 0 ends it)
 //	secondary-gets                  OK <n>  Gets served by secondary region replicas so far, on
 //	                                every server (Cluster.SecondaryGets)
+//	thread-dump <path>              OK <n>  every thread of the JVM, full stacks and locks, into
+//	                                the file <path> (hex of an absolute path; Cluster.ThreadDump)
 //	create-recorded <table> <fam>   a table with one family whose regions record each Get,
 //	                                mutation and scan opening (the RequestRecorder observer)
 //	recorded <table> [clear]        OK <n> <op>/<row>/<header priority>/<priority>/<request attrs>/<connection attrs> ...
