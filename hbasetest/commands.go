@@ -358,7 +358,8 @@ func (c *Cluster) KillMaster(ctx context.Context) error {
 
 // StopZooKeeper stops the cluster's ZooKeeper while HBase goes on serving, for a while: for
 // tests of clients that must not need ZooKeeper (the bootstrap registry). The cluster cannot
-// change its topology any more; use it last, or alone.
+// change its topology any more; use it last, or alone. Stop then ends the JVM without
+// shutting HBase down in order, which would wait on ZooKeeper.
 func (c *Cluster) StopZooKeeper(ctx context.Context) error {
 	_, err := c.do(ctx, "stop-zk")
 	return err

@@ -219,7 +219,7 @@ final class Commands {
         // ZooKeeper goes away while HBase keeps running (its ZooKeeper clients stay
         // disconnected, which no server acts on for a while): for clients that must not need it.
         args(w, 1, 1);
-        mc.util.getZkCluster().shutdown();
+        mc.stopZooKeeper();
         return "";
       case "stop":
         args(w, 1, 1);

@@ -246,6 +246,11 @@ public final class Launcher {
     }
     deleteDir(args.dir);
     watchdog.interrupt();
+    if (c != null && c.zooKeeperStopped()) {
+      // The servers and the exit's shutdown hooks would wait on ZooKeeper for a minute.
+      System.out.flush();
+      Runtime.getRuntime().halt(0);
+    }
   }
 
   private static void deleteDir(File dir) {

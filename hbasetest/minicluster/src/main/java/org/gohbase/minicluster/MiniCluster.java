@@ -30,6 +30,7 @@ final class MiniCluster {
   final LauncherArgs args;
   final Kdc kdc;
   final HBaseTestingUtility util;
+  private volatile boolean zkStopped;
   final MiniHBaseCluster cluster;
   final Configuration clientConf;
   /** Admin connection, as the cluster's own principal in secure mode. */
@@ -138,10 +139,29 @@ final class MiniCluster {
   }
 
   /** Stops everything. Errors are logged: a stop must get as far as it can. */
+  /**
+   * Stops ZooKeeper under the running servers (the stop-zk command). They serve on, but an
+   * orderly shutdown then waits on ZooKeeper, and so does the JVM's exit (its shutdown hooks),
+   * so stop leaves them and the launcher halts the JVM.
+   */
+  void stopZooKeeper() throws IOException {
+    zkStopped = true;
+    util.getZkCluster().shutdown();
+  }
+
+  boolean zooKeeperStopped() {
+    return zkStopped;
+  }
+
   void stop() {
     closeQuietly(dataConn);
     if (dataConn != adminConn) {
       closeQuietly(adminConn);
+    }
+    if (zkStopped) {
+      LOG.info("ZooKeeper was stopped: not shutting HBase down in order");
+      stopKdc();
+      return;
     }
     try {
       util.shutdownMiniHBaseCluster();
@@ -153,6 +173,10 @@ final class MiniCluster {
     } catch (Throwable t) {
       LOG.warn("stopping ZooKeeper", t);
     }
+    stopKdc();
+  }
+
+  private void stopKdc() {
     if (kdc != null) {
       try {
         kdc.stop();
