@@ -9,12 +9,13 @@ import (
 
 // blockOrder is the order in which n sides run their blocks in the given round: the rows of a
 // Williams design. Within a cycle of rounds (n rounds, 2n for odd n) every side follows every
-// other side equally often; each cycle gives the sides new places in the design (a relabelled
-// Williams design is one too; the labels come from a fixed seed), so that the pairs where one
-// round ends and the next begins vary as well. A side's block can be
-// slowed by the one before it (a JVM's collection or compilation spilling over, a Go heap left
-// to sweep), and a rotation by one, which the benchmarks ran before, gives each side the same
-// predecessor in nearly every round, so such a carry-over became a steady bias.
+// other side equally often; two sides simply alternate. With more, each cycle gives the sides
+// new places in the design (a relabelled Williams design is one too; the labels come from a
+// fixed seed), so that the pairs where one round ends and the next begins vary as well. A
+// side's block can be slowed by the one before it (a JVM's collection or compilation spilling
+// over, a Go heap left to sweep), and a rotation by one, which the benchmarks ran before, gives
+// each side the same predecessor in nearly every round, so such a carry-over became a steady
+// bias.
 func blockOrder(round, n int) []int {
 	base := make([]int, n)
 	for j := 1; j < n; j++ {
@@ -30,6 +31,11 @@ func blockOrder(round, n int) []int {
 	}
 	rows = max(rows, 1)
 	r, label := round%rows, rand.New(rand.NewPCG(uint64(round/rows), 0)).Perm(n)
+	if n <= 2 {
+		// Two sides alternate (the design's two rows); new labels would only give one side
+		// two blocks in a row where cycles meet.
+		label = []int{0, 1}[:n]
+	}
 	order := make([]int, n)
 	for j := range n {
 		order[j] = label[(base[j]+r)%n]
