@@ -101,7 +101,7 @@ type peAcc struct {
 	// one run pair up by round (pairedRatio).
 	blockRates []float64
 	// blockAfter is, for each of blockRates, the index of the side whose block ran just
-	// before (-1 for none): what carryOver reads.
+	// before (-1 for none): what printCarryOver reads.
 	blockAfter []int
 }
 
