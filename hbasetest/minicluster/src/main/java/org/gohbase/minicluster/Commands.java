@@ -801,9 +801,6 @@ final class Commands {
    */
   private String kinit(byte[] path, long lifetimeSeconds, long renewableSeconds) throws Exception {
     Kdc k = needKdc("kinit");
-    if (path.length == 0) {
-      throw new UsageException("kinit: empty credential cache path");
-    }
     if (lifetimeSeconds < 0 || lifetimeSeconds > Integer.MAX_VALUE || renewableSeconds > Integer.MAX_VALUE) {
       throw new UsageException("kinit: lifetime " + lifetimeSeconds + " or renewable lifetime "
         + renewableSeconds + " out of range");

@@ -30,7 +30,6 @@ final class MiniCluster {
   final LauncherArgs args;
   final Kdc kdc;
   final HBaseTestingUtility util;
-  private volatile boolean zkStopped;
   final MiniHBaseCluster cluster;
   final Configuration clientConf;
   /** Admin connection, as the cluster's own principal in secure mode. */
@@ -39,6 +38,8 @@ final class MiniCluster {
   final Connection dataConn;
   /** Last start code seen per slot, reported for dead servers. */
   final long[] lastStartCode;
+  /** stopZooKeeper ran: stop leaves HBase to the launcher's halt. */
+  private volatile boolean zkStopped;
 
   MiniCluster(LauncherArgs a) throws Exception {
     this.args = a;
@@ -138,7 +139,6 @@ final class MiniCluster {
     return cluster.getLiveMasterThreads();
   }
 
-  /** Stops everything. Errors are logged: a stop must get as far as it can. */
   /**
    * Stops ZooKeeper under the running servers (the stop-zk command). They serve on, but an
    * orderly shutdown then waits on ZooKeeper, and so does the JVM's exit (its shutdown hooks),
@@ -153,6 +153,7 @@ final class MiniCluster {
     return zkStopped;
   }
 
+  /** Stops everything. Errors are logged: a stop must get as far as it can. */
   void stop() {
     closeQuietly(dataConn);
     if (dataConn != adminConn) {
