@@ -2,38 +2,31 @@ package hbase
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/engine"
 	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/wire"
 )
-
-// nilRequest is the error of an operation called with a nil request: an *hberr.OpError like every
-// other error of a call.
-func nilRequest(op string) error {
-	return &hberr.OpError{Op: op, Err: fmt.Errorf("%w: nil %s", hberr.ErrBadRequest, op)}
-}
 
 // Get reads one row. A missing row gives a Result without cells. A Get of consistency
 // hrpc.Timeline may be answered by a secondary replica of the row's region (then its
 // Result.Stale is set): see WithHedgeDelay.
 func (c *Client) Get(ctx context.Context, g *hrpc.Get) (*hrpc.Result, error) {
 	if g == nil {
-		return nil, nilRequest("Get")
+		return nil, engine.NilRequest("Get")
 	}
 	call := hrpcwire.Get(g)
 	if g.Consistency() == hrpc.Timeline {
 		return c.getTimeline(ctx, g, call)
 	}
-	resp, cells, err := c.send(ctx, call)
+	resp, cells, err := c.e.Send(ctx, call)
 	if err != nil {
-		return nil, opError(call, err)
+		return nil, engine.OpError(call, err)
 	}
 	res, err := hrpcwire.DecodeGet(g, resp, cells)
 	if err != nil {
-		return nil, opError(call, err)
+		return nil, engine.OpError(call, err)
 	}
 	return res, nil
 }
@@ -41,7 +34,7 @@ func (c *Client) Get(ctx context.Context, g *hrpc.Get) (*hrpc.Result, error) {
 // Put writes the cells of p.
 func (c *Client) Put(ctx context.Context, p *hrpc.Put) (*hrpc.Result, error) {
 	if p == nil {
-		return nil, nilRequest("Put")
+		return nil, engine.NilRequest("Put")
 	}
 	return c.mutate(ctx, p)
 }
@@ -49,7 +42,7 @@ func (c *Client) Put(ctx context.Context, p *hrpc.Put) (*hrpc.Result, error) {
 // Delete applies d.
 func (c *Client) Delete(ctx context.Context, d *hrpc.Delete) (*hrpc.Result, error) {
 	if d == nil {
-		return nil, nilRequest("Delete")
+		return nil, engine.NilRequest("Delete")
 	}
 	return c.mutate(ctx, d)
 }
@@ -57,7 +50,7 @@ func (c *Client) Delete(ctx context.Context, d *hrpc.Delete) (*hrpc.Result, erro
 // Append applies a and returns the new values.
 func (c *Client) Append(ctx context.Context, a *hrpc.Append) (*hrpc.Result, error) {
 	if a == nil {
-		return nil, nilRequest("Append")
+		return nil, engine.NilRequest("Append")
 	}
 	return c.mutate(ctx, a)
 }
@@ -65,20 +58,20 @@ func (c *Client) Append(ctx context.Context, a *hrpc.Append) (*hrpc.Result, erro
 // Increment applies inc and returns the new values.
 func (c *Client) Increment(ctx context.Context, inc *hrpc.Increment) (*hrpc.Result, error) {
 	if inc == nil {
-		return nil, nilRequest("Increment")
+		return nil, engine.NilRequest("Increment")
 	}
 	return c.mutate(ctx, inc)
 }
 
 func (c *Client) mutate(ctx context.Context, m hrpc.Mutation) (*hrpc.Result, error) {
 	call := hrpcwire.Mutation(m)
-	resp, cells, err := c.send(ctx, call)
+	resp, cells, err := c.e.Send(ctx, call)
 	if err != nil {
-		return nil, opError(call, err)
+		return nil, engine.OpError(call, err)
 	}
 	res, err := hrpcwire.DecodeMutation(m, resp, cells)
 	if err != nil {
-		return nil, opError(call, err)
+		return nil, engine.OpError(call, err)
 	}
 	return res, nil
 }
@@ -87,16 +80,16 @@ func (c *Client) mutate(ctx context.Context, m hrpc.Mutation) (*hrpc.Result, err
 // reports whether it did.
 func (c *Client) CheckAndMutate(ctx context.Context, cam *hrpc.CheckAndMutate) (bool, error) {
 	if cam == nil {
-		return false, nilRequest("CheckAndMutate")
+		return false, engine.NilRequest("CheckAndMutate")
 	}
 	call := hrpcwire.CheckAndMutate(cam)
-	resp, cells, err := c.send(ctx, call)
+	resp, cells, err := c.e.Send(ctx, call)
 	if err != nil {
-		return false, opError(call, err)
+		return false, engine.OpError(call, err)
 	}
 	ok, _, err := hrpcwire.DecodeCheckAndMutate(cam, resp, cells)
 	if err != nil {
-		return false, opError(call, err)
+		return false, engine.OpError(call, err)
 	}
 	return ok, nil
 }
@@ -104,36 +97,31 @@ func (c *Client) CheckAndMutate(ctx context.Context, cam *hrpc.CheckAndMutate) (
 // MutateRow applies several mutations of one row atomically.
 func (c *Client) MutateRow(ctx context.Context, rm *hrpc.RowMutations) error {
 	if rm == nil {
-		return nilRequest("RowMutations")
+		return engine.NilRequest("RowMutations")
 	}
 	call := hrpcwire.RowMutations(rm)
-	resp, cells, err := c.send(ctx, call)
+	resp, cells, err := c.e.Send(ctx, call)
 	if err == nil {
 		err = hrpcwire.DecodeRowMutations(rm, resp, cells)
 	}
 	if err != nil {
-		return opError(call, err)
+		return engine.OpError(call, err)
 	}
 	return nil
 }
 
-// opError says which operation, table and row failed: every call's error is one.
-func opError(call wire.Call, err error) error {
-	return &hberr.OpError{Op: call.Op(), Table: call.Table(), Row: call.Key(), Err: userError(err)}
-}
-
-// getTimeline is Get for consistency Timeline: hedged over the region's replicas (hedge.go).
+// getTimeline is Get for consistency Timeline: hedged over the region's replicas.
 func (c *Client) getTimeline(ctx context.Context, g *hrpc.Get, call wire.Call) (*hrpc.Result, error) {
-	resp, cells, err := c.sendTimeline(ctx, call, "Get")
+	resp, cells, err := c.e.SendTimeline(ctx, call, "Get")
 	if err != nil {
-		return nil, opError(call, err)
+		return nil, engine.OpError(call, err)
 	}
 	res, err := hrpcwire.DecodeGet(g, resp, cells)
 	if err != nil {
-		return nil, opError(call, err)
+		return nil, engine.OpError(call, err)
 	}
 	if res.Stale {
-		c.hedge.stale.Add(1)
+		c.e.CountStale()
 	}
 	return res, nil
 }

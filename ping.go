@@ -1,12 +1,6 @@
 package hbase
 
-import (
-	"context"
-	"errors"
-	"fmt"
-
-	"github.com/go-hbase/hbase/hberr"
-)
+import "context"
 
 // Ping checks that the cluster can serve this client, as a readiness probe would: it asks the
 // registry (ZooKeeper, or the bootstrap servers of WithBootstrapServers) where hbase:meta is,
@@ -19,34 +13,5 @@ import (
 // hberr.ErrBootstrapUnreachable, hberr.ErrConnection, context.DeadlineExceeded, or
 // hberr.ErrClosed after Close.
 func (c *Client) Ping(ctx context.Context) error {
-	if c.isClosed() {
-		return fmt.Errorf("hbase: Ping: %w", hberr.ErrClosed)
-	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("hbase: Ping: %w", context.Cause(ctx))
-	}
-	addr, err := c.reg.LocateMeta(ctx)
-	if err != nil {
-		return pingError(ctx, "locating hbase:meta", configError(err))
-	}
-	conn, err := c.conn(ctx, addr)
-	if err != nil {
-		return pingError(ctx, "connecting to hbase:meta's server "+addr, configError(err))
-	}
-	if err := c.probe(ctx, c.meta, conn); err != nil {
-		return pingError(ctx, "", configError(err)) // the probe's error names region and server
-	}
-	return nil
-}
-
-// pingError says which step of Ping failed; when ctx ended meanwhile, the error is ctx's,
-// with the step's as the last failure.
-func pingError(ctx context.Context, step string, err error) error {
-	if ctx.Err() != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-		err = ctxErr(ctx, err)
-	}
-	if step == "" {
-		return fmt.Errorf("hbase: Ping: %w", err)
-	}
-	return fmt.Errorf("hbase: Ping: %s: %w", step, err)
+	return c.e.Ping(ctx)
 }

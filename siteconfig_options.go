@@ -4,13 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/sasl"
 )
 
 // NewClientFromConfig returns a client for the cluster that cfg describes. Options given here
@@ -21,16 +19,11 @@ import (
 //	zookeeper.session.timeout (ms)                                WithZKSessionTimeout
 //	hbase.client.meta.operation.timeout (ms)                      WithRegionLookupTimeout
 //	hbase.client.scanner.timeout.period (ms)                      WithScannerLeaseRenewal (half of it)
-//	hbase.client.write.buffer (bytes)                             WithDefaultWriteBuffer (BufferedWriter's bound)
+//	hbase.client.write.buffer (bytes)                             the default bound of bufwriter.Writers
 //	hbase.client.primaryCallTimeout.get (µs)                      WithHedgeDelay
-//	hbase.security.authentication (or hadoop.security.authentication): simple or kerberos
-//	hbase.client.keytab.principal, hbase.client.keytab.file       WithKerberosKeytab; without them the
-//	                                                              credential cache of $KRB5CCNAME or /tmp/krb5cc_<uid>
-//	hbase.regionserver.kerberos.principal                         WithServicePrincipal
-//	hbase.rpc.protection                                          WithProtection (the first of a list; a list
-//	                                                              naming weaker levels too adds WithAllowWeakerProtection)
-//	hbase.rpc.crypto.encryption.aes.enabled                       true: WithAES(AESPreferred), as the Java client
-//	                                                              falls back to SASL encryption; false: AESOff
+//	hbase.security.authentication (or hadoop.security.authentication): simple, or kerberos, which
+//	                                                              needs an option of package kerberos (kerberos.WithSiteConfig
+//	                                                              reads the files' Kerberos keys)
 //
 //	hbase.client.pause.server.overloaded (ms; or the deprecated   WithOverloadPause
 //	hbase.client.pause.cqtbe)
@@ -46,8 +39,7 @@ import (
 //	                                                              hbase.rpc.tls.keystore.location (PEM, certificate
 //	                                                              and key) and hbase.client.netty.tls.verify.server.hostname
 //
-// The Kerberos configuration is $KRB5_CONFIG, or /etc/krb5.conf. JKS and PKCS#12 stores are
-// refused (convert them to PEM) rather than connecting differently from the files. The
+// JKS and PKCS#12 stores are refused (convert them to PEM) rather than connecting differently from the files. The
 // per-call timeouts (hbase.rpc.timeout, hbase.client.operation.timeout) are not used: each
 // call's context sets its deadline.
 func NewClientFromConfig(cfg *SiteConfig, opts ...Option) (*Client, error) {
@@ -68,7 +60,11 @@ func NewClientFromConfig(cfg *SiteConfig, opts ...Option) (*Client, error) {
 			return nil, err
 		}
 	}
-	return NewClient(quorum, append(fromFiles, opts...)...)
+	site := func(o *config) error {
+		o.Site = cfg.lookup
+		return nil
+	}
+	return NewClient(quorum, append(append([]Option{site}, fromFiles...), opts...)...)
 }
 
 // ZKQuorum returns the ZooKeeper quorum the files name, each host with its port
@@ -158,7 +154,7 @@ func (c *SiteConfig) fileOptions() ([]Option, error) {
 		if perr != nil || n <= 0 {
 			return nil, c.bad("hbase.client.write.buffer", v, errors.New("want a positive number of bytes"))
 		}
-		opts = append(opts, c.checked("hbase.client.write.buffer", v, WithDefaultWriteBuffer(n)))
+		opts = append(opts, c.checked("hbase.client.write.buffer", v, withDefaultWriteBuffer(n)))
 	}
 	if v, ok, err := c.get("hbase.client.primaryCallTimeout.get"); err != nil {
 		return nil, err
@@ -176,12 +172,15 @@ func (c *SiteConfig) fileOptions() ([]Option, error) {
 	return append(opts, sec...), nil
 }
 
+// securityOptions returns the option that records whether the files ask for Kerberos: a
+// client made from them then needs an option of package kerberos, which reads the files'
+// other security keys (kerberos.WithSiteConfig).
 func (c *SiteConfig) securityOptions() ([]Option, error) {
-	auth, ok, err := c.get("hbase.security.authentication")
+	authKey := "hbase.security.authentication"
+	auth, ok, err := c.get(authKey)
 	if err != nil {
 		return nil, err
 	}
-	authKey := "hbase.security.authentication"
 	if !ok {
 		authKey = "hadoop.security.authentication"
 		if auth, _, err = c.get(authKey); err != nil {
@@ -195,71 +194,17 @@ func (c *SiteConfig) securityOptions() ([]Option, error) {
 	default:
 		return nil, c.bad(authKey, auth, errors.New("want simple or kerberos"))
 	}
-	krb5 := os.Getenv("KRB5_CONFIG")
-	if krb5 == "" {
-		krb5 = "/etc/krb5.conf"
-	}
-	opts := []Option{withDefaultCredentials(c.credentials(krb5))}
-	if v, ok, err := c.get("hbase.regionserver.kerberos.principal"); err != nil {
-		return nil, err
-	} else if ok && v != "" {
-		// The pattern's realm is the servers'; the client finds it through krb5.conf.
-		opts = append(opts, WithServicePrincipal(v))
-	}
-	if v, ok, err := c.get("hbase.rpc.protection"); err != nil {
-		return nil, err
-	} else if ok && v != "" {
-		levels, err := parseProtections(v)
-		if err != nil {
-			return nil, c.bad("hbase.rpc.protection", v, err)
-		}
-		opts = append(opts, WithProtection(levels[0]))
-		for _, l := range levels[1:] {
-			if l < levels[0] {
-				opts = append(opts, WithAllowWeakerProtection())
-				break
-			}
-		}
-	}
-	if v, ok, err := c.bool("hbase.rpc.crypto.encryption.aes.enabled"); err != nil {
-		return nil, err
-	} else if ok && v {
-		opts = append(opts, WithAES(AESPreferred))
-	} else {
-		opts = append(opts, WithAES(AESOff))
-	}
-	return opts, nil
+	asks := fmt.Sprintf("%s=%s in %s", authKey, auth, c.fileOf(authKey))
+	return []Option{func(o *config) error {
+		o.SiteKerberos = asks
+		return nil
+	}}, nil
 }
 
-// credentials returns how the Kerberos login is made when no explicit option gives
-// credentials: the files' keytab, or the user's credential cache.
-func (c *SiteConfig) credentials(krb5 string) func() (*sasl.Credentials, error) {
-	principal, _, perr := c.get("hbase.client.keytab.principal")
-	keytab, _, kerr := c.get("hbase.client.keytab.file")
-	return func() (*sasl.Credentials, error) {
-		if err := errors.Join(perr, kerr); err != nil {
-			return nil, err
-		}
-		switch {
-		case principal != "" && keytab != "":
-			creds, err := sasl.KeytabCredentials(principal, keytab, krb5)
-			if err != nil {
-				return nil, c.bad("hbase.client.keytab.file", keytab, err)
-			}
-			return creds, nil
-		case principal != "" || keytab != "":
-			return nil, c.bad("hbase.client.keytab.principal", principal, errors.New("hbase.client.keytab.principal and hbase.client.keytab.file go together"))
-		}
-		ccache := strings.TrimPrefix(os.Getenv("KRB5CCNAME"), "FILE:")
-		if ccache == "" {
-			ccache = fmt.Sprintf("/tmp/krb5cc_%d", os.Getuid())
-		}
-		creds, err := sasl.CCacheCredentials(ccache, krb5)
-		if err != nil {
-			return nil, fmt.Errorf("hbase: Kerberos configured without hbase.client.keytab.file: credential cache %s: %w (run kinit, or set KRB5CCNAME)", ccache, err)
-		}
-		return creds, nil
-	}
+// lookup reads key for the options of other packages (engine.Config.Site).
+func (c *SiteConfig) lookup(key string) (value, file string, ok bool, err error) {
+	value, ok, err = c.get(key)
+	return value, c.fileOf(key), ok, err
 }
 
 // bootstrapServers returns the servers of the connection registry when the files choose it
@@ -290,23 +235,6 @@ func (c *SiteConfig) bootstrapServers() ([]string, error) {
 		return nil, nil
 	}
 	return nil, c.bad("hbase.client.registry.impl", impl, errors.New("want ZKConnectionRegistry or RpcConnectionRegistry"))
-}
-
-func parseProtections(v string) ([]Protection, error) {
-	var out []Protection
-	for name := range strings.SplitSeq(v, ",") {
-		switch strings.ToLower(strings.TrimSpace(name)) {
-		case "authentication":
-			out = append(out, ProtectionAuthentication)
-		case "integrity":
-			out = append(out, ProtectionIntegrity)
-		case "privacy":
-			out = append(out, ProtectionPrivacy)
-		default:
-			return nil, fmt.Errorf("unknown protection %q (want authentication, integrity or privacy)", name)
-		}
-	}
-	return out, nil
 }
 
 func (c *SiteConfig) bool(key string) (value, set bool, err error) {
@@ -341,10 +269,19 @@ func (c *SiteConfig) bad(key, value string, err error) error {
 
 // checked makes an option's own error name the key and file it came from.
 func (c *SiteConfig) checked(key, value string, opt Option) Option {
-	return func(o *options) error {
+	return func(o *config) error {
 		if err := opt(o); err != nil {
 			return c.bad(key, value, err)
 		}
+		return nil
+	}
+}
+
+// withDefaultWriteBuffer sets the bound of the client's bufwriter.Writers that set none of
+// their own (hbase.client.write.buffer).
+func withDefaultWriteBuffer(bytes int64) Option {
+	return func(o *config) error {
+		o.WriteBuffer = bytes
 		return nil
 	}
 }

@@ -68,20 +68,20 @@ func TestSiteConfigQuorumAndOverrides(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if o.zkParent != "/apps/hbase" {
-		t.Errorf("znode parent = %q; want /apps/hbase (the later file, expanded)", o.zkParent)
+	if o.ZKParent != "/apps/hbase" {
+		t.Errorf("znode parent = %q; want /apps/hbase (the later file, expanded)", o.ZKParent)
 	}
-	if o.zkSessionTimeout != 7*time.Second {
-		t.Errorf("session timeout = %v; want 7s (an explicit option overrides the file)", o.zkSessionTimeout)
+	if o.ZKSessionTimeout != 7*time.Second {
+		t.Errorf("session timeout = %v; want 7s (an explicit option overrides the file)", o.ZKSessionTimeout)
 	}
-	if o.scanLeaseRenew != 15*time.Second {
-		t.Errorf("scanner lease renewal = %v; want half of the 30 s scanner timeout", o.scanLeaseRenew)
+	if o.ScanLeaseRenew != 15*time.Second {
+		t.Errorf("scanner lease renewal = %v; want half of the 30 s scanner timeout", o.ScanLeaseRenew)
 	}
-	if o.handshaker != nil {
-		t.Errorf("simple authentication made a handshaker %T", o.handshaker)
+	if o.Handshaker != nil {
+		t.Errorf("simple authentication made a handshaker %T", o.Handshaker)
 	}
-	if o.writeBuffer != 4<<20 {
-		t.Errorf("write buffer = %d; want 4 MiB", o.writeBuffer)
+	if o.WriteBuffer != 4<<20 {
+		t.Errorf("write buffer = %d; want 4 MiB", o.WriteBuffer)
 	}
 }
 
@@ -195,7 +195,7 @@ func TestSiteConfigKerberosCredentials(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := o.handshaker.(*security)
+	s := o.Handshaker.(*security)
 	if s.cfg.Protection != ProtectionPrivacy || !s.cfg.AllowWeakerProtection || s.cfg.AES != AESOff {
 		t.Errorf("settings = %+v; want privacy first, weaker allowed by the list, AES off (not enabled in the file)", s.cfg)
 	}

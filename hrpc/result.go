@@ -82,3 +82,12 @@ func parseResultInto(res *Result, r *pb.Result, cells *wire.CellReader) error {
 	}
 	return nil
 }
+
+// BatchResult is the outcome of one call of a batch: its result, or why it failed.
+type BatchResult struct {
+	Result *Result
+	Err    error
+	// Applied is, for a CheckAndMutate, whether its condition held and its mutations were
+	// applied; it is false for every other call.
+	Applied bool
+}

@@ -1,0 +1,118 @@
+package bufwriter
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/engine"
+	"github.com/go-hbase/hbase/internal/hrpcwire"
+)
+
+// flushLocked starts a flush of the buffer, if it holds anything. w.mu is held.
+func (w *Writer) flushLocked() {
+	if w.timer != nil {
+		w.timer.Stop()
+		w.timer = nil
+	}
+	w.gen++
+	if len(w.buf) == 0 {
+		return
+	}
+	f := &writerFlush{muts: w.buf, bytes: w.bufBytes, done: make(chan struct{})}
+	w.lastFlush = len(w.buf)
+	w.buf, w.bufBytes = nil, 0
+	w.flights[f] = struct{}{}
+	w.wg.Add(1)
+	go w.run(f)
+}
+
+// intervalFlush is WithFlushInterval's timer: it flushes the buffer it was set for, unless that
+// buffer went out already.
+func (w *Writer) intervalFlush(gen uint64) {
+	w.mu.Lock()
+	if w.gen == gen {
+		w.stats.intervalFlushes.Add(1)
+		w.flushLocked()
+	}
+	w.mu.Unlock()
+}
+
+// run sends one flush and delivers its outcomes. It waits for a flush slot (WithMaxFlushes)
+// first; a flush that gets none before the writer's lifetime ends (Close gave up) was never
+// sent, and its mutations fail with hberr.ErrClosed.
+func (w *Writer) run(f *writerFlush) {
+	defer w.wg.Done()
+	outcomes := make([]Outcome, len(f.muts))
+	for i, m := range f.muts {
+		outcomes[i].Mutation = m
+	}
+	start := time.Now()
+	select {
+	case w.sem <- struct{}{}:
+		w.send(f, outcomes)
+		<-w.sem
+	case <-w.lifetime.Done():
+		for i, m := range f.muts {
+			outcomes[i].Err = engine.OpError(hrpcwire.Batchable(m), fmt.Errorf("%w: the writer was closed before the mutation was sent", hberr.ErrClosed))
+		}
+	}
+	w.finish(f, outcomes, time.Since(start))
+}
+
+// send sends the mutations of f as one batch, under the flush timeout, and files their
+// outcomes.
+func (w *Writer) send(f *writerFlush, outcomes []Outcome) {
+	ctx := w.lifetime
+	if w.o.flushTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, w.o.flushTimeout)
+		defer cancel()
+	}
+	calls := make([]hrpc.Batchable, len(f.muts))
+	for i, m := range f.muts {
+		calls[i] = m
+	}
+	maybe := make([]bool, len(calls))
+	results := w.e.SendBatchSent(ctx, calls, maybe)
+	for i, r := range results {
+		outcomes[i].Result, outcomes[i].Err = r.Result, r.Err
+	}
+}
+
+// finish delivers the outcomes of f, then gives its bytes back and wakes the writers waiting
+// for room. Outcomes go first, so that Flush returns only once they are delivered.
+func (w *Writer) finish(f *writerFlush, outcomes []Outcome, d time.Duration) {
+	var applied, failed, indet int
+	w.deliver.Lock()
+	for _, o := range outcomes {
+		switch {
+		case o.Err == nil:
+			applied++
+		case o.Indeterminate():
+			indet++
+		default:
+			failed++
+		}
+		if w.o.onOutcome != nil {
+			w.o.onOutcome(o)
+		} else if o.Err != nil {
+			w.failures = append(w.failures, o.Err)
+		}
+	}
+	w.deliver.Unlock()
+	w.stats.flushed(applied, failed, indet)
+	w.mu.Lock()
+	w.held -= f.bytes
+	delete(w.flights, f)
+	held := w.held
+	if !w.closed {
+		close(w.room)
+		w.room = make(chan struct{})
+	}
+	w.mu.Unlock()
+	w.observeFlush(f, applied, failed, indet, d, held)
+	close(f.done)
+}
