@@ -132,3 +132,7 @@ func (s *security) Close() error {
 	})
 	return nil
 }
+
+// PermanentFailure reports the Kerberos failures no retry mends (the engine's
+// PermanentFailure): the client fails the calls waiting for such a connection at once.
+func (s *security) PermanentFailure(err error) bool { return sasl.Permanent(err) }

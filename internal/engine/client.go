@@ -286,14 +286,14 @@ func (c *Client) establishMeta(ctx context.Context) error {
 	var addr string
 	addr, err := c.Reg.LocateMeta(ctx)
 	if err != nil {
-		return unreached(configError(fmt.Errorf("locating hbase:meta: %w", err)))
+		return unreached(c.configError(fmt.Errorf("locating hbase:meta: %w", err)))
 	}
 	conn, err := c.conn(ctx, addr)
 	if err != nil {
-		return unreached(configError(err))
+		return unreached(c.configError(err))
 	}
 	if err := c.probe(ctx, c.meta, conn); err != nil {
-		return unreached(configError(err))
+		return unreached(c.configError(err))
 	}
 	c.meta.setAvailable(addr, conn)
 	c.Log.Debug("hbase: hbase:meta located", "addr", addr)
@@ -394,7 +394,7 @@ func (c *Client) fly(k string, f *flight, table, key []byte, before bool) {
 			r.conn = conn
 			c.cache.insert(r)
 		} else {
-			err = unreached(configError(err)) // the region's server: retried after a pause
+			err = unreached(c.configError(err)) // the region's server: retried after a pause
 		}
 	}
 	if err != nil && ctx.Err() != nil && c.lifetime.Err() == nil {

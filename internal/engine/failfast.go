@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/sasl"
 	"github.com/go-hbase/hbase/zk"
 )
 
@@ -17,14 +16,14 @@ import (
 // are: a parent znode with nothing under it, the server refusing the client's identity (an
 // AccessDeniedException while locating hbase:meta: a principal that may not act for its proxy
 // user, or that may not read meta), a TLS handshake refused for the client's settings, and a
-// Kerberos failure no retry mends (sasl.Permanent: an unknown principal, a wrong password or
-// keytab, clock skew...). (The bootstrap registry decides for its servers' errors itself:
-// LocateMeta.)
-func configError(err error) error {
+// security failure no retry mends (the handshaker's PermanentFailure: for Kerberos an unknown
+// principal, a wrong password or keytab, clock skew...). (The bootstrap registry decides for
+// its servers' errors itself: LocateMeta.)
+func (c *Client) configError(err error) error {
 	if err == nil || errors.Is(err, hberr.ErrConfiguration) || errors.Is(err, hberr.ErrBootstrapUnreachable) {
 		return err
 	}
-	if errors.Is(err, zk.ErrNoParent) || accessDenied(err) || tlsRefused(err) || sasl.Permanent(err) {
+	if errors.Is(err, zk.ErrNoParent) || accessDenied(err) || tlsRefused(err) || c.permanentFailure(err) {
 		return misconfigured{err}
 	}
 	return err
@@ -110,3 +109,14 @@ func unreached(err error) error {
 
 // Misconfigured marks err as a configuration error: it matches hberr.ErrConfiguration.
 func Misconfigured(err error) error { return misconfigured{err} }
+
+// A PermanentFailure is a handshaker that tells which of its failures no retry mends (package
+// kerberos's: an unknown principal, a wrong password...).
+type PermanentFailure interface {
+	PermanentFailure(err error) bool
+}
+
+func (c *Client) permanentFailure(err error) bool {
+	p, ok := c.opts.Handshaker.(PermanentFailure)
+	return ok && p.PermanentFailure(err)
+}

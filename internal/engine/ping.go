@@ -27,14 +27,14 @@ func (c *Client) Ping(ctx context.Context) error {
 	}
 	addr, err := c.Reg.LocateMeta(ctx)
 	if err != nil {
-		return pingError(ctx, "locating hbase:meta", configError(err))
+		return pingError(ctx, "locating hbase:meta", c.configError(err))
 	}
 	conn, err := c.conn(ctx, addr)
 	if err != nil {
-		return pingError(ctx, "connecting to hbase:meta's server "+addr, configError(err))
+		return pingError(ctx, "connecting to hbase:meta's server "+addr, c.configError(err))
 	}
 	if err := c.probe(ctx, c.meta, conn); err != nil {
-		return pingError(ctx, "", configError(err)) // the probe's error names region and server
+		return pingError(ctx, "", c.configError(err)) // the probe's error names region and server
 	}
 	return nil
 }

@@ -81,7 +81,7 @@ func (b *bootstrapRegistry) locate(ctx context.Context, read func(*pb.GetMetaReg
 			errs = append(errs, fmt.Errorf("%s: %w", addr, err))
 			return CtxErr(ctx, fmt.Errorf("%w (%s): %w", hberr.ErrBootstrapUnreachable, strings.Join(asked, ","), errors.Join(errs...)))
 		}
-		if err = configError(err); errors.Is(err, hberr.ErrConfiguration) || errors.Is(err, errNoRegistry) {
+		if err = b.c.configError(err); errors.Is(err, hberr.ErrConfiguration) || errors.Is(err, errNoRegistry) {
 			settled++
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", addr, err))
