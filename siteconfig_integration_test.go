@@ -34,7 +34,7 @@ func TestIntegrationSiteConfig(t *testing.T) {
 // closed when the test ends.
 func siteClient(t *testing.T, kv ...string) *Client {
 	t.Helper()
-	cfg, err := LoadSiteConfig(writeSite(t, t.TempDir(), "hbase-site.xml", kv...))
+	cfg, err := LoadSiteConfig(testkit.WriteSite(t, t.TempDir(), "hbase-site.xml", kv...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,54 +70,3 @@ func siteRoundTrip(t *testing.T, c *Client, table string) {
 	}
 }
 
-// secureSiteConfig connects to a Kerberos cluster with privacy and AES through the files a
-// Java client of that cluster would use, and shows that an explicit credentials option
-// overrides the files' keytab without the files' login being tried.
-func secureSiteConfig(t *testing.T, cl *hbasetest.Cluster) {
-	dir := t.TempDir()
-	host, port, err := net.SplitHostPort(cl.ZKQuorum)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("KRB5_CONFIG", cl.KRB5Conf)
-	site := func(keytab string) *SiteConfig {
-		cfg, err := LoadSiteConfig(
-			writeSite(t, dir, "core-site.xml", "hadoop.security.authentication", "kerberos"),
-			writeSite(t, dir, "hbase-site.xml",
-				"hbase.zookeeper.quorum", host,
-				"hbase.zookeeper.property.clientPort", port,
-				"zookeeper.znode.parent", cl.ZNodeParent,
-				"hbase.rpc.protection", "privacy",
-				"hbase.rpc.crypto.encryption.aes.enabled", "true",
-				"hbase.regionserver.kerberos.principal", cl.ServerPrincipal,
-				"hbase.client.keytab.principal", cl.ClientPrincipal,
-				"hbase.client.keytab.file", keytab))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cfg
-	}
-	t.Run("keytab", func(t *testing.T) {
-		c, err := NewClientFromConfig(site(cl.Keytab))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		secureDataOps(t, cl, c, "sec_site")
-	})
-	t.Run("explicit-credentials-override", func(t *testing.T) {
-		c, err := NewClientFromConfig(site(filepath.Join(dir, "absent.keytab")),
-			WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf))
-		if err != nil {
-			t.Fatalf("NewClientFromConfig with explicit credentials: %v", err)
-		}
-		defer c.Close()
-		secureDataOps(t, cl, c, "sec_site_override")
-	})
-	t.Run("files-keytab-missing", func(t *testing.T) {
-		var se *hberr.SiteConfigError
-		if _, err := NewClientFromConfig(site(filepath.Join(dir, "absent.keytab"))); !errors.As(err, &se) || se.Key != "hbase.client.keytab.file" {
-			t.Fatalf("err = %v; want a hberr.SiteConfigError for hbase.client.keytab.file", err)
-		}
-	})
-}

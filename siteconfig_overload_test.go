@@ -28,7 +28,7 @@ func TestSiteConfigOverloadKeys(t *testing.T) {
 		{[]string{"hbase.client.backpressure.enabled", "false", "hbase.client.statistics.backoff-policy", exp}, defaultOverloadPause, 0},
 	}
 	for i, tc := range tests {
-		file := writeSite(t, t.TempDir(), "hbase-site.xml", append([]string{"hbase.zookeeper.quorum", "zk1"}, tc.kv...)...)
+		file := testkit.WriteSite(t, t.TempDir(), "hbase-site.xml", append([]string{"hbase.zookeeper.quorum", "zk1"}, tc.kv...)...)
 		cfg, err := LoadSiteConfig(file)
 		if err != nil {
 			t.Fatal(err)
@@ -43,7 +43,7 @@ func TestSiteConfigOverloadKeys(t *testing.T) {
 		c.Close()
 	}
 	for _, key := range []string{"hbase.client.pause.server.overloaded", "hbase.client.backpressure.enabled"} {
-		file := writeSite(t, t.TempDir(), "hbase-site.xml", "hbase.zookeeper.quorum", "zk1", key, "soon")
+		file := testkit.WriteSite(t, t.TempDir(), "hbase-site.xml", "hbase.zookeeper.quorum", "zk1", key, "soon")
 		cfg, err := LoadSiteConfig(file)
 		if err != nil {
 			t.Fatal(err)

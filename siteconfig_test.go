@@ -9,37 +9,16 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/testkit"
 )
-
-// writeSite writes a Hadoop configuration file with the given properties, in order; a key
-// ending in "!" is written as final.
-func writeSite(t testing.TB, dir, name string, kv ...string) string {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString("<?xml version=\"1.0\"?>\n<configuration>\n")
-	for i := 0; i+1 < len(kv); i += 2 {
-		key, final := strings.CutSuffix(kv[i], "!")
-		b.WriteString("  <property><name>" + key + "</name><value>" + kv[i+1] + "</value>")
-		if final {
-			b.WriteString("<final>true</final>")
-		}
-		b.WriteString("</property>\n")
-	}
-	b.WriteString("</configuration>\n")
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func TestSiteConfigQuorumAndOverrides(t *testing.T) {
 	dir := t.TempDir()
-	core := writeSite(t, dir, "core-site.xml",
+	core := testkit.WriteSite(t, dir, "core-site.xml",
 		"hbase.zookeeper.property.clientPort!", "2222",
 		"zookeeper.znode.parent", "/from-core",
 		"app.root", "/apps")
-	site := writeSite(t, dir, "hbase-site.xml",
+	site := testkit.WriteSite(t, dir, "hbase-site.xml",
 		"hbase.zookeeper.quorum", "zk1, zk2:2999,zk3",
 		"hbase.zookeeper.property.clientPort", "3333", // core-site's is final
 		"zookeeper.znode.parent", "${app.root}/hbase",
@@ -88,7 +67,7 @@ func TestSiteConfigQuorumAndOverrides(t *testing.T) {
 func TestSiteConfigExpansion(t *testing.T) {
 	t.Setenv("GOHBASE_TEST_ZK", "envhost")
 	dir := t.TempDir()
-	cfg, err := LoadSiteConfig(writeSite(t, dir, "hbase-site.xml",
+	cfg, err := LoadSiteConfig(testkit.WriteSite(t, dir, "hbase-site.xml",
 		"hbase.zookeeper.quorum", "${env.GOHBASE_TEST_ZK},${missing}",
 		"loop", "${loop}x"))
 	if err != nil {
@@ -128,7 +107,7 @@ func TestSiteConfigBadValues(t *testing.T) {
 			if strings.HasPrefix(c.key, "hbase.rpc.") {
 				kv = append(kv, "hbase.security.authentication", "kerberos")
 			}
-			file := writeSite(t, dir, "hbase-site.xml", kv...)
+			file := testkit.WriteSite(t, dir, "hbase-site.xml", kv...)
 			cfg, err := LoadSiteConfig(file)
 			if err != nil {
 				t.Fatal(err)
@@ -160,7 +139,7 @@ func TestSiteConfigFiles(t *testing.T) {
 	if _, err := LoadSiteConfig(bad); !errors.Is(err, hberr.ErrConfiguration) || !strings.Contains(err.Error(), bad) {
 		t.Errorf("broken XML: err = %v; want hberr.ErrConfiguration naming the file", err)
 	}
-	cfg, err := LoadSiteConfig(writeSite(t, t.TempDir(), "hbase-site.xml", "zookeeper.znode.parent", "/hbase"))
+	cfg, err := LoadSiteConfig(testkit.WriteSite(t, t.TempDir(), "hbase-site.xml", "zookeeper.znode.parent", "/hbase"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +153,7 @@ func TestSiteConfigFiles(t *testing.T) {
 func TestSiteConfigKerberosCredentials(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("KRB5CCNAME", "FILE:"+filepath.Join(dir, "no-cache"))
-	cfg, err := LoadSiteConfig(writeSite(t, dir, "hbase-site.xml",
+	cfg, err := LoadSiteConfig(testkit.WriteSite(t, dir, "hbase-site.xml",
 		"hbase.zookeeper.quorum", "zk1",
 		"hbase.security.authentication", "kerberos",
 		"hbase.rpc.protection", "privacy,authentication"))
@@ -200,7 +179,7 @@ func TestSiteConfigKerberosCredentials(t *testing.T) {
 		t.Errorf("settings = %+v; want privacy first, weaker allowed by the list, AES off (not enabled in the file)", s.cfg)
 	}
 
-	cfg, err = LoadSiteConfig(writeSite(t, dir, "hbase-site.xml",
+	cfg, err = LoadSiteConfig(testkit.WriteSite(t, dir, "hbase-site.xml",
 		"hbase.zookeeper.quorum", "zk1",
 		"hbase.security.authentication", "kerberos",
 		"hbase.client.keytab.file", "/etc/app.keytab"))
@@ -222,7 +201,7 @@ func TestSiteConfigTLSStores(t *testing.T) {
 		{"hbase.rpc.tls.keystore.type", "PKCS12", "hbase.rpc.tls.keystore.type"},
 		{"hbase.rpc.tls.truststore.type", "PEM", "hbase.rpc.tls.truststore.location"}, // file absent
 	} {
-		file := writeSite(t, dir, "hbase-site.xml",
+		file := testkit.WriteSite(t, dir, "hbase-site.xml",
 			"hbase.zookeeper.quorum", "zk1",
 			"hbase.client.netty.tls.enabled", "true",
 			"hbase.rpc.tls.truststore.location", filepath.Join(dir, "absent.pem"),
@@ -241,7 +220,7 @@ func TestSiteConfigTLSStores(t *testing.T) {
 
 // hbase.client.primaryCallTimeout.get, in microseconds as Java reads it, is the hedge delay.
 func TestSiteConfigHedgeDelay(t *testing.T) {
-	file := writeSite(t, t.TempDir(), "hbase-site.xml", "hbase.zookeeper.quorum", "zk1",
+	file := testkit.WriteSite(t, t.TempDir(), "hbase-site.xml", "hbase.zookeeper.quorum", "zk1",
 		"hbase.client.primaryCallTimeout.get", "2500")
 	cfg, err := LoadSiteConfig(file)
 	if err != nil {

@@ -1,4 +1,4 @@
-package hbase_test
+package admin_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
@@ -25,12 +26,12 @@ func ExampleAdmin() {
 		log.Fatal(err)
 	}
 	defer client.Close()
-	admin := client.Admin()
+	adm := admin.New(client)
 
 	// Every admin call ends with its context; procedures are waited on until then.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := admin.CreateNamespace(ctx, &hrpc.NamespaceDescriptor{Name: "shop"}); err != nil {
+	if err := adm.CreateNamespace(ctx, &hrpc.NamespaceDescriptor{Name: "shop"}); err != nil {
 		log.Fatal(err)
 	}
 	desc, err := hrpc.NewTableDescriptor("shop:orders",
@@ -39,13 +40,13 @@ func ExampleAdmin() {
 	if err != nil {
 		log.Fatal(err) // bad names and settings are reported here, before anything is sent
 	}
-	if err := admin.CreateTable(ctx, desc, hrpc.HexStringSplits(4)); err != nil {
+	if err := adm.CreateTable(ctx, desc, hrpc.HexStringSplits(4)); err != nil {
 		log.Fatal(err)
 	}
-	err = admin.CreateTable(ctx, desc)
+	err = adm.CreateTable(ctx, desc)
 	fmt.Println("again:", errors.Is(err, hberr.ErrTableExists))
 
-	got, err := admin.DescribeTable(ctx, "shop:orders")
+	got, err := adm.DescribeTable(ctx, "shop:orders")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -53,28 +54,28 @@ func ExampleAdmin() {
 		fmt.Printf("family %s: versions %d, ttl %v, compression %s, encoding %s\n",
 			f.Name, f.MaxVersions, f.TTL, f.Compression, f.Encoding)
 	}
-	regions, err := admin.Regions(ctx, "shop:orders")
+	regions, err := adm.Regions(ctx, "shop:orders")
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, r := range regions {
 		fmt.Printf("region [%q, %q)\n", r.Start, r.End)
 	}
-	tables, err := admin.ListTables(ctx, hrpc.InNamespace("shop"))
+	tables, err := adm.ListTables(ctx, hrpc.InNamespace("shop"))
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("tables:", tables)
 
-	err = admin.DeleteNamespace(ctx, "shop")
+	err = adm.DeleteNamespace(ctx, "shop")
 	fmt.Println("namespace not empty:", errors.Is(err, hberr.ErrNamespaceNotEmpty))
-	if err := admin.DisableTable(ctx, "shop:orders"); err != nil {
+	if err := adm.DisableTable(ctx, "shop:orders"); err != nil {
 		log.Fatal(err)
 	}
-	if err := admin.DeleteTable(ctx, "shop:orders"); err != nil {
+	if err := adm.DeleteTable(ctx, "shop:orders"); err != nil {
 		log.Fatal(err)
 	}
-	if err := admin.DeleteNamespace(ctx, "shop"); err != nil {
+	if err := adm.DeleteNamespace(ctx, "shop"); err != nil {
 		log.Fatal(err)
 	}
 	// Output:

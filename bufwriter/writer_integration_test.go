@@ -1,4 +1,4 @@
-package hbase
+package bufwriter
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hbasetest/faultnet"
 	"github.com/go-hbase/hbase/hberr"
@@ -51,15 +52,15 @@ func (h *writerHistory) outcome(o Outcome) {
 func TestBufferedWriterUnderFaults(t *testing.T) {
 	cl := testCluster(t)
 	fn := faultnet.New()
-	c := newTestClient(t, WithDialer(fn.DialContext))
+	c := newTestClient(t, hbase.WithDialer(fn.DialContext))
 	table, addr, _, _ := faultTarget(t, cl, c, []byte("v"))
 	ctx := testContext(t, 5*time.Minute)
 	fam := []byte("f")
 	h := &writerHistory{t: t, outcomes: map[hrpc.Mutation]Outcome{}, putRow: map[hrpc.Mutation]string{},
 		incRow: map[hrpc.Mutation]string{}}
 	const bound = 128 << 10
-	w, err := c.NewBufferedWriter(table, WithWriteBuffer(bound), WithFlushInterval(20*time.Millisecond),
-		WithFlushTimeout(1500*time.Millisecond), OnOutcome(h.outcome))
+	w, err := New(c, table, WithWriteBuffer(bound), WithFlushInterval(20*time.Millisecond),
+		WithFlushTimeout(1500*time.Millisecond), WithOnOutcome(h.outcome))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +265,7 @@ func TestBufferedWriterUnderFaults(t *testing.T) {
 
 // killAndRestart kills a region server holding a region of table but not hbase:meta, lets the
 // writer ride over it for a few seconds, and starts the server again.
-func killAndRestart(t *testing.T, cl *hbasetest.Cluster, table string, w *BufferedWriter) {
+func killAndRestart(t *testing.T, cl *hbasetest.Cluster, table string, w *Writer) {
 	ctx := testContext(t, 3*time.Minute)
 	regions, err := cl.Regions(ctx, table)
 	if err != nil {

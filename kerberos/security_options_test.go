@@ -1,44 +1,25 @@
-package hbase
+package kerberos
 
 import (
-	"context"
 	"errors"
-	"net"
 	"strings"
 	"testing"
 
-	"github.com/go-hbase/hbase/internal/pb"
-	"github.com/go-hbase/hbase/region"
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/sasl"
 )
 
-type nopHandshaker struct{}
-
-func (nopHandshaker) Handshake(context.Context, net.Conn, string, *pb.ConnectionHeader) (region.Layer, error) {
-	return nil, nil
-}
-
-func applyOpts(opts ...Option) (options, error) {
-	o := defaultOptions()
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return o, err
-		}
-	}
-	return o, nil
-}
-
 func TestSecurityOptionsValidate(t *testing.T) {
 	for name, tc := range map[string]struct {
-		opts []Option
+		opts []hbase.Option
 		want string
 	}{
-		"bad protection":     {[]Option{WithProtection(Protection(9))}, "unknown protection"},
-		"empty principal":    {[]Option{WithServicePrincipal("")}, "empty pattern"},
-		"missing keytab":     {[]Option{WithKerberosKeytab("c@EXAMPLE.COM", "/nonexistent/keytab", "/nonexistent/krb5.conf")}, "krb5.conf"},
-		"handshaker clash":   {[]Option{withHandshaker(nopHandshaker{}), WithProtection(ProtectionPrivacy)}, "cannot be combined"},
-		"missing ccache":     {[]Option{WithKerberosCCache("/nonexistent/cc", "/nonexistent/krb5.conf")}, "krb5.conf"},
-		"missing conf (pwd)": {[]Option{WithKerberosPassword("c", "secret-password", "/nonexistent/krb5.conf")}, "krb5.conf"},
+		"bad protection":     {[]hbase.Option{WithProtection(Protection(9))}, "unknown protection"},
+		"empty principal":    {[]hbase.Option{WithServicePrincipal("")}, "empty pattern"},
+		"missing keytab":     {[]hbase.Option{WithKeytab("c@EXAMPLE.COM", "/nonexistent/keytab", "/nonexistent/krb5.conf")}, "krb5.conf"},
+		"handshaker clash":   {[]hbase.Option{withHandshaker(nopHandshaker{}), WithProtection(ProtectionPrivacy)}, "cannot be combined"},
+		"missing ccache":     {[]hbase.Option{WithCCache("/nonexistent/cc", "/nonexistent/krb5.conf")}, "krb5.conf"},
+		"missing conf (pwd)": {[]hbase.Option{WithPassword("c", "secret-password", "/nonexistent/krb5.conf")}, "krb5.conf"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := applyOpts(tc.opts...)
@@ -56,14 +37,14 @@ func TestSecurityOptionsValidate(t *testing.T) {
 // is missing (rather than silently connecting with SIMPLE, or failing only at the first
 // connection).
 func TestSecurityOptionsNeedKerberos(t *testing.T) {
-	_, err := NewClient("zk:2181", WithProtection(ProtectionPrivacy), WithAES(AESRequired))
-	if !errors.Is(err, errNoKerberos) {
-		t.Fatalf("got %v, want errNoKerberos", err)
+	_, err := hbase.NewClient("zk:2181", WithProtection(ProtectionPrivacy), WithAES(AESRequired))
+	if !errors.Is(err, errNoCredentials) {
+		t.Fatalf("got %v, want errNoCredentials", err)
 	}
-	if _, err := NewClient("zk:2181", WithAES(AESMode(7))); err == nil || !strings.Contains(err.Error(), "unknown AES mode") {
+	if _, err := hbase.NewClient("zk:2181", WithAES(AESMode(7))); err == nil || !strings.Contains(err.Error(), "unknown AES mode") {
 		t.Fatalf("WithAES(7): got %v", err)
 	}
-	if _, err := NewClient(" , "); err == nil {
+	if _, err := hbase.NewClient(" , "); err == nil {
 		t.Fatal("NewClient with a quorum of no servers succeeded")
 	}
 }

@@ -1,4 +1,4 @@
-package hbase_test
+package parallelscan_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/parallelscan"
 )
 
 // exampleTable starts an in-process HBase with table "events" in four regions and ten rows,
@@ -40,7 +41,7 @@ func exampleTable() (*fakehbase.Server, *hbase.Client) {
 	return srv, client
 }
 
-func ExampleClient_ScanParallel() {
+func ExampleScan() {
 	srv, client := exampleTable()
 	defer srv.Close()
 	defer client.Close()
@@ -53,7 +54,7 @@ func ExampleClient_ScanParallel() {
 	}
 	// The four regions read three at a time, rows in key order (without Ordered they come as
 	// they arrive).
-	for row, err := range client.ScanParallel(ctx, scan, hbase.Concurrency(3), hbase.Ordered()) {
+	for row, err := range parallelscan.Scan(ctx, client, scan, parallelscan.WithConcurrency(3), parallelscan.WithOrder()) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -63,7 +64,7 @@ func ExampleClient_ScanParallel() {
 	// Output: e0 e1 e2 e3 e4 e5 e6 e7 e8 e9
 }
 
-func ExampleParallelScanner_Token() {
+func ExampleScanner_Token() {
 	srv, client := exampleTable()
 	defer srv.Close()
 	defer client.Close()
@@ -75,7 +76,7 @@ func ExampleParallelScanner_Token() {
 	// A batch job stops part way (here its context is cancelled after four rows) and keeps
 	// the token.
 	ctx, cancel := context.WithCancel(context.Background())
-	ps := client.NewParallelScanner(ctx, scan, hbase.Concurrency(2))
+	ps := parallelscan.New(ctx, client, scan, parallelscan.WithConcurrency(2))
 	done := 0
 	for ps.Next() {
 		if done++; done == 4 {
@@ -89,7 +90,7 @@ func ExampleParallelScanner_Token() {
 	// A later run resumes from it: only the rows not returned yet come.
 	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	for _, err := range client.ScanParallel(ctx, scan, hbase.ResumeFrom(token)) {
+	for _, err := range parallelscan.Scan(ctx, client, scan, parallelscan.WithResume(token)) {
 		if err != nil {
 			log.Fatal(err)
 		}

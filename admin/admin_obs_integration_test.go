@@ -1,4 +1,4 @@
-package hbase
+package admin
 
 import (
 	"net"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -17,8 +18,8 @@ import (
 func TestIntegrationAdminAndBatchObserved(t *testing.T) {
 	cl := testCluster(t)
 	var log eventLog
-	c := newTestClient(t, WithHooks(log.hooks()))
-	admin := c.Admin()
+	c := newTestClient(t, hbase.WithHooks(log.hooks()))
+	admin := New(c)
 	ctx := testContext(t, 2*time.Minute)
 	const table = "admin_observed"
 	desc, err := hrpc.NewTableDescriptor(table, hrpc.WithFamily("f"))

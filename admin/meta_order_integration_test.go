@@ -1,4 +1,4 @@
-package hbase
+package admin
 
 import (
 	"bytes"
@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/engine"
 	"github.com/go-hbase/hbase/internal/metarow"
 	"github.com/go-hbase/hbase/internal/wire"
 )
@@ -45,7 +47,7 @@ func metaFixtureSplits() [][]byte {
 }
 
 // ensureMetaFixture creates the fixture tables in the shared cluster, once.
-func ensureMetaFixture(t testing.TB, c *Client) {
+func ensureMetaFixture(t testing.TB, c *hbase.Client) {
 	t.Helper()
 	metaFixture.mu.Lock()
 	defer metaFixture.mu.Unlock()
@@ -54,7 +56,7 @@ func ensureMetaFixture(t testing.TB, c *Client) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	a := c.Admin()
+	a := New(c)
 	for _, name := range metaFixtureTables {
 		if ok, err := a.TableExists(ctx, name); err != nil {
 			t.Fatalf("fixture %s: %v", name, err)
@@ -73,7 +75,7 @@ func ensureMetaFixture(t testing.TB, c *Client) {
 }
 
 // newAdminTestClient is newTestClient with the hbase:meta fixture in the cluster.
-func newAdminTestClient(t *testing.T, opts ...Option) *Client {
+func newAdminTestClient(t *testing.T, opts ...hbase.Option) *hbase.Client {
 	t.Helper()
 	c := newTestClient(t, opts...)
 	ensureMetaFixture(t, c)
@@ -109,7 +111,7 @@ func regionRows(rs []*hrpc.Region) [][]byte {
 // SplitRegion, MergeRegions and TruncateTable preserving the splits.
 func TestMetaOrderAgainstHBase(t *testing.T) {
 	c := newAdminTestClient(t)
-	a := c.Admin()
+	a := New(c)
 	want := append([]string{""}, hostileSplits...)
 
 	for _, table := range metaFixtureTables {
@@ -246,7 +248,7 @@ func TestMetaOrderAgainstHBase(t *testing.T) {
 			if reversed {
 				opts = append(opts, hrpc.Reversed())
 			}
-			scan, err := hrpc.NewScan(metaTableName, opts...)
+			scan, err := hrpc.NewScan(engine.MetaTableName, opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -346,7 +348,7 @@ func TestMetaOrderAgainstHBase(t *testing.T) {
 // returns hbase:meta's rows equals internal/metarow's order. The seed is logged.
 func TestMetaOrderPropertyAgainstHBase(t *testing.T) {
 	c := newTestClient(t)
-	a := c.Admin()
+	a := New(c)
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rnd := rand.New(rand.NewPCG(seed, seed))
@@ -385,7 +387,7 @@ func TestMetaOrderPropertyAgainstHBase(t *testing.T) {
 		}
 		tablesMade = append(tablesMade, name)
 	}
-	scan, err := hrpc.NewScan(metaTableName, hrpc.Families(wire.MetaInfoFamily), hrpc.NumberOfRows(5))
+	scan, err := hrpc.NewScan(engine.MetaTableName, hrpc.Families(wire.MetaInfoFamily), hrpc.NumberOfRows(5))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,19 +1,20 @@
-package hbase_test
+package kerberos_test
 
 import (
 	"fmt"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/kerberos"
 )
 
 // A client that authenticates with Kerberos from a keytab and encrypts every connection with
 // AES (privacy); it refuses any server that would downgrade that.
-func ExampleWithKerberosKeytab() {
+func ExampleWithKeytab() {
 	client, err := hbase.NewClient("zk1.example.com:2181,zk2.example.com:2181",
-		hbase.WithKerberosKeytab("app@EXAMPLE.COM", "/etc/security/app.keytab", "/etc/krb5.conf"),
-		hbase.WithServicePrincipal("hbase/_HOST"),
-		hbase.WithProtection(hbase.ProtectionPrivacy),
-		hbase.WithAES(hbase.AESRequired),
+		kerberos.WithKeytab("app@EXAMPLE.COM", "/etc/security/app.keytab", "/etc/krb5.conf"),
+		kerberos.WithServicePrincipal("hbase/_HOST"),
+		kerberos.WithProtection(kerberos.ProtectionPrivacy),
+		kerberos.WithAES(kerberos.AESRequired),
 	)
 	if err != nil {
 		fmt.Println(err)

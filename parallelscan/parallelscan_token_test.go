@@ -1,4 +1,4 @@
-package hbase
+package parallelscan
 
 import (
 	"errors"

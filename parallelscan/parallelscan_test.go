@@ -1,4 +1,4 @@
-package hbase_test
+package parallelscan_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/parallelscan"
 )
 
 // hostileRows are keys a parallel scan must not trip over: binary, low bytes, ',' (the
@@ -117,12 +118,12 @@ func TestParallelScanEveryRowOnce(t *testing.T) {
 		for _, n := range []int{1, 3, 16} {
 			for _, ordered := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/c%d/ordered=%v", tc.name, n, ordered), func(t *testing.T) {
-					opts := []hbase.ParallelOption{hbase.Concurrency(n)}
+					opts := []parallelscan.Option{parallelscan.WithConcurrency(n)}
 					if ordered {
-						opts = append(opts, hbase.Ordered())
+						opts = append(opts, parallelscan.WithOrder())
 					}
 					var got [][]byte
-					for r, err := range c.ScanParallel(ctx, newScan(t, append(tc.scan, hrpc.NumberOfRows(7))...), opts...) {
+					for r, err := range parallelscan.Scan(ctx, c, newScan(t, append(tc.scan, hrpc.NumberOfRows(7))...), opts...) {
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -161,19 +162,19 @@ func TestParallelScanResume(t *testing.T) {
 					t.Fatal("not done after 40 rounds")
 				}
 				ctx, cancel := context.WithCancel(context.Background())
-				opts := []hbase.ParallelOption{hbase.Concurrency(3)}
+				opts := []parallelscan.Option{parallelscan.WithConcurrency(3)}
 				if ordered {
-					opts = append(opts, hbase.Ordered())
+					opts = append(opts, parallelscan.WithOrder())
 				}
 				if token != nil {
-					opts = append(opts, hbase.ResumeFrom(token))
+					opts = append(opts, parallelscan.WithResume(token))
 				}
 				if round%2 == 1 {
 					// A region that fails for good: the scan ends with its error.
 					srv.InjectError(fakehbase.Match{Op: "Scan", Table: "p", Row: rows[(round*37)%len(rows)]},
 						"org.apache.hadoop.hbase.DoNotRetryIOException", "injected", 1)
 				}
-				ps := c.NewParallelScanner(ctx, newScan(t, hrpc.NumberOfRows(5)), opts...)
+				ps := parallelscan.New(ctx, c, newScan(t, hrpc.NumberOfRows(5)), opts...)
 				n := 0
 				for ps.Next() {
 					got = append(got, rowOf(t, ps.Result()))
@@ -195,7 +196,7 @@ func TestParallelScanResume(t *testing.T) {
 			}
 			checkOnce(t, got, rows)
 			// The token of a finished scan leaves nothing.
-			for r, err := range c.ScanParallel(context.Background(), newScan(t), hbase.ResumeFrom(token)) {
+			for r, err := range parallelscan.Scan(context.Background(), c, newScan(t), parallelscan.WithResume(token)) {
 				t.Fatalf("resuming a finished scan returned %v, %v", r, err)
 			}
 		})
@@ -209,7 +210,7 @@ func TestParallelScanRegionMoves(t *testing.T) {
 	defer cancel()
 	var got [][]byte
 	i := 0
-	for r, err := range c.ScanParallel(ctx, newScan(t, hrpc.NumberOfRows(3)), hbase.Concurrency(4)) {
+	for r, err := range parallelscan.Scan(ctx, c, newScan(t, hrpc.NumberOfRows(3)), parallelscan.WithConcurrency(4)) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,19 +230,19 @@ func TestParallelScanStopsEarly(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// A first scan warms the client's own goroutines (connections, readers).
-	for _, err := range c.ScanParallel(ctx, newScan(t), hbase.Concurrency(8)) {
+	for _, err := range parallelscan.Scan(ctx, c, newScan(t), parallelscan.WithConcurrency(8)) {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	before := runtime.NumGoroutine()
 	for _, ordered := range []bool{false, true} {
-		opts := []hbase.ParallelOption{hbase.Concurrency(2)}
+		opts := []parallelscan.Option{parallelscan.WithConcurrency(2)}
 		if ordered {
-			opts = append(opts, hbase.Ordered())
+			opts = append(opts, parallelscan.WithOrder())
 		}
 		n := 0
-		for _, err := range c.ScanParallel(ctx, newScan(t, hrpc.NumberOfRows(1)), opts...) {
+		for _, err := range parallelscan.Scan(ctx, c, newScan(t, hrpc.NumberOfRows(1)), opts...) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -265,7 +266,7 @@ func TestParallelScanLimit(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var got [][]byte
-	for r, err := range c.ScanParallel(ctx, newScan(t, hrpc.Limit(17)), hbase.Ordered(), hbase.Concurrency(4)) {
+	for r, err := range parallelscan.Scan(ctx, c, newScan(t, hrpc.Limit(17)), parallelscan.WithOrder(), parallelscan.WithConcurrency(4)) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +281,7 @@ func TestParallelScanBadInput(t *testing.T) {
 	_, c, _ := parallelFixture(t, 10)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ps := c.NewParallelScanner(ctx, newScan(t), hbase.Concurrency(2))
+	ps := parallelscan.New(ctx, c, newScan(t), parallelscan.WithConcurrency(2))
 	for ps.Next() {
 		if len(ps.Token()) == 0 {
 			t.Fatal("no token during the scan")
@@ -299,19 +300,19 @@ func TestParallelScanBadInput(t *testing.T) {
 	}
 	for name, tc := range map[string]struct {
 		scan *hrpc.Scan
-		opts []hbase.ParallelOption
+		opts []parallelscan.Option
 	}{
-		"garbage":          {newScan(t), []hbase.ParallelOption{hbase.ResumeFrom([]byte("nonsense"))}},
-		"damaged":          {newScan(t), []hbase.ParallelOption{hbase.ResumeFrom(damaged)}},
-		"other table":      {otherTable, []hbase.ParallelOption{hbase.ResumeFrom(good)}},
-		"narrower range":   {newScan(t, hrpc.StartRow([]byte("m"))), []hbase.ParallelOption{hbase.ResumeFrom(append(good[:0:0], tokenWithRange(t, c)...))}},
+		"garbage":          {newScan(t), []parallelscan.Option{parallelscan.WithResume([]byte("nonsense"))}},
+		"damaged":          {newScan(t), []parallelscan.Option{parallelscan.WithResume(damaged)}},
+		"other table":      {otherTable, []parallelscan.Option{parallelscan.WithResume(good)}},
+		"narrower range":   {newScan(t, hrpc.StartRow([]byte("m"))), []parallelscan.Option{parallelscan.WithResume(append(good[:0:0], tokenWithRange(t, c)...))}},
 		"reversed":         {newScan(t, hrpc.Reversed()), nil},
-		"zero concurrency": {newScan(t), []hbase.ParallelOption{hbase.Concurrency(0)}},
+		"zero concurrency": {newScan(t), []parallelscan.Option{parallelscan.WithConcurrency(0)}},
 		"hbase:meta":       {metaScan, nil},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var last error
-			for _, err := range c.ScanParallel(ctx, tc.scan, tc.opts...) {
+			for _, err := range parallelscan.Scan(ctx, c, tc.scan, tc.opts...) {
 				last = err
 			}
 			if !errors.Is(last, hberr.ErrBadRequest) {
@@ -325,7 +326,7 @@ func TestParallelScanBadInput(t *testing.T) {
 // before "m".
 func tokenWithRange(t *testing.T, c *hbase.Client) []byte {
 	t.Helper()
-	ps := c.NewParallelScanner(context.Background(), newScan(t), hbase.Ordered())
+	ps := parallelscan.New(context.Background(), c, newScan(t), parallelscan.WithOrder())
 	defer ps.Close()
 	if !ps.Next() {
 		t.Fatal(ps.Err())
@@ -369,7 +370,7 @@ func TestParallelScanCloseDuringNext(t *testing.T) {
 	srv.InjectDelay(fakehbase.Match{Op: "Scan", Table: "p"}, 10*time.Second, 100)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ps := c.NewParallelScanner(ctx, newScan(t), hbase.Concurrency(2))
+	ps := parallelscan.New(ctx, c, newScan(t), parallelscan.WithConcurrency(2))
 	time.AfterFunc(200*time.Millisecond, func() { ps.Close() })
 	start := time.Now()
 	if ps.Next() {
@@ -390,7 +391,7 @@ func TestParallelScanMissingTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := c.NewParallelScanner(context.Background(), s)
+	ps := parallelscan.New(context.Background(), c, s)
 	defer ps.Close()
 	if ps.Next() {
 		t.Fatal("a row of a missing table")

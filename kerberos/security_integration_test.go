@@ -1,4 +1,4 @@
-package hbase
+package kerberos
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
@@ -30,21 +31,21 @@ func TestSecureIntegration(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		cluster hbasetest.Options
-		clients map[string][]Option
+		clients map[string][]hbase.Option
 	}{
-		{"privacy-aes", hbasetest.Options{Secure: true, Protection: "privacy", AES: true, ProxyUsers: []string{"alice"}}, map[string][]Option{
+		{"privacy-aes", hbasetest.Options{Secure: true, Protection: "privacy", AES: true, ProxyUsers: []string{"alice"}}, map[string][]hbase.Option{
 			"aes": {WithProtection(ProtectionPrivacy)},
 			"gss": {WithProtection(ProtectionPrivacy), WithAES(AESOff)},
 		}},
-		{"integrity", hbasetest.Options{Secure: true, Protection: "integrity"}, map[string][]Option{
+		{"integrity", hbasetest.Options{Secure: true, Protection: "integrity"}, map[string][]hbase.Option{
 			"integrity": {WithProtection(ProtectionIntegrity)},
 		}},
-		{"authentication", hbasetest.Options{Secure: true, Protection: "authentication"}, map[string][]Option{
+		{"authentication", hbasetest.Options{Secure: true, Protection: "authentication"}, map[string][]hbase.Option{
 			"authentication": {WithProtection(ProtectionAuthentication)},
 		}},
 		// Native TLS with Kerberos inside: Kerberos proves who the client is, TLS encrypts
 		// (the cluster's certificates are added below).
-		{"tls-authentication", hbasetest.Options{Secure: true, Protection: "authentication", TLS: true}, map[string][]Option{
+		{"tls-authentication", hbasetest.Options{Secure: true, Protection: "authentication", TLS: true}, map[string][]hbase.Option{
 			"tls": {WithProtection(ProtectionAuthentication)},
 		}},
 	} {
@@ -53,23 +54,23 @@ func TestSecureIntegration(t *testing.T) {
 			defer cl.Stop()
 			for name, opts := range c.clients {
 				t.Run(name, func(t *testing.T) {
-					opts = append([]Option{
-						WithZNodeParent(cl.ZNodeParent),
-						WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
+					opts = append([]hbase.Option{
+						hbase.WithZNodeParent(cl.ZNodeParent),
+						WithKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
 					}, opts...)
 					if cl.TLS != nil {
 						cfg, err := cl.TLS.TLSConfig()
 						if err != nil {
 							t.Fatal(err)
 						}
-						opts = append(opts, WithTLS(cfg))
+						opts = append(opts, hbase.WithTLS(cfg))
 						if !cl.AtLeast(2, 6) {
 							tlsBefore26(t, cl, opts)
 							return
 						}
 					}
 					ignore := goleak.IgnoreCurrent()
-					client, err := NewClient(cl.ZKQuorum, opts...)
+					client, err := hbase.NewClient(cl.ZKQuorum, opts...)
 					if err != nil {
 						t.Fatalf("NewClient: %v", err)
 					}
@@ -86,8 +87,8 @@ func TestSecureIntegration(t *testing.T) {
 				t.Run("proxy-user", func(t *testing.T) { secureProxyUser(t, cl) })
 				t.Run("bootstrap-registry", func(t *testing.T) {
 					// The connection registry over Kerberos privacy with AES, no ZooKeeper.
-					c, err := NewClient("", WithBootstrapServers(cl.MasterAddr),
-						WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf))
+					c, err := hbase.NewClient("", hbase.WithBootstrapServers(cl.MasterAddr),
+						WithKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -120,10 +121,10 @@ func secureCCache(t *testing.T, cl *hbasetest.Cluster) {
 	if _, err := cl.Kinit(ctx, long, hbasetest.KinitOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	newClient := func(t *testing.T, ccache string) *Client {
+	newClient := func(t *testing.T, ccache string) *hbase.Client {
 		t.Helper()
-		c, err := NewClient(cl.ZKQuorum, WithZNodeParent(cl.ZNodeParent),
-			WithKerberosCCache(ccache, cl.KRB5Conf), WithProtection(ProtectionPrivacy))
+		c, err := hbase.NewClient(cl.ZKQuorum, hbase.WithZNodeParent(cl.ZNodeParent),
+			WithCCache(ccache, cl.KRB5Conf), WithProtection(ProtectionPrivacy))
 		if err != nil {
 			t.Fatalf("NewClient: %v", err)
 		}
@@ -173,7 +174,7 @@ func secureCCache(t *testing.T, cl *hbasetest.Cluster) {
 	})
 }
 
-func secureDataOps(t *testing.T, cl *hbasetest.Cluster, c *Client, table string) {
+func secureDataOps(t *testing.T, cl *hbasetest.Cluster, c *hbase.Client, table string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	must := func(err error) {
@@ -284,8 +285,8 @@ func secureDataOps(t *testing.T, cl *hbasetest.Cluster, c *Client, table string)
 
 // tlsBefore26: servers before 2.6 ignore the TLS settings, so a TLS client must fail at once
 // with an error naming the version TLS needs.
-func tlsBefore26(t *testing.T, cl *hbasetest.Cluster, opts []Option) {
-	c, err := NewClient(cl.ZKQuorum, opts...)
+func tlsBefore26(t *testing.T, cl *hbasetest.Cluster, opts []hbase.Option) {
+	c, err := hbase.NewClient(cl.ZKQuorum, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,10 @@
-package hbase
+package kerberos
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/go-hbase/hbase/hberr"
 	"io"
 	"net"
 	"os"
@@ -14,6 +13,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/engine"
 
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
@@ -60,9 +63,9 @@ func TestSecureTicketRenewal(t *testing.T) {
 	proxy := startKDCProxy(t, conf)
 	downConf := writeKrb5Conf(t, "down.conf", kdcLine.ReplaceAll(conf, []byte("${1}"+proxy.addr())))
 
-	newClient := func(krb5Conf string) (*Client, *sasl.Credentials) {
-		c, err := NewClient(cl.ZKQuorum, WithZNodeParent(cl.ZNodeParent),
-			WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, krb5Conf),
+	newClient := func(krb5Conf string) (*hbase.Client, *sasl.Credentials) {
+		c, err := hbase.NewClient(cl.ZKQuorum, hbase.WithZNodeParent(cl.ZNodeParent),
+			WithKeytab(cl.ClientPrincipal, cl.Keytab, krb5Conf),
 			WithProtection(ProtectionPrivacy))
 		if err != nil {
 			t.Fatalf("NewClient: %v", err)
@@ -72,7 +75,7 @@ func TestSecureTicketRenewal(t *testing.T) {
 	}
 	type renewing struct {
 		name  string
-		c     *Client
+		c     *hbase.Client
 		creds *sasl.Credentials
 		first sasl.TicketStats
 	}
@@ -117,7 +120,7 @@ func TestSecureTicketRenewal(t *testing.T) {
 			t.Fatalf("round %d: %v", rounds, ctx.Err())
 		}
 		for _, r := range clients {
-			if closeClientConnections(r.c) == 0 {
+			if engine.Of(r.c).CloseConnections() == 0 {
 				t.Fatalf("%s round %d: the client had no connection to close", r.name, rounds)
 			}
 			renewalRound(ctx, t, r.c, table, r.name, rounds)
@@ -159,9 +162,9 @@ func TestSecureTicketRenewal(t *testing.T) {
 
 // checkKDCDown: a client whose ticket expired while its KDC was unreachable gets
 // ErrKDCUnreachable on a new connection, within the caller's context.
-func checkKDCDown(ctx context.Context, t *testing.T, c *Client, creds *sasl.Credentials, table, addr string) {
+func checkKDCDown(ctx context.Context, t *testing.T, c *hbase.Client, creds *sasl.Credentials, table, addr string) {
 	t.Helper()
-	if closeClientConnections(c) == 0 {
+	if engine.Of(c).CloseConnections() == 0 {
 		t.Fatal("down: the client had no connection to close")
 	}
 	const bound = 15 * time.Second
@@ -169,7 +172,7 @@ func checkKDCDown(ctx context.Context, t *testing.T, c *Client, creds *sasl.Cred
 	dialCtx, dialCancel := context.WithTimeout(ctx, bound)
 	defer dialCancel()
 	began := time.Now()
-	rc, err := region.Dial(dialCtx, addr, region.WithService("ClientService"), region.WithHandshaker(c.opts.handshaker))
+	rc, err := region.Dial(dialCtx, addr, region.WithService("ClientService"), region.WithHandshaker(engine.Of(c).Config().Handshaker))
 	took := time.Since(began)
 	if err == nil {
 		rc.Close()
@@ -207,7 +210,7 @@ func checkKDCDown(ctx context.Context, t *testing.T, c *Client, creds *sasl.Cred
 }
 
 // renewalRound writes a row and reads it back, each on a connection that may be new.
-func renewalRound(ctx context.Context, t *testing.T, c *Client, table, name string, round int) {
+func renewalRound(ctx context.Context, t *testing.T, c *hbase.Client, table, name string, round int) {
 	t.Helper()
 	row := []byte(fmt.Sprintf("%s%03d", name, round))
 	val := []byte(fmt.Sprintf("value at %s", time.Now().Format(time.RFC3339Nano)))
@@ -234,34 +237,13 @@ func renewalRound(ctx context.Context, t *testing.T, c *Client, table, name stri
 }
 
 // clientCredentials returns the credentials WithKerberosKeytab made for c.
-func clientCredentials(t *testing.T, c *Client) *sasl.Credentials {
+func clientCredentials(t *testing.T, c *hbase.Client) *sasl.Credentials {
 	t.Helper()
-	s, ok := c.opts.handshaker.(*security)
+	s, ok := engine.Of(c).Config().Handshaker.(*security)
 	if !ok || s.cfg.Credentials == nil {
 		t.Fatal("client has no Kerberos credentials")
 	}
 	return s.cfg.Credentials
-}
-
-// closeClientConnections closes every live server connection of c, so that the next call
-// dials, and authenticates, anew. It returns how many it closed.
-func closeClientConnections(c *Client) int {
-	c.pool.mu.Lock()
-	var conns []io.Closer
-	for _, e := range c.pool.conns {
-		select {
-		case <-e.ready:
-			if e.err == nil && e.conn != nil && !isDead(e.conn) {
-				conns = append(conns, e.conn)
-			}
-		default:
-		}
-	}
-	c.pool.mu.Unlock()
-	for _, conn := range conns {
-		conn.Close()
-	}
-	return len(conns)
 }
 
 // kdcLine matches the "kdc = host:port" lines of a krb5.conf (not kdc_realm or kdc_tcp_port).

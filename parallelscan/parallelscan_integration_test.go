@@ -1,4 +1,4 @@
-package hbase
+package parallelscan
 
 import (
 	"bytes"
@@ -10,9 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
+
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hbasetest/faultnet"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/engine"
 )
 
 // hostileKeys are n row keys with binary bytes, low bytes and ',' (the separator of region
@@ -26,7 +29,7 @@ func hostileKeys(n int) [][]byte {
 	return slices.CompactFunc(rows, bytes.Equal)
 }
 
-func loadKeys(t *testing.T, c *Client, table string, rows [][]byte) {
+func loadKeys(t *testing.T, c *hbase.Client, table string, rows [][]byte) {
 	t.Helper()
 	ctx := testContext(t, 2*time.Minute)
 	var batch []hrpc.Batchable
@@ -138,12 +141,12 @@ func TestParallelScanUnderSplitsAndMovesAgainstHBase(t *testing.T) {
 	for round := range reliabilityRounds(t) {
 		for _, ordered := range []bool{false, true} {
 			name := fmt.Sprintf("round %d ordered=%v", round, ordered)
-			opts := []ParallelOption{Concurrency(3)}
+			opts := []Option{WithConcurrency(3)}
 			if ordered {
-				opts = append(opts, Ordered())
+				opts = append(opts, WithOrder())
 			}
 			var got [][]byte
-			ps := c.NewParallelScanner(ctx, scan(), opts...)
+			ps := New(ctx, c, scan(), opts...)
 			for ps.Next() {
 				got = append(got, rowOf(ps.Result()))
 				if len(got) == 100 {
@@ -168,7 +171,7 @@ func TestParallelScanUnderSplitsAndMovesAgainstHBase(t *testing.T) {
 		name := fmt.Sprintf("round %d resumed", round)
 		var got [][]byte
 		cctx, cancel := context.WithCancel(ctx)
-		ps := c.NewParallelScanner(cctx, scan(), Concurrency(3))
+		ps := New(cctx, c, scan(), WithConcurrency(3))
 		for ps.Next() {
 			if got = append(got, rowOf(ps.Result())); len(got) == 250 {
 				cancel()
@@ -182,7 +185,7 @@ func TestParallelScanUnderSplitsAndMovesAgainstHBase(t *testing.T) {
 		cancel()
 		splitTable(t, ctx, cl, table, splitAt(faults))
 		faults++
-		for r, err := range c.ScanParallel(ctx, scan(), Concurrency(3), ResumeFrom(token)) {
+		for r, err := range Scan(ctx, c, scan(), WithConcurrency(3), WithResume(token)) {
 			if err != nil {
 				t.Fatalf("%s: resumed: %v", name, err)
 			}
@@ -314,7 +317,7 @@ func TestCacheRegionsAgainstHBase(t *testing.T) {
 func TestParallelScanResumeAfterPartitionAgainstHBase(t *testing.T) {
 	testCluster(t)
 	fn := faultnet.New()
-	c := newTestClient(t, WithDialer(fn.DialContext))
+	c := newTestClient(t, hbase.WithDialer(fn.DialContext))
 	table := createTable(t, []string{"f"}, [][]byte{[]byte(","), []byte("k0300,\x00"), []byte("k0900")})
 	rows := hostileKeys(1200)
 	loadKeys(t, c, table, rows)
@@ -322,7 +325,7 @@ func TestParallelScanResumeAfterPartitionAgainstHBase(t *testing.T) {
 	if err := c.CacheRegions(ctx, []byte(table)); err != nil {
 		t.Fatal(err)
 	}
-	addr := c.cache.get([]byte(table), []byte("k0950")).location()
+	addr := engine.Of(c).CachedLocation([]byte(table), []byte("k0950"))
 	scan, err := hrpc.NewScan([]byte(table), hrpc.NumberOfRows(10))
 	if err != nil {
 		t.Fatal(err)
@@ -330,7 +333,7 @@ func TestParallelScanResumeAfterPartitionAgainstHBase(t *testing.T) {
 	var got [][]byte
 	sctx, cancel := context.WithTimeout(ctx, 4*time.Second)
 	defer cancel()
-	ps := c.NewParallelScanner(sctx, scan, Concurrency(3), Ordered())
+	ps := New(sctx, c, scan, WithConcurrency(3), WithOrder())
 	for ps.Next() {
 		if got = append(got, ps.Result().Cells[0].Row); len(got) == 150 {
 			fn.BlackHole(addr)
@@ -344,7 +347,7 @@ func TestParallelScanResumeAfterPartitionAgainstHBase(t *testing.T) {
 	}
 	first := len(got)
 	fn.HealAll()
-	for r, err := range c.ScanParallel(ctx, scan, Concurrency(3), ResumeFrom(token)) {
+	for r, err := range Scan(ctx, c, scan, WithConcurrency(3), WithResume(token)) {
 		if err != nil {
 			t.Fatalf("resumed after %d rows: %v", first, err)
 		}

@@ -1,4 +1,4 @@
-package hbase_test
+package bufwriter_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/bufwriter"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
@@ -21,15 +22,15 @@ import (
 type outcomeLog struct {
 	t    testing.TB
 	mu   sync.Mutex
-	byM  map[hrpc.Mutation]hbase.Outcome
-	list []hbase.Outcome
+	byM  map[hrpc.Mutation]bufwriter.Outcome
+	list []bufwriter.Outcome
 }
 
 func newOutcomeLog(t testing.TB) *outcomeLog {
-	return &outcomeLog{t: t, byM: make(map[hrpc.Mutation]hbase.Outcome)}
+	return &outcomeLog{t: t, byM: make(map[hrpc.Mutation]bufwriter.Outcome)}
 }
 
-func (l *outcomeLog) add(o hbase.Outcome) {
+func (l *outcomeLog) add(o bufwriter.Outcome) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if prev, dup := l.byM[o.Mutation]; dup {
@@ -39,7 +40,7 @@ func (l *outcomeLog) add(o hbase.Outcome) {
 	l.list = append(l.list, o)
 }
 
-func (l *outcomeLog) get(m hrpc.Mutation) (hbase.Outcome, bool) {
+func (l *outcomeLog) get(m hrpc.Mutation) (bufwriter.Outcome, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	o, ok := l.byM[m]
@@ -109,7 +110,7 @@ func readCell(t testing.TB, c *hbase.Client, row, q string) []byte {
 func TestWriterOutcomes(t *testing.T) {
 	_, c := writerServer(t)
 	log := newOutcomeLog(t)
-	w, err := c.NewBufferedWriter("w", hbase.OnOutcome(log.add), hbase.WithFlushCount(7))
+	w, err := bufwriter.New(c, "w", bufwriter.WithOnOutcome(log.add), bufwriter.WithFlushCount(7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestWriterOutcomes(t *testing.T) {
 func TestWriterFailureNamesRow(t *testing.T) {
 	srv, c := writerServer(t)
 	srv.InjectError(fakehbase.Match{Op: "Put", Row: []byte("bad,\x00row")}, "org.apache.hadoop.hbase.DoNotRetryIOException", "refused", 0)
-	w, err := c.NewBufferedWriter("w")
+	w, err := bufwriter.New(c, "w")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,8 +213,8 @@ func TestWriterFull(t *testing.T) {
 	p := wput(t, "slow", "0123456789")
 	log := newOutcomeLog(t)
 	// Room for about two such Puts; every Write flushes.
-	w, err := c.NewBufferedWriter("w", hbase.WithWriteBuffer(800), hbase.WithFlushCount(1),
-		hbase.WithFailFast(), hbase.OnOutcome(log.add))
+	w, err := bufwriter.New(c, "w", bufwriter.WithWriteBuffer(800), bufwriter.WithFlushCount(1),
+		bufwriter.WithFailFast(), bufwriter.WithOnOutcome(log.add))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +236,7 @@ func TestWriterFull(t *testing.T) {
 	}
 
 	srv.InjectDelay(fakehbase.Match{Op: "Put", Row: []byte("slow")}, time.Second, 2)
-	wb, err := c.NewBufferedWriter("w", hbase.WithWriteBuffer(800), hbase.WithFlushCount(1), hbase.OnOutcome(log.add))
+	wb, err := bufwriter.New(c, "w", bufwriter.WithWriteBuffer(800), bufwriter.WithFlushCount(1), bufwriter.WithOnOutcome(log.add))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,9 +270,9 @@ func TestWriterFull(t *testing.T) {
 // TestWriterInterval: with no size or count reached, the interval sends the buffer.
 func TestWriterInterval(t *testing.T) {
 	_, c := writerServer(t)
-	got := make(chan hbase.Outcome, 1)
-	w, err := c.NewBufferedWriter("w", hbase.WithFlushInterval(20*time.Millisecond),
-		hbase.OnOutcome(func(o hbase.Outcome) { got <- o }))
+	got := make(chan bufwriter.Outcome, 1)
+	w, err := bufwriter.New(c, "w", bufwriter.WithFlushInterval(20*time.Millisecond),
+		bufwriter.WithOnOutcome(func(o bufwriter.Outcome) { got <- o }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +304,7 @@ func TestWriterCloseGivesUp(t *testing.T) {
 	srv, c := writerServer(t)
 	srv.InjectDelay(fakehbase.Match{Op: "Increment"}, 2*time.Second, 1)
 	log := newOutcomeLog(t)
-	w, err := c.NewBufferedWriter("w", hbase.WithFlushCount(1), hbase.WithMaxFlushes(1), hbase.OnOutcome(log.add))
+	w, err := bufwriter.New(c, "w", bufwriter.WithFlushCount(1), bufwriter.WithMaxFlushes(1), bufwriter.WithOnOutcome(log.add))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +344,7 @@ func TestWriterCloseGivesUp(t *testing.T) {
 func TestWriterBadInput(t *testing.T) {
 	_, c := writerServer(t)
 	log := newOutcomeLog(t)
-	w, err := c.NewBufferedWriter("w", hbase.WithWriteBuffer(1000), hbase.OnOutcome(log.add))
+	w, err := bufwriter.New(c, "w", bufwriter.WithWriteBuffer(1000), bufwriter.WithOnOutcome(log.add))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,13 +370,13 @@ func TestWriterBadInput(t *testing.T) {
 	if log.len() != 0 || w.Stats().Accepted != 0 {
 		t.Errorf("%d outcomes, stats %+v: want nothing accepted", log.len(), w.Stats())
 	}
-	for _, opt := range []hbase.WriterOption{hbase.WithWriteBuffer(0), hbase.WithFlushBytes(-1), hbase.WithMaxFlushes(0),
-		hbase.OnOutcome(nil), hbase.WithFlushInterval(-1)} {
-		if _, err := c.NewBufferedWriter("w", opt); !errors.Is(err, hberr.ErrBadRequest) {
+	for _, opt := range []bufwriter.Option{bufwriter.WithWriteBuffer(0), bufwriter.WithFlushBytes(-1), bufwriter.WithMaxFlushes(0),
+		bufwriter.WithOnOutcome(nil), bufwriter.WithFlushInterval(-1)} {
+		if _, err := bufwriter.New(c, "w", opt); !errors.Is(err, hberr.ErrBadRequest) {
 			t.Errorf("NewBufferedWriter with a bad option: %v", err)
 		}
 	}
-	if _, err := c.NewBufferedWriter("w", hbase.WithWriteBuffer(10), hbase.WithFlushBytes(20)); !errors.Is(err, hberr.ErrBadRequest) {
+	if _, err := bufwriter.New(c, "w", bufwriter.WithWriteBuffer(10), bufwriter.WithFlushBytes(20)); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("flush size over the buffer: %v", err)
 	}
 }
@@ -386,7 +387,7 @@ func TestWriterConcurrent(t *testing.T) {
 	_, c := writerServer(t)
 	log := newOutcomeLog(t)
 	const bound = 4096
-	w, err := c.NewBufferedWriter("w", hbase.WithWriteBuffer(bound), hbase.OnOutcome(log.add))
+	w, err := bufwriter.New(c, "w", bufwriter.WithWriteBuffer(bound), bufwriter.WithOnOutcome(log.add))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,23 +428,6 @@ func TestWriterConcurrent(t *testing.T) {
 	}
 }
 
-// TestBatchCheckAndMutateOnFake runs the checks of TestBatchCheckAndMutateAgainstHBase on
-// fakehbase.
-func TestBatchCheckAndMutateOnFake(t *testing.T) {
-	srv := fakehbase.NewServer(t)
-	if err := srv.CreateTable("cam", []string{"f"}, []byte(","), []byte("\x10")); err != nil {
-		t.Fatal(err)
-	}
-	c, err := srv.NewClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	hbase.CheckAtomicBatch(t, ctx, c, "cam", [4]string{"\x00a", ",\x00,", ",,b", "\xff\x00"})
-}
-
 // TestWriterFlushHook: the WriterFlush hook sees every flush, its outcomes summing to the
 // mutations written.
 func TestWriterFlushHook(t *testing.T) {
@@ -466,7 +450,7 @@ func TestWriterFlushHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	w, err := c.NewBufferedWriter("w", hbase.WithFlushCount(10))
+	w, err := bufwriter.New(c, "w", bufwriter.WithFlushCount(10))
 	if err != nil {
 		t.Fatal(err)
 	}

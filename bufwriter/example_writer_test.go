@@ -1,4 +1,4 @@
-package hbase_test
+package bufwriter_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/bufwriter"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
@@ -18,7 +19,7 @@ import (
 // A BufferedWriter for ingest: mutations are buffered and sent in batches; each accepted
 // mutation gets exactly one Outcome, here counted by a callback; Close sends the rest and waits
 // for every outcome.
-func ExampleClient_NewBufferedWriter() {
+func ExampleNew() {
 	srv, err := fakehbase.Start()
 	if err != nil {
 		log.Fatal(err)
@@ -35,10 +36,10 @@ func ExampleClient_NewBufferedWriter() {
 
 	var mu sync.Mutex
 	applied, failed, indeterminate := 0, 0, 0
-	w, err := client.NewBufferedWriter("events",
-		hbase.WithWriteBuffer(1<<20),                  // at most 1 MiB held, buffered and being sent
-		hbase.WithFlushInterval(100*time.Millisecond), // a lone mutation waits at most this long
-		hbase.OnOutcome(func(o hbase.Outcome) { // from the writer's goroutines, one at a time
+	w, err := bufwriter.New(client, "events",
+		bufwriter.WithWriteBuffer(1<<20),                  // at most 1 MiB held, buffered and being sent
+		bufwriter.WithFlushInterval(100*time.Millisecond), // a lone mutation waits at most this long
+		bufwriter.WithOnOutcome(func(o bufwriter.Outcome) { // from the writer's goroutines, one at a time
 			mu.Lock()
 			defer mu.Unlock()
 			switch {

@@ -1,4 +1,4 @@
-package hbase
+package kerberos
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
@@ -18,9 +19,9 @@ import (
 // (a configuration error: no retry changes who the client is) instead of retrying until its
 // deadline.
 func secureProxyUser(t *testing.T, cl *hbasetest.Cluster) {
-	newClient := func(t *testing.T, user string) *Client {
-		c, err := NewClient(cl.ZKQuorum, WithZNodeParent(cl.ZNodeParent),
-			WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf), WithProxyUser(user))
+	newClient := func(t *testing.T, user string) *hbase.Client {
+		c, err := hbase.NewClient(cl.ZKQuorum, hbase.WithZNodeParent(cl.ZNodeParent),
+			WithKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf), WithProxyUser(user))
 		if err != nil {
 			t.Fatalf("NewClient: %v", err)
 		}

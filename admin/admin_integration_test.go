@@ -1,4 +1,4 @@
-package hbase
+package admin
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -34,7 +35,7 @@ func adminDropLater(t *testing.T, a *Admin, table string) {
 	})
 }
 
-func adminPut(t *testing.T, c *Client, ctx context.Context, table string, rows ...string) {
+func adminPut(t *testing.T, c *hbase.Client, ctx context.Context, table string, rows ...string) {
 	t.Helper()
 	for _, r := range rows {
 		p, err := hrpc.NewPut([]byte(table), []byte(r), hrpc.Value([]byte("f"), []byte("q"), []byte("v-"+r)))
@@ -47,7 +48,7 @@ func adminPut(t *testing.T, c *Client, ctx context.Context, table string, rows .
 	}
 }
 
-func adminRows(t *testing.T, c *Client, ctx context.Context, table string) []string {
+func adminRows(t *testing.T, c *hbase.Client, ctx context.Context, table string) []string {
 	t.Helper()
 	var rows []string
 	for _, r := range opsScanAll(t, c, ctx, table) {
@@ -66,7 +67,7 @@ func regionStarts(rs []*hrpc.Region) []string {
 
 func TestAdminTables(t *testing.T) {
 	c := newAdminTestClient(t)
-	a := c.Admin()
+	a := New(c)
 	ctx := testContext(t, 3*time.Minute)
 	name := adminTableName(t, "t")
 	adminDropLater(t, a, name)
@@ -279,7 +280,7 @@ func TestAdminTables(t *testing.T) {
 
 func TestAdminPreSplit(t *testing.T) {
 	c := newAdminTestClient(t)
-	a := c.Admin()
+	a := New(c)
 	ctx := testContext(t, 2*time.Minute)
 	for _, tc := range []struct {
 		opt    hrpc.CreateTableOption
@@ -314,7 +315,7 @@ func TestAdminPreSplit(t *testing.T) {
 
 func TestAdminNamespaces(t *testing.T) {
 	c := newAdminTestClient(t)
-	a := c.Admin()
+	a := New(c)
 	ctx := testContext(t, 2*time.Minute)
 	ns := fmt.Sprintf("adm%d_ns", tables.Add(1))
 	desc, err := hrpc.NewNamespace(ns, hrpc.NamespaceProperty("hbase.namespace.quota.maxtables", "5"))
@@ -404,7 +405,7 @@ func TestAdminNamespaces(t *testing.T) {
 // compaction, with data locality.
 func TestAdminClusterStatusLocality(t *testing.T) {
 	c := newAdminTestClient(t)
-	a := c.Admin()
+	a := New(c)
 	ctx := testContext(t, 3*time.Minute)
 	name := adminTableName(t, "s")
 	adminDropLater(t, a, name)
@@ -503,7 +504,7 @@ func TestAdminClusterStatusLocality(t *testing.T) {
 
 func TestAdminRegions(t *testing.T) {
 	c := newAdminTestClient(t)
-	a := c.Admin()
+	a := New(c)
 	ctx := testContext(t, 4*time.Minute)
 	name := adminTableName(t, "r")
 	adminDropLater(t, a, name)
@@ -659,7 +660,7 @@ func TestAdminRegions(t *testing.T) {
 
 func TestAdminBalancerNormalizer(t *testing.T) {
 	c := newAdminTestClient(t)
-	a := c.Admin()
+	a := New(c)
 	ctx := testContext(t, 2*time.Minute)
 	was, err := a.BalancerEnabled(ctx)
 	if err != nil {
@@ -716,7 +717,7 @@ func TestAdminBalancerNormalizer(t *testing.T) {
 
 func TestAdminSnapshots(t *testing.T) {
 	c := newAdminTestClient(t)
-	a := c.Admin()
+	a := New(c)
 	ctx := testContext(t, 3*time.Minute)
 	name := adminTableName(t, "n")
 	clone := name + "_clone"
@@ -817,12 +818,12 @@ func TestAdminBootstrapRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewClient("", WithBootstrapServers(st.RegionServers[0].Addr))
+	c, err := hbase.NewClient("", hbase.WithBootstrapServers(st.RegionServers[0].Addr))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	a := c.Admin()
+	a := New(c)
 	status, err := a.ClusterStatus(ctx)
 	if err != nil {
 		t.Fatalf("ClusterStatus through the bootstrap registry: %v", err)
@@ -852,7 +853,7 @@ func TestAdminBootstrapRegistry(t *testing.T) {
 func TestAdminMasterRestart(t *testing.T) {
 	cl := testCluster(t)
 	c := newAdminTestClient(t)
-	a := c.Admin()
+	a := New(c)
 	ctx := testContext(t, 4*time.Minute)
 	name := adminTableName(t, "m")
 	adminDropLater(t, a, name)
@@ -875,7 +876,7 @@ func TestAdminMasterRestart(t *testing.T) {
 
 	// Kill the master as soon as the procedure has put the table in hbase:meta (state
 	// ENABLING): the regions are being assigned then.
-	probe := newTestClient(t).Admin()
+	probe := New(newTestClient(t))
 	for {
 		enabled, err := probe.TableEnabled(ctx, name)
 		if err == nil && !enabled {

@@ -1,4 +1,4 @@
-package hbase_test
+package admin_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
@@ -96,7 +97,7 @@ func TestAdminCallsAreObserved(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	admin := c.Admin()
+	adm := admin.New(c)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	check := func(what string, want ...string) {
@@ -112,7 +113,7 @@ func TestAdminCallsAreObserved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := admin.CreateTable(ctx, desc); err != nil {
+	if err := adm.CreateTable(ctx, desc); err != nil {
 		t.Fatal(err)
 	}
 	check("CreateTable",
@@ -128,13 +129,13 @@ func TestAdminCallsAreObserved(t *testing.T) {
 
 	// A region server's AdminService call names its region; the region is found in
 	// hbase:meta by a Get of its own, inside the Admin call.
-	regions, err := admin.Regions(ctx, "obs")
+	regions, err := adm.Regions(ctx, "obs")
 	if err != nil || len(regions) != 1 {
 		t.Fatalf("Regions = %v, %v", regions, err)
 	}
 	check("Regions", "start Regions obs", "start Scan hbase:meta", "attempt Scan S region=true ok",
 		"done Scan ok", "done Regions ok")
-	if err := admin.FlushRegion(ctx, regions[0].Name); err != nil {
+	if err := adm.FlushRegion(ctx, regions[0].Name); err != nil {
 		t.Fatal(err)
 	}
 	check("FlushRegion", "start FlushRegion obs", "start Get hbase:meta", "attempt Get S region=true ok",
@@ -144,7 +145,7 @@ func TestAdminCallsAreObserved(t *testing.T) {
 	}
 
 	// Failures are classed like any call's, and the error is the Admin's as before.
-	_, err = admin.DescribeTable(ctx, "no_such_table")
+	_, err = adm.DescribeTable(ctx, "no_such_table")
 	if ae, ok := errors.AsType[*hberr.AdminError](err); !ok || ae.Op != "DescribeTable" || !errors.Is(err, hberr.ErrTableNotFound) {
 		t.Fatalf("DescribeTable of a missing table: %v", err)
 	}
@@ -154,18 +155,18 @@ func TestAdminCallsAreObserved(t *testing.T) {
 		t.Errorf("CallDone.Err = %v; want the call's error", d.Err)
 	}
 	// Refused before anything is sent: a call without attempts.
-	err = admin.DeleteTable(ctx, "bad name")
+	err = adm.DeleteTable(ctx, "bad name")
 	if !errors.Is(err, hberr.ErrInvalidName) {
 		t.Fatalf("DeleteTable(bad name) = %v", err)
 	}
 	check("DeleteTable", "start DeleteTable bad name", "done DeleteTable "+hberr.Class(err))
 
 	// Calls that read an answer: one RPC each.
-	if _, err := admin.TableExists(ctx, "obs"); err != nil {
+	if _, err := adm.TableExists(ctx, "obs"); err != nil {
 		t.Fatal(err)
 	}
 	check("TableExists", "start TableExists obs", "attempt TableExists S region=false ok", "done TableExists ok")
-	if _, err := admin.ListTables(ctx); err != nil {
+	if _, err := adm.ListTables(ctx); err != nil {
 		t.Fatal(err)
 	}
 	check("ListTables", "start ListTables ", "attempt ListTables S region=false ok", "done ListTables ok")
