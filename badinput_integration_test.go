@@ -1,4 +1,4 @@
-package hbase
+package hbase_test
 
 import (
 	"context"
@@ -10,9 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/kerberos"
 )
 
 // The bad-input table against real clusters (docs/errors.md): one test per kind of cluster.
@@ -56,31 +58,31 @@ func TestBadInputKerberos(t *testing.T) {
 	cl := hbasetest.StartT(t, hbasetest.Options{Secure: true, Protection: hbasetest.ProtectionPrivacy, AES: true})
 	e := clusterEnv(t, cl)
 	e.name(cl.KRB5Conf, "<krb5.conf>")
-	zk := func(opts ...Option) func(*badEnv) (string, []Option) {
-		return func(e *badEnv) (string, []Option) {
-			return e.zk, append([]Option{WithZNodeParent(e.parent)}, opts...)
+	zk := func(opts ...hbase.Option) func(*badEnv) (string, []hbase.Option) {
+		return func(e *badEnv) (string, []hbase.Option) {
+			return e.zk, append([]hbase.Option{hbase.WithZNodeParent(e.parent)}, opts...)
 		}
 	}
-	keytab := WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf)
+	keytab := kerberos.WithKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf)
 	login := "region: dial <rs>: region: handshake: sasl: kerberos: "
 	rows := runBad(t, e, []badCase{
 		{name: "Kerberos: valid keytab (control)", client: zk(keytab), conns: 1},
-		{name: "Kerberos: principal the KDC does not know", client: zk(WithKerberosPassword("nobody", "secret", cl.KRB5Conf)),
+		{name: "Kerberos: principal the KDC does not know", client: zk(kerberos.WithPassword("nobody", "secret", cl.KRB5Conf)),
 			is: []error{hberr.ErrConfiguration}, fast: true, conns: 1,
-			want: `hbase: Get "<table>"/"r": ` + login + `principal unknown: login as nobody@EXAMPLE.COM: could not get valid TGT for client's realm: (6) KDC_ERR_C_PRINCIPAL_UNKNOWN Client not found in Kerberos database`},
-		{name: "Kerberos: wrong password", client: zk(WithKerberosPassword(cl.ClientPrincipal, "wrong", cl.KRB5Conf)),
+			want: `hbase: Get "<table>"/"r": ` + login + `principal unknown: login as nobody@EXAMPLE.COM: could not get valid TGT for client's realm: (6) KDC_ERR_C_PRINCIPAL_UNKNOWN hbase.Client not found in Kerberos database`},
+		{name: "Kerberos: wrong password", client: zk(kerberos.WithPassword(cl.ClientPrincipal, "wrong", cl.KRB5Conf)),
 			is: []error{hberr.ErrConfiguration}, fast: true, conns: 1,
 			want: `re:hbase: Get "<table>"/"r": ` + login + `bad credentials: login as client@EXAMPLE.COM: could not get valid TGT for client's realm: \(\d+\) \w+ .*`},
-		{name: "Kerberos: keytab without the principal", client: zk(WithKerberosKeytab("nobody", cl.Keytab, cl.KRB5Conf)),
+		{name: "Kerberos: keytab without the principal", client: zk(kerberos.WithKeytab("nobody", cl.Keytab, cl.KRB5Conf)),
 			is: []error{hberr.ErrConfiguration}, fast: true, conns: 1,
 			want: `re:hbase: Get "<table>"/"r": ` + login + `(principal unknown|bad credentials): login as nobody@EXAMPLE.COM: .*`},
-		{name: "Kerberos: service principal the KDC does not know", client: zk(keytab, WithServicePrincipal("nosuch/_HOST")),
+		{name: "Kerberos: service principal the KDC does not know", client: zk(keytab, kerberos.WithServicePrincipal("nosuch/_HOST")),
 			is: []error{hberr.ErrConfiguration}, fast: true, conns: 1,
 			want: `hbase: Get "<table>"/"r": ` + login + `principal unknown: service ticket for nosuch/localhost: (7) KDC_ERR_S_PRINCIPAL_UNKNOWN Server not found in Kerberos database`},
-		{name: "Kerberos: unknown principal, bootstrap registry", client: func(e *badEnv) (string, []Option) {
-			return "", []Option{WithBootstrapServers(cl.MasterAddr), WithKerberosPassword("nobody", "secret", cl.KRB5Conf)}
+		{name: "Kerberos: unknown principal, bootstrap registry", client: func(e *badEnv) (string, []hbase.Option) {
+			return "", []hbase.Option{hbase.WithBootstrapServers(cl.MasterAddr), kerberos.WithPassword("nobody", "secret", cl.KRB5Conf)}
 		}, is: []error{hberr.ErrConfiguration, hberr.ErrBootstrapUnreachable}, fast: true, conns: 1,
-			want: `hbase: Get "<table>"/"r": locating hbase:meta: no bootstrap server answered (<master>): <master>: region: dial <master>: region: handshake: sasl: kerberos: principal unknown: login as nobody@EXAMPLE.COM: could not get valid TGT for client's realm: (6) KDC_ERR_C_PRINCIPAL_UNKNOWN Client not found in Kerberos database`},
+			want: `hbase: Get "<table>"/"r": locating hbase:meta: no bootstrap server answered (<master>): <master>: region: dial <master>: region: handshake: sasl: kerberos: principal unknown: login as nobody@EXAMPLE.COM: could not get valid TGT for client's realm: (6) KDC_ERR_C_PRINCIPAL_UNKNOWN hbase.Client not found in Kerberos database`},
 		{name: "Kerberos cluster, client without Kerberos", client: zk(),
 			is: []error{hberr.ErrConfiguration}, fast: true, conns: 1,
 			want: `hbase: Get "<table>"/"r": probing region "hbase:meta,,1" on <rs>: connection failed (<rs>): org.apache.hadoop.hbase.security.AccessDeniedException: Authentication is required`},
@@ -104,9 +106,9 @@ func TestBadInputTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zk := func(opts ...Option) func(*badEnv) (string, []Option) {
-		return func(e *badEnv) (string, []Option) {
-			return e.zk, append([]Option{WithZNodeParent(e.parent)}, opts...)
+	zk := func(opts ...hbase.Option) func(*badEnv) (string, []hbase.Option) {
+		return func(e *badEnv) (string, []hbase.Option) {
+			return e.zk, append([]hbase.Option{hbase.WithZNodeParent(e.parent)}, opts...)
 		}
 	}
 	speaksTLS := "the server speaks TLS and closed this plaintext connection: the cluster requires TLS; connect with hbase.WithTLS (hbase.client.netty.tls.enabled)"
@@ -115,12 +117,12 @@ func TestBadInputTLS(t *testing.T) {
 	noCert := good.Clone()
 	noCert.Certificates = nil
 	rows := runBad(t, e, []badCase{
-		{name: "TLS: client with the cluster's certificates (control)", client: zk(WithTLS(good)), conns: 1},
+		{name: "TLS: client with the cluster's certificates (control)", client: zk(hbase.WithTLS(good)), conns: 1},
 		{name: "plaintext client, TLS-only cluster (ZooKeeper)", client: zk(),
 			is: []error{hberr.ErrTLS, hberr.ErrConfiguration}, fast: true, conns: 2,
 			want: `re:hbase: Get "<table>"/"r": probing region "hbase:meta,,1" on <rs>: ` + notSent + `connection failed \(<rs>\): ` + regexp.QuoteMeta(speaksTLS)},
 		{name: "plaintext client, TLS-only cluster (ZooKeeper), 20 calls", client: zk(),
-			call: func(ctx context.Context, c *Client, e *badEnv) error {
+			call: func(ctx context.Context, c *hbase.Client, e *badEnv) error {
 				var err error
 				for range 20 {
 					get, _ := hrpc.NewGet([]byte(e.table), []byte("r"))
@@ -129,14 +131,14 @@ func TestBadInputTLS(t *testing.T) {
 				return err
 			}, is: []error{hberr.ErrTLS, hberr.ErrConfiguration}, fast: true, conns: 6,
 			want: `re:hbase: Get "<table>"/"r": (probing region "hbase:meta,,1" on <rs>: )?` + notSent + `connection failed \(<rs>\): ` + regexp.QuoteMeta(speaksTLS)},
-		{name: "plaintext client, TLS-only cluster (bootstrap)", client: func(e *badEnv) (string, []Option) {
-			return "", []Option{WithBootstrapServers(cl.MasterAddr)}
+		{name: "plaintext client, TLS-only cluster (bootstrap)", client: func(e *badEnv) (string, []hbase.Option) {
+			return "", []hbase.Option{hbase.WithBootstrapServers(cl.MasterAddr)}
 		}, is: []error{hberr.ErrTLS, hberr.ErrConfiguration, hberr.ErrBootstrapUnreachable}, fast: true, conns: 2,
 			want: `re:hbase: Get "<table>"/"r": locating hbase:meta: no bootstrap server answered \(<master>\): <master>: ` + notSent + `connection failed \(<master>\): ` + regexp.QuoteMeta(speaksTLS)},
-		{name: "TLS client not trusting the cluster's CA", client: zk(WithTLS(untrusted)),
+		{name: "TLS client not trusting the cluster's CA", client: zk(hbase.WithTLS(untrusted)),
 			is: []error{hberr.ErrTLS, hberr.ErrConfiguration}, fast: true, conns: 1,
 			want: `hbase: Get "<table>"/"r": region: dial <rs>: TLS handshake failed: tls: failed to verify certificate: x509: certificate signed by unknown authority`},
-		{name: "TLS client without the client certificate the cluster requires", client: zk(WithTLS(noCert)),
+		{name: "TLS client without the client certificate the cluster requires", client: zk(hbase.WithTLS(noCert)),
 			is: []error{hberr.ErrTLS, hberr.ErrConfiguration}, fast: true, conns: 1,
 			want: `re:hbase: Get "<table>"/"r": .*tls: .*certificate.*`},
 	}, false)
@@ -148,7 +150,7 @@ func TestBadInputTLS(t *testing.T) {
 // client or the server refuse. hbase:meta and the table's region may be on two of the
 // cluster's three servers: two connections.
 func TestBadInputPlain(t *testing.T) {
-	cl := testCluster(t)
+	cl := hbase.SharedTestCluster(t)
 	e := clusterEnv(t, cl)
 	host, port, err := net.SplitHostPort(cl.MasterAddr)
 	if err != nil {
@@ -159,13 +161,13 @@ func TestBadInputPlain(t *testing.T) {
 		e.name(net.JoinHostPort("127.0.0.1", port), "<master>")
 	}
 	masterIPv4 := net.JoinHostPort("127.0.0.1", port)
-	zk := func(opts ...Option) func(*badEnv) (string, []Option) {
-		return func(e *badEnv) (string, []Option) {
-			return e.zk, append([]Option{WithZNodeParent(e.parent)}, opts...)
+	zk := func(opts ...hbase.Option) func(*badEnv) (string, []hbase.Option) {
+		return func(e *badEnv) (string, []hbase.Option) {
+			return e.zk, append([]hbase.Option{hbase.WithZNodeParent(e.parent)}, opts...)
 		}
 	}
-	put := func(value []byte, family string) func(context.Context, *Client, *badEnv) error {
-		return func(ctx context.Context, c *Client, e *badEnv) error {
+	put := func(value []byte, family string) func(context.Context, *hbase.Client, *badEnv) error {
+		return func(ctx context.Context, c *hbase.Client, e *badEnv) error {
 			p, err := hrpc.NewPut([]byte(e.table), []byte("r"), hrpc.Value([]byte(family), []byte("q"), value))
 			if err != nil {
 				return err
@@ -177,32 +179,32 @@ func TestBadInputPlain(t *testing.T) {
 	huge := make([]byte, 300<<20)
 	notPlain := "(the server answered in plaintext: it does not speak TLS; native TLS needs HBase 2.6 or later with hbase.server.netty.tls.enabled)"
 	rows := runBad(t, e, []badCase{
-		{name: "unresolvable ZooKeeper host, WithNoRetries", client: func(*badEnv) (string, []Option) {
-			return "nosuchhost.invalid:2181", []Option{WithNoRetries()}
+		{name: "unresolvable ZooKeeper host, hbase.WithNoRetries", client: func(*badEnv) (string, []hbase.Option) {
+			return "nosuchhost.invalid:2181", []hbase.Option{hbase.WithNoRetries()}
 		}, is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, fast: true, conns: 0,
 			want: `re:hbase: Get "<table>"/"r": attempts exhausted after 1 attempt: locating hbase:meta: zk: ZooKeeper unreachable \(nosuchhost\.invalid:2181\): lookup nosuchhost\.invalid.*`},
-		{name: "ZooKeeper quorum at HBase's RPC port, WithNoRetries", client: func(*badEnv) (string, []Option) {
-			return masterIPv4, []Option{WithNoRetries()}
+		{name: "ZooKeeper quorum at HBase's RPC port, hbase.WithNoRetries", client: func(*badEnv) (string, []hbase.Option) {
+			return masterIPv4, []hbase.Option{hbase.WithNoRetries()}
 		}, is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, fast: true, conns: 0,
 			want: `re:hbase: Get "<table>"/"r": attempts exhausted after 1 attempt: locating hbase:meta: zk: ZooKeeper unreachable \(<master>\): no ZooKeeper handshake: .*`},
-		{name: "wrong parent znode", client: func(e *badEnv) (string, []Option) {
-			return e.zk, []Option{WithZNodeParent("/wrong")}
+		{name: "wrong parent znode", client: func(e *badEnv) (string, []hbase.Option) {
+			return e.zk, []hbase.Option{hbase.WithZNodeParent("/wrong")}
 		}, is: []error{hberr.ErrConfiguration}, fast: true, conns: 0,
-			want: `hbase: Get "<table>"/"r": locating hbase:meta: zk: znode /wrong/meta-region-server does not exist, nor does its parent /wrong: is the parent znode right? It must be HBase's zookeeper.znode.parent (default /hbase; set with WithZNodeParent)`},
-		{name: "TLS client, plaintext cluster (ZooKeeper)", client: zk(WithTLS(&tls.Config{})),
+			want: `hbase: Get "<table>"/"r": locating hbase:meta: zk: znode /wrong/meta-region-server does not exist, nor does its parent /wrong: is the parent znode right? It must be HBase's zookeeper.znode.parent (default /hbase; set with hbase.WithZNodeParent)`},
+		{name: "TLS client, plaintext cluster (ZooKeeper)", client: zk(hbase.WithTLS(&tls.Config{})),
 			is: []error{hberr.ErrTLS, hberr.ErrConfiguration}, fast: true, conns: 1,
 			want: `hbase: Get "<table>"/"r": region: dial <rs>: TLS handshake failed: tls: first record does not look like a TLS handshake ` + notPlain},
-		{name: "TLS client, plaintext cluster (bootstrap)", client: func(*badEnv) (string, []Option) {
-			return "", []Option{WithBootstrapServers(cl.MasterAddr), WithTLS(&tls.Config{})}
+		{name: "TLS client, plaintext cluster (bootstrap)", client: func(*badEnv) (string, []hbase.Option) {
+			return "", []hbase.Option{hbase.WithBootstrapServers(cl.MasterAddr), hbase.WithTLS(&tls.Config{})}
 		}, is: []error{hberr.ErrTLS, hberr.ErrConfiguration, hberr.ErrBootstrapUnreachable}, fast: true, conns: 1,
 			want: `hbase: Get "<table>"/"r": locating hbase:meta: no bootstrap server answered (<master>): <master>: region: dial <master>: TLS handshake failed: tls: first record does not look like a TLS handshake ` + notPlain},
-		{name: "missing table", call: func(ctx context.Context, c *Client, _ *badEnv) error {
+		{name: "missing table", call: func(ctx context.Context, c *hbase.Client, _ *badEnv) error {
 			get, _ := hrpc.NewGet([]byte("nosuchtable"), []byte("r"))
 			_, err := c.Get(ctx, get)
 			return err
 		}, is: []error{hberr.ErrTableNotFound}, fast: true, conns: 2,
 			want: `hbase: Get "nosuchtable"/"r": table not found`},
-		{name: "wrong family (Get)", call: func(ctx context.Context, c *Client, e *badEnv) error {
+		{name: "wrong family (Get)", call: func(ctx context.Context, c *hbase.Client, e *badEnv) error {
 			get, _ := hrpc.NewGet([]byte(e.table), []byte("r"), hrpc.Families([]byte("nofam")))
 			_, err := c.Get(ctx, get)
 			return err

@@ -1,4 +1,4 @@
-package hbase
+package hbase_test
 
 import (
 	"context"
@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/testkit"
 )
 
 // The bad-input table (docs/errors.md): every way of getting a client's settings or a call
@@ -26,10 +28,10 @@ import (
 // badCase is one row of the table.
 type badCase struct {
 	name string
-	// client returns NewClient's arguments; nil: the environment's ZooKeeper quorum and parent.
-	client func(e *badEnv) (string, []Option)
+	// client returns hbase.NewClient's arguments; nil: the environment's ZooKeeper quorum and parent.
+	client func(e *badEnv) (string, []hbase.Option)
 	// call is what the user does with the client; nil: a Get of row "r" of e.table.
-	call     func(ctx context.Context, c *Client, e *badEnv) error
+	call     func(ctx context.Context, c *hbase.Client, e *badEnv) error
 	deadline time.Duration // of the call's context; 0: 10 s
 	is       []error       // errors.Is each; nil with want "": the call must succeed
 	// want is the message after normalize (addresses, durations, counts replaced), or with a
@@ -61,12 +63,12 @@ type badEnv struct {
 
 func newBadEnv(t *testing.T) *badEnv {
 	t.Helper()
-	e := &badEnv{dead: deadAddr(t), silent: silentListener(t), closing: closingListener(t).addr,
-		http: startListener(t, func(c net.Conn) {
+	e := &badEnv{dead: testkit.DeadAddr(t), silent: testkit.SilentListener(t), closing: testkit.ClosingListener(t).Addr,
+		http: testkit.StartListener(t, func(c net.Conn) {
 			c.SetDeadline(time.Now().Add(5 * time.Second))
 			c.Read(make([]byte, 512))                                                //nolint:errcheck
 			c.Write([]byte("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n")) //nolint:errcheck
-		}).addr,
+		}).Addr,
 		table: "badinput"}
 	e.name(e.dead, "<dead>")
 	e.name(e.silent, "<silent>")
@@ -149,12 +151,12 @@ func runBad(t *testing.T, e *badEnv, cases []badCase, parallel bool) []badRow {
 }
 
 func runBadCase(t *testing.T, e *badEnv, tc badCase) badRow {
-	quorum, opts := e.zk, []Option{WithZNodeParent(e.parent)}
+	quorum, opts := e.zk, []hbase.Option{hbase.WithZNodeParent(e.parent)}
 	if tc.client != nil {
 		quorum, opts = tc.client(e)
 	}
 	var d countingDialer
-	opts = append(slices.Clone(opts), WithDialer(d.dial))
+	opts = append(slices.Clone(opts), hbase.WithDialer(d.dial))
 	deadline := tc.deadline
 	if deadline == 0 {
 		deadline = 10 * time.Second
@@ -162,11 +164,11 @@ func runBadCase(t *testing.T, e *badEnv, tc badCase) badRow {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	start := time.Now()
-	c, err := NewClient(quorum, opts...)
+	c, err := hbase.NewClient(quorum, opts...)
 	if err == nil {
 		call := tc.call
 		if call == nil {
-			call = func(ctx context.Context, c *Client, e *badEnv) error {
+			call = func(ctx context.Context, c *hbase.Client, e *badEnv) error {
 				get, err := hrpc.NewGet([]byte(e.table), []byte("r"))
 				if err != nil {
 					return err
@@ -234,11 +236,11 @@ func roundTook(d time.Duration) string {
 	return d.Round(10 * time.Millisecond).String()
 }
 
-// noClusterCases are the rows that need no cluster: settings NewClient refuses, servers of
+// noClusterCases are the rows that need no cluster: settings hbase.NewClient refuses, servers of
 // the wrong kind (listeners of this test), and calls refused before anything is sent.
 func noClusterCases() []badCase {
-	get := func(table, row string) func(context.Context, *Client, *badEnv) error {
-		return func(ctx context.Context, c *Client, e *badEnv) error {
+	get := func(table, row string) func(context.Context, *hbase.Client, *badEnv) error {
+		return func(ctx context.Context, c *hbase.Client, e *badEnv) error {
 			g, err := hrpc.NewGet([]byte(table), []byte(row))
 			if err != nil {
 				return err
@@ -248,49 +250,49 @@ func noClusterCases() []badCase {
 		}
 	}
 	return []badCase{
-		{name: "garbage ZooKeeper quorum", client: func(*badEnv) (string, []Option) { return "not a host::", nil },
+		{name: "garbage ZooKeeper quorum", client: func(*badEnv) (string, []hbase.Option) { return "not a host::", nil },
 			is: []error{hberr.ErrConfiguration}, fast: true,
 			want: `hbase: ZooKeeper quorum "not a host::": "not a host::" is not host:port`},
-		{name: "empty quorum, no bootstrap servers", client: func(*badEnv) (string, []Option) { return "", nil },
+		{name: "empty quorum, no bootstrap servers", client: func(*badEnv) (string, []hbase.Option) { return "", nil },
 			is: []error{hberr.ErrConfiguration}, fast: true,
-			want: `hbase: empty ZooKeeper quorum (give "host:port[,host:port...]", or WithBootstrapServers)`},
-		{name: "bootstrap server without a port", client: func(*badEnv) (string, []Option) {
-			return "", []Option{WithBootstrapServers("rs1")}
+			want: `hbase: empty ZooKeeper quorum (give "host:port[,host:port...]", or hbase.WithBootstrapServers)`},
+		{name: "bootstrap server without a port", client: func(*badEnv) (string, []hbase.Option) {
+			return "", []hbase.Option{hbase.WithBootstrapServers("rs1")}
 		}, is: []error{hberr.ErrConfiguration}, fast: true,
-			want: `hbase: WithBootstrapServers: "rs1" is not host:port`},
-		{name: "unreachable ZooKeeper, WithNoRetries", client: func(e *badEnv) (string, []Option) {
-			return e.dead, []Option{WithNoRetries()}
+			want: `hbase: hbase.WithBootstrapServers: "rs1" is not host:port`},
+		{name: "unreachable ZooKeeper, hbase.WithNoRetries", client: func(e *badEnv) (string, []hbase.Option) {
+			return e.dead, []hbase.Option{hbase.WithNoRetries()}
 		}, call: get("t", "r"), is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, fast: true,
 			want: `hbase: Get "t"/"r": attempts exhausted after 1 attempt: locating hbase:meta: zk: ZooKeeper unreachable (<dead>): dial tcp <dead>: connect: connection refused`},
-		{name: "unreachable ZooKeeper, retried until a 2 s deadline", client: func(e *badEnv) (string, []Option) {
+		{name: "unreachable ZooKeeper, retried until a 2 s deadline", client: func(e *badEnv) (string, []hbase.Option) {
 			return e.dead, nil
 		}, call: get("t", "r"), deadline: 2 * time.Second, is: []error{context.DeadlineExceeded, hberr.ErrConnection},
 			want: `hbase: Get "t"/"r": context deadline exceeded after <n> attempts (last: locating hbase:meta: zk: ZooKeeper unreachable (<dead>): dial tcp <dead>: connect: connection refused)`},
-		{name: "unreachable bootstrap server, WithNoRetries", client: func(e *badEnv) (string, []Option) {
-			return "", []Option{WithBootstrapServers(e.dead), WithNoRetries()}
+		{name: "unreachable bootstrap server, hbase.WithNoRetries", client: func(e *badEnv) (string, []hbase.Option) {
+			return "", []hbase.Option{hbase.WithBootstrapServers(e.dead), hbase.WithNoRetries()}
 		}, call: get("t", "r"), is: []error{hberr.ErrAttemptsExhausted, hberr.ErrBootstrapUnreachable}, fast: true, conns: 1,
 			want: `hbase: Get "t"/"r": attempts exhausted after 1 attempt: locating hbase:meta: no bootstrap server answered (<dead>): <dead>: region: dial <dead>: dial tcp <dead>: connect: connection refused`},
-		{name: "unreachable bootstrap server, retried until a 2 s deadline", client: func(e *badEnv) (string, []Option) {
-			return "", []Option{WithBootstrapServers(e.dead)}
+		{name: "unreachable bootstrap server, retried until a 2 s deadline", client: func(e *badEnv) (string, []hbase.Option) {
+			return "", []hbase.Option{hbase.WithBootstrapServers(e.dead)}
 		}, call: get("t", "r"), deadline: 2 * time.Second, is: []error{context.DeadlineExceeded, hberr.ErrBootstrapUnreachable}, conns: 8,
 			want: `hbase: Get "t"/"r": context deadline exceeded after <n> attempts (last: locating hbase:meta: no bootstrap server answered (<dead>): <dead>: region: dial <dead>: dial tcp <dead>: connect: connection refused)`},
-		{name: "silent bootstrap server, 2 s deadline", client: func(e *badEnv) (string, []Option) {
-			return "", []Option{WithBootstrapServers(e.silent)}
+		{name: "silent bootstrap server, 2 s deadline", client: func(e *badEnv) (string, []hbase.Option) {
+			return "", []hbase.Option{hbase.WithBootstrapServers(e.silent)}
 		}, call: get("t", "r"), deadline: 2 * time.Second, is: []error{context.DeadlineExceeded, hberr.ErrBootstrapUnreachable}, conns: 1,
 			want: `hbase: Get "t"/"r": context deadline exceeded (last: no bootstrap server answered (<silent>): <silent>: no answer in <d>)`},
-		{name: "bootstrap server that closes every connection", client: func(e *badEnv) (string, []Option) {
-			return "", []Option{WithBootstrapServers(e.closing)}
+		{name: "bootstrap server that closes every connection", client: func(e *badEnv) (string, []hbase.Option) {
+			return "", []hbase.Option{hbase.WithBootstrapServers(e.closing)}
 		}, call: get("t", "r"), is: []error{hberr.ErrBootstrapUnreachable, hberr.ErrConfiguration}, fast: true, conns: 4,
 			want: `re:hbase: Get "t"/"r": locating hbase:meta: no bootstrap server answered \(<closing>\): <closing>: ` + notSent + `connection failed \(<closing>\): server closed the connection before answering anything \(.*\) \(twice on a new connection: it is no HBase server, or the server has no connection registry: region servers serve it from HBase 2\.5, masters from 2\.3\)`},
-		{name: "HTTP server as bootstrap server", client: func(e *badEnv) (string, []Option) {
-			return "", []Option{WithBootstrapServers(e.http)}
+		{name: "HTTP server as bootstrap server", client: func(e *badEnv) (string, []hbase.Option) {
+			return "", []hbase.Option{hbase.WithBootstrapServers(e.http)}
 		}, call: get("t", "r"), is: []error{hberr.ErrBootstrapUnreachable, hberr.ErrConfiguration}, fast: true, conns: 1,
 			want: `re:hbase: Get "t"/"r": locating hbase:meta: no bootstrap server answered \(<http>\): <http>: ` + notSent + `connection failed \(<http>\): not an HBase RPC server: its first bytes were "HTTP", no HBase response \(is the port a master's or region server's RPC port\?\)`},
-		{name: "TLS client, bootstrap server that closes every connection", client: func(e *badEnv) (string, []Option) {
-			return "", []Option{WithBootstrapServers(e.closing), WithTLS(&tls.Config{})}
+		{name: "TLS client, bootstrap server that closes every connection", client: func(e *badEnv) (string, []hbase.Option) {
+			return "", []hbase.Option{hbase.WithBootstrapServers(e.closing), hbase.WithTLS(&tls.Config{})}
 		}, call: get("t", "r"), is: []error{hberr.ErrBootstrapUnreachable, hberr.ErrTLS, hberr.ErrConfiguration}, fast: true, conns: 1,
 			want: `re:hbase: Get "t"/"r": locating hbase:meta: no bootstrap server answered \(<closing>\): <closing>: region: dial <closing>: TLS handshake failed: .* \(the server closed the connection without answering the TLS hello: it does not speak TLS, or the port is not an HBase RPC port\)`},
-		{name: "nil request", call: func(ctx context.Context, c *Client, _ *badEnv) error {
+		{name: "nil request", call: func(ctx context.Context, c *hbase.Client, _ *badEnv) error {
 			_, err := c.Get(ctx, nil)
 			return err
 		}, is: []error{hberr.ErrBadRequest}, fast: true, conns: 0, want: `hbase: Get ""/"": bad request: nil Get`},
@@ -298,16 +300,16 @@ func noClusterCases() []badCase {
 			want: `hrpc: bad request: nil or empty row`},
 		{name: "row of 32768 bytes", call: get("t", strings.Repeat("r", 32768)), is: []error{hberr.ErrBadRequest}, fast: true, conns: 0,
 			want: `hrpc: bad request: row of 32768 bytes is longer than 32767`},
-		{name: "cancelled context", call: func(ctx context.Context, c *Client, e *badEnv) error {
+		{name: "cancelled context", call: func(ctx context.Context, c *hbase.Client, e *badEnv) error {
 			ctx, cancel := context.WithCancel(ctx)
 			cancel()
 			return get("t", "r")(ctx, c, e)
 		}, is: []error{context.Canceled}, fast: true, conns: 0, want: `hbase: Get "t"/"r": context canceled`},
-		{name: "use after Close", call: func(ctx context.Context, c *Client, e *badEnv) error {
+		{name: "use after Close", call: func(ctx context.Context, c *hbase.Client, e *badEnv) error {
 			c.Close()
 			return get("t", "r")(ctx, c, e)
 		}, is: []error{hberr.ErrClosed}, fast: true, conns: 0, want: `hbase: Get "t"/"r": client closed`},
-		{name: "Ping after Close", call: func(ctx context.Context, c *Client, e *badEnv) error {
+		{name: "Ping after Close", call: func(ctx context.Context, c *hbase.Client, e *badEnv) error {
 			c.Close()
 			return c.Ping(ctx)
 		}, is: []error{hberr.ErrClosed}, fast: true, conns: 0, want: `hbase: Ping: client closed`},

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/kerberos"
 )
 
 // Native TLS (HBase 2.6+) with a client certificate; these examples compile but do not run:
@@ -44,8 +45,8 @@ func ExampleWithBootstrapServers() {
 // hadoop.proxyuser rules decide.
 func ExampleWithProxyUser() {
 	client, err := hbase.NewClient("zk1:2181",
-		hbase.WithKerberosKeytab("svc@EXAMPLE.COM", "/etc/svc.keytab", "/etc/krb5.conf"),
-		hbase.WithProxyUser("alice"))
+		kerberos.WithKeytab("svc@EXAMPLE.COM", "/etc/svc.keytab", "/etc/krb5.conf"),
+		kerberos.WithProxyUser("alice"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
@@ -33,7 +34,7 @@ func ExampleWithOverloadPause() {
 	desc, _ := hrpc.NewTableDescriptor("events", hrpc.WithFamily("d"))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := client.Admin().CreateTable(ctx, desc); err != nil {
+	if err := admin.New(client).CreateTable(ctx, desc); err != nil {
 		log.Fatal(err)
 	}
 

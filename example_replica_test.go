@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -38,7 +39,7 @@ func ExampleWithHedgeDelay() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := client.Admin().CreateTable(ctx, desc); err != nil {
+	if err := admin.New(client).CreateTable(ctx, desc); err != nil {
 		log.Fatal(err)
 	}
 	put, err := hrpc.NewPut([]byte("profiles"), []byte("bob"), hrpc.Value([]byte("p"), []byte("name"), []byte("Bob")))
@@ -100,7 +101,7 @@ func ExampleWithMetaReplicaLookups() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := client.Admin().CreateTable(ctx, desc, hrpc.SplitKeys([]byte("m"))); err != nil {
+	if err := admin.New(client).CreateTable(ctx, desc, hrpc.SplitKeys([]byte("m"))); err != nil {
 		log.Fatal(err)
 	}
 	for _, row := range []string{"a", "z"} {

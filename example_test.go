@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
@@ -40,7 +41,7 @@ func Example() {
 	}
 	actx, acancel := context.WithTimeout(context.Background(), time.Minute)
 	defer acancel()
-	if err := client.Admin().CreateTable(actx, desc); err != nil {
+	if err := admin.New(client).CreateTable(actx, desc); err != nil {
 		log.Fatal(err)
 	}
 
@@ -89,7 +90,7 @@ func ExampleClient_Scan() {
 	}
 	actx, acancel := context.WithTimeout(context.Background(), time.Minute)
 	defer acancel()
-	if err := client.Admin().CreateTable(actx, desc, hrpc.SplitKeys([]byte("2026-11-10"))); err != nil {
+	if err := admin.New(client).CreateTable(actx, desc, hrpc.SplitKeys([]byte("2026-11-10"))); err != nil {
 		log.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -140,7 +141,7 @@ func ExampleClient_SendBatch() {
 	}
 	actx, acancel := context.WithTimeout(context.Background(), time.Minute)
 	defer acancel()
-	if err := client.Admin().CreateTable(actx, desc, hrpc.SplitKeys([]byte("bob"))); err != nil {
+	if err := admin.New(client).CreateTable(actx, desc, hrpc.SplitKeys([]byte("bob"))); err != nil {
 		log.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

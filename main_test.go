@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hrpc"
 )
 
 // The package's integration tests share one real 3-region-server mini cluster, started on
@@ -115,3 +116,17 @@ func contextWithCancel(t testing.TB) (context.Context, context.CancelFunc) {
 	t.Cleanup(cancel)
 	return ctx, cancel
 }
+
+func mustGet(t testing.TB, table string, row []byte, opts ...hrpc.GetOption) *hrpc.Get {
+	t.Helper()
+	g, err := hrpc.NewGet([]byte(table), row, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+var (
+	famF  = []byte("f")
+	qualQ = []byte("q")
+)

@@ -22,6 +22,14 @@ import (
 // options, so that a program that does not use Kerberos does not build it.
 type Option func(*config) error
 
+// Defaults of the Timeline reads' hedging (WithHedgeDelay, WithHedgeBudget).
+const (
+	// DefaultHedgeDelay is the fixed hedge delay: Java's hbase.client.primaryCallTimeout.get.
+	DefaultHedgeDelay = engine.DefaultHedgeDelay
+	// DefaultHedgeBudget is the default share of Timeline reads that may send hedges.
+	DefaultHedgeBudget = engine.DefaultHedgeBudget
+)
+
 // config is every setting of a client (the options of this package and of package kerberos
 // write it).
 type config = engine.Config

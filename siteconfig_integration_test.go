@@ -2,15 +2,12 @@ package hbase
 
 import (
 	"bytes"
-	"errors"
 	"net"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/go-hbase/hbase/hbasetest"
-	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/testkit"
 )
 
 // A client made from an hbase-site.xml alone reaches the real cluster: the quorum's host and
@@ -69,4 +66,3 @@ func siteRoundTrip(t *testing.T, c *Client, table string) {
 		t.Fatalf("Get = %v; want the cell just put", res.Cells)
 	}
 }
-

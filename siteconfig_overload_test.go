@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/engine"
+	"github.com/go-hbase/hbase/internal/testkit"
 )
 
 // The overload and backpressure keys as the Java client reads them: the overload pause from
@@ -17,15 +19,15 @@ func TestSiteConfigOverloadKeys(t *testing.T) {
 		kv           []string
 		pause, bpMax time.Duration
 	}{
-		{nil, defaultOverloadPause, 0},
+		{nil, engine.DefaultConfig().OverloadPause, 0},
 		{[]string{"hbase.client.pause.server.overloaded", "250"}, 250 * time.Millisecond, 0},
 		{[]string{"hbase.client.pause.cqtbe", "300"}, 300 * time.Millisecond, 0},
 		{[]string{"hbase.client.pause.server.overloaded", "250", "hbase.client.pause.cqtbe", "300"}, 250 * time.Millisecond, 0},
-		{[]string{"hbase.client.backpressure.enabled", "true"}, defaultOverloadPause, 0}, // NoBackoffPolicy
-		{[]string{"hbase.client.backpressure.enabled", "true", "hbase.client.statistics.backoff-policy", exp}, defaultOverloadPause, 5 * time.Minute},
+		{[]string{"hbase.client.backpressure.enabled", "true"}, engine.DefaultConfig().OverloadPause, 0}, // NoBackoffPolicy
+		{[]string{"hbase.client.backpressure.enabled", "true", "hbase.client.statistics.backoff-policy", exp}, engine.DefaultConfig().OverloadPause, 5 * time.Minute},
 		{[]string{"hbase.client.backpressure.enabled", "true", "hbase.client.statistics.backoff-policy", exp,
-			"hbase.client.exponential-backoff.max", "2000"}, defaultOverloadPause, 2 * time.Second},
-		{[]string{"hbase.client.backpressure.enabled", "false", "hbase.client.statistics.backoff-policy", exp}, defaultOverloadPause, 0},
+			"hbase.client.exponential-backoff.max", "2000"}, engine.DefaultConfig().OverloadPause, 2 * time.Second},
+		{[]string{"hbase.client.backpressure.enabled", "false", "hbase.client.statistics.backoff-policy", exp}, engine.DefaultConfig().OverloadPause, 0},
 	}
 	for i, tc := range tests {
 		file := testkit.WriteSite(t, t.TempDir(), "hbase-site.xml", append([]string{"hbase.zookeeper.quorum", "zk1"}, tc.kv...)...)
@@ -37,8 +39,8 @@ func TestSiteConfigOverloadKeys(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%d: %v", i, err)
 		}
-		if c.opts.overloadPause != tc.pause || c.opts.backpressureMax != tc.bpMax {
-			t.Errorf("%d: overload pause %v, backpressure max %v; want %v, %v", i, c.opts.overloadPause, c.opts.backpressureMax, tc.pause, tc.bpMax)
+		if engine.Of(c).Config().OverloadPause != tc.pause || engine.Of(c).Config().BackpressureMax != tc.bpMax {
+			t.Errorf("%d: overload pause %v, backpressure max %v; want %v, %v", i, engine.Of(c).Config().OverloadPause, engine.Of(c).Config().BackpressureMax, tc.pause, tc.bpMax)
 		}
 		c.Close()
 	}

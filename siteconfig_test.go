@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/engine"
 	"github.com/go-hbase/hbase/internal/testkit"
 )
 
@@ -41,7 +42,7 @@ func TestSiteConfigQuorumAndOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := defaultOptions()
+	o := engine.DefaultConfig()
 	for _, opt := range append(opts, WithZKSessionTimeout(7*time.Second)) {
 		if err := opt(&o); err != nil {
 			t.Fatal(err)
@@ -148,50 +149,6 @@ func TestSiteConfigFiles(t *testing.T) {
 	}
 }
 
-// Kerberos from the files: a missing credential cache fails NewClient with what to do, and a
-// keytab key without its principal is named.
-func TestSiteConfigKerberosCredentials(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("KRB5CCNAME", "FILE:"+filepath.Join(dir, "no-cache"))
-	cfg, err := LoadSiteConfig(testkit.WriteSite(t, dir, "hbase-site.xml",
-		"hbase.zookeeper.quorum", "zk1",
-		"hbase.security.authentication", "kerberos",
-		"hbase.rpc.protection", "privacy,authentication"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = NewClientFromConfig(cfg)
-	if err == nil || !strings.Contains(err.Error(), "kinit") || !strings.Contains(err.Error(), "no-cache") {
-		t.Fatalf("err = %v; want the credential cache named and kinit suggested", err)
-	}
-	opts, err := cfg.fileOptions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := defaultOptions()
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s := o.Handshaker.(*security)
-	if s.cfg.Protection != ProtectionPrivacy || !s.cfg.AllowWeakerProtection || s.cfg.AES != AESOff {
-		t.Errorf("settings = %+v; want privacy first, weaker allowed by the list, AES off (not enabled in the file)", s.cfg)
-	}
-
-	cfg, err = LoadSiteConfig(testkit.WriteSite(t, dir, "hbase-site.xml",
-		"hbase.zookeeper.quorum", "zk1",
-		"hbase.security.authentication", "kerberos",
-		"hbase.client.keytab.file", "/etc/app.keytab"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var se *hberr.SiteConfigError
-	if _, err := NewClientFromConfig(cfg); !errors.As(err, &se) || se.Key != "hbase.client.keytab.principal" {
-		t.Errorf("keytab without principal: err = %v; want a hberr.SiteConfigError for hbase.client.keytab.principal", err)
-	}
-}
-
 // Native TLS from the files: a JKS store is refused naming the key to change; a missing PEM
 // file names the location key.
 func TestSiteConfigTLSStores(t *testing.T) {
@@ -231,7 +188,24 @@ func TestSiteConfigHedgeDelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if d := c.hedge.opts.delay; d != 2500*time.Microsecond {
+	if d := engine.Of(c).Config().Hedge.Delay; d != 2500*time.Microsecond {
 		t.Fatalf("hedge delay %v, want 2.5ms", d)
+	}
+}
+
+// Site files that ask for Kerberos fail NewClientFromConfig without an option of package
+// kerberos, naming the key, the file and the option to add, rather than connecting without
+// Kerberos.
+func TestSiteConfigKerberosNeedsPackage(t *testing.T) {
+	file := testkit.WriteSite(t, t.TempDir(), "hbase-site.xml",
+		"hbase.zookeeper.quorum", "zk1", "hbase.security.authentication", "kerberos")
+	cfg, err := LoadSiteConfig(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewClientFromConfig(cfg)
+	if !errors.Is(err, hberr.ErrConfiguration) || !strings.Contains(err.Error(), "kerberos.WithSiteConfig()") ||
+		!strings.Contains(err.Error(), "hbase.security.authentication=kerberos in "+file) {
+		t.Fatalf("err = %v; want hberr.ErrConfiguration naming the key, %s and kerberos.WithSiteConfig()", err, file)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/kerberos"
 )
 
 // TestJavaClientLatency measures go-hbase beside the standard HBase Java client (2.6.1, the
@@ -30,8 +31,8 @@ func TestJavaClientLatency(t *testing.T) {
 		{"Kerberos, privacy with AES", hbasetest.Options{Secure: true, Protection: "privacy", AES: true, FullJIT: true},
 			func(cl *hbasetest.Cluster) []hbase.Option {
 				return []hbase.Option{
-					hbase.WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
-					hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(hbase.AESRequired),
+					kerberos.WithKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
+					kerberos.WithProtection(kerberos.ProtectionPrivacy), kerberos.WithAES(kerberos.AESRequired),
 				}
 			}},
 	} {

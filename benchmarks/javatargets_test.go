@@ -17,6 +17,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/bufwriter"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/cputime"
@@ -484,7 +485,7 @@ func goBufferedWork(ctx context.Context, c *hbase.Client, w hbasetest.Work, valu
 	var wg sync.WaitGroup
 	for k := range callers {
 		wg.Go(func() {
-			bw, err := c.NewBufferedWriter(w.Table, hbase.WithWriteBuffer(2*w.WriteBuffer), hbase.WithFlushBytes(w.WriteBuffer))
+			bw, err := bufwriter.New(c, w.Table, bufwriter.WithWriteBuffer(2*w.WriteBuffer), bufwriter.WithFlushBytes(w.WriteBuffer))
 			if err != nil {
 				errs[k] = err
 				return

@@ -14,6 +14,7 @@ import (
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/cipher"
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/kerberos"
 )
 
 // mode is one client setting measured, and the layer its handshakes must negotiate.
@@ -40,9 +41,9 @@ const quarters = 4
 // encryptionModes are the three settings compared. Apart from protection and AES the clients
 // are configured alike.
 var encryptionModes = []mode{
-	{"none (auth)", []hbase.Option{hbase.WithProtection(hbase.ProtectionAuthentication)}, "auth -"},
-	{"privacy, GSS wrap", []hbase.Option{hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(hbase.AESOff)}, "auth-conf gss-wrap"},
-	{"privacy, AES", []hbase.Option{hbase.WithProtection(hbase.ProtectionPrivacy), hbase.WithAES(hbase.AESRequired)}, "auth-conf " + cipher.Transformation},
+	{"none (auth)", []hbase.Option{kerberos.WithProtection(kerberos.ProtectionAuthentication)}, "auth -"},
+	{"privacy, GSS wrap", []hbase.Option{kerberos.WithProtection(kerberos.ProtectionPrivacy), kerberos.WithAES(kerberos.AESOff)}, "auth-conf gss-wrap"},
+	{"privacy, AES", []hbase.Option{kerberos.WithProtection(kerberos.ProtectionPrivacy), kerberos.WithAES(kerberos.AESRequired)}, "auth-conf " + cipher.Transformation},
 }
 
 // TestEncryptionLatency measures sequential Get and Put latency, and the CPU per operation of
@@ -187,7 +188,7 @@ func measureCluster(t *testing.T, st *stats, opts hbasetest.Options, modes []mod
 		logs[i] = newHandshakeLog()
 		o := append([]hbase.Option{
 			hbase.WithZNodeParent(cl.ZNodeParent),
-			hbase.WithKerberosKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
+			kerberos.WithKeytab(cl.ClientPrincipal, cl.Keytab, cl.KRB5Conf),
 			hbase.WithLogger(slog.New(logs[i])),
 		}, m.opts...)
 		c, err := hbase.NewClient(cl.ZKQuorum, o...)

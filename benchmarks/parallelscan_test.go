@@ -12,6 +12,7 @@ import (
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/cputime"
+	"github.com/go-hbase/hbase/parallelscan"
 )
 
 // TestParallelScanThroughput measures a scan of a whole table of GOHBASE_BENCH_SCAN_ROWS rows
@@ -75,7 +76,7 @@ func TestParallelScanThroughput(t *testing.T) {
 		scan func(context.Context) (int64, error)
 		cpu  func() (time.Duration, error)
 	}
-	goScan := func(opts ...hbase.ParallelOption) func(context.Context) (int64, error) {
+	goScan := func(opts ...parallelscan.Option) func(context.Context) (int64, error) {
 		return func(ctx context.Context) (int64, error) {
 			s, err := hrpc.NewScan([]byte(table))
 			if err != nil {
@@ -91,7 +92,7 @@ func TestParallelScanThroughput(t *testing.T) {
 				}
 				return n, nil
 			}
-			for _, err := range c.ScanParallel(ctx, s, opts...) {
+			for _, err := range parallelscan.Scan(ctx, c, s, opts...) {
 				if err != nil {
 					return n, err
 				}
@@ -110,8 +111,8 @@ func TestParallelScanThroughput(t *testing.T) {
 	runs = append(runs, run{"go-hbase Scan", goScan(), cputime.Self})
 	for _, conc := range []int{1, 4, 8} {
 		runs = append(runs,
-			run{fmt.Sprintf("go-hbase ScanParallel, %d", conc), goScan(hbase.Concurrency(conc)), cputime.Self},
-			run{fmt.Sprintf("go-hbase ScanParallel Ordered, %d", conc), goScan(hbase.Concurrency(conc), hbase.Ordered()), cputime.Self},
+			run{fmt.Sprintf("go-hbase ScanParallel, %d", conc), goScan(parallelscan.WithConcurrency(conc)), cputime.Self},
+			run{fmt.Sprintf("go-hbase ScanParallel Ordered, %d", conc), goScan(parallelscan.WithConcurrency(conc), parallelscan.WithOrder()), cputime.Self},
 			run{fmt.Sprintf("Java client, %d threads", conc), javaScan(conc), java.CPUTime})
 	}
 	walls := make([][]time.Duration, len(runs))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hrpc"
@@ -184,7 +185,7 @@ func startTimelineBench(t *testing.T) (*hbasetest.Cluster, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Admin().CreateTable(ctx, desc); err != nil {
+	if err := admin.New(c).CreateTable(ctx, desc); err != nil {
 		t.Fatal(err)
 	}
 	began := time.Now()

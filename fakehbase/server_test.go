@@ -10,6 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
@@ -244,7 +245,7 @@ func TestUnsupportedIsNamed(t *testing.T) {
 		t.Fatalf("get = %v; want a DoNotRetryIOException naming the comparator", err)
 	}
 	desc, _ := hrpc.NewTableDescriptor("kdc", hrpc.WithFamily("f", hrpc.FamilyAttribute("KEEP_DELETED_CELLS", "TRUE")))
-	err = c.Admin().CreateTable(ctxT(t, 5*time.Second), desc)
+	err = admin.New(c).CreateTable(ctxT(t, 5*time.Second), desc)
 	if !errors.Is(err, hberr.ErrDoNotRetry) || !strings.Contains(err.Error(), "KEEP_DELETED_CELLS") {
 		t.Fatalf("CreateTable = %v; want KEEP_DELETED_CELLS refused", err)
 	}

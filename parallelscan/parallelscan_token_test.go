@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
 )
 
 func TestParallelTokenRoundTrip(t *testing.T) {
@@ -78,4 +79,32 @@ func TestSplitRange(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("splitRange = %+v, want %+v", got, want)
 	}
+}
+
+// A cursor result (the server read up to its row and found nothing to return) moves its
+// range's start in the token to the cursor's row, so a sparse scan resumed does not read again
+// what the server went through; a row returned moves it past the row, and a cursor behind
+// the range's start moves nothing.
+func TestCursorMovesToken(t *testing.T) {
+	p := &Scanner{table: []byte("t"), started: true}
+	pr := &parallelRange{scan: keyRange{start: []byte("a"), stop: []byte("m")}}
+	pr.left = pr.scan
+	p.ranges = []*parallelRange{pr}
+	p.returned(pr, &hrpc.Result{Cursor: []byte("c")})
+	check := func(want keyRange) {
+		t.Helper()
+		_, ranges, err := decodeToken(p.Token())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ranges) != 1 || string(ranges[0].start) != string(want.start) || ranges[0].after != want.after ||
+			string(ranges[0].stop) != string(want.stop) {
+			t.Fatalf("token ranges %+v; want [%+v]", ranges, want)
+		}
+	}
+	check(keyRange{start: []byte("c"), stop: []byte("m")})
+	p.returned(pr, &hrpc.Result{Cells: []hrpc.Cell{{Row: []byte("d")}}})
+	check(keyRange{start: []byte("d"), after: true, stop: []byte("m")})
+	p.returned(pr, &hrpc.Result{Cursor: []byte("b")})
+	check(keyRange{start: []byte("d"), after: true, stop: []byte("m")})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/hbasetest"
 )
 
@@ -41,7 +42,7 @@ func TestCreateOnExistingCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	rs, err := c.Admin().Regions(ctx, "created")
+	rs, err := admin.New(c).Regions(ctx, "created")
 	if err != nil || len(rs) != 4 {
 		t.Fatalf("regions of the created table = %d, %v; want 4", len(rs), err)
 	}

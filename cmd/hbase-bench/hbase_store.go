@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
+	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -50,7 +52,7 @@ func hbaseOpener(log, clientLog *slog.Logger) openFunc {
 		st := &hbaseStore{client: client, closeAll: closeAll, table: []byte(c.Table), family: []byte(c.Family),
 			qualifier: []byte(c.Qualifier), caching: c.Caching}
 		if c.Create {
-			if err := createTable(ctx, client.Admin(), c, log); err != nil {
+			if err := createTable(ctx, admin.New(client), c, log); err != nil {
 				st.Close()
 				return nil, nil, setupError(c, "create table", err)
 			}
@@ -88,7 +90,7 @@ func setupError(c *config, what string, err error) error {
 }
 
 // ServerLatency is the client's latency per region server (the report's section).
-func (s *hbaseStore) ServerLatency() []hbase.ServerLatency { return s.client.ServerLatency() }
+func (s *hbaseStore) ServerLatency() []hbasetrace.ServerLatency { return s.client.ServerLatency() }
 
 // ResetServerLatency starts the latency per region server afresh (after the warm-up).
 func (s *hbaseStore) ResetServerLatency() { s.client.ResetServerLatency() }
@@ -180,7 +182,7 @@ func (s *hbaseStore) PutBatch(ctx context.Context, rows [][]byte, value []byte) 
 // createTable creates the benchmark table through the admin API (-create) when it does not
 // exist: family c.Family, pre-split into c.Regions regions over the key space as -local does.
 // An existing table is left as it is.
-func createTable(ctx context.Context, admin *hbase.Admin, c *config, log *slog.Logger) error {
+func createTable(ctx context.Context, admin *admin.Admin, c *config, log *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	exists, err := admin.TableExists(ctx, c.Table)

@@ -5,14 +5,14 @@ import (
 	"context"
 	"sync/atomic"
 
-	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/bufwriter"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
 // hbaseWriter is a putWriter on a go-hbase BufferedWriter (-buffered).
 type hbaseWriter struct {
 	s      *hbaseStore
-	w      *hbase.BufferedWriter
+	w      *bufwriter.Writer
 	failed atomic.Int64
 }
 
@@ -21,9 +21,9 @@ type hbaseWriter struct {
 // the next fills). Like the BufferedMutator of PE's --autoFlush=false it has no periodic flush.
 func (s *hbaseStore) NewPutWriter(writeBuffer int64) (putWriter, error) {
 	hw := &hbaseWriter{s: s}
-	w, err := s.client.NewBufferedWriter(string(s.table), hbase.WithWriteBuffer(2*writeBuffer),
-		hbase.WithFlushBytes(writeBuffer), hbase.WithFlushInterval(0),
-		hbase.OnOutcome(func(o hbase.Outcome) {
+	w, err := bufwriter.New(s.client, string(s.table), bufwriter.WithWriteBuffer(2*writeBuffer),
+		bufwriter.WithFlushBytes(writeBuffer), bufwriter.WithFlushInterval(0),
+		bufwriter.WithOnOutcome(func(o bufwriter.Outcome) {
 			if o.Err != nil {
 				hw.failed.Add(1)
 			}

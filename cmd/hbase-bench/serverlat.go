@@ -6,7 +6,7 @@ import (
 	"slices"
 	"text/tabwriter"
 
-	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hbasetrace"
 )
 
 // serverLatency is the latency of one kind of RPC to one region server, as the client saw it
@@ -26,7 +26,7 @@ type serverLatency struct {
 
 // serverLatencies is a store that knows its client's latency per region server.
 type serverLatencies interface {
-	ServerLatency() []hbase.ServerLatency
+	ServerLatency() []hbasetrace.ServerLatency
 	ResetServerLatency()
 }
 

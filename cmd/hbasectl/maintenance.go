@@ -6,7 +6,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 )
 
 // tableStateResult is what enable, disable and truncate print: the table's state afterwards.
@@ -96,7 +96,7 @@ func (r *storeResult) writeText(w io.Writer) error {
 }
 
 // storeCmd is flush or compact, of every region of a table or of one region.
-func storeCmd(name, summary string, run func(ctx context.Context, admin *hbase.Admin, target string, region, major bool) error) *command {
+func storeCmd(name, summary string, run func(ctx context.Context, admin *admin.Admin, target string, region, major bool) error) *command {
 	return &command{
 		name: name, args: "<table>|<region>", summary: summary, minArgs: 1, maxArgs: 1,
 		setup: func(fs *flag.FlagSet) runFunc {
@@ -122,7 +122,7 @@ func storeCmd(name, summary string, run func(ctx context.Context, admin *hbase.A
 
 func flushCmd() *command {
 	return storeCmd("flush", "write a table's or a region's memstores to store files; returns when written",
-		func(ctx context.Context, admin *hbase.Admin, target string, region, _ bool) error {
+		func(ctx context.Context, admin *admin.Admin, target string, region, _ bool) error {
 			if region {
 				return admin.FlushRegion(ctx, []byte(target))
 			}
@@ -132,7 +132,7 @@ func flushCmd() *command {
 
 func compactCmd() *command {
 	return storeCmd("compact", "ask the servers to compact a table's or a region's store files; the compaction runs after the command returns",
-		func(ctx context.Context, admin *hbase.Admin, target string, region, major bool) error {
+		func(ctx context.Context, admin *admin.Admin, target string, region, major bool) error {
 			if region {
 				return admin.CompactRegion(ctx, []byte(target), major)
 			}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -43,7 +43,7 @@ func (r *regionsResult) writeText(w io.Writer) error {
 // tableOfRegion finds the table of a region named in full or encoded, and the server it is on,
 // in hbase:meta. A region hbase:meta does not hold gives no table and no error: the command
 // itself then reports what the master says about the name.
-func tableOfRegion(ctx context.Context, admin *hbase.Admin, name string) (table, server string, err error) {
+func tableOfRegion(ctx context.Context, admin *admin.Admin, name string) (table, server string, err error) {
 	r, err := admin.Region(ctx, []byte(name))
 	if errors.Is(err, hberr.ErrRegionNotFound) {
 		return "", "", nil
@@ -57,7 +57,7 @@ func tableOfRegion(ctx context.Context, admin *hbase.Admin, name string) (table,
 	return r.Table, server, nil
 }
 
-func emitRegions(ctx context.Context, c *cli, admin *hbase.Admin, table string) error {
+func emitRegions(ctx context.Context, c *cli, admin *admin.Admin, table string) error {
 	regions, err := admin.Regions(ctx, table)
 	if err != nil {
 		return err

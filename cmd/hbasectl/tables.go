@@ -11,22 +11,22 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
 // admin returns the client's Admin, connecting first.
-func (c *cli) admin(ctx context.Context) (*hbase.Admin, error) {
+func (c *cli) admin(ctx context.Context) (*admin.Admin, error) {
 	client, err := c.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return client.Admin(), nil
+	return admin.New(client), nil
 }
 
 // adminWithTimeout returns the client's Admin, connecting first, and ctx bounded by -timeout
 // for the command's calls.
-func (c *cli) adminWithTimeout(ctx context.Context) (*hbase.Admin, context.Context, context.CancelFunc, error) {
+func (c *cli) adminWithTimeout(ctx context.Context) (*admin.Admin, context.Context, context.CancelFunc, error) {
 	admin, err := c.admin(ctx)
 	if err != nil {
 		return nil, ctx, func() {}, err
@@ -36,7 +36,7 @@ func (c *cli) adminWithTimeout(ctx context.Context) (*hbase.Admin, context.Conte
 }
 
 // disableIfEnabled disables table unless it is disabled already, and says whether it did.
-func disableIfEnabled(ctx context.Context, admin *hbase.Admin, table string) (bool, error) {
+func disableIfEnabled(ctx context.Context, admin *admin.Admin, table string) (bool, error) {
 	enabled, err := admin.TableEnabled(ctx, table)
 	if err != nil || !enabled {
 		return false, err
@@ -221,7 +221,7 @@ func describeCmd() *command {
 	}
 }
 
-func describe(ctx context.Context, c *cli, admin *hbase.Admin, table string) error {
+func describe(ctx context.Context, c *cli, admin *admin.Admin, table string) error {
 	desc, err := admin.DescribeTable(ctx, table)
 	if err != nil {
 		return err

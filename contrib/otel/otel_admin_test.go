@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	hbaseotel "github.com/go-hbase/hbase/contrib/otel"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hrpc"
@@ -39,14 +40,14 @@ func TestAdminAndBatchSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Admin().CreateTable(ctx, desc); err != nil {
+	if err := admin.New(c).CreateTable(ctx, desc); err != nil {
 		t.Fatal(err)
 	}
 	put, _ := hrpc.NewPut([]byte("ns_less"), []byte("r"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	if res := c.SendBatch(ctx, []hrpc.Batchable{put}); res[0].Err != nil {
 		t.Fatal(res[0].Err)
 	}
-	if _, err := c.Admin().DescribeTable(ctx, "missing"); err == nil {
+	if _, err := admin.New(c).DescribeTable(ctx, "missing"); err == nil {
 		t.Fatal("DescribeTable of a missing table succeeded")
 	}
 

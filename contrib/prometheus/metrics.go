@@ -46,6 +46,7 @@ import (
 	"sync"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/bufwriter"
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -138,7 +139,7 @@ type Metrics struct {
 	// Unwatch has returned no scrape reads that client any more.
 	mu      sync.Mutex
 	clients []*hbase.Client
-	writers []*hbase.BufferedWriter
+	writers []*bufwriter.Writer
 	// the bytes of clients no longer watched, so that the byte counters never go down
 	unwatchedOut, unwatchedIn uint64
 }
@@ -345,7 +346,7 @@ func (m *Metrics) Unwatch(c *hbase.Client) {
 // summed over the watched writers of a table. Its flushes feed the writer series through the
 // hooks without it. Call UnwatchWriter when w is closed. Watching a writer twice is watching it
 // once.
-func (m *Metrics) WatchWriter(w *hbase.BufferedWriter) {
+func (m *Metrics) WatchWriter(w *bufwriter.Writer) {
 	if w == nil {
 		return
 	}
@@ -358,7 +359,7 @@ func (m *Metrics) WatchWriter(w *hbase.BufferedWriter) {
 
 // UnwatchWriter stops reading w: once it returns, no scrape reads w and the Metrics hold no
 // reference to it.
-func (m *Metrics) UnwatchWriter(w *hbase.BufferedWriter) {
+func (m *Metrics) UnwatchWriter(w *bufwriter.Writer) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if i := slices.Index(m.writers, w); i >= 0 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	hbaseprom "github.com/go-hbase/hbase/contrib/prometheus"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hberr"
@@ -61,7 +62,7 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Admin().CreateTable(ctx, desc); err != nil {
+	if err := admin.New(c).CreateTable(ctx, desc); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = cl.DisableTable(ctx, table); _ = cl.DropTable(ctx, table) }()

@@ -9,6 +9,7 @@ import (
 	"weak"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/bufwriter"
 	hbaseprom "github.com/go-hbase/hbase/contrib/prometheus"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hrpc"
@@ -231,7 +232,7 @@ func TestWatchWriter(t *testing.T) {
 	reg.MustRegister(m)
 	c := busyClient(t, srv, hbase.WithHooks(m.Hooks()))
 	defer c.Close()
-	w, err := c.NewBufferedWriter("t", hbase.WithFlushInterval(0))
+	w, err := bufwriter.New(c, "t", bufwriter.WithFlushInterval(0))
 	if err != nil {
 		t.Fatal(err)
 	}

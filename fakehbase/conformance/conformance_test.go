@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hberr"
@@ -155,7 +156,7 @@ func runAll(t *testing.T, c *hbase.Client, cases []kase, move func(ctx context.C
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	began := time.Now()
-	admin := c.Admin()
+	admin := admin.New(c)
 	if err := dropLeftovers(ctx, admin); err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func runAll(t *testing.T, c *hbase.Client, cases []kase, move func(ctx context.C
 
 // dropLeftovers deletes the tables and namespace an earlier run left on the cluster
 // (go test -count=2 shares one cluster), so that cases start from nothing.
-func dropLeftovers(ctx context.Context, admin *hbase.Admin) error {
+func dropLeftovers(ctx context.Context, admin *admin.Admin) error {
 	tables, err := admin.ListTables(ctx, hrpc.IncludeSystemTables())
 	if err != nil {
 		return err
@@ -236,7 +237,7 @@ func dropLeftovers(ctx context.Context, admin *hbase.Admin) error {
 	return nil
 }
 
-func createTable(ctx context.Context, admin *hbase.Admin, name string, l *layout) error {
+func createTable(ctx context.Context, admin *admin.Admin, name string, l *layout) error {
 	var opts []hrpc.TableOption
 	for _, f := range l.families {
 		var fo []hrpc.FamilyOption

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -20,7 +21,7 @@ type env struct {
 	t     testing.TB
 	ctx   context.Context
 	c     *hbase.Client
-	admin *hbase.Admin
+	admin *admin.Admin
 	table string
 	tb    []byte
 	start time.Time

@@ -36,3 +36,9 @@ func (s *Scanner) Buffered() bool {
 	defer s.mu.Unlock()
 	return s.next < len(s.buf)
 }
+
+// NewScanner is hbase.Client.NewScanner, for the engine's own tests and callers that keep the
+// *Scanner.
+func (c *Client) NewScanner(ctx context.Context, s *hrpc.Scan) *Scanner {
+	return c.newScanner(ctx, s, false)
+}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/kerberos"
 )
 
 // Flags are the parsed connection and security flags.
@@ -222,25 +223,25 @@ func (s Security) Options() ([]hbase.Option, error) {
 	if !s.Kerberos {
 		return opts, nil
 	}
-	var prot hbase.Protection
+	var prot kerberos.Protection
 	if err := prot.UnmarshalText([]byte(s.Protection)); err != nil {
 		return nil, err
 	}
 	if s.CCache != "" {
-		opts = append(opts, hbase.WithKerberosCCache(s.CCache, s.KRB5Conf))
+		opts = append(opts, kerberos.WithCCache(s.CCache, s.KRB5Conf))
 	} else {
-		opts = append(opts, hbase.WithKerberosKeytab(s.Principal, s.Keytab, s.KRB5Conf))
+		opts = append(opts, kerberos.WithKeytab(s.Principal, s.Keytab, s.KRB5Conf))
 	}
-	aes := hbase.AESOff
+	aes := kerberos.AESOff
 	if s.AES {
-		aes = hbase.AESRequired
+		aes = kerberos.AESRequired
 	}
-	opts = append(opts, hbase.WithProtection(prot), hbase.WithAES(aes))
+	opts = append(opts, kerberos.WithProtection(prot), kerberos.WithAES(aes))
 	if s.ServerPrincipal != "" {
-		opts = append(opts, hbase.WithServicePrincipal(s.ServerPrincipal))
+		opts = append(opts, kerberos.WithServicePrincipal(s.ServerPrincipal))
 	}
 	if s.ProxyUser != "" {
-		opts = append(opts, hbase.WithProxyUser(s.ProxyUser))
+		opts = append(opts, kerberos.WithProxyUser(s.ProxyUser))
 	}
 	return opts, nil
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package hbase
-
-const raceEnabled = false

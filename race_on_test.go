@@ -1,6 +1,0 @@
-//go:build race
-
-package hbase
-
-// raceEnabled: the race detector allocates, so allocation counts are checked without it.
-const raceEnabled = true
