@@ -179,18 +179,18 @@ func TestBadInputPlain(t *testing.T) {
 	huge := make([]byte, 300<<20)
 	notPlain := "(the server answered in plaintext: it does not speak TLS; native TLS needs HBase 2.6 or later with hbase.server.netty.tls.enabled)"
 	rows := runBad(t, e, []badCase{
-		{name: "unresolvable ZooKeeper host, hbase.WithNoRetries", client: func(*badEnv) (string, []hbase.Option) {
+		{name: "unresolvable ZooKeeper host, WithNoRetries", client: func(*badEnv) (string, []hbase.Option) {
 			return "nosuchhost.invalid:2181", []hbase.Option{hbase.WithNoRetries()}
 		}, is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, fast: true, conns: 0,
 			want: `re:hbase: Get "<table>"/"r": attempts exhausted after 1 attempt: locating hbase:meta: zk: ZooKeeper unreachable \(nosuchhost\.invalid:2181\): lookup nosuchhost\.invalid.*`},
-		{name: "ZooKeeper quorum at HBase's RPC port, hbase.WithNoRetries", client: func(*badEnv) (string, []hbase.Option) {
+		{name: "ZooKeeper quorum at HBase's RPC port, WithNoRetries", client: func(*badEnv) (string, []hbase.Option) {
 			return masterIPv4, []hbase.Option{hbase.WithNoRetries()}
 		}, is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, fast: true, conns: 0,
 			want: `re:hbase: Get "<table>"/"r": attempts exhausted after 1 attempt: locating hbase:meta: zk: ZooKeeper unreachable \(<master>\): no ZooKeeper handshake: .*`},
 		{name: "wrong parent znode", client: func(e *badEnv) (string, []hbase.Option) {
 			return e.zk, []hbase.Option{hbase.WithZNodeParent("/wrong")}
 		}, is: []error{hberr.ErrConfiguration}, fast: true, conns: 0,
-			want: `hbase: Get "<table>"/"r": locating hbase:meta: zk: znode /wrong/meta-region-server does not exist, nor does its parent /wrong: is the parent znode right? It must be HBase's zookeeper.znode.parent (default /hbase; set with hbase.WithZNodeParent)`},
+			want: `hbase: Get "<table>"/"r": locating hbase:meta: zk: znode /wrong/meta-region-server does not exist, nor does its parent /wrong: is the parent znode right? It must be HBase's zookeeper.znode.parent (default /hbase; set with WithZNodeParent)`},
 		{name: "TLS client, plaintext cluster (ZooKeeper)", client: zk(hbase.WithTLS(&tls.Config{})),
 			is: []error{hberr.ErrTLS, hberr.ErrConfiguration}, fast: true, conns: 1,
 			want: `hbase: Get "<table>"/"r": region: dial <rs>: TLS handshake failed: tls: first record does not look like a TLS handshake ` + notPlain},

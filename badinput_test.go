@@ -255,12 +255,12 @@ func noClusterCases() []badCase {
 			want: `hbase: ZooKeeper quorum "not a host::": "not a host::" is not host:port`},
 		{name: "empty quorum, no bootstrap servers", client: func(*badEnv) (string, []hbase.Option) { return "", nil },
 			is: []error{hberr.ErrConfiguration}, fast: true,
-			want: `hbase: empty ZooKeeper quorum (give "host:port[,host:port...]", or hbase.WithBootstrapServers)`},
+			want: `hbase: empty ZooKeeper quorum (give "host:port[,host:port...]", or WithBootstrapServers)`},
 		{name: "bootstrap server without a port", client: func(*badEnv) (string, []hbase.Option) {
 			return "", []hbase.Option{hbase.WithBootstrapServers("rs1")}
 		}, is: []error{hberr.ErrConfiguration}, fast: true,
-			want: `hbase: hbase.WithBootstrapServers: "rs1" is not host:port`},
-		{name: "unreachable ZooKeeper, hbase.WithNoRetries", client: func(e *badEnv) (string, []hbase.Option) {
+			want: `hbase: WithBootstrapServers: "rs1" is not host:port`},
+		{name: "unreachable ZooKeeper, WithNoRetries", client: func(e *badEnv) (string, []hbase.Option) {
 			return e.dead, []hbase.Option{hbase.WithNoRetries()}
 		}, call: get("t", "r"), is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, fast: true,
 			want: `hbase: Get "t"/"r": attempts exhausted after 1 attempt: locating hbase:meta: zk: ZooKeeper unreachable (<dead>): dial tcp <dead>: connect: connection refused`},
@@ -268,7 +268,7 @@ func noClusterCases() []badCase {
 			return e.dead, nil
 		}, call: get("t", "r"), deadline: 2 * time.Second, is: []error{context.DeadlineExceeded, hberr.ErrConnection},
 			want: `hbase: Get "t"/"r": context deadline exceeded after <n> attempts (last: locating hbase:meta: zk: ZooKeeper unreachable (<dead>): dial tcp <dead>: connect: connection refused)`},
-		{name: "unreachable bootstrap server, hbase.WithNoRetries", client: func(e *badEnv) (string, []hbase.Option) {
+		{name: "unreachable bootstrap server, WithNoRetries", client: func(e *badEnv) (string, []hbase.Option) {
 			return "", []hbase.Option{hbase.WithBootstrapServers(e.dead), hbase.WithNoRetries()}
 		}, call: get("t", "r"), is: []error{hberr.ErrAttemptsExhausted, hberr.ErrBootstrapUnreachable}, fast: true, conns: 1,
 			want: `hbase: Get "t"/"r": attempts exhausted after 1 attempt: locating hbase:meta: no bootstrap server answered (<dead>): <dead>: region: dial <dead>: dial tcp <dead>: connect: connection refused`},

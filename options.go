@@ -12,9 +12,8 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/internal/engine"
-	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
-	"google.golang.org/protobuf/proto"
 )
 
 // Option configures a Client. Options are checked by NewClient, which reports the first bad
@@ -382,13 +381,7 @@ func WithConnectionAttribute(name string, value []byte) Option {
 		if name == "" {
 			return errors.New("hbase: connection attribute name must not be empty")
 		}
-		for _, a := range o.ConnAttrs {
-			if a.GetName() == name {
-				a.Value = value
-				return nil
-			}
-		}
-		o.ConnAttrs = append(o.ConnAttrs, &pb.NameBytesPair{Name: proto.String(name), Value: value})
+		o.ConnAttrs = wire.SetAttribute(o.ConnAttrs, name, value)
 		return nil
 	}
 }

@@ -87,13 +87,11 @@ func TestSiteConfigBadValues(t *testing.T) {
 	for _, c := range []struct {
 		key, value string
 	}{
-		{"hbase.rpc.protection", "secret"},
 		{"hbase.security.authentication", "ntlm"},
 		{"zookeeper.session.timeout", "soon"},
 		{"hbase.client.meta.operation.timeout", "-5"},
 		{"hbase.client.primaryCallTimeout.get", "-1"},
 		{"hbase.client.primaryCallTimeout.get", "10ms"},
-		{"hbase.rpc.crypto.encryption.aes.enabled", "yes"},
 		{"hbase.zookeeper.property.clientPort", "70000"},
 		{"zookeeper.znode.parent", "hbase"}, // must start with '/'
 		{"hbase.client.netty.tls.enabled", "maybe"},
@@ -105,9 +103,6 @@ func TestSiteConfigBadValues(t *testing.T) {
 		t.Run(c.key, func(t *testing.T) {
 			dir := t.TempDir()
 			kv := []string{"hbase.zookeeper.quorum", "zk1", c.key, c.value}
-			if strings.HasPrefix(c.key, "hbase.rpc.") {
-				kv = append(kv, "hbase.security.authentication", "kerberos")
-			}
 			file := testkit.WriteSite(t, dir, "hbase-site.xml", kv...)
 			cfg, err := LoadSiteConfig(file)
 			if err != nil {

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/go-hbase/hbase/internal/pb"
-	"google.golang.org/protobuf/proto"
+	"github.com/go-hbase/hbase/internal/wire"
 )
 
 // Priority sets the request's RPC priority (RequestHeader.priority; the Java client's
@@ -40,13 +40,7 @@ func RequestAttribute(name string, value []byte) RequestOption {
 			return invalid("empty request attribute name")
 		}
 		h := o.header()
-		for _, a := range h.attrs {
-			if a.GetName() == name {
-				a.Value = value
-				return nil
-			}
-		}
-		h.attrs = append(h.attrs, &pb.NameBytesPair{Name: proto.String(name), Value: value})
+		h.attrs = wire.SetAttribute(h.attrs, name, value)
 		return nil
 	})
 }

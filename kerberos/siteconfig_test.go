@@ -84,3 +84,30 @@ func TestSiteConfigExplicitOptionsWin(t *testing.T) {
 		t.Errorf("settings = %+v; want the explicit integrity and AES required", s.cfg)
 	}
 }
+
+// A bad value of a Kerberos key of the site files is an error that names the key and the
+// file, and is hberr.ErrConfiguration (the root package's TestSiteConfigBadValues for the
+// other keys).
+func TestSiteConfigBadValues(t *testing.T) {
+	for _, c := range []struct{ key, value string }{
+		{"hbase.rpc.protection", "secret"},
+		{"hbase.rpc.crypto.encryption.aes.enabled", "yes"},
+	} {
+		t.Run(c.key, func(t *testing.T) {
+			file := testkit.WriteSite(t, t.TempDir(), "hbase-site.xml", "hbase.zookeeper.quorum", "zk1",
+				"hbase.security.authentication", "kerberos", c.key, c.value)
+			cfg, err := hbase.LoadSiteConfig(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = hbase.NewClientFromConfig(cfg, WithSiteConfig())
+			var se *hberr.SiteConfigError
+			if !errors.As(err, &se) || se.Key != c.key || se.File != file {
+				t.Fatalf("err = %v; want a *hberr.SiteConfigError for %s in %s", err, c.key, file)
+			}
+			if !errors.Is(err, hberr.ErrConfiguration) {
+				t.Errorf("err = %v; want errors.Is hberr.ErrConfiguration", err)
+			}
+		})
+	}
+}

@@ -28,7 +28,4 @@ func TestWithDialerMakesEveryConnection(t *testing.T) {
 	if len(dialled) != 1 || dialled[0] != fc.srv.Addr() {
 		t.Errorf("dialled %v; want the one server %s through the dialer", dialled, fc.srv.Addr())
 	}
-	if _, err := NewClient("zk:2181", WithDialer(nil)); err == nil {
-		t.Error("WithDialer(nil) accepted")
-	}
 }

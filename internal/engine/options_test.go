@@ -8,9 +8,8 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetrace"
-	"github.com/go-hbase/hbase/internal/pb"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
-	"google.golang.org/protobuf/proto"
 )
 
 // The root package's NewClient and options, for this package's tests (which cannot import
@@ -85,9 +84,7 @@ func WithAdaptiveHedging(floor, ceiling time.Duration) Option {
 }
 func WithHedgeBudget(share float64) Option { return set(func(o *Config) { o.Hedge.Budget = share }) }
 func WithConnectionAttribute(name string, value []byte) Option {
-	return set(func(o *Config) {
-		o.ConnAttrs = append(o.ConnAttrs, &pb.NameBytesPair{Name: proto.String(name), Value: value})
-	})
+	return set(func(o *Config) { o.ConnAttrs = wire.SetAttribute(o.ConnAttrs, name, value) })
 }
 func withMetaLocator(fn func(ctx context.Context) (string, error)) Option {
 	return set(func(o *Config) { o.LocateMeta = fn })

@@ -342,9 +342,6 @@ func TestPriorityAndAttributesOnTheWire(t *testing.T) {
 	if _, err := hrpc.NewGet([]byte("t"), []byte("r"), hrpc.RequestAttribute("", nil)); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("RequestAttribute(\"\"): err = %v; want ErrBadRequest", err)
 	}
-	if _, err := NewClient("127.0.0.1:2181", WithConnectionAttribute("", nil)); !errors.Is(err, hberr.ErrConfiguration) {
-		t.Errorf("WithConnectionAttribute(\"\"): err = %v; want ErrConfiguration", err)
-	}
 }
 
 // A Get with a priority and request attributes allocates no more than one without: they are

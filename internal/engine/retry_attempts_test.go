@@ -158,9 +158,6 @@ func TestRetryErrorCountsAttempts(t *testing.T) {
 }
 
 func TestMaxAttemptsOptionsChecked(t *testing.T) {
-	if _, err := NewClient("zk:2181", WithMaxAttempts(0)); err == nil {
-		t.Error("WithMaxAttempts(0) accepted")
-	}
 	if _, err := hrpc.NewGet([]byte("t"), []byte("r"), hrpc.MaxAttempts(0)); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("hrpc.MaxAttempts(0): err = %v; want ErrInvalidOption", err)
 	}

@@ -199,9 +199,6 @@ func TestBadInputBeforeAnyRPC(t *testing.T) {
 	if _, err := NewClient(""); err == nil {
 		t.Error("NewClient with an empty quorum succeeded")
 	}
-	if _, err := NewClient("zk:2181", WithMaxBackoff(0)); err == nil {
-		t.Error("NewClient with a zero max backoff succeeded")
-	}
 	if n := fc.srv.Requests(); n != 0 {
 		t.Errorf("bad input sent %d requests", n)
 	}
