@@ -29,7 +29,8 @@ func (c *Cluster) Status(ctx context.Context) (*Status, error) {
 }
 
 // Regions lists the regions of table as hbase:meta records them, ordered by start key; an
-// empty table lists the regions of every table, hbase:meta included.
+// empty table lists the regions of every table, hbase:meta included. It lists the primaries
+// (replica 0) alone; Replicas lists every replica.
 func (c *Cluster) Regions(ctx context.Context, table string) ([]Region, error) {
 	words := []string{"regions"}
 	if table != "" {
@@ -42,16 +43,47 @@ func (c *Cluster) Regions(ctx context.Context, table string) ([]Region, error) {
 	return parseRegions(w)
 }
 
+// Replicas lists every replica of every region of table (hbase:meta's replicas too), ordered
+// by start key then replica id: where hbase:meta says each is, the master's state of it, and
+// the region server that serves it (Replica). Regions lists the primaries alone. The launcher
+// reads hbase:meta afresh (its RegionLocator's getAllRegionLocations) and the master's and the
+// region servers' state in its own JVM, so a test may poll it during a balance or a move.
+func (c *Cluster) Replicas(ctx context.Context, table string) ([]Replica, error) {
+	if table == "" {
+		return nil, errors.New("hbasetest: replicas: no table")
+	}
+	w, err := c.do(ctx, "replicas", table)
+	if err != nil {
+		return nil, err
+	}
+	return parseReplicas(w)
+}
+
 // CreateTable creates table with the given column families, pre-split at splitKeys.
 func (c *Cluster) CreateTable(ctx context.Context, table string, families []string, splitKeys [][]byte) error {
+	return c.CreateTableWith(ctx, table, families, splitKeys, TableOptions{})
+}
+
+// CreateTableWith is CreateTable with the options o. A table of region replication n > 1
+// returns once every replica of every region is open (Replicas lists where); the master
+// places the replicas of one region on distinct servers when it has enough of them. Whether
+// secondaries follow their primary's writes closely is the cluster's configuration
+// (hbase.region.replica.replication.enabled in Options.Conf).
+func (c *Cluster) CreateTableWith(ctx context.Context, table string, families []string, splitKeys [][]byte, o TableOptions) error {
 	if len(families) == 0 {
 		return fmt.Errorf("hbasetest: create %s: no column family", table)
+	}
+	if o.RegionReplication < 0 || o.RegionReplication > 0xffff {
+		return fmt.Errorf("hbasetest: create %s: region replication %d is not 0 to 65535", table, o.RegionReplication)
 	}
 	fams := make([]string, len(families))
 	for i, f := range families {
 		fams[i] = encodeBytes([]byte(f))
 	}
 	words := []string{"create", table, strings.Join(fams, ",")}
+	if o.RegionReplication > 1 {
+		words = append(words, "replication="+strconv.Itoa(o.RegionReplication))
+	}
 	for _, k := range splitKeys {
 		words = append(words, encodeBytes(k))
 	}
@@ -277,7 +309,9 @@ func (c *Cluster) Merge(ctx context.Context, encodedA, encodedB string) (string,
 }
 
 // Move moves a region to the region server with the given index and waits until it is open
-// there.
+// there. encodedName may be a secondary replica's (Replica.EncodedName): that replica alone
+// moves, and hbase:meta's column for it names the new server once it is open. HBase moves a
+// replica where it is told, even onto a server that holds another replica of the region.
 func (c *Cluster) Move(ctx context.Context, encodedName string, server int) error {
 	_, err := c.MoveTimed(ctx, encodedName, server)
 	return err

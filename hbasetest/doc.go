@@ -39,7 +39,16 @@
 //
 //	status                          OK master=<host:port>,<startcode>,<active|dead> rs=<index>,<host:port>,<startcode>,<live|dead> ...
 //	regions [table]                 OK region=<table>,<encoded>,<name>,<start>,<end>,<index>,<host:port>,<startcode> ...
-//	create <table> <fam>[,<fam>...] [splitkey ...]
+//	                                the primaries (replica 0) alone
+//	replicas <table>                OK replica=<table>,<encoded>,<name>,<start>,<end>,<replica id>,<index>,<host:port>,<startcode>,<state>,<state index>,<serving index>,<reads|-> ...
+//	                                every replica of every region: the server hbase:meta names
+//	                                (index -1, "-" and 0 when none), the master's state of it
+//	                                and the server that state names, the server that has it
+//	                                open (-1: none) and whether it serves reads there
+//	                                (Cluster.Replicas)
+//	create <table> <fam>[,<fam>...] [replication=<n>] [splitkey ...]
+//	                                with replication=n, REGION_REPLICATION n; waits until every
+//	                                replica is open
 //	drop|disable|enable|truncate <table>
 //	put <table> <row> <fam> <qual> <value>
 //	get <table> <row>               OK cell=<row>,<fam>,<qual>,<timestamp>,<value> ...
@@ -53,7 +62,8 @@
 //	                                when each daughter took requests and hbase:meta said it open
 //	merge <encoded> <encoded>       OK <encoded merged region>                  (adjacent regions)
 //	move <encoded> <index>          OK <closed> <open> <in meta>  moves a region to the region server
-//	                                with that index; times as for split
+//	                                with that index; times as for split. A secondary replica's
+//	                                encoded name moves that replica alone
 //	move-all <index>                moves every region of that server to the other live servers
 //	move-meta [index]               moves hbase:meta (to another server when no index is given)
 //	balance                         OK <true|false>  (the balancer is otherwise off)
@@ -103,6 +113,14 @@
 // each client picks one, so one cluster serves clients of every listed protection (the
 // encryption benchmarks compare modes on one cluster this way). The launcher's own Java
 // clients ask for the strongest listed.
+//
+// Region replicas: CreateTableWith makes a table of REGION_REPLICATION n
+// (TableOptions.RegionReplication), Replicas lists where each replica is, and Move takes a
+// secondary replica's encoded name, so a test places replicas where it wants them (HBase
+// moves a replica even onto a server that holds another replica of its region). The balancer
+// (Balance) does not keep a region's replicas apart in a mini cluster: all its region servers
+// are on one host, and HBase's StochasticLoadBalancer weighs replicas that share a host, not a
+// server, so after a balance two or three replicas of a region may share a server.
 //
 // Two stand-alone Java clients run in JVMs of their own: JavaSmoke exercises every data
 // operation once, and StartJavaClient keeps a Java client connected that runs timed blocks of

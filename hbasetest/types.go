@@ -72,6 +72,38 @@ type Region struct {
 	StartCode   int64
 }
 
+// Replica is one replica of a region (Cluster.Replicas), seen three ways: where hbase:meta
+// says it is, which is what clients read; the master's assignment state of it; and the region
+// server that has it open. The three differ while a replica moves: hbase:meta names the old
+// server until the new one has opened it.
+type Replica struct {
+	// Region is the replica as hbase:meta records it: its own encoded name and region name
+	// ("table,start,regionid_000N.encoded." for replica N; the primary's for replica 0), the
+	// region's keys, and the server of its info:server column (info:server_000N for replica
+	// N, in the primary's row); Server -1 and Addr "" when the column is empty.
+	Region
+	ReplicaID int // 0 for the primary
+	// State is the master's assignment state of the replica ("OPEN", "OPENING", "CLOSING",
+	// "CLOSED", "OFFLINE"...; "" when the master knows none), and StateServer the index of the
+	// region server that state names (-1 for none).
+	State       string
+	StateServer int
+	// Serving is the index of the live region server on which the replica is open and takes
+	// requests, -1 when none. ReadsEnabled says whether it serves reads there: a secondary
+	// refuses them ("The region's reads are disabled") from its opening until it has seen a
+	// flush of its primary (hbase.region.replica.wait.for.primary.flush).
+	Serving      int
+	ReadsEnabled bool
+}
+
+// TableOptions shapes a table made by CreateTableWith beyond its families and split keys.
+type TableOptions struct {
+	// RegionReplication is the table's REGION_REPLICATION: how many replicas each region has,
+	// the primary and RegionReplication-1 read-only secondaries, each open on a server of its
+	// own when there are enough; 0 means 1.
+	RegionReplication int
+}
+
 // Reopen is how a region move or split went as the servers saw it: the launcher watches the
 // region servers' online regions and the hbase:meta region in its own JVM every millisecond,
 // without RPCs. Times are wall-clock (the launcher runs on this machine); a zero Time was not

@@ -130,6 +130,43 @@ func parseRegions(words []string) ([]Region, error) {
 	return out, nil
 }
 
+func parseReplicas(words []string) ([]Replica, error) {
+	recs, err := parseRecords(words, "replica", 13)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Replica, 0, len(recs))
+	for _, r := range recs {
+		f := r.fields
+		reg, err := parseRegions([]string{"region=" + strings.Join(f[:5], ",") + "," + strings.Join(f[6:9], ",")})
+		if err != nil {
+			return nil, err
+		}
+		rep := Replica{Region: reg[0]}
+		if rep.ReplicaID, err = strconv.Atoi(f[5]); err != nil || rep.ReplicaID < 0 {
+			return nil, fmt.Errorf("hbasetest: bad replica id %q", f[5])
+		}
+		if f[9] != "-" {
+			rep.State = f[9]
+		}
+		if rep.StateServer, err = strconv.Atoi(f[10]); err != nil {
+			return nil, fmt.Errorf("hbasetest: bad server index %q", f[10])
+		}
+		if rep.Serving, err = strconv.Atoi(f[11]); err != nil {
+			return nil, fmt.Errorf("hbasetest: bad server index %q", f[11])
+		}
+		switch f[12] {
+		case "reads":
+			rep.ReadsEnabled = true
+		case "-":
+		default:
+			return nil, fmt.Errorf("hbasetest: bad reads flag %q", f[12])
+		}
+		out = append(out, rep)
+	}
+	return out, nil
+}
+
 func parseCells(words []string) ([]Cell, error) {
 	recs, err := parseRecords(words, "cell", 5)
 	if err != nil {

@@ -94,3 +94,40 @@ func TestParseRecorded(t *testing.T) {
 		}
 	}
 }
+
+func TestParseReplicas(t *testing.T) {
+	reps, err := parseReplicas(strings.Fields("region=t,abc,742c2c31,-,6d,2,localhost:16022,99,- " +
+		"replica=t,abc,742c2c31,-,6d,0,2,localhost:16022,99,OPEN,2,2,reads " +
+		"replica=t,def,742c2c315f30303031,-,6d,1,0,localhost:16020,98,OPENING,1,-1,- " +
+		"replica=t,012,742c2c315f30303032,-,6d,2,-1,-,0,-,-1,-1,-"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reps) != 3 {
+		t.Fatalf("%d replicas: %+v", len(reps), reps)
+	}
+	p, s, u := reps[0], reps[1], reps[2]
+	if p.ReplicaID != 0 || p.EncodedName != "abc" || p.Server != 2 || p.Addr != "localhost:16022" || p.StartCode != 99 ||
+		string(p.EndKey) != "m" || p.State != "OPEN" || p.StateServer != 2 || p.Serving != 2 || !p.ReadsEnabled {
+		t.Errorf("primary: %+v", p)
+	}
+	if s.ReplicaID != 1 || string(s.Name) != "t,,1_0001" || s.Server != 0 || s.State != "OPENING" || s.StateServer != 1 ||
+		s.Serving != -1 || s.ReadsEnabled {
+		t.Errorf("moving secondary: %+v", s)
+	}
+	if u.ReplicaID != 2 || u.Server != -1 || u.Addr != "" || u.State != "" || u.StateServer != -1 || u.Serving != -1 {
+		t.Errorf("unassigned secondary: %+v", u)
+	}
+	for _, bad := range []string{
+		"replica=t,abc,00,-,-,0,0,localhost:1,1,OPEN,0,0",          // 12 fields
+		"replica=t,abc,00,-,-,x,0,localhost:1,1,OPEN,0,0,reads",    // replica id
+		"replica=t,abc,00,-,-,-1,0,localhost:1,1,OPEN,0,0,reads",   // negative id
+		"replica=t,abc,00,-,-,0,0,localhost:1,1,OPEN,0,0,yes",      // reads flag
+		"replica=t,abc,zz,-,-,0,0,localhost:1,1,OPEN,0,0,reads",    // name
+		"replica=t,abc,00,-,-,0,0,localhost:1,1,OPEN,zero,0,reads", // state server
+	} {
+		if _, err := parseReplicas([]string{bad}); err == nil {
+			t.Errorf("%q parsed without error", bad)
+		}
+	}
+}

@@ -96,6 +96,11 @@ final class Commands {
       case "create":
         args(w, 3, Integer.MAX_VALUE);
         return create(w);
+      case "replicas":
+        // replicas TABLE: every replica of every region, with hbase:meta's, the master's and
+        // the region servers' view of where it is (Replicas).
+        args(w, 2, 2);
+        return replicas(table(w[1]));
       case "create-recorded":
         // A table whose regions record what each request carried (RequestRecorder).
         args(w, 3, 3);
@@ -395,6 +400,17 @@ final class Commands {
 
   // ---- tables
 
+  /** The replicas of tn's regions; the table must exist (hbase:meta always does). */
+  private String replicas(TableName tn) throws Exception {
+    if (!tn.equals(TableName.META_TABLE_NAME)) {
+      try (Admin admin = mc.adminConn.getAdmin()) {
+        needTable(admin, tn);
+      }
+    }
+    return Replicas.list(mc, tn);
+  }
+
+  /** create TABLE FAMS [replication=N] [SPLITKEY ...]. */
   private String create(String[] w) throws Exception {
     TableName tn = table(w[1]);
     TableDescriptorBuilder td = TableDescriptorBuilder.newBuilder(tn);
@@ -405,9 +421,19 @@ final class Commands {
       }
       td.setColumnFamily(ColumnFamilyDescriptorBuilder.of(fam));
     }
-    byte[][] splits = new byte[w.length - 3][];
-    for (int i = 3; i < w.length; i++) {
-      splits[i - 3] = Hex.decode(w[i]);
+    int first = 3;
+    int replication = 1;
+    if (w.length > 3 && w[3].startsWith("replication=")) {
+      replication = (int) parseLong(w[3].substring("replication=".length()));
+      if (replication < 1 || replication > 0xffff) {
+        throw new UsageException("create: region replication " + replication + " is not 1 to 65535");
+      }
+      td.setRegionReplication(replication);
+      first = 4;
+    }
+    byte[][] splits = new byte[w.length - first][];
+    for (int i = first; i < w.length; i++) {
+      splits[i - first] = Hex.decode(w[i]);
     }
     try (Admin admin = mc.adminConn.getAdmin()) {
       if (admin.tableExists(tn)) {
@@ -418,6 +444,12 @@ final class Commands {
       } else {
         admin.createTable(td.build(), splits);
       }
+    }
+    if (replication > 1) {
+      // createTable returns once the primaries are open; the secondaries are assigned by the
+      // same procedure but may still be opening.
+      int n = replication;
+      waitFor("every replica of " + tn + " to open", WAIT_MS, () -> Replicas.allOpen(mc, tn, n));
     }
     return "";
   }

@@ -9,6 +9,7 @@ import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionInfoBuilder;
+import org.apache.hadoop.hbase.client.RegionReplicaUtil;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
@@ -112,7 +113,10 @@ final class ReopenWatch implements AutoCloseable {
     };
   }
 
-  /** The region's row in hbase:meta says OPEN on server (any server when null). */
+  /**
+   * The region's row in hbase:meta says OPEN on server (any server when null). For a secondary
+   * replica that is the primary's row, with the replica's own columns (info:server_000N...).
+   */
   static Cond openInMeta(MiniCluster mc, RegionInfo[] ri, ServerName server) {
     return () -> {
       if (ri[0] == null) {
@@ -122,10 +126,12 @@ final class ReopenWatch implements AutoCloseable {
       if (meta == null) {
         return false;
       }
-      Result r = meta.get(new Get(ri[0].getRegionName()).addFamily(HConstants.CATALOG_FAMILY));
-      byte[] state = r.getValue(HConstants.CATALOG_FAMILY, HConstants.STATE_QUALIFIER);
-      byte[] addr = r.getValue(HConstants.CATALOG_FAMILY, HConstants.SERVER_QUALIFIER);
-      byte[] code = r.getValue(HConstants.CATALOG_FAMILY, HConstants.STARTCODE_QUALIFIER);
+      int id = ri[0].getReplicaId();
+      byte[] row = RegionReplicaUtil.getRegionInfoForDefaultReplica(ri[0]).getRegionName();
+      Result r = meta.get(new Get(row).addFamily(HConstants.CATALOG_FAMILY));
+      byte[] state = r.getValue(HConstants.CATALOG_FAMILY, Replicas.metaColumn(HConstants.STATE_QUALIFIER_STR, id));
+      byte[] addr = r.getValue(HConstants.CATALOG_FAMILY, Replicas.metaColumn(HConstants.SERVER_QUALIFIER_STR, id));
+      byte[] code = r.getValue(HConstants.CATALOG_FAMILY, Replicas.metaColumn(HConstants.STARTCODE_QUALIFIER_STR, id));
       if (state == null || !Bytes.toString(state).equals("OPEN") || addr == null || code == null) {
         return false;
       }
