@@ -464,7 +464,7 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 	if c.Hooks != nil && c.Hooks.RegionCache != nil {
 		hint = nil // the hook sees the region cache's lookup
 	}
-	resp, cells, err := c.sendLoopAt(ctx, call, o, r, hint, race.abort)
+	resp, cells, err := c.run(ctx, &callRun{call: call, first: r, firstConn: hint, stop: race.abort}, o)
 	now := time.Now()
 	if err == nil {
 		w.answered(now, now.Sub(start))
@@ -642,7 +642,7 @@ func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call 
 		}
 		var resp proto.Message
 		var cells []byte
-		resp, cells, err = c.attempt(ctx, rep, conn, call, lo, nil)
+		resp, cells, err = c.attempt(ctx, &callRun{call: call}, lo, rep, conn)
 		if err == nil {
 			return resp, cells, nil
 		}

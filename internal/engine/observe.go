@@ -126,19 +126,8 @@ func RequestSize(req proto.Message, cells []byte) int {
 func (c *Client) sendObserved(ctx context.Context, call wire.Call) (proto.Message, []byte, error) {
 	o := NewCallObs(c, call.Op(), call.Table(), call.Key())
 	ctx = o.Begin(ctx)
-	resp, cells, err := c.sendLoop(ctx, call, &o)
+	resp, cells, err := c.run(ctx, &callRun{call: call}, &o)
 	o.End(ctx, err)
-	return resp, cells, err
-}
-
-// attempt is callRegion, timed and reported when the call is observed.
-func (c *Client) attempt(ctx context.Context, r *regionInfo, conn *region.Client, call wire.Call, o *CallObs, abort <-chan struct{}) (proto.Message, []byte, error) {
-	if o == nil {
-		return c.callRegion(ctx, r, conn, call, nil, abort)
-	}
-	start := time.Now()
-	resp, cells, err := c.callRegion(ctx, r, conn, call, o, abort)
-	o.attempted(ctx, c, r.name, conn.Addr(), time.Since(start), resp, cells, err)
 	return resp, cells, err
 }
 

@@ -55,6 +55,19 @@ func sameRegion(a, b *regionInfo) bool {
 
 // scanRace is the hedged open of one Timeline scan in one region.
 type scanRace struct {
+	s        *Scanner
+	primary  *regionInfo
+	reps     []*regionInfo
+	w        *primaryWindow // the primary server's latency (hedge.go)
+	delay    time.Duration
+	down     bool // the primary is out of service: the secondaries are asked at once
+	start    time.Time
+	open     wire.ReplicaOpen
+	chk      scanCheck          // the legs' checks start as copies of it
+	pcancel  context.CancelFunc // ends the primary's open once a secondary won
+	legsCtx  context.Context    // the secondaries' legs run under it
+	legsDone context.CancelFunc
+
 	mu          sync.Mutex
 	won         *scanLeg // the secondary that answered first
 	primaryWon  bool
@@ -89,143 +102,178 @@ type scanLeg struct {
 func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *pb.ScanResponse) error {
 	primary := s.reg
 	reps := primary.secondaryReplicas()
-	if s.sticky != nil && replicaOf(s.sticky, primary) {
-		// Reopening in the region: the same secondary, where it is now.
-		for _, rep := range reps {
-			if rep.replicaID == s.sticky.replicaID {
-				return s.openOn(ctx, rep, req, resp)
-			}
-		}
+	if rep := s.stickyReplica(primary, reps); rep != nil {
+		return s.openOn(ctx, rep, req, resp) // reopening in the region: the same secondary
 	}
-	if s.sticky != nil {
-		// The replica the scan stayed on is gone: its read point means nothing elsewhere.
-		s.readPoint, s.spec.MvccReadPoint = 0, nil
-	}
-	s.sticky = nil
 	if len(reps) == 0 {
 		if s.conn == nil {
 			return fmt.Errorf("%w: region %s is out of service and has no replica", hberr.ErrRegionUnavailable, quoteBytes(primary.name))
 		}
 		return s.call(ctx, req, resp)
 	}
+	race := s.newScanRace(ctx, primary, reps, req)
+	defer race.legsDone()
+	pctx, pcancel := context.WithCancel(ctx)
+	defer pcancel()
+	race.pcancel = pcancel
+	hedged, err := race.openOnPrimary(ctx, pctx, req, resp)
+	if !hedged {
+		return err // no hedge went out: the primary's answer (or failure) is the scan's
+	}
+	won, done := race.settle(ctx, err)
+	if done {
+		return nil // the primary won
+	}
+	if won == nil {
+		return race.noWinner(ctx, err)
+	}
+	race.adoptWinner(ctx, won, err, resp)
+	return nil
+}
+
+// stickyReplica returns the secondary of primary the scan stays on, where it is now; nil when
+// the scan is not on one (a replica it stayed on that is gone loses its read point, which
+// means nothing elsewhere).
+func (s *Scanner) stickyReplica(primary *regionInfo, reps []*regionInfo) *regionInfo {
+	if s.sticky != nil && replicaOf(s.sticky, primary) {
+		for _, rep := range reps {
+			if rep.replicaID == s.sticky.replicaID {
+				return rep
+			}
+		}
+	}
+	if s.sticky != nil {
+		s.readPoint, s.spec.MvccReadPoint = 0, nil
+	}
+	s.sticky = nil
+	return nil
+}
+
+// newScanRace prepares the hedged open of req on primary and its secondaries reps.
+func (s *Scanner) newScanRace(ctx context.Context, primary *regionInfo, reps []*regionInfo, req *pb.ScanRequest) *scanRace {
 	h := s.c.hedge
 	h.earn()
 	w := h.window(primary.location())
-	delay := h.delayFor(w)
-	down := s.conn == nil
+	race := &scanRace{s: s, primary: primary, reps: reps, w: w, delay: h.delayFor(w), down: s.conn == nil,
+		start: time.Now(), open: wire.NewReplicaOpen(req), done: make(chan struct{}),
+		chk: scanCheck{reversed: s.check.reversed, meta: s.check.meta}}
+	race.legsCtx, race.legsDone = context.WithCancel(ctx)
+	return race
+}
 
-	// The secondaries' requests share a copy of the scan spec: the scanner changes its own
-	// once this returns, while a losing leg may still be encoding.
-	spec := proto.Clone(req.GetScan()).(*pb.Scan)
-	// A read point is the primary's (a reopen in the region after its first page): a
-	// secondary's reads are numbered its own way, so it opens without one and gives its own.
-	spec.MvccReadPoint = nil
-	// So do the request's own fields: pointers into the scanner's reused request.
-	numRows, limit := copyOf(req.NumberOfRows), copyOf(req.LimitOfRows)
-	partials, heartbeats, metrics := copyOf(req.ClientHandlesPartials), copyOf(req.ClientHandlesHeartbeats), copyOf(req.TrackScanMetrics)
-	race := &scanRace{done: make(chan struct{})}
-	pctx, pcancel := context.WithCancel(ctx)
-	defer pcancel()
-	sctx, scancel := context.WithCancel(ctx)
-	defer scancel()
-	chkTemplate := scanCheck{reversed: s.check.reversed, meta: s.check.meta}
-	var launch func(force bool)
-	launch = func(force bool) {
-		race.mu.Lock()
-		if race.launched > 0 || race.primaryWon || (race.settled && !force) {
-			race.mu.Unlock()
+// openOnPrimary sends the open request to the primary (pctx: ended once a secondary won),
+// with the hedge timer running, and launches the secondaries when it is down or failed. It
+// returns whether any secondary was asked, and the primary's error.
+func (r *scanRace) openOnPrimary(ctx, pctx context.Context, req *pb.ScanRequest, resp *pb.ScanResponse) (hedged bool, _ error) {
+	if r.down {
+		r.launch(true)
+		return true, fmt.Errorf("%w: region %s is out of service", hberr.ErrRegionUnavailable, quoteBytes(r.primary.name))
+	}
+	r.mu.Lock()
+	r.timer = time.AfterFunc(r.delay, func() { r.launch(false) })
+	r.mu.Unlock()
+	err := r.s.call(pctx, req, resp)
+	if err == nil {
+		r.w.answered(time.Now(), time.Since(r.start))
+	}
+	r.mu.Lock()
+	r.settled = true
+	r.timer.Stop()
+	launched := r.launched
+	r.mu.Unlock()
+	if launched == 0 && (err == nil || !hedgeAfterFailure(ctx, err)) {
+		return false, err
+	}
+	if err != nil && hedgeAfterFailure(ctx, err) {
+		r.launch(true)
+	}
+	return true, err
+}
+
+// launch sends the open request to every secondary, unless one went out already, the primary
+// won, or (not forced) the primary's leg ended or the hedge budget refuses it while the
+// primary's server answers (then it looks again when the server would be silent: hedge.go).
+func (r *scanRace) launch(force bool) {
+	h := r.s.c.hedge
+	r.mu.Lock()
+	if r.launched > 0 || r.primaryWon || (r.settled && !force) {
+		r.mu.Unlock()
+		return
+	}
+	if !force {
+		if wait := r.w.silentIn(time.Now(), r.delay); wait > 0 && !h.spend() {
+			r.timer = time.AfterFunc(wait, func() { r.launch(false) })
+			r.mu.Unlock()
 			return
 		}
-		if !force {
-			if wait := w.silentIn(time.Now(), delay); wait > 0 && !h.spend() {
-				// Over budget while the primary's server answers: look again when it
-				// would be silent (hedge.go).
-				race.timer = time.AfterFunc(wait, func() { launch(false) })
-				race.mu.Unlock()
-				return
+	}
+	r.launched, r.pending = len(r.reps), len(r.reps)
+	r.mu.Unlock()
+	h.sent.Add(uint64(len(r.reps)))
+	for _, rep := range r.reps {
+		chk := r.chk
+		req := r.open.Request(rep.name)
+		if !r.s.c.spawn(func() { r.s.c.runScanLeg(r.legsCtx, r, rep, req, &chk, r.s.extras) }) {
+			r.mu.Lock()
+			r.pending--
+			r.lastErr = hberr.ErrClosed
+			if r.pending == 0 && r.primaryDone {
+				r.finish()
 			}
-		}
-		race.launched, race.pending = len(reps), len(reps)
-		race.mu.Unlock()
-		h.sent.Add(uint64(len(reps)))
-		for _, rep := range reps {
-			sreq := &pb.ScanRequest{Region: wire.RegionSpecifier(rep.name), Scan: spec,
-				NumberOfRows: numRows, LimitOfRows: limit,
-				ClientHandlesPartials: partials, ClientHandlesHeartbeats: heartbeats,
-				TrackScanMetrics: metrics}
-			chk := chkTemplate
-			x := s.extras
-			if !s.c.spawn(func() { s.c.runScanLeg(sctx, race, primary, rep, sreq, &chk, x, pcancel) }) {
-				race.mu.Lock()
-				race.pending--
-				race.lastErr = hberr.ErrClosed
-				if race.pending == 0 && race.primaryDone {
-					race.finish()
-				}
-				race.mu.Unlock()
-			}
+			r.mu.Unlock()
 		}
 	}
-	var err error
-	start := time.Now()
-	if down {
-		launch(true)
-		err = fmt.Errorf("%w: region %s is out of service", hberr.ErrRegionUnavailable, quoteBytes(primary.name))
-	} else {
-		race.mu.Lock()
-		race.timer = time.AfterFunc(delay, func() { launch(false) })
-		race.mu.Unlock()
-		err = s.call(pctx, req, resp)
-		if err == nil {
-			w.answered(time.Now(), time.Since(start))
-		}
-		race.mu.Lock()
-		race.settled = true
-		race.timer.Stop()
-		launched := race.launched
-		race.mu.Unlock()
-		if launched == 0 && (err == nil || !hedgeAfterFailure(ctx, err)) {
-			return err // no hedge went out: the primary's answer (or failure) is the scan's
-		}
-		if err != nil && hedgeAfterFailure(ctx, err) {
-			launch(true)
-		}
+}
+
+// settle ends the race for the primary's outcome err: done when the primary won; otherwise
+// it waits for the secondaries and returns the one that won (nil: none).
+func (r *scanRace) settle(ctx context.Context, err error) (won *scanLeg, done bool) {
+	r.mu.Lock()
+	if r.won == nil && err == nil {
+		r.primaryWon = true // the legs close whatever they open from now on
+		r.finish()
+		launched := r.launched
+		r.mu.Unlock()
+		r.legsDone()
+		r.s.c.hedgeScanEvent(ctx, r.primary, r.delay, launched, 0)
+		return nil, true
 	}
-	race.mu.Lock()
-	if race.won == nil && err == nil {
-		race.primaryWon = true // the legs close whatever they open from now on
-		race.finish()
-		launched := race.launched
-		race.mu.Unlock()
-		scancel()
-		s.c.hedgeScanEvent(ctx, primary, delay, launched, 0)
-		return nil
+	r.primaryDone = true
+	if r.won == nil && (r.pending == 0 || ctx.Err() != nil) {
+		r.finish()
 	}
-	race.primaryDone = true
-	if race.won == nil && (race.pending == 0 || ctx.Err() != nil) {
-		race.finish()
-	}
-	race.mu.Unlock()
+	r.mu.Unlock()
 	select {
-	case <-race.done:
+	case <-r.done:
 	case <-ctx.Done():
 	}
-	race.mu.Lock()
-	won, launched, lastErr := race.won, race.launched, race.lastErr
-	race.primaryWon = won == nil // nothing may win any more: the legs close what they open
-	race.mu.Unlock()
-	if won == nil {
-		if err == nil {
-			err = lastErr
-		}
-		if ctx.Err() != nil {
-			return CtxErr(ctx, err)
-		}
-		s.c.hedgeScanEvent(ctx, primary, delay, launched, -1)
-		return err
-	}
+	r.mu.Lock()
+	won = r.won
+	r.primaryWon = won == nil // nothing may win any more: the legs close what they open
+	r.mu.Unlock()
+	return won, false
+}
+
+// noWinner is the error of an open nothing answered: the primary's, or the last leg's.
+func (r *scanRace) noWinner(ctx context.Context, err error) error {
+	r.mu.Lock()
+	launched, lastErr := r.launched, r.lastErr
+	r.mu.Unlock()
 	if err == nil {
-		// The primary answered too, as the secondary won: close the scanner it opened.
+		err = lastErr
+	}
+	if ctx.Err() != nil {
+		return CtxErr(ctx, err)
+	}
+	r.s.c.hedgeScanEvent(ctx, r.primary, r.delay, launched, -1)
+	return err
+}
+
+// adoptWinner continues the scan on the secondary that won; err is the primary's outcome:
+// a scanner the primary opened as well is closed.
+func (r *scanRace) adoptWinner(ctx context.Context, won *scanLeg, err error, resp *pb.ScanResponse) {
+	s := r.s
+	if err == nil {
 		s.open = true
 		s.id = s.flags.scannerID
 		if s.id != noScannerID && resp.GetMoreResultsInRegion() {
@@ -233,12 +281,14 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 		}
 		s.open = false
 	}
-	if !down {
-		w.sample(time.Now(), time.Since(start)) // at least: see primaryWindow.sample
+	if !r.down {
+		r.w.sample(time.Now(), time.Since(r.start)) // at least: see primaryWindow.sample
 	}
-	s.c.hedgeScanEvent(ctx, primary, delay, launched, won.rep.replicaID)
+	r.mu.Lock()
+	launched := r.launched
+	r.mu.Unlock()
+	s.c.hedgeScanEvent(ctx, r.primary, r.delay, launched, won.rep.replicaID)
 	s.adopt(won)
-	return nil
 }
 
 // adopt makes the scanner continue on the secondary leg that won: its region and
@@ -267,8 +317,8 @@ func (s *Scanner) openOn(ctx context.Context, rep *regionInfo, req *pb.ScanReque
 }
 
 // runScanLeg sends a Timeline scan's open request to secondary rep and files the answer.
-func (c *Client) runScanLeg(ctx context.Context, race *scanRace, primary, rep *regionInfo, req *pb.ScanRequest,
-	chk *scanCheck, x region.Extras, pcancel context.CancelFunc) {
+func (c *Client) runScanLeg(ctx context.Context, race *scanRace, rep *regionInfo, req *pb.ScanRequest,
+	chk *scanCheck, x region.Extras) {
 	conn, err := c.conn(ctx, rep.addr)
 	var resp *pb.ScanResponse
 	if err == nil {
@@ -281,7 +331,7 @@ func (c *Client) runScanLeg(ctx context.Context, race *scanRace, primary, rep *r
 	switch {
 	case err == nil && race.won == nil && !race.primaryWon:
 		race.won = &scanLeg{rep: rep, conn: conn, resp: resp, check: chk}
-		pcancel()
+		race.pcancel()
 		race.finish()
 		return
 	case err == nil:
@@ -296,7 +346,7 @@ func (c *Client) runScanLeg(ctx context.Context, race *scanRace, primary, rep *r
 	default:
 		race.lastErr = err
 		if errors.Is(err, hberr.ErrRegionUnavailable) || Classify(err) == Relocate || Classify(err) == PauseAndRelocate {
-			c.refreshReplicas(primary)
+			c.refreshReplicas(race.primary)
 		}
 	}
 	if race.pending == 0 && race.primaryDone {
@@ -311,13 +361,4 @@ func (c *Client) hedgeScanEvent(ctx context.Context, r *regionInfo, delay time.D
 	}
 	c.Hooks.Hedge(ctx, hbasetrace.HedgeInfo{Op: "Scan", Table: r.table, Region: r.name, Primary: r.location(),
 		Delay: delay, Sent: sent, Winner: winner})
-}
-
-// copyOf returns a pointer to a copy of *p, or nil.
-func copyOf[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }

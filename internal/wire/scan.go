@@ -119,3 +119,39 @@ func RegionSpecifier(regionName []byte) *pb.RegionSpecifier {
 func EncodedSpecifier(encoded string) *pb.RegionSpecifier {
 	return &pb.RegionSpecifier{Type: pb.RegionSpecifier_ENCODED_REGION_NAME.Enum(), Value: []byte(encoded)}
 }
+
+// ReplicaOpen builds the open requests of a Timeline scan's secondary replicas from the open
+// request made for its primary. They share a copy of the scan spec without the primary's read
+// point (a secondary numbers its reads its own way, so it opens without one and gives its
+// own), and copies of the request's own fields: the scanner reuses its request once the open
+// returns, while a losing replica's request may still be encoding.
+type ReplicaOpen struct {
+	spec                              *pb.Scan
+	rows, limit                       *uint32
+	partials, heartbeats, scanMetrics *bool
+}
+
+// NewReplicaOpen copies what the secondaries' open requests take from req.
+func NewReplicaOpen(req *pb.ScanRequest) ReplicaOpen {
+	spec := proto.Clone(req.GetScan()).(*pb.Scan)
+	spec.MvccReadPoint = nil
+	return ReplicaOpen{spec: spec, rows: copyOf(req.NumberOfRows), limit: copyOf(req.LimitOfRows),
+		partials: copyOf(req.ClientHandlesPartials), heartbeats: copyOf(req.ClientHandlesHeartbeats),
+		scanMetrics: copyOf(req.TrackScanMetrics)}
+}
+
+// Request is the open request for the secondary replica named region.
+func (o ReplicaOpen) Request(region []byte) *pb.ScanRequest {
+	return &pb.ScanRequest{Region: RegionSpecifier(region), Scan: o.spec, NumberOfRows: o.rows,
+		LimitOfRows: o.limit, ClientHandlesPartials: o.partials, ClientHandlesHeartbeats: o.heartbeats,
+		TrackScanMetrics: o.scanMetrics}
+}
+
+// copyOf returns a pointer to a copy of *p, or nil.
+func copyOf[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
