@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/go-hbase/hbase/internal/histogram"
 	"go.uber.org/goleak"
 
 	"github.com/go-hbase/hbase"
@@ -481,7 +481,7 @@ type chaosStats struct {
 	outcomes map[string]int
 	first    map[string]string        // first occurrence of each outcome: when and the error
 	late     map[string]time.Duration // per operation, the latest return relative to the deadline
-	latency  map[string]*hdrhistogram.Histogram
+	latency  map[string]*histogram.Histogram
 	lateCall string
 	maxLate  time.Duration
 	// lateCalls are the calls that returned more than chaosMaxLate/2 after their deadline.
@@ -492,7 +492,7 @@ func (s *chaosStats) init() {
 	s.outcomes = map[string]int{}
 	s.first = map[string]string{}
 	s.late = map[string]time.Duration{}
-	s.latency = map[string]*hdrhistogram.Histogram{}
+	s.latency = map[string]*histogram.Histogram{}
 	s.maxLate = math.MinInt64
 }
 
@@ -522,10 +522,10 @@ func (s *chaosStats) record(op string, began, deadline time.Time, err error, sta
 	{
 		h := s.latency[op]
 		if h == nil {
-			h = hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 3)
+			h = histogram.New(int64(time.Minute/time.Microsecond), 3)
 			s.latency[op] = h
 		}
-		_ = h.RecordValue(int64(now.Sub(began) / time.Microsecond))
+		h.Record(int64(now.Sub(began) / time.Microsecond))
 	}
 	if late > chaosMaxLate/2 {
 		s.lateCalls = append(s.lateCalls, lateCall{op: op, start: start, began: began, deadline: deadline, returned: now, err: err})
@@ -589,8 +589,8 @@ func (s *chaosStats) report(t *testing.T, d time.Duration) {
 		fmt.Fprintf(&b, "  %-10s latest return relative to its deadline %+v", op, s.late[op].Round(time.Millisecond))
 		if h := s.latency[op]; h != nil {
 			us := func(v int64) time.Duration { return (time.Duration(v) * time.Microsecond).Round(10 * time.Microsecond) }
-			fmt.Fprintf(&b, "; latency p50 %v p99 %v p99.9 %v max %v", us(h.ValueAtQuantile(50)),
-				us(h.ValueAtQuantile(99)), us(h.ValueAtQuantile(99.9)), us(h.Max()))
+			fmt.Fprintf(&b, "; latency p50 %v p99 %v p99.9 %v max %v", us(h.Percentile(50)),
+				us(h.Percentile(99)), us(h.Percentile(99.9)), us(h.Max()))
 		}
 		b.WriteByte('\n')
 	}
@@ -605,7 +605,7 @@ func (s *chaosStats) report(t *testing.T, d time.Duration) {
 type schedProbe struct {
 	start  time.Time
 	done   chan struct{}
-	hist   *hdrhistogram.Histogram
+	hist   *histogram.Histogram
 	worst  []string // oversleeps of more than 50 ms, with when they ended
 	stalls []stall  // oversleeps of more than 5 ms
 	// maxGoroutines is the most goroutines seen: a client that leaks while it runs shows here.
@@ -628,7 +628,7 @@ func processCPU() time.Duration {
 }
 
 func startSchedProbe(stop <-chan struct{}) *schedProbe {
-	p := &schedProbe{start: time.Now(), done: make(chan struct{}), hist: hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 3)}
+	p := &schedProbe{start: time.Now(), done: make(chan struct{}), hist: histogram.New(int64(time.Minute/time.Microsecond), 3)}
 	go func() {
 		defer close(p.done)
 		for {
@@ -640,7 +640,7 @@ func startSchedProbe(stop <-chan struct{}) *schedProbe {
 			t0, cpu0 := time.Now(), processCPU()
 			time.Sleep(5 * time.Millisecond)
 			over := time.Since(t0) - 5*time.Millisecond
-			_ = p.hist.RecordValue(int64(over / time.Microsecond))
+			p.hist.Record(int64(over / time.Microsecond))
 			p.maxGoroutines = max(p.maxGoroutines, runtime.NumGoroutine())
 			if over > 5*time.Millisecond {
 				end := t0.Add(5*time.Millisecond + over)
@@ -682,8 +682,8 @@ func (p *schedProbe) stalledBetween(from, to time.Time) time.Duration {
 func (p *schedProbe) summary() string {
 	<-p.done
 	us := func(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
-	return fmt.Sprintf("oversleep p99 %v p99.9 %v max %v; at most %d goroutines; over 50ms: %v", us(p.hist.ValueAtQuantile(99)),
-		us(p.hist.ValueAtQuantile(99.9)), us(p.hist.Max()), p.maxGoroutines, p.worst)
+	return fmt.Sprintf("oversleep p99 %v p99.9 %v max %v; at most %d goroutines; over 50ms: %v", us(p.hist.Percentile(99)),
+		us(p.hist.Percentile(99.9)), us(p.hist.Max()), p.maxGoroutines, p.worst)
 }
 
 // errorKind names an error for the counts: the sentinel it wraps, else its text up to the

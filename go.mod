@@ -3,7 +3,6 @@ module github.com/go-hbase/hbase
 go 1.26.0
 
 require (
-	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/go-zookeeper/zk v1.0.4
 	github.com/google/btree v1.1.3
 	github.com/jcmturner/gofork v1.7.6

@@ -130,8 +130,8 @@ func interleave(t *testing.T, st *stats, cl *hbasetest.Cluster, sides []side, op
 				a := st.get(sd.name, op)
 				q := a.q[round*quarters/rounds]
 				for _, d := range lat {
-					a.h.RecordValue(d.Nanoseconds())
-					q.RecordValue(d.Nanoseconds())
+					a.h.Record(d.Nanoseconds())
+					q.Record(d.Nanoseconds())
 				}
 				a.cpu += sideCPU(t, sd) - cpu0
 				a.server += clusterCPU(t, cl) - server0

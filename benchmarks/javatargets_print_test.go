@@ -24,8 +24,8 @@ func (a *peAcc) figures() peFigures {
 	n := max(a.n, 1)
 	f := peFigures{
 		opsPerSec: float64(a.n) / a.wall.Seconds(), rowsPerSec: float64(a.rows) / a.wall.Seconds(),
-		p50: time.Duration(a.h.ValueAtQuantile(50)), p75: time.Duration(a.h.ValueAtQuantile(75)),
-		p99:      time.Duration(a.h.ValueAtQuantile(99)),
+		p50: time.Duration(a.h.Percentile(50)), p75: time.Duration(a.h.Percentile(75)),
+		p99:      time.Duration(a.h.Percentile(99)),
 		cpuPerOp: a.cpu / time.Duration(n), serverPerOp: a.server / time.Duration(n),
 		allocsPerOp: float64(a.mallocs) / float64(n), bytesPerOp: float64(a.bytes) / float64(n),
 		requestAllocsPerOp: a.requestAllocsPerOp, gcs: a.gcs, ops: a.n, rows: a.rows,

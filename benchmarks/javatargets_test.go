@@ -14,13 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/bufwriter"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/cputime"
+	"github.com/go-hbase/hbase/internal/histogram"
 )
 
 // The table of TestJavaClientTargets: PerformanceEvaluation's name and layout
@@ -87,7 +86,7 @@ type peSide struct {
 
 // peAcc accumulates one side's blocks of one workload.
 type peAcc struct {
-	h                   *hdrhistogram.Histogram
+	h                   *histogram.Histogram
 	n, rows             int64
 	wall, cpu, server   time.Duration
 	mallocs, bytes, gcs uint64
@@ -289,7 +288,7 @@ func runPEWorkload(t *testing.T, cl *hbasetest.Cluster, sides []peSide, w peWork
 				t.Fatalf("%s %s x%d: %v", sd.name, w.name, w.callers, err)
 			}
 			for _, d := range b.Latencies {
-				a.h.RecordValue(d.Nanoseconds())
+				a.h.Record(d.Nanoseconds())
 			}
 			a.n += int64(len(b.Latencies))
 			a.rows += b.Rows

@@ -9,11 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/cipher"
 	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/internal/histogram"
 	"github.com/go-hbase/hbase/kerberos"
 )
 
@@ -123,8 +122,8 @@ func ratio(a, b time.Duration) float64 {
 
 // acc accumulates one side and operation over every cluster it ran on.
 type acc struct {
-	h      *hdrhistogram.Histogram
-	q      [quarters]*hdrhistogram.Histogram
+	h      *histogram.Histogram
+	q      [quarters]*histogram.Histogram
 	cpu    time.Duration
 	server time.Duration
 	wall   time.Duration // the blocks' wall time, for throughput
@@ -138,7 +137,7 @@ type stats struct {
 
 func newStats() *stats { return &stats{m: map[string]*acc{}} }
 
-func newHistogram() *hdrhistogram.Histogram { return hdrhistogram.New(1, int64(10*time.Second), 3) }
+func newHistogram() *histogram.Histogram { return histogram.New(int64(10*time.Second), 3) }
 
 func (s *stats) get(side, op string) *acc {
 	k := side + "\x00" + op
@@ -161,13 +160,13 @@ func (s *stats) results() []measurement {
 		side, op, _ := strings.Cut(k, "\x00")
 		m := measurement{
 			side: side, op: op, ops: a.n,
-			p50: time.Duration(a.h.ValueAtQuantile(50)), p75: time.Duration(a.h.ValueAtQuantile(75)),
-			p95:      time.Duration(a.h.ValueAtQuantile(95)),
+			p50: time.Duration(a.h.Percentile(50)), p75: time.Duration(a.h.Percentile(75)),
+			p95:      time.Duration(a.h.Percentile(95)),
 			cpuPerOp: a.cpu / time.Duration(max(a.n, 1)), serverPerOp: a.server / time.Duration(max(a.n, 1)),
 			opsPerSec: float64(a.n) / a.wall.Seconds(),
 		}
 		for i, h := range a.q {
-			m.quarterP75[i] = time.Duration(h.ValueAtQuantile(75))
+			m.quarterP75[i] = time.Duration(h.Percentile(75))
 		}
 		out = append(out, m)
 	}

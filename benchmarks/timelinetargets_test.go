@@ -136,7 +136,7 @@ func runSlowServer(t *testing.T, cl *hbasetest.Cluster, primary int, jDefault *h
 	secondaryGets := func() (int64, error) { return cl.SecondaryGets(ctx) }
 	adaptive := tlAdaptive()
 	// The tuned Java client: its delay is its own healthy 95th percentile, rounded up to 100 µs.
-	tuned := time.Duration(javaHealthy.h.ValueAtQuantile(95)).Truncate(100*time.Microsecond) + 100*time.Microsecond
+	tuned := time.Duration(javaHealthy.h.Percentile(95)).Truncate(100*time.Microsecond) + 100*time.Microsecond
 	jTuned, err := cl.StartJavaClient(ctx, fmt.Sprintf("hbase.client.primaryCallTimeout.get=%d", tuned.Microseconds()))
 	if err != nil {
 		t.Fatal(err)
@@ -356,18 +356,12 @@ func (a *peAcc) timelineFigures() tlFigures {
 	n := float64(max(a.n, 1))
 	f := tlFigures{
 		opsPerSec: float64(a.n) / a.wall.Seconds(),
-		p50:       time.Duration(a.h.ValueAtQuantile(50)), p99: time.Duration(a.h.ValueAtQuantile(99)),
-		p999: time.Duration(a.h.ValueAtQuantile(99.9)), max: time.Duration(a.h.Max()),
+		p50:       time.Duration(a.h.Percentile(50)), p99: time.Duration(a.h.Percentile(99)),
+		p999: time.Duration(a.h.Percentile(99.9)), max: time.Duration(a.h.Max()),
 		stale: float64(a.rows) / n, cpuPerOp: a.cpu / time.Duration(max(a.n, 1)), ops: a.n,
 		serverCPUPerOp: a.server / time.Duration(max(a.n, 1)),
 	}
-	var over int64
-	for _, b := range a.h.Distribution() {
-		if b.From > int64(hbase.DefaultHedgeDelay) {
-			over += b.Count
-		}
-	}
-	f.over10ms = float64(over) / n
+	f.over10ms = float64(a.h.CountAbove(int64(hbase.DefaultHedgeDelay))) / n
 	if len(a.counts) == tlCounters {
 		f.hedgedShare = float64(a.counts[tlHedged]) / n
 		f.sentPerOp = float64(a.counts[tlSent]) / n

@@ -8,9 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/histogram"
 	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
@@ -60,6 +60,9 @@ const (
 	hedgeMinSamples = 50
 	// hedgeQuantile is the percentile of the adaptive delay (see WithAdaptiveHedging).
 	hedgeQuantile = 95.0
+	// hedgeHistMax is the longest latency a primary window's histograms count, in µs: a
+	// minute (longer answers count as a minute), at 2 significant digits (11 KB each).
+	hedgeHistMax = int64(time.Minute / time.Microsecond)
 	// silenceMinSamples is how many answers of a server its silence threshold needs.
 	silenceMinSamples = 4
 	// minSilentAfter is the least silence that makes a primary silent (silentAfter).
@@ -145,8 +148,8 @@ type primaryWindow struct {
 	peerDelay  atomic.Int64 // nanoseconds: the middle 95th percentile of its peers then
 
 	mu        sync.Mutex
-	cur, prev *hdrhistogram.Histogram // µs
-	since     time.Time               // when cur started
+	cur, prev *histogram.Histogram // µs
+	since     time.Time            // when cur started
 	n         int
 	// Reads sampled and reads late (past their hedge delay) in cur and prev.
 	reads, late, prevReads, prevLate int
@@ -182,24 +185,23 @@ func (w *primaryWindow) sample(now time.Time, d time.Duration) {
 	defer w.mu.Unlock()
 	w.rotate(now)
 	w.reads += 1 + int(w.unsampled.Swap(0))
-	us := min(max(int64(d/time.Microsecond), 1), int64(time.Minute/time.Microsecond))
-	_ = w.cur.RecordValue(us) // in range
+	w.cur.Record(max(int64(d/time.Microsecond), 1)) // clamped to hedgeHistMax
 	// The percentiles are read every 16 answers (reading them walks the histogram), and at
 	// every answer while they are not known.
 	if w.n++; w.n%16 != 0 && w.delay.Load() != 0 {
 		return
 	}
 	src := w.cur
-	if w.prev != nil && src.TotalCount() < hedgeMinSamples {
+	if w.prev != nil && src.Count() < hedgeMinSamples {
 		src = w.prev
 	}
 	// The silence threshold wants the server's slowness as soon as a few answers show it;
 	// the adaptive delay, a percentile that means something.
-	if n := src.TotalCount(); n >= silenceMinSamples {
-		w.p99.Store(src.ValueAtQuantile(99) * int64(time.Microsecond))
+	if n := src.Count(); n >= silenceMinSamples {
+		w.p99.Store(src.Percentile(99) * int64(time.Microsecond))
 	}
-	if src.TotalCount() >= hedgeMinSamples {
-		w.delay.Store(src.ValueAtQuantile(hedgeQuantile) * int64(time.Microsecond))
+	if src.Count() >= hedgeMinSamples {
+		w.delay.Store(src.Percentile(hedgeQuantile) * int64(time.Microsecond))
 	}
 }
 
@@ -207,12 +209,12 @@ func (w *primaryWindow) sample(now time.Time, d time.Duration) {
 // hedgeWindow old (the oldest goes; its histogram is reused). w.mu is held.
 func (w *primaryWindow) rotate(now time.Time) {
 	if w.cur == nil {
-		w.cur = hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 2)
+		w.cur = histogram.New(hedgeHistMax, 2)
 		w.since = now
 	}
 	if now.Sub(w.since) > hedgeWindow {
 		if w.prev == nil {
-			w.prev = hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 2)
+			w.prev = histogram.New(hedgeHistMax, 2)
 		}
 		w.prev, w.cur = w.cur, w.prev
 		w.cur.Reset()

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/go-hbase/hbase/hbasetrace"
+	"github.com/go-hbase/hbase/internal/histogram"
 )
 
 // opKind indexes the latency histograms of one server by operation.
@@ -55,14 +55,15 @@ func kindOf(op string) opKind {
 }
 
 // Latencies are recorded in microseconds from 1 µs to 10 minutes with 2 significant digits
-// (1% resolution): about 20 KB per histogram, made on a server's first RPC of a kind.
+// (percentiles within 0.78%): about 14 KB per histogram, made on a server's first RPC of a
+// kind.
 const (
 	latencyMin    = 1
 	latencyMax    = int64(10 * time.Minute / time.Microsecond)
 	latencyDigits = 2
 )
 
-// latencies are the HDR histograms of RPC latency per region server and operation kind.
+// latencies are the histograms of RPC latency per region server and operation kind.
 // Recording reads the server map without writing to shared memory (sync.Map) and takes the
 // histogram's own mutex, so callers of different servers or kinds do not contend.
 type latencies struct {
@@ -75,7 +76,7 @@ type serverLatency struct {
 
 type kindLatency struct {
 	mu sync.Mutex
-	h  *hdrhistogram.Histogram
+	h  *histogram.Histogram
 }
 
 func newLatencies() *latencies { return &latencies{} }
@@ -90,9 +91,9 @@ func (l *latencies) record(addr string, k opKind, d time.Duration) {
 	kl := &s.kinds[k]
 	kl.mu.Lock()
 	if kl.h == nil {
-		kl.h = hdrhistogram.New(latencyMin, latencyMax, latencyDigits)
+		kl.h = histogram.New(latencyMax, latencyDigits)
 	}
-	kl.h.RecordValue(min(us, latencyMax)) // cannot fail: the value is in range
+	kl.h.Record(us) // clamped to latencyMax
 	kl.mu.Unlock()
 }
 
@@ -115,12 +116,12 @@ func (c *Client) ServerLatency() []hbasetrace.ServerLatency {
 		for k := range s.kinds {
 			kl := &s.kinds[k]
 			kl.mu.Lock()
-			if kl.h != nil && kl.h.TotalCount() > 0 {
+			if kl.h != nil && kl.h.Count() > 0 {
 				h := kl.h
-				out = append(out, hbasetrace.ServerLatency{Server: addrs[i], Op: kindNames[k], Count: h.TotalCount(),
+				out = append(out, hbasetrace.ServerLatency{Server: addrs[i], Op: kindNames[k], Count: h.Count(),
 					Mean: time.Duration(h.Mean() * float64(time.Microsecond)),
-					P50:  us(h.ValueAtQuantile(50)), P90: us(h.ValueAtQuantile(90)),
-					P99: us(h.ValueAtQuantile(99)), P999: us(h.ValueAtQuantile(99.9)), Max: us(h.Max())})
+					P50:  us(h.Percentile(50)), P90: us(h.Percentile(90)),
+					P99: us(h.Percentile(99)), P999: us(h.Percentile(99.9)), Max: us(h.Max())})
 			}
 			kl.mu.Unlock()
 		}
