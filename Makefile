@@ -34,11 +34,11 @@ launcher:
 	$(GO) run ./cmd/hbase-local -build-only -v
 
 # Every unit test and every integration test against real clusters; then the allocation tests
-# again without -race, which drops sync.Pool items on purpose; then the root and region
+# again without -race, which drops sync.Pool items on purpose; then the root, engine and region
 # packages' tests again without -race: race builds keep net.Conn (region/rawconn_other.go), so
 # only this run covers the raw socket I/O users run and region's lone reading (region/lone.go)
-# (ExampleAdmin, which starts a cluster of its own, runs in the first; the other examples run
-# on the in-process fakehbase in both).
+# (ExampleAdmin, package admin, which starts a cluster of its own, runs in the first; the
+# other examples run on the in-process fakehbase).
 # The chaos test (3.5 minutes: its faults take as long as the servers need) runs once, in the
 # second pass: the production I/O path under every fault; make reliability runs it with -race.
 # Left out of the second pass (they ran in the first): tests whose connections go through
@@ -59,11 +59,11 @@ NORACE_SKIP ?= ^ExampleAdmin$$|TestIntegrationScanWhileRegionsSplitAndMove|TestB
 test: launcher
 	GOHBASE_STRESS_CALLS=20000 $(LIB) test $(TESTFLAGS) -skip '$(RACE_SKIP)' ./...
 	$(LIB) test -count=1 -run 'NotAllocate|RawConn' ./cipher ./region
-	$(LIB) test -count=1 -p 1 -timeout 30m -skip '$(NORACE_SKIP)' . ./region
+	$(LIB) test -count=1 -p 1 -timeout 30m -skip '$(NORACE_SKIP)' . ./internal/engine ./region
 	@for m in $(NESTED); do echo "=== $$m"; (cd $$m && $(GO) test $(TESTFLAGS) ./...) || exit 1; done
 
-# The root package's integration suite (plain, Kerberos, TLS, registry, proxy user, a short
-# stress run) against each HBase version of MATRIX, one after another (hbasetest.VersionEnv);
+# The client's integration suite (plain, Kerberos, TLS, registry, proxy user, a short stress
+# run: the root, engine and kerberos packages) against each HBase version of MATRIX, one after another (hbasetest.VersionEnv);
 # CI runs only the default version (make test). docs/versions.md's table comes from it.
 # 2.4.18 is a Hadoop 2 build (no -hadoop3 on Maven Central): hbasetest builds it with the
 # launcher's hadoop2 profile. 2.6.2-2.6.4 hbase-testing-util do not resolve.
@@ -72,14 +72,14 @@ test-matrix: launcher
 	@for v in $(MATRIX); do \
 		echo "=== HBase $$v"; \
 		GOHBASE_HBASE_VERSION=$$v GOHBASE_STRESS_CALLS=20000 $(LIB) test -count=1 -p 1 -timeout 30m \
-			-run 'TestIntegration|TestSecureIntegration|TestStressResponseIntegrity' . || exit 1; \
+			-run 'TestIntegration|TestSecureIntegration|TestStressResponseIntegrity' . ./internal/engine ./kerberos || exit 1; \
 	done
 
 # The long response-integrity stress test (issue 9): 10 million calls against a real cluster,
 # production build, a region move or split every 10 s. STRESS_CALLS sets the count.
 STRESS_CALLS ?= 10000000
 stress: launcher
-	GOHBASE_STRESS_CALLS=$(STRESS_CALLS) GOHBASE_STRESS_FAULT_EVERY=10s $(LIB) test -count=1 -run TestStressResponseIntegrity -timeout 4h -v .
+	GOHBASE_STRESS_CALLS=$(STRESS_CALLS) GOHBASE_STRESS_FAULT_EVERY=10s $(LIB) test -count=1 -run TestStressResponseIntegrity -timeout 4h -v ./internal/engine
 
 # The reliability suite (issue 14), an outline of the long run: retry controls, recovery from
 # moves and server deaths (hbase:meta scans counted, RegionMoved hints), network faults through
@@ -98,9 +98,12 @@ RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRe
 # recovery measurement RELIABILITY_ROUNDS times (make test runs each once); the workload test
 # prints docs/reliability.md's per-fault table.
 RELIABILITY_ROUNDS ?= 3
+# The packages that hold them: the engine's data path, the buffered writer, the parallel scans,
+# and the chaos test in the root package.
+RELIABILITY_PKGS := . ./internal/engine ./bufwriter ./parallelscan
 reliability: launcher
-	GOHBASE_RELIABILITY_ROUNDS=$(RELIABILITY_ROUNDS) $(LIB) test -race -count=1 -p 1 -timeout 60m -run '$(RELIABILITY_TESTS)' -v .
-	GOHBASE_RELIABILITY_ROUNDS=$(RELIABILITY_ROUNDS) $(LIB) test -count=1 -p 1 -timeout 60m -run '$(RELIABILITY_TESTS)' -v .
+	GOHBASE_RELIABILITY_ROUNDS=$(RELIABILITY_ROUNDS) $(LIB) test -race -count=1 -p 1 -timeout 60m -run '$(RELIABILITY_TESTS)' -v $(RELIABILITY_PKGS)
+	GOHBASE_RELIABILITY_ROUNDS=$(RELIABILITY_ROUNDS) $(LIB) test -count=1 -p 1 -timeout 60m -run '$(RELIABILITY_TESTS)' -v $(RELIABILITY_PKGS)
 
 # The soak test (issue 14): SOAK of mixed load (Puts, Gets, Increments, Scans; 16 goroutines,
 # deadlines of 200 ms to 1 s) on three region servers, a fault every SOAK_FAULT_EVERY (region

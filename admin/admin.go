@@ -81,17 +81,37 @@ func adminError(op, name string, err error) error {
 // masterConn returns the connection to the active master, locating and dialling it if
 // there is none.
 func (a *Admin) masterConn(ctx context.Context) (*region.Client, error) {
-	a.mu.Lock()
-	conn := a.master
-	a.mu.Unlock()
-	if conn != nil && !engine.IsDead(conn) {
+	if conn := a.kept(func() *region.Client { return a.master }); conn != nil {
 		return conn, nil
 	}
 	addr, err := a.e.Reg.LocateMaster(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("locating the active master: %w", err)
 	}
-	conn, err = a.e.DialServer(ctx, addr, append(a.e.ConnOptions(), region.WithService(wire.MasterService)))
+	conn, err := a.dialKept(ctx, addr, wire.MasterService, func() *region.Client { return a.master },
+		func(c *region.Client) { a.master = c })
+	if err == nil {
+		a.e.Log.Debug("hbase: admin connected to the master", "addr", addr)
+	}
+	return conn, err
+}
+
+// kept returns the live connection get returns (under a.mu), or nil.
+func (a *Admin) kept(get func() *region.Client) *region.Client {
+	a.mu.Lock()
+	conn := get()
+	a.mu.Unlock()
+	if conn != nil && !engine.IsDead(conn) {
+		return conn
+	}
+	return nil
+}
+
+// dialKept dials the service at addr and keeps the connection with set (under a.mu), unless
+// the client closed meanwhile or another call kept a live one first (get), which it returns.
+func (a *Admin) dialKept(ctx context.Context, addr, service string, get func() *region.Client,
+	set func(*region.Client)) (*region.Client, error) {
+	conn, err := a.e.DialServer(ctx, addr, append(a.e.ConnOptions(), region.WithService(service)))
 	if err != nil {
 		return nil, err
 	}
@@ -101,12 +121,11 @@ func (a *Admin) masterConn(ctx context.Context) (*region.Client, error) {
 		conn.Close()
 		return nil, hberr.ErrClosed
 	}
-	if old := a.master; old != nil && !engine.IsDead(old) {
+	if old := get(); old != nil && !engine.IsDead(old) {
 		conn.Close() // another call dialled meanwhile
 		return old, nil
 	}
-	a.master = conn
-	a.e.Log.Debug("hbase: admin connected to the master", "addr", addr)
+	set(conn)
 	return conn, nil
 }
 
@@ -254,26 +273,9 @@ type procResponse interface {
 
 // rsConn returns the AdminService connection to the region server at addr.
 func (a *Admin) rsConn(ctx context.Context, addr string) (*region.Client, error) {
-	a.mu.Lock()
-	conn := a.rs[addr]
-	a.mu.Unlock()
-	if conn != nil && !engine.IsDead(conn) {
+	get := func() *region.Client { return a.rs[addr] }
+	if conn := a.kept(get); conn != nil {
 		return conn, nil
 	}
-	conn, err := a.e.DialServer(ctx, addr, append(a.e.ConnOptions(), region.WithService(wire.AdminService)))
-	if err != nil {
-		return nil, err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.e.IsClosed() {
-		conn.Close()
-		return nil, hberr.ErrClosed
-	}
-	if old := a.rs[addr]; old != nil && !engine.IsDead(old) {
-		conn.Close()
-		return old, nil
-	}
-	a.rs[addr] = conn
-	return conn, nil
+	return a.dialKept(ctx, addr, wire.AdminService, get, func(c *region.Client) { a.rs[addr] = c })
 }

@@ -359,7 +359,9 @@ func apiProblems(pkg *types.Package, hidden func(path string) bool) []string {
 					walk(tps.At(i).Constraint())
 				}
 			}
-			walk(named.Underlying())
+			if !opaqueOption(named, hidden) {
+				walk(named.Underlying())
+			}
 			ms := types.NewMethodSet(types.NewPointer(named))
 			if types.IsInterface(named) {
 				ms = types.NewMethodSet(named)
@@ -375,6 +377,30 @@ func apiProblems(pkg *types.Package, hidden func(path string) bool) []string {
 		}
 	}
 	return problems
+}
+
+// opaqueOption reports whether named is an option type over an internal settings struct, as
+// hbase.Option is (func(*engine.Config) error): a program can neither build nor read the
+// struct, so it only passes the options the module's packages make. Any other type of the
+// signature is checked as usual.
+func opaqueOption(named *types.Named, hidden func(path string) bool) bool {
+	sig, ok := named.Underlying().(*types.Signature)
+	if !ok || sig.Params().Len() != 1 || sig.Results().Len() != 1 || sig.Variadic() {
+		return false
+	}
+	if r, ok := sig.Results().At(0).Type().(*types.Named); !ok || r.Obj().Pkg() != nil || r.Obj().Name() != "error" {
+		return false
+	}
+	ptr, ok := sig.Params().At(0).Type().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	cfg, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || cfg.Obj().Pkg() == nil || !hidden(cfg.Obj().Pkg().Path()) {
+		return false
+	}
+	_, isStruct := cfg.Underlying().(*types.Struct)
+	return isStruct
 }
 
 // checkLayers reports each kind of drift between a table and the code.
@@ -405,5 +431,37 @@ func TestCheckLayersCatchesBreaks(t *testing.T) {
 	got := checkLayers(rows, pkgs)
 	if !slices.Equal(got, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// opaqueOption takes only func(*S) error with S a struct of a hidden package.
+func TestOpaqueOption(t *testing.T) {
+	hiddenPkg := types.NewPackage(module+"/internal/x", "x")
+	openPkg := types.NewPackage(module+"/y", "y")
+	named := func(pkg *types.Package, name string, u types.Type) *types.Named {
+		return types.NewNamed(types.NewTypeName(token.NoPos, pkg, name, nil), u, nil)
+	}
+	cfg := named(hiddenPkg, "Config", types.NewStruct(nil, nil))
+	open := named(openPkg, "Config", types.NewStruct(nil, nil))
+	errType := types.Universe.Lookup("error").Type()
+	sig := func(param types.Type, result types.Type) *types.Named {
+		return named(openPkg, "Option", types.NewSignatureType(nil, nil, nil,
+			types.NewTuple(types.NewParam(token.NoPos, nil, "c", param)),
+			types.NewTuple(types.NewParam(token.NoPos, nil, "", result)), false))
+	}
+	hidden := func(path string) bool { return strings.Contains(path, "/internal/") }
+	for _, c := range []struct {
+		name string
+		t    *types.Named
+		want bool
+	}{
+		{"func(*internal struct) error", sig(types.NewPointer(cfg), errType), true},
+		{"func(internal struct) error", sig(cfg, errType), false},
+		{"func(*open struct) error", sig(types.NewPointer(open), errType), false},
+		{"func(*internal struct) int", sig(types.NewPointer(cfg), types.Typ[types.Int]), false},
+	} {
+		if got := opaqueOption(c.t, hidden); got != c.want {
+			t.Errorf("%s: opaqueOption = %v; want %v", c.name, got, c.want)
+		}
 	}
 }
