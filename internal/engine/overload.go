@@ -7,10 +7,6 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
-	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/internal/pb"
-	"github.com/go-hbase/hbase/internal/wire"
-	"github.com/go-hbase/hbase/region"
 )
 
 // defaultOverloadPause is the first pause after an overloaded server's refusal: the Java
@@ -68,49 +64,4 @@ func (c *Client) noteRPC(err error) {
 	if err != nil && hberr.IsOverloaded(err) {
 		c.stats.overloadErrors.Add(1)
 	}
-}
-
-// extrasOf returns the RequestHeader fields a call (or scan) carries of its own: hrpc.Priority
-// and hrpc.RequestAttribute.
-func extrasOf(call any) region.Extras {
-	if h, ok := call.(wire.HeaderFields); ok {
-		p, attrs := h.Header()
-		return region.Extras{Priority: p, Attributes: attrs}
-	}
-	return region.Extras{}
-}
-
-// batchExtras are the RequestHeader fields of one MultiRequest: the highest priority of its
-// calls (as the Java client's batches have) and their request attributes, each name once
-// with the first call's value.
-func batchExtras(calls []hrpc.Batchable, sent [][]int) region.Extras {
-	var x region.Extras
-	for _, idx := range sent {
-		for _, i := range idx {
-			x = addExtras(x, wireOf(calls[i]))
-		}
-	}
-	return x
-}
-
-func addExtras(x region.Extras, call wire.Batchable) region.Extras {
-	if h, ok := call.(wire.HeaderFields); ok {
-		p, attrs := h.Header()
-		x.Priority = max(x.Priority, p)
-		for _, a := range attrs {
-			if !hasAttr(x.Attributes, a.GetName()) {
-				x.Attributes = append(x.Attributes, a)
-			}
-		}
-	}
-	return x
-}
-
-func hasAttr(attrs []*pb.NameBytesPair, name string) bool {
-	for _, a := range attrs {
-		if a.GetName() == name {
-			return true
-		}
-	}
-	return false
 }
