@@ -40,7 +40,7 @@ func secureSiteConfig(t *testing.T, cl *hbasetest.Cluster) {
 		return cfg
 	}
 	t.Run("keytab", func(t *testing.T) {
-		c, err := hbase.NewClientFromConfig(site(cl.Keytab))
+		c, err := hbase.NewClientFromConfig(site(cl.Keytab), WithSiteConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func secureSiteConfig(t *testing.T, cl *hbasetest.Cluster) {
 	})
 	t.Run("files-keytab-missing", func(t *testing.T) {
 		var se *hberr.SiteConfigError
-		if _, err := hbase.NewClientFromConfig(site(filepath.Join(dir, "absent.keytab"))); !errors.As(err, &se) || se.Key != "hbase.client.keytab.file" {
+		if _, err := hbase.NewClientFromConfig(site(filepath.Join(dir, "absent.keytab")), WithSiteConfig()); !errors.As(err, &se) || se.Key != "hbase.client.keytab.file" {
 			t.Fatalf("err = %v; want a hberr.SiteConfigError for hbase.client.keytab.file", err)
 		}
 	})
