@@ -11,6 +11,8 @@ import (
 	"time"
 
 	gozk "github.com/go-zookeeper/zk"
+
+	"github.com/go-hbase/hbase/internal/pause"
 )
 
 // DefaultSessionTimeout is the session timeout asked of ZooKeeper unless WithSessionTimeout
@@ -197,7 +199,7 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 	var err error
 	for attempt := 0; attempt < transientAttempts; attempt++ {
 		if attempt > 0 {
-			if werr := sleepCtx(ctx, time.Duration(attempt)*50*time.Millisecond); werr != nil {
+			if werr := pause.Sleep(ctx, time.Duration(attempt)*50*time.Millisecond); werr != nil {
 				return nil, fmt.Errorf("zk: get %s: %w (after: %v)", path, werr, err)
 			}
 		}
@@ -323,15 +325,4 @@ func (c *Client) isClosed() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.closed
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
