@@ -36,11 +36,10 @@ type Client struct {
 	sessionTimeout time.Duration
 	logger         *slog.Logger
 
-	mu      sync.Mutex
-	closed  bool
-	sess    *session
-	calls   sync.WaitGroup // goroutines blocked in go-zookeeper calls on behalf of lookups
-	confErr error          // why no session can ever be made with this configuration
+	mu     sync.Mutex
+	closed bool
+	sess   *session
+	calls  sync.WaitGroup // goroutines blocked in go-zookeeper calls on behalf of lookups
 }
 
 // Option configures a Client. Like every option of the module it checks its argument, and New
@@ -82,10 +81,11 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
-// New returns a Client for the comma separated quorum ("host1:2181,host2:2181"; the port
-// defaults to 2181), optionally followed by a chroot ("host1:2181,host2:2181/apps" reads
-// /apps/hbase/...). It does not connect: the session is opened by the first lookup. It fails
-// on a bad option or an empty quorum.
+// New returns a Client for the quorum, a ZooKeeper connect string ("host1:2181,host2:2181",
+// the port defaulting to 2181), optionally followed by a chroot ("host1:2181,host2:2181/apps"
+// reads /apps/hbase/...), as ParseQuorum reads it. It does not connect: the session is opened
+// by the first lookup. It fails on a bad option or a quorum ParseQuorum refuses (a
+// *QuorumError).
 func New(quorum string, opts ...Option) (*Client, error) {
 	c := &Client{parent: "/hbase", sessionTimeout: DefaultSessionTimeout, logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
@@ -96,24 +96,15 @@ func New(quorum string, opts ...Option) (*Client, error) {
 			return nil, err
 		}
 	}
-	// ZooKeeper's connect string may end in a chroot ("h1:2181,h2:2181/apps"): every path,
-	// including the parent, is then under it.
-	hosts, chroot, _ := strings.Cut(quorum, "/")
-	if chroot = strings.Trim(chroot, "/"); chroot != "" {
-		c.parent = chroot + "/" + strings.Trim(c.parent, "/")
+	servers, chroot, err := ParseQuorum(quorum)
+	if err != nil {
+		return nil, err
 	}
-	for s := range strings.SplitSeq(hosts, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			c.servers = append(c.servers, s)
-		}
-	}
-	c.parent = "/" + strings.Trim(c.parent, "/")
-	switch {
-	case len(c.servers) == 0:
-		c.confErr = fmt.Errorf("zk: empty quorum %q", quorum)
-	}
-	if c.confErr != nil {
-		return nil, c.confErr
+	c.servers = servers
+	// Every path, the parent's included, is under the chroot.
+	c.parent = strings.TrimSuffix(chroot+"/"+strings.Trim(c.parent, "/"), "/")
+	if c.parent == "" {
+		c.parent = "/"
 	}
 	return c, nil
 }
@@ -306,9 +297,6 @@ func (c *Client) call(ctx context.Context, fn func(*gozk.Conn) error) error {
 func (c *Client) sessionLocked() (*session, error) {
 	if c.closed {
 		return nil, ErrClosed
-	}
-	if c.confErr != nil {
-		return nil, c.confErr
 	}
 	if c.sess == nil {
 		s, err := newSession(c.servers, c.sessionTimeout, c.logger)
