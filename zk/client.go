@@ -12,6 +12,7 @@ import (
 
 	gozk "github.com/go-zookeeper/zk"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/internal/pause"
 )
 
@@ -234,8 +235,9 @@ func (c *Client) everConnected() bool {
 	return s != nil && s.established.Load()
 }
 
-// unreachable returns an error wrapping ErrUnreachable and the latest failure to connect when
-// the session is not established because connecting failed, or nil.
+// unreachable returns why the session is not established when connecting failed, or nil: a
+// server of the wrong kind (*NotZooKeeperError) as it is, any other failure as an
+// *UnreachableError.
 func (c *Client) unreachable() error {
 	c.mu.Lock()
 	s := c.sess
@@ -243,10 +245,11 @@ func (c *Client) unreachable() error {
 	if s == nil {
 		return nil
 	}
-	if err := s.lastFailure(); err != nil {
-		return fmt.Errorf("%w (%s): %w", ErrUnreachable, strings.Join(c.servers, ","), err)
+	err := s.lastFailure()
+	if err == nil || errors.Is(err, hberr.ErrConfiguration) {
+		return err
 	}
-	return nil
+	return &UnreachableError{Servers: c.servers, Err: err}
 }
 
 // getOnce sends one Get.
@@ -302,7 +305,7 @@ func (c *Client) sessionLocked() (*session, error) {
 		s, err := newSession(c.servers, c.sessionTimeout, c.logger)
 		if err != nil {
 			// go-zookeeper resolves the servers first: none resolved.
-			return nil, fmt.Errorf("%w (%s): %w", ErrUnreachable, strings.Join(c.servers, ","), err)
+			return nil, &UnreachableError{Servers: c.servers, Err: err}
 		}
 		c.sess = s
 	}
