@@ -94,7 +94,7 @@ func explainUnanswered(ctx context.Context, cfg *config, addr string, cause erro
 func explainForeign(cfg *config, first uint32, cause error) error {
 	var b [4]byte
 	binary.BigEndian.PutUint32(b[:], first)
-	if (b[0] == 0x15 || b[0] == 0x16) && b[1] == 0x03 && cfg.TLS == nil {
+	if tlsRecordStart(b[:]) && cfg.TLS == nil {
 		return &mismatch{tls: true, cause: cause, msg: "the server answered with a TLS record: " +
 			"the cluster requires TLS; connect with hbase.WithTLS (hbase.client.netty.tls.enabled)"}
 	}
@@ -102,9 +102,11 @@ func explainForeign(cfg *config, first uint32, cause error) error {
 		"not an HBase RPC server: its first bytes were %q, no HBase response (is the port a master's or region server's RPC port?)", b[:])}
 }
 
-// speaksTLS reports whether the server at addr answers a TLS ClientHello in TLS (a hello, or
-// an alert refusing this client), on a connection of its own, closed at once. Nothing but the
-// handshake is sent: the certificate is not checked, because no data follows. ctx bounds it.
+// speaksTLS reports whether the server at addr answers a TLS ClientHello with a TLS record (a
+// ServerHello, or an alert refusing this client), on a connection of its own, closed at once.
+// The hello is crypto/tls's, certificate checks on; only the header of the first record of
+// the answer is read, and the handshake ends there: no certificate is received, no key agreed,
+// nothing trusted, and nothing but the hello is sent. ctx bounds it.
 func speaksTLS(ctx context.Context, dialer Dialer, addr string) bool {
 	ctx, cancel := context.WithTimeout(ctx, tlsProbeTimeout)
 	defer cancel()
@@ -113,12 +115,59 @@ func speaksTLS(ctx context.Context, dialer Dialer, addr string) bool {
 		return false
 	}
 	defer conn.Close()
-	host, _, _ := net.SplitHostPort(addr)
-	tc := tls.Client(conn, &tls.Config{InsecureSkipVerify: true, ServerName: host}) //nolint:gosec // a probe: no data is sent
-	err = tc.HandshakeContext(ctx)
-	if err == nil {
-		return true
+	if d, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(d) //nolint:errcheck // ctx ends the handshake anyway
 	}
-	op, ok := errors.AsType[*net.OpError](err)
-	return ok && op.Op == "remote error" // an alert: the server talks TLS, and refused us
+	host, _, _ := net.SplitHostPort(addr)
+	if host == "" {
+		host = "localhost" // only the hello's server name: the handshake stops before any check
+	}
+	first := &firstRecord{Conn: conn}
+	tls.Client(first, &tls.Config{ServerName: host}).HandshakeContext(ctx) //nolint:errcheck // ends at the first record, by design
+	return tlsRecordHeader(first.header[:first.n])
+}
+
+// errFirstRecord ends the probe's handshake once the header of the answer's first record is in.
+var errFirstRecord = errors.New("region: TLS probe: first record header read")
+
+// firstRecord is the probe's connection. Its first Read keeps the first 5 bytes the server
+// sends (a TLS record header if the server speaks TLS) and fails, so crypto/tls goes no
+// further than its hello.
+type firstRecord struct {
+	net.Conn
+	header [5]byte
+	n      int
+}
+
+func (f *firstRecord) Read([]byte) (int, error) {
+	if f.n < len(f.header) {
+		n, err := io.ReadFull(f.Conn, f.header[f.n:])
+		f.n += n
+		if err != nil {
+			return 0, err
+		}
+	}
+	return 0, errFirstRecord
+}
+
+// maxTLSRecord is the largest record length a TLS peer may send (TLS 1.2's 2^14 + 2048).
+const maxTLSRecord = 1<<14 + 2048
+
+// tlsRecordStart reports whether b begins as a TLS record: a handshake (0x16) or an alert
+// (0x15), record version 3.0 to 3.4.
+func tlsRecordStart(b []byte) bool {
+	return len(b) >= 3 && (b[0] == 0x16 || b[0] == 0x15) && b[1] == 0x03 && b[2] <= 0x04
+}
+
+// tlsRecordHeader reports whether h is the header of a TLS server's first record: a handshake
+// record of a plausible length, or an alert (2 bytes in the clear, before any key).
+func tlsRecordHeader(h []byte) bool {
+	if len(h) != 5 || !tlsRecordStart(h) {
+		return false
+	}
+	n := int(binary.BigEndian.Uint16(h[3:]))
+	if h[0] == 0x15 {
+		return n == 2
+	}
+	return n >= 4 && n <= maxTLSRecord
 }

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	gozk "github.com/go-zookeeper/zk"
+
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/pause"
 )
 
 // DefaultSessionTimeout is the session timeout asked of ZooKeeper unless WithSessionTimeout
@@ -34,11 +37,10 @@ type Client struct {
 	sessionTimeout time.Duration
 	logger         *slog.Logger
 
-	mu      sync.Mutex
-	closed  bool
-	sess    *session
-	calls   sync.WaitGroup // goroutines blocked in go-zookeeper calls on behalf of lookups
-	confErr error          // why no session can ever be made with this configuration
+	mu     sync.Mutex
+	closed bool
+	sess   *session
+	calls  sync.WaitGroup // goroutines blocked in go-zookeeper calls on behalf of lookups
 }
 
 // Option configures a Client. Like every option of the module it checks its argument, and New
@@ -80,10 +82,11 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
-// New returns a Client for the comma separated quorum ("host1:2181,host2:2181"; the port
-// defaults to 2181), optionally followed by a chroot ("host1:2181,host2:2181/apps" reads
-// /apps/hbase/...). It does not connect: the session is opened by the first lookup. It fails
-// on a bad option or an empty quorum.
+// New returns a Client for the quorum, a ZooKeeper connect string ("host1:2181,host2:2181",
+// the port defaulting to 2181), optionally followed by a chroot ("host1:2181,host2:2181/apps"
+// reads /apps/hbase/...), as ParseQuorum reads it. It does not connect: the session is opened
+// by the first lookup. It fails on a bad option or a quorum ParseQuorum refuses (a
+// *QuorumError).
 func New(quorum string, opts ...Option) (*Client, error) {
 	c := &Client{parent: "/hbase", sessionTimeout: DefaultSessionTimeout, logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
@@ -94,24 +97,15 @@ func New(quorum string, opts ...Option) (*Client, error) {
 			return nil, err
 		}
 	}
-	// ZooKeeper's connect string may end in a chroot ("h1:2181,h2:2181/apps"): every path,
-	// including the parent, is then under it.
-	hosts, chroot, _ := strings.Cut(quorum, "/")
-	if chroot = strings.Trim(chroot, "/"); chroot != "" {
-		c.parent = chroot + "/" + strings.Trim(c.parent, "/")
+	servers, chroot, err := ParseQuorum(quorum)
+	if err != nil {
+		return nil, err
 	}
-	for s := range strings.SplitSeq(hosts, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			c.servers = append(c.servers, s)
-		}
-	}
-	c.parent = "/" + strings.Trim(c.parent, "/")
-	switch {
-	case len(c.servers) == 0:
-		c.confErr = fmt.Errorf("zk: empty quorum %q", quorum)
-	}
-	if c.confErr != nil {
-		return nil, c.confErr
+	c.servers = servers
+	// Every path, the parent's included, is under the chroot.
+	c.parent = strings.TrimSuffix(chroot+"/"+strings.Trim(c.parent, "/"), "/")
+	if c.parent == "" {
+		c.parent = "/"
 	}
 	return c, nil
 }
@@ -197,7 +191,7 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 	var err error
 	for attempt := 0; attempt < transientAttempts; attempt++ {
 		if attempt > 0 {
-			if werr := sleepCtx(ctx, time.Duration(attempt)*50*time.Millisecond); werr != nil {
+			if werr := pause.Sleep(ctx, time.Duration(attempt)*50*time.Millisecond); werr != nil {
 				return nil, fmt.Errorf("zk: get %s: %w (after: %v)", path, werr, err)
 			}
 		}
@@ -241,8 +235,9 @@ func (c *Client) everConnected() bool {
 	return s != nil && s.established.Load()
 }
 
-// unreachable returns an error wrapping ErrUnreachable and the latest failure to connect when
-// the session is not established because connecting failed, or nil.
+// unreachable returns why the session is not established when connecting failed, or nil: a
+// server of the wrong kind (*NotZooKeeperError) as it is, any other failure as an
+// *UnreachableError.
 func (c *Client) unreachable() error {
 	c.mu.Lock()
 	s := c.sess
@@ -250,10 +245,11 @@ func (c *Client) unreachable() error {
 	if s == nil {
 		return nil
 	}
-	if err := s.lastFailure(); err != nil {
-		return fmt.Errorf("%w (%s): %w", ErrUnreachable, strings.Join(c.servers, ","), err)
+	err := s.lastFailure()
+	if err == nil || errors.Is(err, hberr.ErrConfiguration) {
+		return err
 	}
-	return nil
+	return &UnreachableError{Servers: c.servers, Err: err}
 }
 
 // getOnce sends one Get.
@@ -305,14 +301,11 @@ func (c *Client) sessionLocked() (*session, error) {
 	if c.closed {
 		return nil, ErrClosed
 	}
-	if c.confErr != nil {
-		return nil, c.confErr
-	}
 	if c.sess == nil {
 		s, err := newSession(c.servers, c.sessionTimeout, c.logger)
 		if err != nil {
 			// go-zookeeper resolves the servers first: none resolved.
-			return nil, fmt.Errorf("%w (%s): %w", ErrUnreachable, strings.Join(c.servers, ","), err)
+			return nil, &UnreachableError{Servers: c.servers, Err: err}
 		}
 		c.sess = s
 	}
@@ -323,15 +316,4 @@ func (c *Client) isClosed() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.closed
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

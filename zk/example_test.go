@@ -38,3 +38,19 @@ func ExampleClient_LocateMeta() {
 	}
 	fmt.Println("meta on", meta, "master at", master)
 }
+
+// A quorum as ZooKeeper reads it: servers with the default port filled in, and the chroot.
+// What cannot work is refused with what to write instead.
+func ExampleParseQuorum() {
+	servers, chroot, err := zk.ParseQuorum("zk1,zk2:2182,[::1]/apps")
+	fmt.Println(servers, chroot, err)
+
+	_, _, err = zk.ParseQuorum("http://zk1:2181")
+	fmt.Println(err)
+	_, _, err = zk.ParseQuorum("zk1:")
+	fmt.Println(err)
+	// Output:
+	// [zk1:2181 zk2:2182 [::1]:2181] /apps <nil>
+	// zk: ZooKeeper quorum "http://zk1:2181": "http://" is a URL scheme, and a quorum has none: give host:port[,host:port...][/chroot], here "zk1:2181"
+	// zk: ZooKeeper quorum "zk1:": server "zk1:" has an empty port: write the port after ':' ("zk1:2181") or leave out the ':' for ZooKeeper's default 2181
+}

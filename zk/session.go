@@ -2,6 +2,7 @@ package zk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	gozk "github.com/go-zookeeper/zk"
+
+	"github.com/go-hbase/hbase/hberr"
 )
 
 // session is one go-zookeeper connection. go-zookeeper keeps it alive by itself: it
@@ -68,7 +71,7 @@ func (s *session) dial(network, addr string, timeout time.Duration) (net.Conn, e
 		return nil, s.lifetime.Err()
 	}
 	s.tcp = c
-	return c, nil
+	return &answerConn{Conn: c, addr: addr, verdict: s.failed}, nil
 }
 
 // onEvent runs on go-zookeeper's goroutines and must not block.
@@ -88,11 +91,16 @@ func (s *session) onEvent(ev gozk.Event) {
 	}
 }
 
-// failed records why connecting failed (nil: a session was established).
+// failed records why connecting failed (nil: a session was established). A server of the
+// wrong kind (hberr.ErrConfiguration) stays the failure until a session is established: with
+// it, the quorum cannot be right whatever its other servers do meanwhile.
 func (s *session) failed(err error) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil && errors.Is(s.failure, hberr.ErrConfiguration) && !errors.Is(err, hberr.ErrConfiguration) {
+		return
+	}
 	s.failure = err
-	s.mu.Unlock()
 }
 
 // lastFailure is why the latest connection to the quorum failed, or nil.
@@ -121,15 +129,15 @@ func (s *session) close() {
 // zkLogger routes go-zookeeper's printf logging to slog. Its messages are about reconnects
 // that it handles itself, so they are debug level; the session events above carry what
 // matters at info and warn.
-// go-zookeeper's handshake failures (a server that is no ZooKeeper) reach only its log; the
-// session keeps the latest as its failure.
+// go-zookeeper's handshake failures reach only its log; the session keeps the latest as its
+// failure, unless answerConn has already judged the answer (and recorded its verdict).
 type zkLogger struct {
 	l *slog.Logger
 	s *session
 }
 
 func (z zkLogger) Printf(format string, args ...any) {
-	if format == "authentication failed: %s" && len(args) == 1 && args[0] != gozk.ErrSessionExpired {
+	if format == "authentication failed: %s" && len(args) == 1 && args[0] != gozk.ErrSessionExpired && !judged(args[0]) {
 		// (An expired session is no failure to connect: go-zookeeper asks for a new one.)
 		z.s.failed(fmt.Errorf("no ZooKeeper handshake: %v", args[0]))
 	}
@@ -137,4 +145,15 @@ func (z zkLogger) Printf(format string, args ...any) {
 		return
 	}
 	z.l.Debug(fmt.Sprintf(format, args...), "component", "go-zookeeper")
+}
+
+// judged reports whether v is an error answerConn returned, already recorded.
+func judged(v any) bool {
+	err, ok := v.(error)
+	if !ok {
+		return false
+	}
+	_, foreign := errors.AsType[*NotZooKeeperError](err)
+	_, silent := errors.AsType[*noAnswerError](err)
+	return foreign || silent
 }

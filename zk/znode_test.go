@@ -160,8 +160,10 @@ func TestQuorumChroot(t *testing.T) {
 	for _, tc := range []struct{ quorum, parent, wantParent string }{
 		{"h1:2181,h2:2181", "/hbase", "/hbase"},
 		{"h1:2181,h2:2181/apps", "/hbase", "/apps/hbase"},
-		{"h1:2181/apps/x/", "hbase-unsecure", "/apps/x/hbase-unsecure"},
+		{"h1:2181/apps/x", "hbase-unsecure", "/apps/x/hbase-unsecure"},
 		{"h1:2181/hbase", "/", "/hbase"},
+		{"h1:2181/", "/hbase/", "/hbase"},
+		{"h1:2181", "/", "/"},
 	} {
 		c := mustNew(t, tc.quorum, WithZNodeParent(tc.parent))
 		if c.parent != tc.wantParent || len(c.servers) == 0 || strings.Contains(strings.Join(c.servers, ","), "/") {

@@ -66,31 +66,55 @@ func (d *MultiDecoder) take(count int) ([]roeSlab, []*pb.ResultOrException) {
 	return slab, ptrs
 }
 
+// nextField reads the field at the start of b: its number, its type and, for a varint or a
+// length-delimited field, its value; n is the length of the field in b, or negative when b is
+// malformed there. A field of another type is skipped over, its value not returned. The one
+// field reader of the decoders below: a one-byte tag with a one-byte varint or length, the
+// common field, is read without protowire's calls.
+func nextField(b []byte) (num protowire.Number, typ protowire.Type, varint uint64, bytes []byte, n int) {
+	if len(b) >= 2 && b[0] >= 1<<3 && b[0] < 0x80 && b[1] < 0x80 {
+		num, typ = protowire.Number(b[0]>>3), protowire.Type(b[0]&7)
+		switch l := int(b[1]); {
+		case typ == protowire.VarintType:
+			return num, typ, uint64(l), nil, 2
+		case typ == protowire.BytesType && l <= len(b)-2:
+			return num, typ, 0, b[2 : 2+l], 2 + l
+		}
+	}
+	num, typ, n = protowire.ConsumeTag(b)
+	if n < 0 {
+		return 0, 0, 0, nil, n
+	}
+	var m int
+	switch typ {
+	case protowire.VarintType:
+		varint, m = protowire.ConsumeVarint(b[n:])
+	case protowire.BytesType:
+		bytes, m = protowire.ConsumeBytes(b[n:])
+	default:
+		m = protowire.ConsumeFieldValue(num, typ, b[n:])
+	}
+	if m < 0 {
+		return 0, 0, 0, nil, m
+	}
+	return num, typ, varint, bytes, n + m
+}
+
 func decodeMultiFast(d *MultiDecoder, b []byte, resp *pb.MultiResponse) bool {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
+		num, typ, _, v, n := nextField(b)
 		if n < 0 {
 			return false
 		}
 		b = b[n:]
 		switch {
 		case num == 1 && typ == protowire.BytesType:
-			v, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return false
-			}
-			b = b[n:]
 			rar := new(pb.RegionActionResult)
 			if !decodeRegionActionResult(d, v, rar) {
 				return false
 			}
 			resp.RegionActionResult = append(resp.RegionActionResult, rar)
 		case num == 3 && typ == protowire.BytesType && resp.RegionStatistics == nil:
-			v, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return false
-			}
-			b = b[n:]
 			resp.RegionStatistics = new(pb.MultiRegionLoadStats)
 			if proto.Unmarshal(v, resp.RegionStatistics) != nil {
 				return false
@@ -114,7 +138,7 @@ type roeSlab struct {
 func decodeRegionActionResult(d *MultiDecoder, b []byte, rar *pb.RegionActionResult) bool {
 	count := 0
 	for rest := b; len(rest) > 0; {
-		num, typ, n := protowire.ConsumeField(rest)
+		num, typ, _, _, n := nextField(rest)
 		if n < 0 {
 			return false
 		}
@@ -128,40 +152,25 @@ func decodeRegionActionResult(d *MultiDecoder, b []byte, rar *pb.RegionActionRes
 		slab, rar.ResultOrException = d.take(count)
 	}
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
+		num, typ, u, v, n := nextField(b)
 		if n < 0 {
 			return false
 		}
 		b = b[n:]
 		switch {
 		case num == 1 && typ == protowire.BytesType:
-			v, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return false
-			}
-			b = b[n:]
 			s := &slab[len(rar.ResultOrException)]
 			if !decodeResultOrException(v, s) {
 				return false
 			}
 			rar.ResultOrException = append(rar.ResultOrException, &s.roe)
 		case num == 2 && typ == protowire.BytesType && rar.Exception == nil:
-			v, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return false
-			}
-			b = b[n:]
 			rar.Exception = new(pb.NameBytesPair)
 			if proto.Unmarshal(v, rar.Exception) != nil {
 				return false
 			}
 		case num == 3 && typ == protowire.VarintType:
-			v, n := protowire.ConsumeVarint(b)
-			if n < 0 {
-				return false
-			}
-			b = b[n:]
-			rar.Processed = proto.Bool(protowire.DecodeBool(v))
+			rar.Processed = proto.Bool(protowire.DecodeBool(u))
 		default:
 			return false
 		}
@@ -171,36 +180,21 @@ func decodeRegionActionResult(d *MultiDecoder, b []byte, rar *pb.RegionActionRes
 
 func decodeResultOrException(b []byte, s *roeSlab) bool {
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
+		num, typ, u, v, n := nextField(b)
 		if n < 0 {
 			return false
 		}
 		b = b[n:]
 		switch {
 		case num == 1 && typ == protowire.VarintType:
-			v, n := protowire.ConsumeVarint(b)
-			if n < 0 {
-				return false
-			}
-			b = b[n:]
-			s.index = uint32(v)
+			s.index = uint32(u)
 			s.roe.Index = &s.index
 		case num == 2 && typ == protowire.BytesType && s.roe.Result == nil:
-			v, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return false
-			}
-			b = b[n:]
 			if !decodeResult(v, s) {
 				return false
 			}
 			s.roe.Result = &s.result
 		case num == 3 && typ == protowire.BytesType && s.roe.Exception == nil:
-			v, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return false
-			}
-			b = b[n:]
 			s.roe.Exception = new(pb.NameBytesPair)
 			if proto.Unmarshal(v, s.roe.Exception) != nil {
 				return false
@@ -216,7 +210,7 @@ func decodeResultOrException(b []byte, s *roeSlab) bool {
 // associated_cell_count 0) into s; one with cells, or any other field, goes to proto.Unmarshal.
 func decodeResult(b []byte, s *roeSlab) bool {
 	for rest := b; len(rest) > 0; {
-		num, typ, n := protowire.ConsumeTag(rest)
+		num, typ, u, _, n := nextField(rest)
 		if n < 0 {
 			return false
 		}
@@ -224,23 +218,18 @@ func decodeResult(b []byte, s *roeSlab) bool {
 		if typ != protowire.VarintType || num < 2 || num > 5 {
 			return proto.Unmarshal(b, &s.result) == nil
 		}
-		v, n := protowire.ConsumeVarint(rest)
-		if n < 0 {
-			return false
-		}
-		rest = rest[n:]
 		switch num {
 		case 2:
-			s.count = int32(v)
+			s.count = int32(u)
 			s.result.AssociatedCellCount = &s.count
 		case 3:
-			s.exists = protowire.DecodeBool(v)
+			s.exists = protowire.DecodeBool(u)
 			s.result.Exists = &s.exists
 		case 4:
-			s.stale = protowire.DecodeBool(v)
+			s.stale = protowire.DecodeBool(u)
 			s.result.Stale = &s.stale
 		case 5:
-			s.partial = protowire.DecodeBool(v)
+			s.partial = protowire.DecodeBool(u)
 			s.result.Partial = &s.partial
 		}
 	}
