@@ -185,8 +185,8 @@ func TestBadInputPlain(t *testing.T) {
 			want: `re:hbase: Get "<table>"/"r": attempts exhausted after 1 attempt: locating hbase:meta: zk: ZooKeeper unreachable \(nosuchhost\.invalid:2181\): lookup nosuchhost\.invalid.*`},
 		{name: "ZooKeeper quorum at HBase's RPC port, WithNoRetries", client: func(*badEnv) (string, []hbase.Option) {
 			return masterIPv4, []hbase.Option{hbase.WithNoRetries()}
-		}, is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, fast: true, conns: 0,
-			want: `re:hbase: Get "<table>"/"r": attempts exhausted after 1 attempt: locating hbase:meta: zk: ZooKeeper unreachable \(<master>\): no ZooKeeper handshake: .*`},
+		}, is: []error{hberr.ErrConfiguration}, fast: true, conns: 0,
+			want: `re:hbase: Get "<table>"/"r": locating hbase:meta: zk: <master> is not a ZooKeeper server: it answered ZooKeeper's connect request with ".*"\.\.\. \(is the port ZooKeeper's client port, 2181 by default\?\)`},
 		{name: "wrong parent znode", client: func(e *badEnv) (string, []hbase.Option) {
 			return e.zk, []hbase.Option{hbase.WithZNodeParent("/wrong")}
 		}, is: []error{hberr.ErrConfiguration}, fast: true, conns: 0,

@@ -252,7 +252,7 @@ func noClusterCases() []badCase {
 	return []badCase{
 		{name: "garbage ZooKeeper quorum", client: func(*badEnv) (string, []hbase.Option) { return "not a host::", nil },
 			is: []error{hberr.ErrConfiguration}, fast: true,
-			want: `hbase: ZooKeeper quorum "not a host::": "not a host::" is not host:port`},
+			want: `hbase: ZooKeeper quorum "not a host::": server "not a host::" is not host[:port] (it has more than one ':'; an IPv6 address goes in brackets, "<addr>")`},
 		{name: "empty quorum, no bootstrap servers", client: func(*badEnv) (string, []hbase.Option) { return "", nil },
 			is: []error{hberr.ErrConfiguration}, fast: true,
 			want: `hbase: empty ZooKeeper quorum (give "host:port[,host:port...]", or WithBootstrapServers)`},

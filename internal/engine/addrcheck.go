@@ -1,36 +1,27 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
 	"strings"
+
+	"github.com/go-hbase/hbase/zk"
 )
 
-// checkQuorum checks a ZooKeeper connect string as NewClient takes it ("host:port,host:port",
-// the port defaulting to 2181, optionally followed by a chroot "/path"), so that a quorum
-// that cannot work fails NewClient instead of every later call. The error wraps
-// ErrConfiguration.
+// checkQuorum checks a ZooKeeper connect string as NewClient takes it, as ZooKeeper reads it
+// (zk.ParseQuorum), so that a quorum that cannot work fails NewClient instead of every later
+// call. The error wraps ErrConfiguration and says what to write instead.
 func checkQuorum(quorum string) error {
 	if strings.TrimSpace(quorum) == "" {
 		return misconfigured{fmt.Errorf("hbase: empty ZooKeeper quorum (give \"host:port[,host:port...]\", or WithBootstrapServers)")}
 	}
-	hosts, chroot, _ := strings.Cut(quorum, "/")
-	if strings.ContainsAny(chroot, " \t\n") {
-		return misconfigured{fmt.Errorf("hbase: ZooKeeper quorum %q: chroot %q holds white space", quorum, "/"+chroot)}
-	}
-	n := 0
-	for s := range strings.SplitSeq(hosts, ",") {
-		if s = strings.TrimSpace(s); s == "" {
-			continue
+	if _, _, err := zk.ParseQuorum(quorum); err != nil {
+		if qe, ok := errors.AsType[*zk.QuorumError](err); ok {
+			return misconfigured{fmt.Errorf("hbase: ZooKeeper quorum %q: %s", qe.Quorum, qe.Reason)}
 		}
-		n++
-		if err := CheckServer(s, false); err != nil {
-			return misconfigured{fmt.Errorf("hbase: ZooKeeper quorum %q: %w", quorum, err)}
-		}
-	}
-	if n == 0 {
-		return misconfigured{fmt.Errorf("hbase: ZooKeeper quorum %q names no server", quorum)}
+		return misconfigured{fmt.Errorf("hbase: %w", err)}
 	}
 	return nil
 }

@@ -121,18 +121,6 @@ func (c *Client) DialServer(ctx context.Context, addr string, opts []region.Opti
 	return conn, err
 }
 
-// sleepCtx pauses for d or until ctx ends, returning ctx's cause then.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	}
-}
-
 // admit is the gate's admit, logging a refusal.
 func (c *Client) admit(addr string) error {
 	err := c.gate.admit(addr, time.Now())

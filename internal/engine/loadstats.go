@@ -10,6 +10,7 @@ import (
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
+	"github.com/go-hbase/hbase/internal/pause"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
@@ -150,7 +151,7 @@ func (c *Client) holdWrite(ctx context.Context, addr string, d time.Duration) er
 		c.Hooks.Backoff(ctx, hbasetrace.BackoffInfo{Pause: d, Backpressure: true, Server: addr})
 	}
 	start := time.Now()
-	err := sleepCtx(ctx, d)
+	err := pause.Sleep(ctx, d)
 	c.stats.backpressureDelays.Add(1)
 	c.stats.backpressureNanos.Add(uint64(time.Since(start)))
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/pause"
 )
 
 // defaultOverloadPause is the first pause after an overloaded server's refusal: the Java
@@ -50,10 +51,10 @@ func (b *Backoff) sleepFor(ctx context.Context, d time.Duration, overloaded bool
 		b.hooks.Backoff(ctx, hbasetrace.BackoffInfo{Pause: d, Count: b.attempt, Overloaded: overloaded})
 	}
 	if !overloaded || b.stats == nil {
-		return sleepCtx(ctx, d)
+		return pause.Sleep(ctx, d)
 	}
 	start := time.Now()
-	err := sleepCtx(ctx, d)
+	err := pause.Sleep(ctx, d)
 	b.stats.overloadPauses.Add(1)
 	b.stats.overloadPauseNanos.Add(uint64(time.Since(start)))
 	return err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/pause"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
@@ -133,7 +134,7 @@ func (b *bootstrapRegistry) ask(ctx context.Context, addr string, read func(*pb.
 		if re, ok := errors.AsType[*redialError](err); ok && attempt == 2 {
 			// The second try is deliberate: it waits out the pause after the first
 			// connection's failure (dialgate.go), the shortest one.
-			if err := sleepCtx(ctx, re.wait); err != nil {
+			if err := pause.Sleep(ctx, re.wait); err != nil {
 				return err
 			}
 			conn, fresh, err = b.conn(ctx, addr)
