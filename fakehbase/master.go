@@ -71,7 +71,7 @@ func (s *Server) runProcedure(req nonced, fn func() error) uint64 {
 
 // masterCall decodes a master request, applies the faults of op (on table, when it names
 // one), and serves it under the lock.
-func masterCall[Req proto.Message](c *call, req Req, op string, table func(Req) string,
+func masterCall[Req proto.Message](c *call, req Req, op Op, table func(Req) string,
 	serve func(s *Server, req Req) (proto.Message, error)) (proto.Message, error) {
 	if err := c.unmarshal(req); err != nil {
 		return nil, err
@@ -137,10 +137,10 @@ func (s *Server) checkNewTable(schema *pb.TableSchema) (*table, error) {
 		ns = defaultNS
 	}
 	if q == "" {
-		return nil, jerr(exIllegalArgument, "Table qualifier must not be empty")
+		return nil, jerr(IllegalArgument, "Table qualifier must not be empty")
 	}
 	if s.namespaces[ns] == nil {
-		return nil, jerr(exNamespaceNotFound, "%s", ns)
+		return nil, jerr(NamespaceNotFound, "%s", ns)
 	}
 	if len(schema.GetColumnFamilies()) == 0 {
 		return nil, badRequest("Table should have at least one column family. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks")
@@ -181,7 +181,7 @@ func familiesOf(schemas []*pb.ColumnFamilySchema) ([]*family, error) {
 // createTable adds table t, split at keys. Callers hold s.mu.
 func (s *Server) createTable(t *table, keys [][]byte) error {
 	if s.tables[t.name] != nil {
-		return jerr(exTableExists, "%s", t.name)
+		return jerr(TableExists, "%s", t.name)
 	}
 	s.newRegions(t, keys)
 	s.tables[t.name] = t
@@ -195,7 +195,7 @@ func (s *Server) tableFor(tn *pb.TableName) (*table, error) {
 	name := tableNameOf(tn)
 	t := s.tables[name]
 	if t == nil {
-		return nil, jerr(exTableNotFound, "%s", name)
+		return nil, jerr(TableNotFound, "%s", name)
 	}
 	return t, nil
 }
@@ -210,10 +210,10 @@ func masterDeleteTable(c *call) (proto.Message, error) {
 					return err
 				}
 				if t == s.meta {
-					return jerr(exConstraint, "Cannot delete hbase:meta")
+					return jerr(Constraint, "Cannot delete hbase:meta")
 				}
 				if t.enabled {
-					return jerr(exTableNotDisabled, "%s", t.name)
+					return jerr(TableNotDisabled, "%s", t.name)
 				}
 				s.metaRemove(t)
 				s.unregisterRegions(t)
@@ -234,7 +234,7 @@ func masterEnableTable(c *call) (proto.Message, error) {
 					return err
 				}
 				if t.enabled {
-					return jerr(exTableNotDisabled, "%s", t.name)
+					return jerr(TableNotDisabled, "%s", t.name)
 				}
 				t.enabled = true
 				s.metaWrite(t)
@@ -254,10 +254,10 @@ func masterDisableTable(c *call) (proto.Message, error) {
 					return err
 				}
 				if t == s.meta {
-					return jerr(exConstraint, "Cannot disable hbase:meta")
+					return jerr(Constraint, "Cannot disable hbase:meta")
 				}
 				if !t.enabled {
-					return jerr(exTableNotEnabled, "%s", t.name)
+					return jerr(TableNotEnabled, "%s", t.name)
 				}
 				s.flushTable(t) // closing a region flushes it
 				t.enabled = false
@@ -278,7 +278,7 @@ func masterTruncateTable(c *call) (proto.Message, error) {
 					return err
 				}
 				if t.enabled {
-					return jerr(exTableNotDisabled, "%s", t.name)
+					return jerr(TableNotDisabled, "%s", t.name)
 				}
 				var keys [][]byte
 				if req.GetPreserveSplits() {
@@ -374,7 +374,7 @@ func masterAddColumn(c *call) (proto.Message, error) {
 					return err
 				}
 				if t.fams[f.name] != nil {
-					return jerr(exInvalidFamilyOp, "Column family '%s' in table '%s' already exists so cannot be added", f.name, t.name)
+					return jerr(InvalidFamilyOperation, "Column family '%s' in table '%s' already exists so cannot be added", f.name, t.name)
 				}
 				s.setFamilies(t, append(t.familyList(), f))
 				return nil
@@ -397,7 +397,7 @@ func masterModifyColumn(c *call) (proto.Message, error) {
 					return err
 				}
 				if t.fams[f.name] == nil {
-					return jerr(exInvalidFamilyOp, "Column family '%s' does not exist, so it cannot be modified", f.name)
+					return jerr(InvalidFamilyOperation, "Column family '%s' does not exist, so it cannot be modified", f.name)
 				}
 				fams := t.familyList()
 				for i := range fams {
@@ -423,10 +423,10 @@ func masterDeleteColumn(c *call) (proto.Message, error) {
 				}
 				name := string(req.GetColumnName())
 				if t.fams[name] == nil {
-					return jerr(exInvalidFamilyOp, "Family '%s' does not exist, so it cannot be deleted", name)
+					return jerr(InvalidFamilyOperation, "Family '%s' does not exist, so it cannot be deleted", name)
 				}
 				if len(t.famNames) == 1 {
-					return jerr(exInvalidFamilyOp, "Family '%s' is the only column family in the table, so it cannot be deleted", name)
+					return jerr(InvalidFamilyOperation, "Family '%s' is the only column family in the table, so it cannot be deleted", name)
 				}
 				s.setFamilies(t, slices.DeleteFunc(t.familyList(), func(f *family) bool { return f.name == name }))
 				return nil
@@ -456,7 +456,7 @@ func masterTableState(c *call) (proto.Message, error) {
 // system tables only when asked.
 func (s *Server) matchingTables(ns, expr string, sys bool) ([]*table, error) {
 	if ns != "" && s.namespaces[ns] == nil {
-		return nil, jerr(exNamespaceNotFound, "%s", ns)
+		return nil, jerr(NamespaceNotFound, "%s", ns)
 	}
 	var re *regexp.Regexp
 	if expr != "" {
@@ -536,7 +536,7 @@ func masterProcedureResult(c *call) (proto.Message, error) {
 				SubmittedTime: proto.Uint64(uint64(p.when)), LastUpdate: proto.Uint64(uint64(p.when))}
 			if p.err != nil {
 				resp.Exception = &pb.ForeignExceptionMessage{Source: proto.String("fakehbase"),
-					GenericException: &pb.GenericExceptionMessage{ClassName: proto.String(p.err.class), Message: proto.String(p.err.msg)}}
+					GenericException: &pb.GenericExceptionMessage{ClassName: proto.String(string(p.err.class)), Message: proto.String(p.err.msg)}}
 			}
 			return resp, nil
 		})

@@ -21,7 +21,7 @@ func masterCreateNamespace(c *call) (proto.Message, error) {
 			}
 			id := s.runProcedure(req, func() error {
 				if s.namespaces[name] != nil {
-					return jerr(exNamespaceExists, "%s", name)
+					return jerr(NamespaceExist, "%s", name)
 				}
 				s.namespaces[name] = &namespace{name: name, props: propsOf(d)}
 				return nil
@@ -41,12 +41,12 @@ func propsOf(d *pb.NamespaceDescriptor) map[string]string {
 // checkNamespaceName refuses what TableName.isLegalNamespaceName refuses.
 func checkNamespaceName(name string) error {
 	if name == "" {
-		return jerr(exIllegalArgument, "Namespace name must not be empty")
+		return jerr(IllegalArgument, "Namespace name must not be empty")
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-			return jerr(exIllegalArgument, "Illegal character <%c> at %d. Namespaces may only contain 'alphanumeric characters' from any language and digits: %s", c, i, name)
+			return jerr(IllegalArgument, "Illegal character <%c> at %d. Namespaces may only contain 'alphanumeric characters' from any language and digits: %s", c, i, name)
 		}
 	}
 	return nil
@@ -58,10 +58,10 @@ func masterDeleteNamespace(c *call) (proto.Message, error) {
 			name := req.GetNamespaceName()
 			id := s.runProcedure(req, func() error {
 				if name == defaultNS || name == systemNS {
-					return jerr(exConstraint, "Reserved namespace name")
+					return jerr(Constraint, "Reserved namespace name")
 				}
 				if s.namespaces[name] == nil {
-					return jerr(exNamespaceNotFound, "%s", name)
+					return jerr(NamespaceNotFound, "%s", name)
 				}
 				n := 0
 				for _, t := range s.tables {
@@ -70,7 +70,7 @@ func masterDeleteNamespace(c *call) (proto.Message, error) {
 					}
 				}
 				if n > 0 {
-					return jerr(exConstraint, "Only empty namespaces can be removed. Namespace %s has %d tables", name, n)
+					return jerr(Constraint, "Only empty namespaces can be removed. Namespace %s has %d tables", name, n)
 				}
 				delete(s.namespaces, name)
 				return nil
@@ -87,7 +87,7 @@ func masterModifyNamespace(c *call) (proto.Message, error) {
 			id := s.runProcedure(req, func() error {
 				ns := s.namespaces[name]
 				if ns == nil {
-					return jerr(exNamespaceNotFound, "%s", name)
+					return jerr(NamespaceNotFound, "%s", name)
 				}
 				ns.props = propsOf(d)
 				return nil
@@ -109,7 +109,7 @@ func masterNamespace(c *call) (proto.Message, error) {
 		func(s *Server, req *pb.GetNamespaceDescriptorRequest) (proto.Message, error) {
 			ns := s.namespaces[req.GetNamespaceName()]
 			if ns == nil {
-				return nil, jerr(exNamespaceNotFound, "%s", req.GetNamespaceName())
+				return nil, jerr(NamespaceNotFound, "%s", req.GetNamespaceName())
 			}
 			return &pb.GetNamespaceDescriptorResponse{NamespaceDescriptor: ns.descriptor()}, nil
 		})

@@ -73,7 +73,7 @@ func (s *Server) CreateNamespace(name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.namespaces[name] != nil {
-		return fmt.Errorf("fakehbase: CreateNamespace %q: %w", name, jerr(exNamespaceExists, "%s", name))
+		return fmt.Errorf("fakehbase: CreateNamespace %q: %w", name, jerr(NamespaceExist, "%s", name))
 	}
 	s.namespaces[name] = &namespace{name: name, props: map[string]string{}}
 	return nil
