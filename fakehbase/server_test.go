@@ -171,8 +171,10 @@ func TestMoveRegionToAnotherServer(t *testing.T) {
 	if n := srv.Calls(fakehbase.Match{Op: fakehbase.OpGet, Table: "t"}) - before; n != 2 {
 		t.Fatalf("%d Gets after the move; want 2", n)
 	}
-	if err := srv.MoveRegion("nope", []byte("a")); err == nil {
-		t.Fatal("MoveRegion of a missing table succeeded")
+	rec := &recorder{TB: t}
+	other := fakehbase.NewServer(rec)
+	if err := other.MoveRegion("nope", []byte("a")); err == nil || len(rec.failures()) != 1 {
+		t.Fatalf("MoveRegion of a missing table = %v, failing the test %q; want an error, once", err, rec.failures())
 	}
 }
 
@@ -203,7 +205,8 @@ func TestWithClock(t *testing.T) {
 }
 
 func TestCreateTableErrors(t *testing.T) {
-	srv := fakehbase.NewServer(t)
+	rec := &recorder{TB: t}
+	srv := fakehbase.NewServer(rec)
 	for _, tc := range []struct {
 		name   string
 		fams   []string
@@ -231,6 +234,9 @@ func TestCreateTableErrors(t *testing.T) {
 	}
 	if err := srv.CreateNamespace("ns"); err == nil {
 		t.Fatal("CreateNamespace of an existing namespace succeeded")
+	}
+	if n := len(rec.failures()); n != 8 {
+		t.Fatalf("the refused calls failed the test %d times; want 8", n)
 	}
 }
 
