@@ -96,7 +96,8 @@ func serve(ctx context.Context, tables []tableSpec, cells []cellSpec, servers in
 	if envFile != "" {
 		// Written whole, then renamed: a script waiting for the file never reads half of it.
 		tmp := envFile + ".tmp"
-		if err := os.WriteFile(tmp, []byte(env), 0o644); err == nil {
+		err := os.WriteFile(tmp, []byte(env), 0o644)
+		if err == nil {
 			err = os.Rename(tmp, envFile)
 		}
 		if err != nil {
@@ -177,4 +178,3 @@ func parsePuts(specs []string) ([]cellSpec, error) {
 	}
 	return out, nil
 }
-
