@@ -289,8 +289,8 @@ func ExampleServer_InjectError_refused() {
 	}
 	defer srv.Close()
 	fmt.Println(srv.InjectError(fakehbase.Match{Op: fakehbase.OpGet}, "org.apache.hadoop.hbase.RegionTooBusyExcepton", "busy", 1))
-	fmt.Println(srv.InjectError(fakehbase.Match{Op: "Gett"}, fakehbase.RegionTooBusy, "busy", 1) != nil)
+	fmt.Println(srv.InjectError(fakehbase.Match{Op: "Gett"}, fakehbase.RegionTooBusy, "busy", 1))
 	// Output:
 	// fakehbase: InjectError: exception "org.apache.hadoop.hbase.RegionTooBusyExcepton" is not one fakehbase raises: did you mean fakehbase.RegionTooBusy (org.apache.hadoop.hbase.RegionTooBusyException)?
-	// true
+	// fakehbase: InjectError: unknown operation "Gett": did you mean "Get" (fakehbase.OpGet)?
 }

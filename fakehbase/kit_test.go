@@ -116,7 +116,8 @@ func TestMatchRefusesUnknownOps(t *testing.T) {
 		m    fakehbase.Match
 		want string
 	}{
-		{fakehbase.Match{Op: "Gett"}, `unknown operation "Gett": want one of `},
+		{fakehbase.Match{Op: "Gett"}, `unknown operation "Gett": did you mean "Get" (fakehbase.OpGet)?`},
+		{fakehbase.Match{Op: "Read"}, `unknown operation "Read": want one of AddColumn, Append`},
 		{fakehbase.Match{Op: "get"}, `did you mean "Get" (fakehbase.OpGet)`},
 		{fakehbase.Match{Op: "truncateTable"}, `did you mean "TruncateTable"`},
 		{fakehbase.Match{Meta: true, Table: "t"}, "Meta adds hbase:meta"},

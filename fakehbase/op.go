@@ -70,15 +70,23 @@ var ops = map[Op]bool{
 }
 
 // check refuses an operation outside the set, naming the one meant when only the case
-// differs.
+// differs or the name starts with it ("Gett").
 func (o Op) check() error {
 	if o == "" || ops[o] {
 		return nil
 	}
+	var near Op
 	for known := range ops {
-		if strings.EqualFold(string(known), string(o)) {
-			return fmt.Errorf("unknown operation %q: did you mean %q (fakehbase.Op%s)?", string(o), string(known), upperFirst(string(known)))
+		k, u := strings.ToLower(string(known)), strings.ToLower(string(o))
+		if k == u || strings.HasPrefix(u, k) && len(known) > len(near) {
+			near = known
 		}
+		if k == u {
+			break
+		}
+	}
+	if near != "" {
+		return fmt.Errorf("unknown operation %q: did you mean %q (fakehbase.Op%s)?", string(o), string(near), upperFirst(string(near)))
 	}
 	var all []string
 	for known := range ops {
