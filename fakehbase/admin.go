@@ -12,39 +12,40 @@ var adminMethods = map[string]handler{
 	"CompactRegion": adminCompact,
 }
 
-func adminFlush(c *call) (proto.Message, error) {
-	var req pb.FlushRegionRequest
-	if err := c.unmarshal(&req); err != nil {
+// regionCall decodes a region server's admin request about one region (whole, not one of its
+// families), applies the faults of op and serves it under the lock.
+func regionCall[R any, PR interface {
+	*R
+	proto.Message
+	GetRegion() *pb.RegionSpecifier
+	GetFamily() []byte
+}](c *call, op Op, what string, serve func(s *Server, r *region, req PR) proto.Message) (proto.Message, error) {
+	req := PR(new(R))
+	if err := c.unmarshal(req); err != nil {
 		return nil, err
 	}
 	if len(req.GetFamily()) > 0 {
-		return nil, unsupported("flushing one family")
+		return nil, unsupported("%s one family", what)
 	}
-	r, unlock, err := c.enter("FlushRegion", req.GetRegion(), nil)
+	r, unlock, err := c.enter(op, req.GetRegion(), nil)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	s := c.rs.s
-	s.flushRegion(r)
-	return &pb.FlushRegionResponse{LastFlushTime: proto.Uint64(uint64(s.now())), Flushed: proto.Bool(true)}, nil
+	return serve(c.rs.s, r, req), nil
+}
+
+func adminFlush(c *call) (proto.Message, error) {
+	return regionCall(c, OpFlushRegion, "flushing", func(s *Server, r *region, _ *pb.FlushRegionRequest) proto.Message {
+		s.flushRegion(r)
+		return &pb.FlushRegionResponse{LastFlushTime: proto.Uint64(uint64(s.now())), Flushed: proto.Bool(true)}
+	})
 }
 
 // adminCompact compacts at once: HBase only queues the compaction, so a test cannot tell.
 func adminCompact(c *call) (proto.Message, error) {
-	var req pb.CompactRegionRequest
-	if err := c.unmarshal(&req); err != nil {
-		return nil, err
-	}
-	if len(req.GetFamily()) > 0 {
-		return nil, unsupported("compacting one family")
-	}
-	r, unlock, err := c.enter("CompactRegion", req.GetRegion(), nil)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	s := c.rs.s
-	s.compactRegion(r, req.GetMajor())
-	return &pb.CompactRegionResponse{}, nil
+	return regionCall(c, OpCompactRegion, "compacting", func(s *Server, r *region, req *pb.CompactRegionRequest) proto.Message {
+		s.compactRegion(r, req.GetMajor())
+		return &pb.CompactRegionResponse{}
+	})
 }

@@ -64,7 +64,7 @@ var tableDefaults = map[string]string{
 func familyFromSchema(s *pb.ColumnFamilySchema) (*family, error) {
 	f := &family{name: string(s.GetName()), attrs: maps.Clone(familyDefaults), config: map[string]string{}}
 	if f.name == "" {
-		return nil, jerr(exIllegalArgument, "Column Family name can not be empty")
+		return nil, jerr(IllegalArgument, "Column Family name can not be empty")
 	}
 	for _, p := range s.GetAttributes() {
 		f.attrs[string(p.GetFirst())] = string(p.GetSecond())

@@ -37,7 +37,7 @@ func (c *call) target(spec *pb.RegionSpecifier) (string, *region) {
 // faults that match (inject, outside the lock, so that a delay holds no other call up), then
 // takes the server's lock and returns the region if this server serves it. unlock releases
 // the lock; on an error the lock is not held.
-func (c *call) enter(op string, spec *pb.RegionSpecifier, row []byte) (r *region, unlock func(), err error) {
+func (c *call) enter(op Op, spec *pb.RegionSpecifier, row []byte) (r *region, unlock func(), err error) {
 	tableName, reg := c.target(spec)
 	if err := c.inject(op, tableName, row, reg); err != nil {
 		return nil, nil, err
@@ -56,18 +56,18 @@ func (c *call) enter(op string, spec *pb.RegionSpecifier, row []byte) (r *region
 func (c *call) served(spec *pb.RegionSpecifier) (*region, error) {
 	s := c.rs.s
 	if s.closed {
-		return nil, jerr("org.apache.hadoop.hbase.regionserver.RegionServerStoppedException", "Server %s not running", c.rs.serverName())
+		return nil, jerr(RegionServerStopped, "Server %s not running", c.rs.serverName())
 	}
 	r := s.regions[string(spec.GetValue())]
 	if r != nil && r.server != c.rs.idx && r.movedFrom[c.rs.idx] {
 		to := s.servers[r.server]
-		e := jerr(exRegionMoved, "Region moved to: hostname=%s port=%d startCode=%d. As of locationSeqNum=%d.",
+		e := jerr(regionMoved, "Region moved to: hostname=%s port=%d startCode=%d. As of locationSeqNum=%d.",
 			to.host, to.port, to.startCode, s.seq)
 		e.host, e.port = to.host, to.port
 		return nil, e
 	}
 	if r == nil || r.server != c.rs.idx || r.closed || !r.t.enabled {
-		return nil, jerr(exNotServing, "%s is not online on %s", spec.GetValue(), c.rs.serverName())
+		return nil, jerr(NotServingRegion, "%s is not online on %s", spec.GetValue(), c.rs.serverName())
 	}
 	return r, nil
 }
@@ -109,7 +109,7 @@ func clientGet(c *call) (proto.Message, error) {
 func (s *Server) get(r *region, g *pb.Get) ([]kv, error) {
 	row := g.GetRow()
 	if !r.contains(row) {
-		return nil, jerr(exWrongRegion, "Requested row out of range for Get on HRegion %s, startKey='%s', getEndKey()='%s', row='%s'",
+		return nil, jerr(WrongRegion, "Requested row out of range for Get on HRegion %s, startKey='%s', getEndKey()='%s', row='%s'",
 			r.name, r.start, r.end, row)
 	}
 	if err := checkAttributes(g.GetAttribute()); err != nil {

@@ -14,7 +14,7 @@ type action struct {
 	err   error // an injected fault or a decoding error: the action's exception
 }
 
-func (a *action) op() string {
+func (a *action) op() Op {
 	if a.get != nil {
 		return "Get"
 	}
@@ -55,7 +55,7 @@ func clientMulti(c *call) (proto.Message, error) {
 	for i, ra := range req.GetRegionAction() {
 		tableName, reg := c.target(ra.GetRegion())
 		if ra.GetAtomic() || ra.GetCondition() != nil {
-			op := "MutateRow"
+			op := OpMutateRow
 			if ra.GetCondition() != nil {
 				op = "CheckAndMutate"
 			}

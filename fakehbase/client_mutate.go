@@ -119,7 +119,7 @@ func (s *Server) checkAndMutate(r *region, cond *pb.Condition, ms []*mutation, n
 		}
 	}
 	if !r.contains(row) {
-		return false, nil, jerr(exWrongRegion, "Requested row out of range for checkAndMutate on HRegion %s, row='%s'", r.name, row)
+		return false, nil, jerr(WrongRegion, "Requested row out of range for checkAndMutate on HRegion %s, row='%s'", r.name, row)
 	}
 	now := s.now()
 	data := r.t.data.get(row)

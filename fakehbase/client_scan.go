@@ -85,20 +85,20 @@ func clientScan(c *call) (proto.Message, error) {
 			if s.closedScan[id] {
 				return resp, nil // closed already, at the end of its region: nothing to do
 			}
-			return nil, jerr(exUnknownScanner, "Unknown scanner '%d'. This can happen due to any of the following reasons: a) Scanner id given is wrong, b) Scanner lease expired because of long wait between consecutive client checkins, c) Server may be closing down, d) RegionServer restart during upgrade.", id)
+			return nil, jerr(UnknownScanner, "Unknown scanner '%d'. This can happen due to any of the following reasons: a) Scanner id given is wrong, b) Scanner lease expired because of long wait between consecutive client checkins, c) Server may be closing down, d) RegionServer restart during upgrade.", id)
 		}
 		if _, err := c.served(&pb.RegionSpecifier{Value: sc.region.name}); err != nil {
 			s.closeScanner(sc)
-			return nil, jerr(exNotServing, "Region has changed on the scanner %d: regionName=%s", id, sc.region.name)
+			return nil, jerr(NotServingRegion, "Region has changed on the scanner %d: regionName=%s", id, sc.region.name)
 		}
 		if time.Now().After(sc.expires) {
 			s.closeScanner(sc)
 			delete(s.closedScan, id)
-			return nil, jerr(exUnknownScanner, "Unknown scanner '%d': its lease expired", id)
+			return nil, jerr(UnknownScanner, "Unknown scanner '%d': its lease expired", id)
 		}
 		if req.NextCallSeq != nil {
 			if req.GetNextCallSeq() != sc.nextSeq {
-				return nil, jerr(exOutOfOrderNext, "Expected nextCallSeq: %d But the nextCallSeq got from client: %d; request=%v",
+				return nil, jerr(OutOfOrderScannerNext, "Expected nextCallSeq: %d But the nextCallSeq got from client: %d; request=%v",
 					sc.nextSeq, req.GetNextCallSeq(), &req)
 			}
 			sc.nextSeq++
@@ -167,7 +167,7 @@ func (s *Server) openScanner(idx int, r *region, scan *pb.Scan) (*scanner, error
 		row  []byte
 	}{{"startRow", scan.GetStartRow()}, {"stopRow", scan.GetStopRow()}} {
 		if len(edge.row) > maxRowLen {
-			return nil, jerr(exIO, "%s's length must be less than or equal to %d to meet the criteria for a row key.", edge.name, maxRowLen)
+			return nil, jerr(IO, "%s's length must be less than or equal to %d to meet the criteria for a row key.", edge.name, maxRowLen)
 		}
 	}
 	readPoint := s.seq
@@ -364,7 +364,7 @@ func (sc *scanner) nextRaw() (cells []kv, partial, more bool, err error) {
 			continue
 		}
 		if sc.batch > 0 && len(cells) > sc.batch && f != nil && f.hasRow() {
-			return nil, false, false, jerr(exIncompatible, "Filter whose hasFilterRow() returns true is incompatible with scans that must stop mid-row because of a limit")
+			return nil, false, false, jerr(incompatibleFilter, "Filter whose hasFilterRow() returns true is incompatible with scans that must stop mid-row because of a limit")
 		}
 		return sc.cut(cells, more)
 	}

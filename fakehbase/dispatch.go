@@ -44,7 +44,7 @@ func (rs *regionServer) handle(r *fakeserver.Request) fakeserver.Response {
 		methods = adminMethods
 	}
 	if methods == nil {
-		return rs.fail(r, jerr(exUnknownService, "%s", service))
+		return rs.fail(r, jerr(unknownService, "%s", service))
 	}
 	h := methods[r.Method]
 	if h == nil {

@@ -18,10 +18,50 @@
 //
 // The client bootstraps through the server's connection registry (no ZooKeeper), finds
 // regions in hbase:meta and talks to the region servers as it does to a cluster, so its
-// routing, retries and error handling run as they do in production. Faults make those paths
-// testable: InjectError and InjectDelay fail or slow down the calls that match (by
-// operation, table and row; the actions of a batch one by one), and MoveRegion moves a
-// region, so that the client follows it. Calls counts what the client sent.
+// routing, retries and error handling run as they do in production.
+//
+// # The test kit
+//
+// Faults make those paths testable: InjectError and InjectDelay fail or slow down the calls
+// that match (by operation, table and row; the actions of a batch one by one), and
+// MoveRegion moves a region, so that the client follows it. The exception of InjectError is
+// one of the Exception constants (RegionTooBusy, NotServingRegion, DoNotRetry,
+// TableNotFound...: HBase's classes, named as HBase names them), the operation of a Match
+// one of the Op constants (OpGet, OpPut, OpScan, OpCreateTable...). A Match without a table
+// leaves the client's own lookups of hbase:meta alone, so that a fault on every Get reaches
+// the Get of the test; Match.Meta asks for them.
+//
+// Put and PutAt seed cells on the server side, as a client's Put would write them; Get,
+// CheckGet and Rows read them as a client's Get and Scan would. CallLog is the ordered log of
+// the calls the server received, with the fault that answered each; Calls counts those that
+// match.
+//
+// A call of the kit that cannot mean what it says (an exception that is not a constant, such
+// as a misspelt class or java.lang.NullPointerException; an unknown operation; a seed into a
+// table or family that does not exist) is refused: the method returns an error and, on a
+// server of NewServer, also fails the test, so that a fault that could never fire does not
+// let a test pass for the wrong reason even when the error goes unchecked.
+//
+//	func TestReadUser(t *testing.T) {
+//		srv := fakehbase.NewServer(t)
+//		if err := srv.CreateTable("users", []string{"info"}); err != nil {
+//			t.Fatal(err)
+//		}
+//		if err := srv.Put("users", "alice", "info", "email", "alice@example.com"); err != nil {
+//			t.Fatal(err)
+//		}
+//		if err := srv.InjectError(fakehbase.Match{Op: fakehbase.OpGet, Table: "users"}, fakehbase.RegionTooBusy, "busy", 2); err != nil {
+//			t.Fatal(err)
+//		}
+//		// ... the code under test reads alice through a client: two refusals, then the value ...
+//		if n := srv.Calls(fakehbase.Match{Op: fakehbase.OpGet, Table: "users"}); n != 3 {
+//			t.Fatalf("%d Gets; want 3", n)
+//		}
+//	}
+//
+// Command cmd/fakehbase runs the server as a process, for the command line and local
+// development: it prints HBASE_BOOTSTRAP=127.0.0.1:PORT, the address a client bootstraps
+// from (hbase.WithBootstrapServers; hbasectl reads the variable).
 //
 // # It must not drift from HBase
 //

@@ -9,55 +9,30 @@ import (
 	"github.com/go-hbase/hbase/internal/pb"
 )
 
-// The Java exception classes the fake answers with, as HBase 2.6 names them. The client
-// classifies server errors by these names (package hberr), so they are the contract.
-const (
-	exDoNotRetry        = "org.apache.hadoop.hbase.DoNotRetryIOException"
-	exIO                = "java.io.IOException"
-	exNotServing        = "org.apache.hadoop.hbase.NotServingRegionException"
-	exRegionMoved       = "org.apache.hadoop.hbase.exceptions.RegionMovedException"
-	exWrongRegion       = "org.apache.hadoop.hbase.regionserver.WrongRegionException"
-	exTableNotFound     = "org.apache.hadoop.hbase.TableNotFoundException"
-	exTableExists       = "org.apache.hadoop.hbase.TableExistsException"
-	exTableNotEnabled   = "org.apache.hadoop.hbase.TableNotEnabledException"
-	exTableNotDisabled  = "org.apache.hadoop.hbase.TableNotDisabledException"
-	exNoSuchFamily      = "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException"
-	exNamespaceNotFound = "org.apache.hadoop.hbase.NamespaceNotFoundException"
-	exNamespaceExists   = "org.apache.hadoop.hbase.NamespaceExistException"
-	exConstraint        = "org.apache.hadoop.hbase.constraint.ConstraintException"
-	exIllegalArgument   = "java.lang.IllegalArgumentException"
-	exInvalidFamilyOp   = "org.apache.hadoop.hbase.InvalidFamilyOperationException"
-	exUnknownScanner    = "org.apache.hadoop.hbase.UnknownScannerException"
-	exOutOfOrderNext    = "org.apache.hadoop.hbase.exceptions.OutOfOrderScannerNextException"
-	exUnknownService    = "org.apache.hadoop.hbase.ipc.UnknownServiceException"
-	exIncompatible      = "org.apache.hadoop.hbase.filter.IncompatibleFilterException"
-	exFailedSanity      = "org.apache.hadoop.hbase.exceptions.FailedSanityCheckException"
-)
-
 // javaError is an exception the fake answers with: a Java class and its message.
 type javaError struct {
-	class string
+	class Exception
 	msg   string
 	// host and port of a RegionMovedException's new server.
 	host string
 	port int
 }
 
-func (e *javaError) Error() string { return e.class + ": " + e.msg }
+func (e *javaError) Error() string { return string(e.class) + ": " + e.msg }
 
-func jerr(class, format string, args ...any) *javaError {
+func jerr(class Exception, format string, args ...any) *javaError {
 	return &javaError{class: class, msg: fmt.Sprintf(format, args...)}
 }
 
 // unsupported is the answer to anything the fake does not implement: a DoNotRetryIOException
 // that names it, never a guess.
 func unsupported(format string, args ...any) *javaError {
-	return jerr(exDoNotRetry, "fakehbase: "+format+" is not supported", args...)
+	return jerr(DoNotRetry, "fakehbase: "+format+" is not supported", args...)
 }
 
 // badRequest is the answer to a request HBase would refuse as malformed.
 func badRequest(format string, args ...any) *javaError {
-	return jerr(exDoNotRetry, format, args...)
+	return jerr(DoNotRetry, format, args...)
 }
 
 // asJava turns any error of a handler into the exception sent back: a *javaError as it is,
@@ -66,16 +41,16 @@ func asJava(err error) *javaError {
 	if je, ok := err.(*javaError); ok {
 		return je
 	}
-	return jerr(exIO, "fakehbase: %v", err)
+	return jerr(IO, "fakehbase: %v", err)
 }
 
 // response is the exception as an RPC's ExceptionResponse: class, a stack trace whose first
 // line is "class: message" (what clients read the message from) and HBase's flags.
 func (e *javaError) response() *pb.ExceptionResponse {
 	r := &pb.ExceptionResponse{
-		ExceptionClassName: proto.String(e.class),
+		ExceptionClassName: proto.String(string(e.class)),
 		StackTrace:         proto.String(e.trace()),
-		DoNotRetry:         proto.Bool(doNotRetrySimple[simpleName(e.class)]),
+		DoNotRetry:         proto.Bool(exceptions[e.class].doNotRetry),
 	}
 	if e.host != "" {
 		r.Hostname, r.Port = proto.String(e.host), proto.Int32(int32(e.port))
@@ -86,12 +61,12 @@ func (e *javaError) response() *pb.ExceptionResponse {
 // pair is the exception as a MultiResponse action's or region's NameBytesPair (class, stack
 // trace).
 func (e *javaError) pair() *pb.NameBytesPair {
-	return &pb.NameBytesPair{Name: proto.String(e.class), Value: []byte(e.trace())}
+	return &pb.NameBytesPair{Name: proto.String(string(e.class)), Value: []byte(e.trace())}
 }
 
 func (e *javaError) trace() string {
 	var b strings.Builder
-	b.WriteString(e.class)
+	b.WriteString(string(e.class))
 	if e.msg != "" {
 		b.WriteString(": ")
 		b.WriteString(e.msg)

@@ -2,36 +2,62 @@ package fakehbase
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"time"
 )
 
 // Match selects calls: those of an operation, on a table, on a row. A zero field matches
-// anything.
+// anything, except that the client's own calls on hbase:meta (its region lookups) match only
+// when asked for: by Table "hbase:meta", by Meta, or by Op OpGetMetaRegionLocations.
 type Match struct {
-	// Op is the operation: "Get", "Put", "Delete", "Append", "Increment",
-	// "CheckAndMutate", "MutateRow", "Scan" (each RPC of a scan), or the method of a master
-	// call ("CreateTable", "DeleteTable", "EnableTable", "DisableTable", "GetTableDescriptors",
-	// ...). The actions of a batch (Client.SendBatch) match one by one, as Get, Put...
-	Op string
-	// Table is the table as the client names it: "ns:t", or "t" in the default namespace.
-	// The client's region lookups are scans and Gets of "hbase:meta".
+	// Op is the operation (OpGet, OpPut, OpScan, OpCreateTable...); "" matches every one.
+	Op Op
+	// Table is the table as the client names it: "ns:t", or "t" (or "default:t") in the
+	// default namespace.
 	Table string
 	// Row is the row of a Get or mutation; for a Scan, a row of the region scanned.
 	Row []byte
+	// Meta makes a Match without a Table match the calls on hbase:meta too: the scans and
+	// Gets of the client's region lookups and the connection registry's
+	// GetMetaRegionLocations. Without it a fault on every Get leaves the lookups alone, so it
+	// reaches the Get the test makes.
+	Meta bool
 }
 
-func (m *Match) matches(op, table string, row []byte, r *region) bool {
+// check refuses a Match that could never mean what it says: an unknown operation, Meta with
+// another table than hbase:meta.
+func (m *Match) check() error {
+	if err := m.Op.check(); err != nil {
+		return err
+	}
+	if m.Meta && m.Table != "" && m.Table != metaTable {
+		return fmt.Errorf("Match{Meta: true, Table: %q}: Meta adds hbase:meta to a Match of every table; a Match of one table leaves it out", m.Table)
+	}
+	return nil
+}
+
+// normalized is m as the server compares it: the table without "default:", the row copied.
+func (m Match) normalized() Match {
+	m.Table = strings.TrimPrefix(m.Table, defaultNS+":")
+	m.Row = bytes.Clone(m.Row)
+	return m
+}
+
+func (m *Match) matches(op Op, table string, row []byte, r *region) bool {
 	if m.Op != "" && m.Op != op {
 		return false
 	}
 	if m.Table != "" && m.Table != table {
 		return false
 	}
+	if table == metaTable && m.Table == "" && !m.Meta && m.Op != OpGetMetaRegionLocations {
+		return false // the client's own lookups, not asked for
+	}
 	if m.Row == nil {
 		return true
 	}
-	if op == "Scan" {
+	if op == OpScan {
 		return r != nil && r.contains(m.Row)
 	}
 	return bytes.Equal(m.Row, row)
@@ -46,27 +72,46 @@ type fault struct {
 }
 
 // InjectError makes the next times calls that match m (every matching call, when times <= 0,
-// until ClearFaults) fail with the Java exception class and message, as a region server
-// would. The client decides what to do by the class's simple name, as it does with HBase's
-// exceptions: for example "org.apache.hadoop.hbase.NotServingRegionException" (or
-// "NotServingRegionException") is retried after a new region lookup,
-// "org.apache.hadoop.hbase.RegionTooBusyException" after a pause,
-// "org.apache.hadoop.hbase.DoNotRetryIOException" ends the call. Faults are checked in the
-// order they were injected; the first error that matches is the call's.
-func (s *Server) InjectError(m Match, class, message string, times int) {
-	e := &javaError{class: class, msg: message}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = append(s.faults, &fault{match: cloneMatch(m), err: e, left: times})
+// until ClearFaults) fail with exception ex and message, as a region server or the master
+// would. The client reacts as it does to HBase's exception (see the Exception constants):
+// NotServingRegion is retried after a new region lookup, RegionTooBusy after a pause,
+// DoNotRetry ends the call. Faults are checked in the order they were injected; the first
+// error that matches is the call's.
+//
+// It refuses (and injects nothing) an exception other than the constants and a Match with an
+// unknown operation: the error says why, and on a server of NewServer it also fails the
+// test, so that a fault that could never fire does not go unnoticed when the error is not
+// checked.
+func (s *Server) InjectError(m Match, ex Exception, message string, times int) error {
+	if err := ex.check(); err != nil {
+		return s.misuse(fmt.Errorf("fakehbase: InjectError: %w", err))
+	}
+	if err := m.check(); err != nil {
+		return s.misuse(fmt.Errorf("fakehbase: InjectError: %w", err))
+	}
+	s.addFault(&fault{match: m.normalized(), err: &javaError{class: ex, msg: message}, left: times})
+	return nil
 }
 
 // InjectDelay makes the next times calls that match m (every matching call, when times <= 0,
 // until ClearFaults) wait d before they are served. A delayed call still takes effect when
-// its client stops waiting, unless the connection closes first.
-func (s *Server) InjectDelay(m Match, d time.Duration, times int) {
+// its client stops waiting, unless the connection closes first. It refuses a Match with an
+// unknown operation or a negative d, as InjectError does.
+func (s *Server) InjectDelay(m Match, d time.Duration, times int) error {
+	if d < 0 {
+		return s.misuse(fmt.Errorf("fakehbase: InjectDelay: negative delay %v", d))
+	}
+	if err := m.check(); err != nil {
+		return s.misuse(fmt.Errorf("fakehbase: InjectDelay: %w", err))
+	}
+	s.addFault(&fault{match: m.normalized(), delay: d, left: times})
+	return nil
+}
+
+func (s *Server) addFault(f *fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults = append(s.faults, &fault{match: cloneMatch(m), delay: d, left: times})
+	s.faults = append(s.faults, f)
 }
 
 // ClearFaults removes every fault injected.
@@ -76,45 +121,22 @@ func (s *Server) ClearFaults() {
 	s.faults = nil
 }
 
-func cloneMatch(m Match) Match {
-	m.Row = bytes.Clone(m.Row)
-	return m
-}
-
-// Calls returns how many calls that match m the server has received (those that failed by an
-// injected fault included). A batch counts once per action; a scan once per RPC.
-func (s *Server) Calls(m Match) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, c := range s.calls {
-		if m.matches(c.op, c.table, c.row, c.region) {
-			n++
-		}
+// misuse reports err, a call of the test kit that cannot mean what it says, to the test of
+// NewServer too, and returns it.
+func (s *Server) misuse(err error) error {
+	if s.tb != nil {
+		s.tb.Helper()
+		s.tb.Error(err)
 	}
-	return n
+	return err
 }
-
-// callRecord is a call the server received, for Calls.
-type callRecord struct {
-	op, table string
-	row       []byte
-	region    *region
-}
-
-// maxCallRecords bounds the calls remembered for Calls: the oldest go first.
-const maxCallRecords = 1 << 16
 
 // inject records a call and applies the faults that match it: it waits the delays (outside
 // the lock, until the connection closes) and returns the first error. The caller must not
 // hold s.mu.
-func (c *call) inject(op, table string, row []byte, r *region) error {
+func (c *call) inject(op Op, table string, row []byte, r *region) error {
 	s := c.rs.s
 	s.mu.Lock()
-	if len(s.calls) >= maxCallRecords {
-		s.calls = s.calls[:copy(s.calls, s.calls[len(s.calls)/2:])]
-	}
-	s.calls = append(s.calls, callRecord{op: op, table: table, row: bytes.Clone(row), region: r})
 	var delay time.Duration
 	var err *javaError
 	kept := s.faults[:0]
@@ -137,6 +159,11 @@ func (c *call) inject(op, table string, row []byte, r *region) error {
 	}
 	clear(s.faults[len(kept):])
 	s.faults = kept
+	rec := callRecord{Call: Call{Op: op, Table: table, Row: bytes.Clone(row), Delay: delay}, region: r}
+	if err != nil {
+		rec.Fault = err.class
+	}
+	s.record(rec)
 	s.mu.Unlock()
 	if delay > 0 {
 		t := time.NewTimer(delay)
@@ -150,20 +177,4 @@ func (c *call) inject(op, table string, row []byte, r *region) error {
 		return err
 	}
 	return nil
-}
-
-// doNotRetrySimple are simple class names of the DoNotRetryIOException family: an injected
-// exception of one of them is flagged do-not-retry, as HBase flags it.
-var doNotRetrySimple = map[string]bool{
-	"DoNotRetryIOException": true, "TableNotFoundException": true, "NoSuchColumnFamilyException": true,
-	"TableNotEnabledException": true, "TableExistsException": true, "TableNotDisabledException": true,
-	"NamespaceNotFoundException": true, "NamespaceExistException": true, "ConstraintException": true,
-	"UnknownScannerException": true, "OutOfOrderScannerNextException": true, "AccessDeniedException": true,
-	"FailedSanityCheckException": true, "DoNotRetryRegionException": true, "ScannerResetException": true,
-	"InvalidFamilyOperationException": true, "QuotaExceededException": true,
-	"IncompatibleFilterException": true, "UnknownServiceException": true,
-}
-
-func simpleName(class string) string {
-	return class[strings.LastIndexByte(class, '.')+1:]
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/go-hbase/hbase/internal/pb"
 )
@@ -15,22 +16,23 @@ import (
 // are procedures, as in HBase: the call returns a procedure id and the client polls
 // getProcedureResult, which gives the outcome (the fake runs each procedure at once).
 var masterMethods = map[string]handler{
-	"IsMasterRunning":          masterRunning,
-	"CreateTable":              masterCreateTable,
-	"DeleteTable":              masterDeleteTable,
-	"EnableTable":              masterEnableTable,
-	"DisableTable":             masterDisableTable,
-	"truncateTable":            masterTruncateTable,
-	"ModifyTable":              masterModifyTable,
-	"AddColumn":                masterAddColumn,
-	"ModifyColumn":             masterModifyColumn,
-	"DeleteColumn":             masterDeleteColumn,
+	"IsMasterRunning": masterRunning,
+	"CreateTable": procedureCall[pb.CreateTableResponse](OpCreateTable,
+		func(r *pb.CreateTableRequest) string { return tableNameOf(r.GetTableSchema().GetTableName()) }, createTable),
+	"DeleteTable":              tableProcedure[pb.DeleteTableResponse](OpDeleteTable, deleteTable),
+	"EnableTable":              tableProcedure[pb.EnableTableResponse](OpEnableTable, enableTable),
+	"DisableTable":             tableProcedure[pb.DisableTableResponse](OpDisableTable, disableTable),
+	"truncateTable":            tableProcedure[pb.TruncateTableResponse](OpTruncateTable, truncateTable),
+	"ModifyTable":              tableProcedure[pb.ModifyTableResponse](OpModifyTable, modifyTable),
+	"AddColumn":                tableProcedure[pb.AddColumnResponse](OpAddColumn, addColumn),
+	"ModifyColumn":             tableProcedure[pb.ModifyColumnResponse](OpModifyColumn, modifyColumn),
+	"DeleteColumn":             tableProcedure[pb.DeleteColumnResponse](OpDeleteColumn, deleteColumn),
 	"GetTableState":            masterTableState,
 	"GetTableDescriptors":      masterTableDescriptors,
 	"GetTableNames":            masterTableNames,
-	"CreateNamespace":          masterCreateNamespace,
-	"DeleteNamespace":          masterDeleteNamespace,
-	"ModifyNamespace":          masterModifyNamespace,
+	"CreateNamespace":          procedureCall[pb.CreateNamespaceResponse](OpCreateNamespace, nil, createNamespace),
+	"DeleteNamespace":          procedureCall[pb.DeleteNamespaceResponse](OpDeleteNamespace, nil, deleteNamespace),
+	"ModifyNamespace":          procedureCall[pb.ModifyNamespaceResponse](OpModifyNamespace, nil, modifyNamespace),
 	"GetNamespaceDescriptor":   masterNamespace,
 	"ListNamespaceDescriptors": masterNamespaces,
 	"getProcedureResult":       masterProcedureResult,
@@ -71,7 +73,7 @@ func (s *Server) runProcedure(req nonced, fn func() error) uint64 {
 
 // masterCall decodes a master request, applies the faults of op (on table, when it names
 // one), and serves it under the lock.
-func masterCall[Req proto.Message](c *call, req Req, op string, table func(Req) string,
+func masterCall[Req proto.Message](c *call, req Req, op Op, table func(Req) string,
 	serve func(s *Server, req Req) (proto.Message, error)) (proto.Message, error) {
 	if err := c.unmarshal(req); err != nil {
 		return nil, err
@@ -87,6 +89,64 @@ func masterCall[Req proto.Message](c *call, req Req, op string, table func(Req) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return serve(s, req)
+}
+
+// procedureRequest is a master request served as a procedure: decoded into a new message
+// each call, carrying the nonce a resend is recognised by.
+type procedureRequest[R any] interface {
+	*R
+	proto.Message
+	nonced
+}
+
+// procedureResponse is the answer to a master call run as a procedure: a message with the
+// procedure's id in its field proc_id.
+type procedureResponse[S any] interface {
+	*S
+	proto.Message
+}
+
+// procedureCall serves a master call as a procedure, as HBase runs table and namespace
+// changes. start, under the lock, either refuses the request at once (a bad name) or returns
+// the procedure, whose outcome the client polls with getProcedureResult; the call itself
+// answers with an S holding the procedure's id. table names the call's table for faults
+// (nil: none).
+func procedureCall[S any, PS procedureResponse[S], R any, PR procedureRequest[R]](op Op, table func(PR) string,
+	start func(s *Server, req PR) (procedure func() error, err error)) handler {
+	return func(c *call) (proto.Message, error) {
+		return masterCall(c, PR(new(R)), op, table, func(s *Server, req PR) (proto.Message, error) {
+			proc, err := start(s, req)
+			if err != nil {
+				return nil, err
+			}
+			resp := PS(new(S)).ProtoReflect()
+			resp.Set(resp.Descriptor().Fields().ByName("proc_id"), protoreflect.ValueOfUint64(s.runProcedure(req, proc)))
+			return resp.Interface(), nil
+		})
+	}
+}
+
+// tableRequest is a master request about one existing table.
+type tableRequest[R any] interface {
+	procedureRequest[R]
+	GetTableName() *pb.TableName
+}
+
+// tableProcedure serves a master call that changes one existing table as a procedure: change
+// runs on the table the request names, whose absence is the procedure's
+// TableNotFoundException.
+func tableProcedure[S any, PS procedureResponse[S], R any, PR tableRequest[R]](op Op,
+	change func(s *Server, t *table, req PR) error) handler {
+	return procedureCall[S, PS](op, func(r PR) string { return tableNameOf(r.GetTableName()) },
+		func(s *Server, req PR) (func() error, error) {
+			return func() error {
+				t, err := s.tableFor(req.GetTableName())
+				if err != nil {
+					return err
+				}
+				return change(s, t, req)
+			}, nil
+		})
 }
 
 // tableNameOf is "ns:q", or "q" in the default namespace.
@@ -105,27 +165,33 @@ func masterRunning(c *call) (proto.Message, error) {
 		})
 }
 
-func masterCreateTable(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.CreateTableRequest{}, "CreateTable",
-		func(r *pb.CreateTableRequest) string { return tableNameOf(r.GetTableSchema().GetTableName()) },
-		func(s *Server, req *pb.CreateTableRequest) (proto.Message, error) {
-			t, err := s.checkNewTable(req.GetTableSchema())
-			if err != nil {
-				return nil, err
-			}
-			keys := slices.Clone(req.GetSplitKeys())
-			slices.SortFunc(keys, bytes.Compare)
-			for i, k := range keys {
-				if len(k) == 0 {
-					return nil, badRequest("Empty split key must not be passed in the split keys.")
-				}
-				if i > 0 && bytes.Equal(k, keys[i-1]) {
-					return nil, badRequest("Found duplicate split keys")
-				}
-			}
-			id := s.runProcedure(req, func() error { return s.createTable(t, keys) })
-			return &pb.CreateTableResponse{ProcId: proto.Uint64(id)}, nil
-		})
+// createTable refuses a bad schema or split keys at once, as HBase does before it starts the
+// procedure.
+func createTable(s *Server, req *pb.CreateTableRequest) (func() error, error) {
+	t, err := s.checkNewTable(req.GetTableSchema())
+	if err != nil {
+		return nil, err
+	}
+	keys, err := sortedSplitKeys(req.GetSplitKeys())
+	if err != nil {
+		return nil, err
+	}
+	return func() error { return s.createTable(t, keys) }, nil
+}
+
+// sortedSplitKeys sorts split keys, refusing an empty one and one given twice.
+func sortedSplitKeys(splitKeys [][]byte) ([][]byte, error) {
+	keys := slices.Clone(splitKeys)
+	slices.SortFunc(keys, bytes.Compare)
+	for i, k := range keys {
+		if len(k) == 0 {
+			return nil, badRequest("Empty split key must not be passed in the split keys.")
+		}
+		if i > 0 && bytes.Equal(k, keys[i-1]) {
+			return nil, badRequest("Found duplicate split keys")
+		}
+	}
+	return keys, nil
 }
 
 // checkNewTable builds a table from a schema, refusing what HBase refuses before it starts a
@@ -137,10 +203,10 @@ func (s *Server) checkNewTable(schema *pb.TableSchema) (*table, error) {
 		ns = defaultNS
 	}
 	if q == "" {
-		return nil, jerr(exIllegalArgument, "Table qualifier must not be empty")
+		return nil, jerr(IllegalArgument, "Table qualifier must not be empty")
 	}
 	if s.namespaces[ns] == nil {
-		return nil, jerr(exNamespaceNotFound, "%s", ns)
+		return nil, jerr(NamespaceNotFound, "%s", ns)
 	}
 	if len(schema.GetColumnFamilies()) == 0 {
 		return nil, badRequest("Table should have at least one column family. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks")
@@ -181,7 +247,7 @@ func familiesOf(schemas []*pb.ColumnFamilySchema) ([]*family, error) {
 // createTable adds table t, split at keys. Callers hold s.mu.
 func (s *Server) createTable(t *table, keys [][]byte) error {
 	if s.tables[t.name] != nil {
-		return jerr(exTableExists, "%s", t.name)
+		return jerr(TableExists, "%s", t.name)
 	}
 	s.newRegions(t, keys)
 	s.tables[t.name] = t
@@ -195,135 +261,80 @@ func (s *Server) tableFor(tn *pb.TableName) (*table, error) {
 	name := tableNameOf(tn)
 	t := s.tables[name]
 	if t == nil {
-		return nil, jerr(exTableNotFound, "%s", name)
+		return nil, jerr(TableNotFound, "%s", name)
 	}
 	return t, nil
 }
 
-func masterDeleteTable(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.DeleteTableRequest{}, "DeleteTable",
-		func(r *pb.DeleteTableRequest) string { return tableNameOf(r.GetTableName()) },
-		func(s *Server, req *pb.DeleteTableRequest) (proto.Message, error) {
-			id := s.runProcedure(req, func() error {
-				t, err := s.tableFor(req.GetTableName())
-				if err != nil {
-					return err
-				}
-				if t == s.meta {
-					return jerr(exConstraint, "Cannot delete hbase:meta")
-				}
-				if t.enabled {
-					return jerr(exTableNotDisabled, "%s", t.name)
-				}
-				s.metaRemove(t)
-				s.unregisterRegions(t)
-				delete(s.tables, t.name)
-				return nil
-			})
-			return &pb.DeleteTableResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func deleteTable(s *Server, t *table, req *pb.DeleteTableRequest) error {
+	if t == s.meta {
+		return jerr(Constraint, "Cannot delete hbase:meta")
+	}
+	if t.enabled {
+		return jerr(TableNotDisabled, "%s", t.name)
+	}
+	s.metaRemove(t)
+	s.unregisterRegions(t)
+	delete(s.tables, t.name)
+	return nil
 }
 
-func masterEnableTable(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.EnableTableRequest{}, "EnableTable",
-		func(r *pb.EnableTableRequest) string { return tableNameOf(r.GetTableName()) },
-		func(s *Server, req *pb.EnableTableRequest) (proto.Message, error) {
-			id := s.runProcedure(req, func() error {
-				t, err := s.tableFor(req.GetTableName())
-				if err != nil {
-					return err
-				}
-				if t.enabled {
-					return jerr(exTableNotDisabled, "%s", t.name)
-				}
-				t.enabled = true
-				s.metaWrite(t)
-				return nil
-			})
-			return &pb.EnableTableResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func enableTable(s *Server, t *table, req *pb.EnableTableRequest) error {
+	if t.enabled {
+		return jerr(TableNotDisabled, "%s", t.name)
+	}
+	t.enabled = true
+	s.metaWrite(t)
+	return nil
 }
 
-func masterDisableTable(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.DisableTableRequest{}, "DisableTable",
-		func(r *pb.DisableTableRequest) string { return tableNameOf(r.GetTableName()) },
-		func(s *Server, req *pb.DisableTableRequest) (proto.Message, error) {
-			id := s.runProcedure(req, func() error {
-				t, err := s.tableFor(req.GetTableName())
-				if err != nil {
-					return err
-				}
-				if t == s.meta {
-					return jerr(exConstraint, "Cannot disable hbase:meta")
-				}
-				if !t.enabled {
-					return jerr(exTableNotEnabled, "%s", t.name)
-				}
-				s.flushTable(t) // closing a region flushes it
-				t.enabled = false
-				s.metaWrite(t)
-				return nil
-			})
-			return &pb.DisableTableResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func disableTable(s *Server, t *table, req *pb.DisableTableRequest) error {
+	if t == s.meta {
+		return jerr(Constraint, "Cannot disable hbase:meta")
+	}
+	if !t.enabled {
+		return jerr(TableNotEnabled, "%s", t.name)
+	}
+	s.flushTable(t) // closing a region flushes it
+	t.enabled = false
+	s.metaWrite(t)
+	return nil
 }
 
-func masterTruncateTable(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.TruncateTableRequest{}, "TruncateTable",
-		func(r *pb.TruncateTableRequest) string { return tableNameOf(r.GetTableName()) },
-		func(s *Server, req *pb.TruncateTableRequest) (proto.Message, error) {
-			id := s.runProcedure(req, func() error {
-				t, err := s.tableFor(req.GetTableName())
-				if err != nil {
-					return err
-				}
-				if t.enabled {
-					return jerr(exTableNotDisabled, "%s", t.name)
-				}
-				var keys [][]byte
-				if req.GetPreserveSplits() {
-					for _, r := range t.regions[1:] {
-						keys = append(keys, r.start)
-					}
-				}
-				s.unregisterRegions(t)
-				t.data = newData(bytes.Compare)
-				s.newRegions(t, keys)
-				t.enabled = true
-				s.registerRegions(t)
-				s.metaWrite(t)
-				return nil
-			})
-			return &pb.TruncateTableResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func truncateTable(s *Server, t *table, req *pb.TruncateTableRequest) error {
+	if t.enabled {
+		return jerr(TableNotDisabled, "%s", t.name)
+	}
+	var keys [][]byte
+	if req.GetPreserveSplits() {
+		for _, r := range t.regions[1:] {
+			keys = append(keys, r.start)
+		}
+	}
+	s.unregisterRegions(t)
+	t.data = newData(bytes.Compare)
+	s.newRegions(t, keys)
+	t.enabled = true
+	s.registerRegions(t)
+	s.metaWrite(t)
+	return nil
 }
 
-func masterModifyTable(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.ModifyTableRequest{}, "ModifyTable",
-		func(r *pb.ModifyTableRequest) string { return tableNameOf(r.GetTableName()) },
-		func(s *Server, req *pb.ModifyTableRequest) (proto.Message, error) {
-			id := s.runProcedure(req, func() error {
-				t, err := s.tableFor(req.GetTableName())
-				if err != nil {
-					return err
-				}
-				nt, err := s.checkNewTable(req.GetTableSchema())
-				if err != nil {
-					return err
-				}
-				if nt.name != t.name {
-					return badRequest("ModifyTable of %s with the schema of %s", t.name, nt.name)
-				}
-				var fams []*family
-				for _, name := range nt.famNames {
-					fams = append(fams, nt.fams[name])
-				}
-				s.setFamilies(t, fams)
-				t.attrs, t.config = nt.attrs, nt.config
-				return nil
-			})
-			return &pb.ModifyTableResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func modifyTable(s *Server, t *table, req *pb.ModifyTableRequest) error {
+	nt, err := s.checkNewTable(req.GetTableSchema())
+	if err != nil {
+		return err
+	}
+	if nt.name != t.name {
+		return badRequest("ModifyTable of %s with the schema of %s", t.name, nt.name)
+	}
+	var fams []*family
+	for _, name := range nt.famNames {
+		fams = append(fams, nt.fams[name])
+	}
+	s.setFamilies(t, fams)
+	t.attrs, t.config = nt.attrs, nt.config
+	return nil
 }
 
 // flushTable flushes every region of t, as closing them does. Callers hold s.mu.
@@ -360,79 +371,46 @@ func (t *table) familyList() []*family {
 	return out
 }
 
-func masterAddColumn(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.AddColumnRequest{}, "AddColumn",
-		func(r *pb.AddColumnRequest) string { return tableNameOf(r.GetTableName()) },
-		func(s *Server, req *pb.AddColumnRequest) (proto.Message, error) {
-			id := s.runProcedure(req, func() error {
-				t, err := s.tableFor(req.GetTableName())
-				if err != nil {
-					return err
-				}
-				f, err := familyFromSchema(req.GetColumnFamilies())
-				if err != nil {
-					return err
-				}
-				if t.fams[f.name] != nil {
-					return jerr(exInvalidFamilyOp, "Column family '%s' in table '%s' already exists so cannot be added", f.name, t.name)
-				}
-				s.setFamilies(t, append(t.familyList(), f))
-				return nil
-			})
-			return &pb.AddColumnResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func addColumn(s *Server, t *table, req *pb.AddColumnRequest) error {
+	f, err := familyFromSchema(req.GetColumnFamilies())
+	if err != nil {
+		return err
+	}
+	if t.fams[f.name] != nil {
+		return jerr(InvalidFamilyOperation, "Column family '%s' in table '%s' already exists so cannot be added", f.name, t.name)
+	}
+	s.setFamilies(t, append(t.familyList(), f))
+	return nil
 }
 
-func masterModifyColumn(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.ModifyColumnRequest{}, "ModifyColumn",
-		func(r *pb.ModifyColumnRequest) string { return tableNameOf(r.GetTableName()) },
-		func(s *Server, req *pb.ModifyColumnRequest) (proto.Message, error) {
-			id := s.runProcedure(req, func() error {
-				t, err := s.tableFor(req.GetTableName())
-				if err != nil {
-					return err
-				}
-				f, err := familyFromSchema(req.GetColumnFamilies())
-				if err != nil {
-					return err
-				}
-				if t.fams[f.name] == nil {
-					return jerr(exInvalidFamilyOp, "Column family '%s' does not exist, so it cannot be modified", f.name)
-				}
-				fams := t.familyList()
-				for i := range fams {
-					if fams[i].name == f.name {
-						fams[i] = f
-					}
-				}
-				s.setFamilies(t, fams)
-				return nil
-			})
-			return &pb.ModifyColumnResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func modifyColumn(s *Server, t *table, req *pb.ModifyColumnRequest) error {
+	f, err := familyFromSchema(req.GetColumnFamilies())
+	if err != nil {
+		return err
+	}
+	if t.fams[f.name] == nil {
+		return jerr(InvalidFamilyOperation, "Column family '%s' does not exist, so it cannot be modified", f.name)
+	}
+	fams := t.familyList()
+	for i := range fams {
+		if fams[i].name == f.name {
+			fams[i] = f
+		}
+	}
+	s.setFamilies(t, fams)
+	return nil
 }
 
-func masterDeleteColumn(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.DeleteColumnRequest{}, "DeleteColumn",
-		func(r *pb.DeleteColumnRequest) string { return tableNameOf(r.GetTableName()) },
-		func(s *Server, req *pb.DeleteColumnRequest) (proto.Message, error) {
-			id := s.runProcedure(req, func() error {
-				t, err := s.tableFor(req.GetTableName())
-				if err != nil {
-					return err
-				}
-				name := string(req.GetColumnName())
-				if t.fams[name] == nil {
-					return jerr(exInvalidFamilyOp, "Family '%s' does not exist, so it cannot be deleted", name)
-				}
-				if len(t.famNames) == 1 {
-					return jerr(exInvalidFamilyOp, "Family '%s' is the only column family in the table, so it cannot be deleted", name)
-				}
-				s.setFamilies(t, slices.DeleteFunc(t.familyList(), func(f *family) bool { return f.name == name }))
-				return nil
-			})
-			return &pb.DeleteColumnResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func deleteColumn(s *Server, t *table, req *pb.DeleteColumnRequest) error {
+	name := string(req.GetColumnName())
+	if t.fams[name] == nil {
+		return jerr(InvalidFamilyOperation, "Family '%s' does not exist, so it cannot be deleted", name)
+	}
+	if len(t.famNames) == 1 {
+		return jerr(InvalidFamilyOperation, "Family '%s' is the only column family in the table, so it cannot be deleted", name)
+	}
+	s.setFamilies(t, slices.DeleteFunc(t.familyList(), func(f *family) bool { return f.name == name }))
+	return nil
 }
 
 func masterTableState(c *call) (proto.Message, error) {
@@ -456,7 +434,7 @@ func masterTableState(c *call) (proto.Message, error) {
 // system tables only when asked.
 func (s *Server) matchingTables(ns, expr string, sys bool) ([]*table, error) {
 	if ns != "" && s.namespaces[ns] == nil {
-		return nil, jerr(exNamespaceNotFound, "%s", ns)
+		return nil, jerr(NamespaceNotFound, "%s", ns)
 	}
 	var re *regexp.Regexp
 	if expr != "" {
@@ -536,7 +514,7 @@ func masterProcedureResult(c *call) (proto.Message, error) {
 				SubmittedTime: proto.Uint64(uint64(p.when)), LastUpdate: proto.Uint64(uint64(p.when))}
 			if p.err != nil {
 				resp.Exception = &pb.ForeignExceptionMessage{Source: proto.String("fakehbase"),
-					GenericException: &pb.GenericExceptionMessage{ClassName: proto.String(p.err.class), Message: proto.String(p.err.msg)}}
+					GenericException: &pb.GenericExceptionMessage{ClassName: proto.String(string(p.err.class)), Message: proto.String(p.err.msg)}}
 			}
 			return resp, nil
 		})

@@ -11,23 +11,19 @@ import (
 
 // The master's namespace calls. Creating, deleting and modifying are procedures, as in HBase.
 
-func masterCreateNamespace(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.CreateNamespaceRequest{}, "CreateNamespace", nil,
-		func(s *Server, req *pb.CreateNamespaceRequest) (proto.Message, error) {
-			d := req.GetNamespaceDescriptor()
-			name := string(d.GetName())
-			if err := checkNamespaceName(name); err != nil {
-				return nil, err
-			}
-			id := s.runProcedure(req, func() error {
-				if s.namespaces[name] != nil {
-					return jerr(exNamespaceExists, "%s", name)
-				}
-				s.namespaces[name] = &namespace{name: name, props: propsOf(d)}
-				return nil
-			})
-			return &pb.CreateNamespaceResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func createNamespace(s *Server, req *pb.CreateNamespaceRequest) (func() error, error) {
+	d := req.GetNamespaceDescriptor()
+	name := string(d.GetName())
+	if err := checkNamespaceName(name); err != nil {
+		return nil, err
+	}
+	return func() error {
+		if s.namespaces[name] != nil {
+			return jerr(NamespaceExist, "%s", name)
+		}
+		s.namespaces[name] = &namespace{name: name, props: propsOf(d)}
+		return nil
+	}, nil
 }
 
 func propsOf(d *pb.NamespaceDescriptor) map[string]string {
@@ -41,59 +37,50 @@ func propsOf(d *pb.NamespaceDescriptor) map[string]string {
 // checkNamespaceName refuses what TableName.isLegalNamespaceName refuses.
 func checkNamespaceName(name string) error {
 	if name == "" {
-		return jerr(exIllegalArgument, "Namespace name must not be empty")
+		return jerr(IllegalArgument, "Namespace name must not be empty")
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-			return jerr(exIllegalArgument, "Illegal character <%c> at %d. Namespaces may only contain 'alphanumeric characters' from any language and digits: %s", c, i, name)
+			return jerr(IllegalArgument, "Illegal character <%c> at %d. Namespaces may only contain 'alphanumeric characters' from any language and digits: %s", c, i, name)
 		}
 	}
 	return nil
 }
 
-func masterDeleteNamespace(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.DeleteNamespaceRequest{}, "DeleteNamespace", nil,
-		func(s *Server, req *pb.DeleteNamespaceRequest) (proto.Message, error) {
-			name := req.GetNamespaceName()
-			id := s.runProcedure(req, func() error {
-				if name == defaultNS || name == systemNS {
-					return jerr(exConstraint, "Reserved namespace name")
-				}
-				if s.namespaces[name] == nil {
-					return jerr(exNamespaceNotFound, "%s", name)
-				}
-				n := 0
-				for _, t := range s.tables {
-					if t.ns == name {
-						n++
-					}
-				}
-				if n > 0 {
-					return jerr(exConstraint, "Only empty namespaces can be removed. Namespace %s has %d tables", name, n)
-				}
-				delete(s.namespaces, name)
-				return nil
-			})
-			return &pb.DeleteNamespaceResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func deleteNamespace(s *Server, req *pb.DeleteNamespaceRequest) (func() error, error) {
+	name := req.GetNamespaceName()
+	return func() error {
+		if name == defaultNS || name == systemNS {
+			return jerr(Constraint, "Reserved namespace name")
+		}
+		if s.namespaces[name] == nil {
+			return jerr(NamespaceNotFound, "%s", name)
+		}
+		n := 0
+		for _, t := range s.tables {
+			if t.ns == name {
+				n++
+			}
+		}
+		if n > 0 {
+			return jerr(Constraint, "Only empty namespaces can be removed. Namespace %s has %d tables", name, n)
+		}
+		delete(s.namespaces, name)
+		return nil
+	}, nil
 }
 
-func masterModifyNamespace(c *call) (proto.Message, error) {
-	return masterCall(c, &pb.ModifyNamespaceRequest{}, "ModifyNamespace", nil,
-		func(s *Server, req *pb.ModifyNamespaceRequest) (proto.Message, error) {
-			d := req.GetNamespaceDescriptor()
-			name := string(d.GetName())
-			id := s.runProcedure(req, func() error {
-				ns := s.namespaces[name]
-				if ns == nil {
-					return jerr(exNamespaceNotFound, "%s", name)
-				}
-				ns.props = propsOf(d)
-				return nil
-			})
-			return &pb.ModifyNamespaceResponse{ProcId: proto.Uint64(id)}, nil
-		})
+func modifyNamespace(s *Server, req *pb.ModifyNamespaceRequest) (func() error, error) {
+	d := req.GetNamespaceDescriptor()
+	return func() error {
+		ns := s.namespaces[string(d.GetName())]
+		if ns == nil {
+			return jerr(NamespaceNotFound, "%s", d.GetName())
+		}
+		ns.props = propsOf(d)
+		return nil
+	}, nil
 }
 
 func (ns *namespace) descriptor() *pb.NamespaceDescriptor {
@@ -109,7 +96,7 @@ func masterNamespace(c *call) (proto.Message, error) {
 		func(s *Server, req *pb.GetNamespaceDescriptorRequest) (proto.Message, error) {
 			ns := s.namespaces[req.GetNamespaceName()]
 			if ns == nil {
-				return nil, jerr(exNamespaceNotFound, "%s", req.GetNamespaceName())
+				return nil, jerr(NamespaceNotFound, "%s", req.GetNamespaceName())
 			}
 			return &pb.GetNamespaceDescriptorResponse{NamespaceDescriptor: ns.descriptor()}, nil
 		})

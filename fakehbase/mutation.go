@@ -25,7 +25,7 @@ type mutation struct {
 }
 
 // op is the mutation's operation name, as fault matchers know it.
-func (m *mutation) op() string {
+func (m *mutation) op() Op {
 	switch m.typ {
 	case pb.MutationProto_PUT:
 		return "Put"
@@ -111,7 +111,7 @@ func (m *mutation) check(r *region) error {
 		return unsupported("writing to hbase:meta")
 	}
 	if !r.contains(m.row) {
-		return jerr(exWrongRegion, "Requested row out of range for %s on HRegion %s, startKey='%s', getEndKey()='%s', row='%s'",
+		return jerr(WrongRegion, "Requested row out of range for %s on HRegion %s, startKey='%s', getEndKey()='%s', row='%s'",
 			m.op(), r.name, r.start, r.end, m.row)
 	}
 	for i := range m.cells {
@@ -133,7 +133,7 @@ func (m *mutation) check(r *region) error {
 // noSuchFamily is HBase's NoSuchColumnFamilyException (its message also holds the table's
 // descriptor; the fake names the table only).
 func noSuchFamily(t *table, regionName, fam []byte) error {
-	return jerr(exNoSuchFamily, "Column family %s does not exist in region %s in table '%s'", fam, regionName, t.name)
+	return jerr(NoSuchColumnFamily, "Column family %s does not exist in region %s in table '%s'", fam, regionName, t.name)
 }
 
 // apply writes mutation m to region r (checked already) with write number seq and the time

@@ -29,7 +29,7 @@ func registryActiveMaster(c *call) (proto.Message, error) {
 }
 
 func registryMetaLocations(c *call) (proto.Message, error) {
-	if err := c.inject("GetMetaRegionLocations", "", nil, nil); err != nil {
+	if err := c.inject(OpGetMetaRegionLocations, metaTable, nil, nil); err != nil {
 		return nil, err
 	}
 	s := c.rs.s

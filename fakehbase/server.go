@@ -21,6 +21,7 @@ import (
 // methods are safe for concurrent use.
 type Server struct {
 	log       *slog.Logger
+	tb        testing.TB // NewServer's test, which misuses of the kit fail; nil for Start
 	clock     func() time.Time
 	clusterID string
 	servers   []*regionServer
@@ -153,6 +154,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.tb = t
 	t.Cleanup(func() { s.Close() })
 	return s
 }

@@ -89,18 +89,18 @@ func TestPutGetScanAcrossRegions(t *testing.T) {
 func TestInjectErrorRetried(t *testing.T) {
 	srv, c := setup(t)
 	put(t, c, "a", "v")
-	srv.InjectError(fakehbase.Match{Op: "Get", Table: "t"}, "org.apache.hadoop.hbase.RegionTooBusyException", "busy", 2)
+	srv.InjectError(fakehbase.Match{Op: fakehbase.OpGet, Table: "t"}, fakehbase.RegionTooBusy, "busy", 2)
 	if v, err := get(ctxT(t, 5*time.Second), c, "a"); err != nil || v != "v" {
 		t.Fatalf("get = %q, %v; want v after two retries", v, err)
 	}
-	if n := srv.Calls(fakehbase.Match{Op: "Get", Table: "t"}); n != 3 {
+	if n := srv.Calls(fakehbase.Match{Op: fakehbase.OpGet, Table: "t"}); n != 3 {
 		t.Fatalf("Calls(Get t) = %d; want 3 (two refused, one served)", n)
 	}
 }
 
 func TestInjectErrorFinal(t *testing.T) {
 	srv, c := setup(t)
-	srv.InjectError(fakehbase.Match{Op: "Put", Row: []byte("bad")}, "org.apache.hadoop.hbase.DoNotRetryIOException", "no", 0)
+	srv.InjectError(fakehbase.Match{Op: fakehbase.OpPut, Row: []byte("bad")}, fakehbase.DoNotRetry, "no", 0)
 	p, _ := hrpc.NewPut([]byte("t"), []byte("bad"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	_, err := c.Put(ctxT(t, 5*time.Second), p)
 	if !errors.Is(err, hberr.ErrDoNotRetry) {
@@ -118,19 +118,19 @@ func TestInjectErrorFinal(t *testing.T) {
 func TestInjectErrorRelocates(t *testing.T) {
 	srv, c := setup(t)
 	put(t, c, "a", "v")
-	lookups := srv.Calls(fakehbase.Match{Table: "hbase:meta", Op: "Scan"})
-	srv.InjectError(fakehbase.Match{Op: "Get", Row: []byte("a")}, "org.apache.hadoop.hbase.NotServingRegionException", "closing", 1)
+	lookups := srv.Calls(fakehbase.Match{Table: "hbase:meta", Op: fakehbase.OpScan})
+	srv.InjectError(fakehbase.Match{Op: fakehbase.OpGet, Row: []byte("a")}, fakehbase.NotServingRegion, "closing", 1)
 	if v, err := get(ctxT(t, 5*time.Second), c, "a"); err != nil || v != "v" {
 		t.Fatalf("get = %q, %v; want v", v, err)
 	}
-	if n := srv.Calls(fakehbase.Match{Table: "hbase:meta", Op: "Scan"}); n <= lookups {
+	if n := srv.Calls(fakehbase.Match{Table: "hbase:meta", Op: fakehbase.OpScan}); n <= lookups {
 		t.Fatalf("hbase:meta scans %d after NotServingRegion, %d before; want a new lookup", n, lookups)
 	}
 }
 
 func TestInjectErrorInBatch(t *testing.T) {
 	srv, c := setup(t)
-	srv.InjectError(fakehbase.Match{Op: "Put", Row: []byte("b")}, "org.apache.hadoop.hbase.DoNotRetryIOException", "refused", 1)
+	srv.InjectError(fakehbase.Match{Op: fakehbase.OpPut, Row: []byte("b")}, fakehbase.DoNotRetry, "refused", 1)
 	var calls []hrpc.Batchable
 	for _, r := range []string{"a", "b", "z"} {
 		p, _ := hrpc.NewPut([]byte("t"), []byte(r), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
@@ -145,7 +145,7 @@ func TestInjectErrorInBatch(t *testing.T) {
 func TestInjectDelay(t *testing.T) {
 	srv, c := setup(t)
 	put(t, c, "a", "v")
-	srv.InjectDelay(fakehbase.Match{Op: "Get"}, 300*time.Millisecond, 1)
+	srv.InjectDelay(fakehbase.Match{Op: fakehbase.OpGet}, 300*time.Millisecond, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err := get(ctx, c, "a")
@@ -164,16 +164,18 @@ func TestMoveRegionToAnotherServer(t *testing.T) {
 	if err := srv.MoveRegion("t", []byte("a")); err != nil {
 		t.Fatal(err)
 	}
-	before := srv.Calls(fakehbase.Match{Op: "Get", Table: "t"})
+	before := srv.Calls(fakehbase.Match{Op: fakehbase.OpGet, Table: "t"})
 	if v, err := get(ctxT(t, 5*time.Second), c, "a"); err != nil || v != "v" {
 		t.Fatalf("get after the move = %q, %v; want v", v, err)
 	}
 	// One Get at the old server (RegionMovedException), one at the new.
-	if n := srv.Calls(fakehbase.Match{Op: "Get", Table: "t"}) - before; n != 2 {
+	if n := srv.Calls(fakehbase.Match{Op: fakehbase.OpGet, Table: "t"}) - before; n != 2 {
 		t.Fatalf("%d Gets after the move; want 2", n)
 	}
-	if err := srv.MoveRegion("nope", []byte("a")); err == nil {
-		t.Fatal("MoveRegion of a missing table succeeded")
+	rec := &recorder{TB: t}
+	other := fakehbase.NewServer(rec)
+	if err := other.MoveRegion("nope", []byte("a")); err == nil || len(rec.failures()) != 1 {
+		t.Fatalf("MoveRegion of a missing table = %v, failing the test %q; want an error, once", err, rec.failures())
 	}
 }
 
@@ -183,11 +185,11 @@ func TestMoveRegionOnOneServer(t *testing.T) {
 	if err := srv.MoveRegion("t", []byte("z")); err != nil {
 		t.Fatal(err)
 	}
-	lookups := srv.Calls(fakehbase.Match{Table: "hbase:meta", Op: "Scan"})
+	lookups := srv.Calls(fakehbase.Match{Table: "hbase:meta", Op: fakehbase.OpScan})
 	if v, err := get(ctxT(t, 5*time.Second), c, "z"); err != nil || v != "v" {
 		t.Fatalf("get after the move = %q, %v; want v", v, err)
 	}
-	if n := srv.Calls(fakehbase.Match{Table: "hbase:meta", Op: "Scan"}); n <= lookups {
+	if n := srv.Calls(fakehbase.Match{Table: "hbase:meta", Op: fakehbase.OpScan}); n <= lookups {
 		t.Fatal("the client did not look the region up again")
 	}
 }
@@ -204,7 +206,8 @@ func TestWithClock(t *testing.T) {
 }
 
 func TestCreateTableErrors(t *testing.T) {
-	srv := fakehbase.NewServer(t)
+	rec := &recorder{TB: t}
+	srv := fakehbase.NewServer(rec)
 	for _, tc := range []struct {
 		name   string
 		fams   []string
@@ -232,6 +235,9 @@ func TestCreateTableErrors(t *testing.T) {
 	}
 	if err := srv.CreateNamespace("ns"); err == nil {
 		t.Fatal("CreateNamespace of an existing namespace succeeded")
+	}
+	if n := len(rec.failures()); n != 8 {
+		t.Fatalf("the refused calls failed the test %d times; want 8", n)
 	}
 }
 

@@ -1,9 +1,7 @@
 package fakehbase
 
 import (
-	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/go-hbase/hbase/internal/pb"
@@ -20,21 +18,15 @@ func (s *Server) CreateTable(name string, families []string, splitKeys ...[]byte
 		ns, q = defaultNS, name
 	}
 	if err := checkTableName(ns, q); err != nil {
-		return fmt.Errorf("fakehbase: CreateTable %q: %w", name, err)
+		return s.misuse(fmt.Errorf("fakehbase: CreateTable %q: %w", name, err))
 	}
 	schema := &pb.TableSchema{TableName: &pb.TableName{Namespace: []byte(ns), Qualifier: []byte(q)}}
 	for _, f := range families {
 		schema.ColumnFamilies = append(schema.ColumnFamilies, &pb.ColumnFamilySchema{Name: []byte(f)})
 	}
-	keys := slices.Clone(splitKeys)
-	slices.SortFunc(keys, bytes.Compare)
-	for i, k := range keys {
-		if len(k) == 0 {
-			return fmt.Errorf("fakehbase: CreateTable %q: an empty split key", name)
-		}
-		if i > 0 && bytes.Equal(k, keys[i-1]) {
-			return fmt.Errorf("fakehbase: CreateTable %q: split key %q given twice", name, k)
-		}
+	keys, err := sortedSplitKeys(splitKeys)
+	if err != nil {
+		return s.misuse(fmt.Errorf("fakehbase: CreateTable %q: %w", name, err))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -43,7 +35,7 @@ func (s *Server) CreateTable(name string, families []string, splitKeys ...[]byte
 		err = s.createTable(t, keys)
 	}
 	if err != nil {
-		return fmt.Errorf("fakehbase: CreateTable %q: %w", name, err)
+		return s.misuse(fmt.Errorf("fakehbase: CreateTable %q: %w", name, err))
 	}
 	return nil
 }
@@ -68,12 +60,12 @@ func checkTableName(ns, q string) error {
 // CreateNamespace creates a namespace, without going through a client.
 func (s *Server) CreateNamespace(name string) error {
 	if err := checkNamespaceName(name); err != nil {
-		return fmt.Errorf("fakehbase: CreateNamespace %q: %w", name, err)
+		return s.misuse(fmt.Errorf("fakehbase: CreateNamespace %q: %w", name, err))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.namespaces[name] != nil {
-		return fmt.Errorf("fakehbase: CreateNamespace %q: %w", name, jerr(exNamespaceExists, "%s", name))
+		return s.misuse(fmt.Errorf("fakehbase: CreateNamespace %q: %w", name, jerr(NamespaceExist, "%s", name)))
 	}
 	s.namespaces[name] = &namespace{name: name, props: map[string]string{}}
 	return nil
@@ -89,9 +81,9 @@ func (s *Server) CreateNamespace(name string) error {
 func (s *Server) MoveRegion(table string, row []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.tables[table]
+	t := s.tables[strings.TrimPrefix(table, defaultNS+":")]
 	if t == nil || t == s.meta {
-		return fmt.Errorf("fakehbase: MoveRegion: no table %q", table)
+		return s.misuse(fmt.Errorf("fakehbase: MoveRegion: no table %q", table))
 	}
 	r := t.regionOf(row)
 	if t.enabled {

@@ -65,7 +65,7 @@ type famSpec struct {
 func allCases() []kase {
 	var all []kase
 	for _, group := range [][]kase{basicCases, deleteCases, deltaCases, checkCases, batchCases,
-		scanCases, filterCases, adminCases} {
+		scanCases, filterCases, adminCases, seedCases} {
 		all = append(all, group...)
 	}
 	return all
@@ -97,7 +97,7 @@ func TestConformance(t *testing.T) {
 	}
 	defer fc.Close()
 	began := time.Now()
-	fake := runAll(t, fc, cases, func(_ context.Context, table string, row []byte) error {
+	fake := runAll(t, fc, fakeServer{srv}, cases, func(_ context.Context, table string, row []byte) error {
 		return srv.MoveRegion(table, row)
 	})
 	t.Logf("fake: %d cases in %v", len(cases), time.Since(began).Round(time.Millisecond))
@@ -117,7 +117,7 @@ func TestConformance(t *testing.T) {
 	}
 	defer rc.Close()
 	began = time.Now()
-	real := runAll(t, rc, cases, func(ctx context.Context, table string, row []byte) error {
+	real := runAll(t, rc, clientServer{rc}, cases, func(ctx context.Context, table string, row []byte) error {
 		regions, err := cl.Regions(ctx, table)
 		if err != nil {
 			return err
@@ -151,8 +151,9 @@ func TestConformance(t *testing.T) {
 }
 
 // runAll makes every case's table, then runs the cases one by one, and returns their outcomes.
-// move moves the region of a table holding a row to the other region server.
-func runAll(t *testing.T, c *hbase.Client, cases []kase, move func(ctx context.Context, table string, row []byte) error) map[string][]string {
+// srv is the server side of the cases that seed or read without the client; move moves the
+// region of a table holding a row to the other region server.
+func runAll(t *testing.T, c *hbase.Client, srv server, cases []kase, move func(ctx context.Context, table string, row []byte) error) map[string][]string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	began := time.Now()
@@ -186,7 +187,7 @@ func runAll(t *testing.T, c *hbase.Client, cases []kase, move func(ctx context.C
 	out := map[string][]string{}
 	for _, k := range cases {
 		cctx, ccancel := context.WithTimeout(ctx, 30*time.Second)
-		e := &env{t: t, ctx: cctx, c: c, admin: admin, table: tableOf(k), tb: []byte(tableOf(k)), start: time.Now(), mover: move}
+		e := &env{t: t, ctx: cctx, c: c, admin: admin, table: tableOf(k), tb: []byte(tableOf(k)), start: time.Now(), mover: move, srv: srv}
 		caseBegan := time.Now()
 		k.run(e)
 		if d := time.Since(caseBegan); d > time.Second {

@@ -27,6 +27,7 @@ type env struct {
 	start time.Time
 	out   []string
 	mover func(ctx context.Context, table string, row []byte) error
+	srv   server // the server side: fakehbase's seeding and reading, or a client of HBase
 }
 
 // move moves the region of the case's table holding row to the other region server, as a

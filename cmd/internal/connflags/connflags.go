@@ -1,7 +1,8 @@
 // Package connflags holds the connection and security flags that the commands of this module
 // (hbase-bench, hbasectl) share: where the cluster is (ZooKeeper quorum, bootstrap servers or
 // site files) and how to talk to it (Kerberos from a keytab or a credential cache, protection,
-// AES, native TLS, proxy user). Defaults come from the environment that cmd/hbase-local prints.
+// AES, native TLS, proxy user). Defaults come from the environment that cmd/hbase-local
+// ($HBASE_ZK...) and cmd/fakehbase ($HBASE_BOOTSTRAP) print.
 package connflags
 
 import (
@@ -59,7 +60,7 @@ var (
 	CredentialFlags = []string{"principal", "keytab", "ccache", "krb5conf", "server-principal", "proxy-user", "tls", "tls-ca", "tls-cert", "tls-key"}
 )
 
-// Register defines the flags on fs, with defaults from getenv ($HBASE_ZK, $HBASE_ZNODE,
+// Register defines the flags on fs, with defaults from getenv ($HBASE_ZK, $HBASE_BOOTSTRAP, $HBASE_ZNODE,
 // $HBASE_PRINCIPAL, $HBASE_KEYTAB, $KRB5_CONFIG, $KRB5CCNAME, $HBASE_SERVER_PRINCIPAL,
 // $HBASE_TLS_CA, $HBASE_TLS_CERT, $HBASE_TLS_KEY).
 func (f *Flags) Register(fs *flag.FlagSet, getenv func(string) string) {
@@ -70,7 +71,7 @@ func (f *Flags) Register(fs *flag.FlagSet, getenv func(string) string) {
 	s := &f.Security
 	fs.StringVar(&f.ZKQuorum, "zk", getenv("HBASE_ZK"), "ZooKeeper quorum host:port[,host:port...] (default $HBASE_ZK)")
 	fs.StringVar(&f.ZNodeParent, "znode", znode, "HBase's parent znode (from $HBASE_ZNODE when set)")
-	fs.StringVar(&f.Bootstrap, "bootstrap", "", "find the cluster through these servers host:port[,host:port...] (HBase 2.5+ connection registry) instead of ZooKeeper")
+	fs.StringVar(&f.Bootstrap, "bootstrap", getenv("HBASE_BOOTSTRAP"), "find the cluster through these servers host:port[,host:port...] (HBase 2.5+ connection registry) instead of ZooKeeper (default $HBASE_BOOTSTRAP, unless -zk or -site is given)")
 	fs.StringVar(&f.Site, "site", "", "comma list of core-site.xml and hbase-site.xml files to read the quorum, Kerberos, protection, AES and TLS from (flags given override them)")
 	fs.BoolVar(&s.Kerberos, "kerberos", false, "authenticate with Kerberos (GSSAPI)")
 	fs.StringVar(&s.Principal, "principal", getenv("HBASE_PRINCIPAL"), "client principal (default $HBASE_PRINCIPAL)")
@@ -92,8 +93,11 @@ func (f *Flags) Register(fs *flag.FlagSet, getenv func(string) string) {
 func (f *Flags) Check(set map[string]bool) error {
 	f.set = set
 	s := &f.Security
+	if (set["zk"] || set["site"]) && !set["bootstrap"] {
+		f.Bootstrap = "" // $HBASE_BOOTSTRAP is only a default
+	}
 	if f.Site == "" && f.Bootstrap == "" && f.ZKQuorum == "" {
-		return errors.New("no cluster: give -zk host:port (or set $HBASE_ZK), -bootstrap host:port or -site hbase-site.xml")
+		return errors.New("no cluster: give -zk host:port (or set $HBASE_ZK), -bootstrap host:port (or set $HBASE_BOOTSTRAP) or -site hbase-site.xml")
 	}
 	if set["zk"] && set["bootstrap"] {
 		return errors.New("-zk and -bootstrap do not go together: the cluster is found through one of them")

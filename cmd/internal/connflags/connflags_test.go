@@ -67,10 +67,33 @@ func TestCheck(t *testing.T) {
 		{zk, []string{"-tls-ca", "/ca"}, "need -tls"},
 		{zk, []string{"-tls", "-tls-cert", "/c"}, "go together"},
 		{zk, []string{"-tls"}, ""},
+		{map[string]string{"HBASE_BOOTSTRAP": "127.0.0.1:16020"}, nil, ""},
+		{map[string]string{"HBASE_BOOTSTRAP": "nohost"}, nil, `-bootstrap: "nohost" is not host:port`},
+		{map[string]string{"HBASE_BOOTSTRAP": "nohost"}, []string{"-zk", "a:1"}, ""}, // only a default
 	} {
 		_, err := parse(t, tc.env, tc.args...)
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// $HBASE_BOOTSTRAP (cmd/fakehbase's line) is where the cluster is unless a flag says otherwise;
+// it wins over $HBASE_ZK, as -bootstrap does.
+func TestBootstrapFromEnvironment(t *testing.T) {
+	env := map[string]string{"HBASE_BOOTSTRAP": "127.0.0.1:16020", "HBASE_ZK": "127.0.0.1:2181"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "bootstrap 127.0.0.1:16020"},
+		{[]string{"-zk", "a:1"}, "zk a:1"},
+		{[]string{"-site", "/h.xml"}, "site /h.xml"},
+		{[]string{"-bootstrap", "b:2"}, "bootstrap b:2"},
+	} {
+		f, err := parse(t, env, tc.args...)
+		if err != nil || f.Where() != tc.want {
+			t.Errorf("%q: Where() = %q, %v; want %q", tc.args, f.Where(), err, tc.want)
 		}
 	}
 }
