@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
@@ -284,7 +285,7 @@ func TestSeedMisuseFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.Admin().DisableTable(ctxT(t, 5*time.Second), "off"); err != nil {
+	if err := admin.New(c).DisableTable(ctxT(t, 5*time.Second), "off"); err != nil {
 		t.Fatal(err)
 	}
 	for name, err := range map[string]error{
