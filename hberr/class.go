@@ -24,20 +24,29 @@ const (
 	ClassOverloaded        = "overloaded"
 	ClassRetryable         = "retryable"
 	ClassConfiguration     = "configuration"
+	ClassBadRequest        = "bad_request"
 	ClassClosed            = "closed"
 	ClassRemote            = "remote"
 	ClassOther             = "other"
 )
 
-// Class returns the class of err: ClassOK for nil, else the first of the classes above that
-// err matches, in the order a caller acts on them (a timeout while retrying a moved region is
-// a timeout; an indeterminate write is indeterminate before it is corrupt).
+// Class returns the class of err: ClassOK for nil, else the first class err matches, in the
+// order a caller acts on them: closed; a bad request refused before anything was sent; an
+// indeterminate write (it may or may not have been applied: ErrIndeterminate, whatever ended
+// it, a deadline included); canceled; timeout (a timeout while retrying a moved region is a
+// timeout); configuration; not found... So a dashboard by class tells "maybe applied" from
+// "not applied" (ClassTimeout is a failure that left nothing behind, for the calls the client
+// can tell), and the caller's mistakes from the cluster's.
 func Class(err error) string {
 	switch {
 	case err == nil:
 		return ClassOK
 	case errors.Is(err, ErrClosed):
 		return ClassClosed
+	case errors.Is(err, ErrBadRequest):
+		return ClassBadRequest
+	case errors.Is(err, ErrIndeterminate):
+		return ClassIndeterminate
 	case errors.Is(err, context.Canceled):
 		return ClassCanceled
 	case IsTimeout(err):
@@ -48,8 +57,6 @@ func Class(err error) string {
 		return ClassNotFound
 	case errors.Is(err, ErrTableDisabled):
 		return ClassTableDisabled
-	case errors.Is(err, ErrIndeterminate):
-		return ClassIndeterminate
 	case errors.Is(err, ErrCorruptResponse):
 		return ClassCorrupt
 	case errors.Is(err, ErrScannerExpired):

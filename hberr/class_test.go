@@ -24,6 +24,13 @@ func TestClass(t *testing.T) {
 		{fmt.Errorf("%w: %w", ErrIndeterminate, ErrCorruptResponse), ClassIndeterminate},
 		{ErrCorruptResponse, ClassCorrupt},
 		{ErrClosed, ClassClosed},
+		// A write that may have been applied is indeterminate whatever ended it: a deadline
+		// while it was on the wire is not a plain timeout.
+		{fmt.Errorf("%w: %w", ErrIndeterminate, context.DeadlineExceeded), ClassIndeterminate},
+		{&OpError{Op: "CheckAndMutate", Err: fmt.Errorf("%w: %w", ErrIndeterminate, context.Canceled)}, ClassIndeterminate},
+		// The caller's mistake, refused before anything was sent.
+		{&OpError{Op: "Get", Err: fmt.Errorf("%w: nil Get", ErrBadRequest)}, ClassBadRequest},
+		{fmt.Errorf("hrpc: %w: %w: bad name", ErrBadRequest, ErrInvalidName), ClassBadRequest},
 		{errors.New("boom"), ClassOther},
 	} {
 		if got := Class(tc.err); got != tc.want {

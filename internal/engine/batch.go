@@ -35,7 +35,9 @@ func (c *Client) SendBatch(ctx context.Context, calls []hrpc.Batchable) []hrpc.B
 // SendBatchSent is SendBatch. With sent (one flag per call) it also says which calls may have
 // been applied although they failed: a try reached the server and got no definite answer (the
 // connection broke or the context ended after the request was written, the response was bad),
-// and their errors then wrap hberr.ErrIndeterminate (the buffered writer's outcomes).
+// and their errors then wrap hberr.ErrIndeterminate (the buffered writer's outcomes). Without
+// it, only the calls not safe to send twice (CheckAndMutate, RowMutations, Append, Increment)
+// that may have been applied are indeterminate, as a single call is.
 func (c *Client) SendBatchSent(ctx context.Context, calls []hrpc.Batchable, sent []bool) []hrpc.BatchResult {
 	results := make([]hrpc.BatchResult, len(calls))
 	pending := make([]int, 0, len(calls))
@@ -58,6 +60,10 @@ func (c *Client) SendBatchSent(ctx context.Context, calls []hrpc.Batchable, sent
 		defer done()
 	}
 	pending, waitTimeline := c.timelineBatch(ctx, calls, pending, results)
+	maybe := sent
+	if maybe == nil && anyUnsafe(calls, pending) {
+		maybe = make([]bool, len(calls))
+	}
 	b := c.NewBackoff()
 	last := make([]error, len(calls))
 	tries := make([]int, len(calls))
@@ -73,7 +79,7 @@ func (c *Client) SendBatchSent(ctx context.Context, calls []hrpc.Batchable, sent
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				retry, p := c.sendMulti(ctx, sb, calls, results, last, sent)
+				retry, p := c.sendMulti(ctx, sb, calls, results, last, maybe)
 				mu.Lock()
 				again = append(again, retry...)
 				needPause = needPause || p
@@ -119,13 +125,24 @@ func (c *Client) SendBatchSent(ctx context.Context, calls []hrpc.Batchable, sent
 	waitTimeline()
 	for i := range results {
 		if err := results[i].Err; err != nil && calls[i] != nil {
-			if sent != nil && sent[i] && !errors.Is(err, hberr.ErrIndeterminate) {
+			if maybe != nil && maybe[i] && (sent != nil || !safeToResend(wireOf(calls[i]))) &&
+				!errors.Is(err, hberr.ErrIndeterminate) {
 				err = indeterminate(err)
 			}
 			results[i].Err = OpError(wireOf(calls[i]), err)
 		}
 	}
 	return results
+}
+
+// anyUnsafe reports whether a call of pending is not safe to send twice.
+func anyUnsafe(calls []hrpc.Batchable, pending []int) bool {
+	for _, i := range pending {
+		if !safeToResend(wireOf(calls[i])) {
+			return true
+		}
+	}
+	return false
 }
 
 // countAttempts counts one more failed attempt for each call of again (the calls to retry)
