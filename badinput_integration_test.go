@@ -125,7 +125,7 @@ func TestBadInputTLS(t *testing.T) {
 			call: func(ctx context.Context, c *hbase.Client, e *badEnv) error {
 				var err error
 				for range 20 {
-					get, _ := hrpc.NewGet([]byte(e.table), []byte("r"))
+					get, _ := hrpc.NewGet(e.table, []byte("r"))
 					_, err = c.Get(ctx, get)
 				}
 				return err
@@ -168,7 +168,7 @@ func TestBadInputPlain(t *testing.T) {
 	}
 	put := func(value []byte, family string) func(context.Context, *hbase.Client, *badEnv) error {
 		return func(ctx context.Context, c *hbase.Client, e *badEnv) error {
-			p, err := hrpc.NewPut([]byte(e.table), []byte("r"), hrpc.Value([]byte(family), []byte("q"), value))
+			p, err := hrpc.NewPut(e.table, []byte("r"), hrpc.Value([]byte(family), []byte("q"), value))
 			if err != nil {
 				return err
 			}
@@ -199,13 +199,13 @@ func TestBadInputPlain(t *testing.T) {
 		}, is: []error{hberr.ErrTLS, hberr.ErrConfiguration, hberr.ErrBootstrapUnreachable}, fast: true, conns: 1,
 			want: `hbase: Get "<table>"/"r": locating hbase:meta: no bootstrap server answered (<master>): <master>: region: dial <master>: TLS handshake failed: tls: first record does not look like a TLS handshake ` + notPlain},
 		{name: "missing table", call: func(ctx context.Context, c *hbase.Client, _ *badEnv) error {
-			get, _ := hrpc.NewGet([]byte("nosuchtable"), []byte("r"))
+			get, _ := hrpc.NewGet("nosuchtable", []byte("r"))
 			_, err := c.Get(ctx, get)
 			return err
 		}, is: []error{hberr.ErrTableNotFound}, fast: true, conns: 2,
 			want: `hbase: Get "nosuchtable"/"r": table not found`},
 		{name: "wrong family (Get)", call: func(ctx context.Context, c *hbase.Client, e *badEnv) error {
-			get, _ := hrpc.NewGet([]byte(e.table), []byte("r"), hrpc.Families([]byte("nofam")))
+			get, _ := hrpc.NewGet(e.table, []byte("r"), hrpc.Families([]byte("nofam")))
 			_, err := c.Get(ctx, get)
 			return err
 		}, is: []error{hberr.ErrNoSuchFamily}, fast: true, conns: 2,

@@ -169,7 +169,7 @@ func runBadCase(t *testing.T, e *badEnv, tc badCase) badRow {
 		call := tc.call
 		if call == nil {
 			call = func(ctx context.Context, c *hbase.Client, e *badEnv) error {
-				get, err := hrpc.NewGet([]byte(e.table), []byte("r"))
+				get, err := hrpc.NewGet(e.table, []byte("r"))
 				if err != nil {
 					return err
 				}
@@ -241,7 +241,7 @@ func roundTook(d time.Duration) string {
 func noClusterCases() []badCase {
 	get := func(table, row string) func(context.Context, *hbase.Client, *badEnv) error {
 		return func(ctx context.Context, c *hbase.Client, e *badEnv) error {
-			g, err := hrpc.NewGet([]byte(table), []byte(row))
+			g, err := hrpc.NewGet(table, []byte(row))
 			if err != nil {
 				return err
 			}

@@ -18,7 +18,7 @@ import (
 // (TestBatchCheckAndMutateOnFake, through CheckAtomicBatch).
 func checkAtomicBatch(t *testing.T, ctx context.Context, c *Client, table string, rows [4]string) {
 	t.Helper()
-	tb, f := []byte(table), []byte("f")
+	tb, f := table, []byte("f")
 	must := func(m hrpc.Mutation, err error) hrpc.Mutation {
 		t.Helper()
 		if err != nil {

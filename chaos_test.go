@@ -78,7 +78,7 @@ func TestChaos(t *testing.T) {
 		}
 	}()
 
-	w := &chaosWorkload{t: t, client: client, table: []byte(table), stop: make(chan struct{}), start: time.Now()}
+	w := &chaosWorkload{t: t, client: client, table: table, stop: make(chan struct{}), start: time.Now()}
 	w.stats.init()
 	var workers sync.WaitGroup
 	for i := range chaosWriters {
@@ -274,7 +274,7 @@ func mergeAt(ctx context.Context, cl *hbasetest.Cluster, table, startA, startB s
 type chaosWorkload struct {
 	t      *testing.T
 	client *hbase.Client
-	table  []byte
+	table  string
 	stop   chan struct{}
 	start  time.Time
 
@@ -719,7 +719,7 @@ func errorKind(err error) string {
 // verifyGiveUp is how many unreadable rows end a verification early.
 const verifyGiveUp = 32
 
-func verifyByGet(t *testing.T, client *hbase.Client, table []byte, acked map[string]string) int {
+func verifyByGet(t *testing.T, client *hbase.Client, table string, acked map[string]string) int {
 	rows := make([]string, 0, len(acked))
 	for r := range acked {
 		rows = append(rows, r)
@@ -788,7 +788,7 @@ func verifyByGet(t *testing.T, client *hbase.Client, table []byte, acked map[str
 // verifyByScan reads the whole table with one Scan: every acknowledged row must be there with
 // its value, rows in strictly increasing order. It returns how many acknowledged rows were
 // missing or wrong, or -1 when the Scan failed.
-func verifyByScan(t *testing.T, client *hbase.Client, table []byte, acked map[string]string) int {
+func verifyByScan(t *testing.T, client *hbase.Client, table string, acked map[string]string) int {
 	began := time.Now()
 	scan, err := hrpc.NewScan(table)
 	if err != nil {

@@ -28,7 +28,7 @@ func ExampleWithHooks() {
 	hooks := &hbasetrace.Hooks{
 		CallDone: func(ctx context.Context, ev hbasetrace.CallDoneInfo) {
 			if ev.Duration > 100*time.Millisecond {
-				slog.WarnContext(ctx, "slow HBase call", "op", ev.Op, "table", string(ev.Table),
+				slog.WarnContext(ctx, "slow HBase call", "op", ev.Op, "table", ev.Table,
 					"server", ev.Server, "attempts", ev.Attempts, "took", ev.Duration, "class", ev.Class)
 			}
 			fmt.Printf("%s %s: %s after %d attempt(s)\n", ev.Op, ev.Table, ev.Class, ev.Attempts)
@@ -45,12 +45,12 @@ func ExampleWithHooks() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	put, err := hrpc.NewPut([]byte("users"), []byte("alice"), hrpc.Value([]byte("info"), []byte("email"), []byte("a@example.com")))
+	put, err := hrpc.NewPut("users", []byte("alice"), hrpc.Value([]byte("info"), []byte("email"), []byte("a@example.com")))
 	if err != nil {
 		log.Fatal(err)
 	}
 	client.Put(ctx, put)
-	get, err := hrpc.NewGet([]byte("nosuch"), []byte("alice"))
+	get, err := hrpc.NewGet("nosuch", []byte("alice"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func ExampleClient_ServerLatency() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for range 10 {
-		get, err := hrpc.NewGet([]byte("users"), []byte("alice"))
+		get, err := hrpc.NewGet("users", []byte("alice"))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func ExampleScanner_Metrics() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for _, user := range []string{"alice", "anna", "bob", "carol"} {
-		put, err := hrpc.NewPut([]byte("users"), []byte(user), hrpc.Value([]byte("info"), []byte("n"), []byte(user)))
+		put, err := hrpc.NewPut("users", []byte(user), hrpc.Value([]byte("info"), []byte("n"), []byte(user)))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func ExampleScanner_Metrics() {
 		}
 	}
 
-	scan, err := hrpc.NewScan([]byte("users"), hrpc.TrackScanMetrics(),
+	scan, err := hrpc.NewScan("users", hrpc.TrackScanMetrics(),
 		hrpc.WithFilter(hrpc.RowFilter{Op: hrpc.Equal, Comparator: hrpc.RegexStringComparator{Pattern: "^a.*"}}))
 	if err != nil {
 		log.Fatal(err)

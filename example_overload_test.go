@@ -41,7 +41,7 @@ func ExampleWithOverloadPause() {
 	// The server's call queue is full once: the Put is sent again after 100-200 ms.
 	srv.InjectError(fakehbase.Match{Op: "Put"}, "org.apache.hadoop.hbase.CallQueueTooBigException",
 		"Call queue is full", 1)
-	put, err := hrpc.NewPut([]byte("events"), []byte("e1"), hrpc.Value([]byte("d"), []byte("v"), []byte("1")),
+	put, err := hrpc.NewPut("events", []byte("e1"), hrpc.Value([]byte("d"), []byte("v"), []byte("1")),
 		hrpc.Priority(5), hrpc.RequestAttribute("tenant", []byte("acme")))
 	if err != nil {
 		log.Fatal(err)

@@ -42,7 +42,7 @@ func ExampleWithHedgeDelay() {
 	if err := admin.New(client).CreateTable(ctx, desc); err != nil {
 		log.Fatal(err)
 	}
-	put, err := hrpc.NewPut([]byte("profiles"), []byte("bob"), hrpc.Value([]byte("p"), []byte("name"), []byte("Bob")))
+	put, err := hrpc.NewPut("profiles", []byte("bob"), hrpc.Value([]byte("p"), []byte("name"), []byte("Bob")))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func ExampleWithHedgeDelay() {
 		log.Fatal(err)
 	}
 
-	get, err := hrpc.NewGet([]byte("profiles"), []byte("bob"), hrpc.Consistency(hrpc.Timeline))
+	get, err := hrpc.NewGet("profiles", []byte("bob"), hrpc.Consistency(hrpc.Timeline))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func ExampleWithHedgeDelay() {
 	}
 	fmt.Printf("%s stale=%v\n", res.Cells[0].Value, res.Stale)
 
-	scan, err := hrpc.NewScan([]byte("profiles"), hrpc.Consistency(hrpc.Timeline))
+	scan, err := hrpc.NewScan("profiles", hrpc.Consistency(hrpc.Timeline))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func ExampleWithMetaReplicaLookups() {
 		log.Fatal(err)
 	}
 	for _, row := range []string{"a", "z"} {
-		put, err := hrpc.NewPut([]byte("events"), []byte(row), hrpc.Value([]byte("e"), []byte("q"), []byte("v-"+row)))
+		put, err := hrpc.NewPut("events", []byte(row), hrpc.Value([]byte("e"), []byte("q"), []byte("v-"+row)))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func ExampleWithMetaReplicaLookups() {
 			log.Fatal(err)
 		}
 	}
-	get, err := hrpc.NewGet([]byte("events"), []byte("z"))
+	get, err := hrpc.NewGet("events", []byte("z"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func Example() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	put, err := hrpc.NewPut([]byte("users"), []byte("alice"),
+	put, err := hrpc.NewPut("users", []byte("alice"),
 		hrpc.Value([]byte("info"), []byte("email"), []byte("alice@example.com")))
 	if err != nil {
 		log.Fatal(err) // bad input is reported here, before anything is sent
@@ -55,7 +55,7 @@ func Example() {
 	if _, err := client.Put(ctx, put); err != nil {
 		log.Fatal(err)
 	}
-	get, err := hrpc.NewGet([]byte("users"), []byte("alice"), hrpc.Families([]byte("info")))
+	get, err := hrpc.NewGet("users", []byte("alice"), hrpc.Families([]byte("info")))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func ExampleClient_Scan() {
 	defer cancel()
 
 	for _, day := range []string{"2026-10-31", "2026-11-01", "2026-11-15", "2026-12-01"} {
-		put, err := hrpc.NewPut([]byte("events"), []byte(day), hrpc.Value([]byte("e"), []byte("n"), []byte("1")))
+		put, err := hrpc.NewPut("events", []byte(day), hrpc.Value([]byte("e"), []byte("n"), []byte("1")))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func ExampleClient_Scan() {
 	}
 	// November's events, newest first; the table is split at 2026-11-10, so the scan crosses
 	// a region boundary.
-	scan, err := hrpc.NewScan([]byte("events"), hrpc.Prefix([]byte("2026-11-")), hrpc.Reversed(), hrpc.Limit(100))
+	scan, err := hrpc.NewScan("events", hrpc.Prefix([]byte("2026-11-")), hrpc.Reversed(), hrpc.Limit(100))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func ExampleClient_SendBatch() {
 	users := []string{"alice", "bob", "carol"}
 	var puts []hrpc.Batchable
 	for _, user := range users {
-		p, err := hrpc.NewPut([]byte("users"), []byte(user),
+		p, err := hrpc.NewPut("users", []byte(user),
 			hrpc.Value([]byte("info"), []byte("email"), []byte(user+"@example.com")))
 		if err != nil {
 			log.Fatal(err)
@@ -166,7 +166,7 @@ func ExampleClient_SendBatch() {
 
 	var gets []hrpc.Batchable
 	for _, user := range append(users, "zed") {
-		g, err := hrpc.NewGet([]byte("users"), []byte(user))
+		g, err := hrpc.NewGet("users", []byte(user))
 		if err != nil {
 			log.Fatal(err)
 		}

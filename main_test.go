@@ -119,7 +119,7 @@ func contextWithCancel(t testing.TB) (context.Context, context.CancelFunc) {
 
 func mustGet(t testing.TB, table string, row []byte, opts ...hrpc.GetOption) *hrpc.Get {
 	t.Helper()
-	g, err := hrpc.NewGet([]byte(table), row, opts...)
+	g, err := hrpc.NewGet(table, row, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

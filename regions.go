@@ -8,7 +8,7 @@ import "context"
 // parallel scan warming up before its first wave). Regions not assigned now are left out: a
 // call looks them up when it needs them. A table that does not exist gives
 // hberr.ErrTableNotFound.
-func (c *Client) CacheRegions(ctx context.Context, table []byte) error {
+func (c *Client) CacheRegions(ctx context.Context, table string) error {
 	return c.e.CacheRegions(ctx, table)
 }
 
@@ -16,6 +16,6 @@ func (c *Client) CacheRegions(ctx context.Context, table []byte) error {
 // clearRegionLocationCache, for one table): the next call for each row looks its region up in
 // hbase:meta again. Calls waiting for one of those regions look it up again at once. It only
 // touches the client's memory, so it takes no context.
-func (c *Client) ClearRegionCache(table []byte) {
+func (c *Client) ClearRegionCache(table string) {
 	c.e.ClearRegionCache(table)
 }

@@ -47,14 +47,14 @@ func siteClient(t *testing.T, kv ...string) *Client {
 func siteRoundTrip(t *testing.T, c *Client, table string) {
 	t.Helper()
 	ctx := testContext(t, time.Minute)
-	put, err := hrpc.NewPut([]byte(table), []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("from the site file")))
+	put, err := hrpc.NewPut(table, []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("from the site file")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Put(ctx, put); err != nil {
 		t.Fatalf("Put: %v", err)
 	}
-	get, err := hrpc.NewGet([]byte(table), []byte("row"))
+	get, err := hrpc.NewGet(table, []byte("row"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,7 +114,7 @@ func TestSoak(t *testing.T) {
 	}()
 
 	s := &soak{
-		chaosWorkload: &chaosWorkload{t: t, client: client, table: []byte(table), stop: make(chan struct{}), start: time.Now()},
+		chaosWorkload: &chaosWorkload{t: t, client: client, table: table, stop: make(chan struct{}), start: time.Now()},
 		length:        length,
 	}
 	s.stats.init()

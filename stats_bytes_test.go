@@ -19,7 +19,7 @@ func TestStatsBytesNeverGoDown(t *testing.T) {
 	if err := srv.CreateTable("t", []string{"f"}); err != nil {
 		t.Fatal(err)
 	}
-	put, err := hrpc.NewPut([]byte("t"), []byte("a"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	put, err := hrpc.NewPut("t", []byte("a"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -155,7 +155,7 @@ func TestIntegrationTLSClientPlainServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	get, err := hrpc.NewGet([]byte("any"), []byte("row"))
+	get, err := hrpc.NewGet("any", []byte("row"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func adminDropLater(t *testing.T, a *Admin, table string) {
 func adminPut(t *testing.T, c *hbase.Client, ctx context.Context, table string, rows ...string) {
 	t.Helper()
 	for _, r := range rows {
-		p, err := hrpc.NewPut([]byte(table), []byte(r), hrpc.Value([]byte("f"), []byte("q"), []byte("v-"+r)))
+		p, err := hrpc.NewPut(table, []byte(r), hrpc.Value([]byte("f"), []byte("q"), []byte("v-"+r)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,11 +214,11 @@ func TestAdminTables(t *testing.T) {
 	// Calls on the disabled table, whose regions the client has cached, end at once with
 	// hberr.ErrTableDisabled instead of retrying until their deadline.
 	disabledCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	g, _ := hrpc.NewGet([]byte(name), []byte("a"))
+	g, _ := hrpc.NewGet(name, []byte("a"))
 	_, getErr := c.Get(disabledCtx, g)
-	p, _ := hrpc.NewPut([]byte(name), []byte("a"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	p, _ := hrpc.NewPut(name, []byte("a"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	_, putErr := c.Put(disabledCtx, p)
-	sc, _ := hrpc.NewScan([]byte(name))
+	sc, _ := hrpc.NewScan(name)
 	var scanErr error
 	for _, err := range c.Scan(disabledCtx, sc) {
 		if err != nil {
@@ -419,7 +419,7 @@ func TestAdminClusterStatusLocality(t *testing.T) {
 	rows := []string{"r0a", "r0b", "r1a", "r1b", "r2a", "r2b"}
 	adminPut(t, c, ctx, name, rows...)
 	for _, r := range rows {
-		g, _ := hrpc.NewGet([]byte(name), []byte(r))
+		g, _ := hrpc.NewGet(name, []byte(r))
 		if _, err := c.Get(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -602,7 +602,7 @@ func TestAdminRegions(t *testing.T) {
 		t.Fatalf("UnassignRegion: %v", err)
 	}
 	short, cancel := context.WithTimeout(ctx, 2*time.Second)
-	g, _ := hrpc.NewGet([]byte(name), []byte("t"))
+	g, _ := hrpc.NewGet(name, []byte("t"))
 	_, err = c.Get(short, g)
 	cancel()
 	if err == nil {

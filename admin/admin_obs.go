@@ -27,11 +27,7 @@ func (a *Admin) begin(ctx context.Context, op, name, table string) (context.Cont
 	if a.e.Hooks == nil {
 		return ctx, ac
 	}
-	var t []byte
-	if table != "" {
-		t = []byte(table)
-	}
-	o := engine.NewCallObs(a.e, op, t, nil)
+	o := engine.NewCallObs(a.e, op, table, nil)
 	ac.obs = &o
 	ctx = o.Begin(ctx)
 	return context.WithValue(ctx, adminObsKey{}, ac.obs), ac

@@ -33,7 +33,7 @@ func TestIntegrationAdminAndBatchObserved(t *testing.T) {
 
 	puts := make([]hrpc.Batchable, 0, 2)
 	for _, row := range []string{"a", "z"} {
-		p, _ := hrpc.NewPut([]byte(table), []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+		p, _ := hrpc.NewPut(table, []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 		puts = append(puts, p)
 	}
 	for i, r := range c.SendBatch(ctx, puts) {
@@ -61,13 +61,13 @@ func TestIntegrationAdminAndBatchObserved(t *testing.T) {
 	port := func(addr string) string { _, p, _ := net.SplitHostPort(addr); return p }
 
 	ct, ok := byOp["CreateTable"]
-	if !ok || ct.Class != "ok" || string(ct.Table) != table || ct.Attempts < 2 || port(ct.Server) != masterPort || ct.Region != nil {
+	if !ok || ct.Class != "ok" || ct.Table != table || ct.Attempts < 2 || port(ct.Server) != masterPort || ct.Region != nil {
 		t.Errorf("CreateTable's CallDone = %+v; want ok, %d+ attempts (the create and its polls) on the master (port %s)", ct, 2, masterPort)
 	}
 	if d := byOp["DescribeTable"]; d.Class != "not_found" || d.Attempts != 1 {
 		t.Errorf("DescribeTable of a missing table: CallDone = %+v; want not_found after 1 attempt", d)
 	}
-	if d := byOp["Batch"]; d.Class != "ok" || d.Attempts < 1 || d.Table != nil {
+	if d := byOp["Batch"]; d.Class != "ok" || d.Attempts < 1 || d.Table != "" {
 		t.Errorf("Batch's CallDone = %+v; want ok, at least one MultiRequest", d)
 	}
 	var flushes, batches int

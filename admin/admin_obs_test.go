@@ -123,7 +123,7 @@ func TestAdminCallsAreObserved(t *testing.T) {
 		"attempt CreateTable S region=false ok", // CreateTable, then the procedure's polls
 		"done CreateTable ok")
 	if d := log.done["CreateTable"]; d.Attempts < 3 || d.Retries != 1 || d.Server != srv.Addr() ||
-		d.RequestBytes == 0 || d.ResponseBytes == 0 || d.Duration <= 0 || string(d.Table) != "obs" {
+		d.RequestBytes == 0 || d.ResponseBytes == 0 || d.Duration <= 0 || d.Table != "obs" {
 		t.Errorf("CallDone = %+v; want at least 3 attempts (2 CreateTable, 1 poll), 1 retry, on the master, with bytes", d)
 	}
 

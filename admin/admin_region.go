@@ -27,7 +27,7 @@ func (a *Admin) Regions(ctx context.Context, table string) ([]*hrpc.Region, erro
 }
 
 func (a *Admin) regions(ctx context.Context, table string) ([]*hrpc.Region, error) {
-	return a.e.MetaRegions(ctx, []byte(table))
+	return a.e.MetaRegions(ctx, table)
 }
 
 // Region returns a region named in full ("table,start,id.encoded.", as Regions and

@@ -82,7 +82,7 @@ func (l *eventLog) list() []string {
 
 func opsScanAll(t *testing.T, c *hbase.Client, ctx context.Context, table string, opts ...hrpc.ScanOption) []*hrpc.Result {
 	t.Helper()
-	s := must(t)(hrpc.NewScan([]byte(table), opts...))
+	s := must(t)(hrpc.NewScan(table, opts...))
 	var out []*hrpc.Result
 	for r, err := range c.Scan(ctx, s) {
 		if err != nil {

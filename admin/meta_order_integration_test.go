@@ -139,21 +139,21 @@ func TestMetaOrderAgainstHBase(t *testing.T) {
 			rows := regionRows(rs)
 			var gets []hrpc.Batchable
 			for _, row := range rows {
-				put, err := hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), row))
+				put, err := hrpc.NewPut(table, row, hrpc.Value([]byte("f"), []byte("q"), row))
 				if err != nil {
 					t.Fatal(err)
 				}
 				if _, err := c.Put(ctx, put); err != nil {
 					t.Fatalf("Put %q: %v", row, err)
 				}
-				inc, err := hrpc.NewIncrement([]byte(table), row, hrpc.Amount([]byte("f"), []byte("n"), 1))
+				inc, err := hrpc.NewIncrement(table, row, hrpc.Amount([]byte("f"), []byte("n"), 1))
 				if err != nil {
 					t.Fatal(err)
 				}
 				if _, err := c.Increment(ctx, inc); err != nil {
 					t.Fatalf("Increment %q: %v", row, err)
 				}
-				get, err := hrpc.NewGet([]byte(table), row, hrpc.Columns([]byte("f"), []byte("q")))
+				get, err := hrpc.NewGet(table, row, hrpc.Columns([]byte("f"), []byte("q")))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -208,7 +208,7 @@ func TestMetaOrderAgainstHBase(t *testing.T) {
 		table := metaFixtureTables[0]
 		row := append([]byte(","), bytes.Repeat([]byte{0}, math.MaxInt16-1)...) // in [",", ",,")
 		fresh := newTestClient(t)
-		put, err := hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), []byte("long")))
+		put, err := hrpc.NewPut(table, row, hrpc.Value([]byte("f"), []byte("q"), []byte("long")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +216,7 @@ func TestMetaOrderAgainstHBase(t *testing.T) {
 			t.Fatalf("Put of a %d-byte row: %v", len(row), err)
 		}
 		fresh = newTestClient(t)
-		get, err := hrpc.NewGet([]byte(table), row)
+		get, err := hrpc.NewGet(table, row)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func TestMetaOrderAgainstHBase(t *testing.T) {
 		}
 		// A reversed scan from the row looks up the region before it.
 		fresh = newTestClient(t)
-		scan, err := hrpc.NewScan([]byte(table), hrpc.StartRow(row), hrpc.Reversed(), hrpc.Limit(2))
+		scan, err := hrpc.NewScan(table, hrpc.StartRow(row), hrpc.Reversed(), hrpc.Limit(2))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,12 +38,12 @@ func goSide(name string, c *hbase.Client, table string) side {
 		var err error
 		if op == "Put" {
 			var p *hrpc.Put
-			if p, err = hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), value)); err == nil {
+			if p, err = hrpc.NewPut(table, row, hrpc.Value([]byte("f"), []byte("q"), value)); err == nil {
 				_, err = c.Put(ctx, p)
 			}
 		} else {
 			var g *hrpc.Get
-			if g, err = hrpc.NewGet([]byte(table), row); err == nil {
+			if g, err = hrpc.NewGet(table, row); err == nil {
 				_, err = c.Get(ctx, g)
 			}
 		}

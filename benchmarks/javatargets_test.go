@@ -193,7 +193,7 @@ func loadPETable(ctx context.Context, c *hbase.Client, table string, rows int64)
 	for k := range errs {
 		wg.Go(func() {
 			for i := next.Add(1) - 1; i < rows; i = next.Add(1) - 1 {
-				p, err := hrpc.NewPut([]byte(table), hbasetest.PEKey(nil, i),
+				p, err := hrpc.NewPut(table, hbasetest.PEKey(nil, i),
 					hrpc.Value([]byte(hbasetest.PEFamily), []byte(hbasetest.PEQualifier), value))
 				if err == nil {
 					_, err = c.Put(ctx, p)
@@ -376,7 +376,7 @@ func goWork(c *hbase.Client) func(ctx context.Context, w hbasetest.Work) (hbaset
 		if w.WriteBuffer > 0 {
 			return goBufferedWork(ctx, c, w, value)
 		}
-		table := []byte(w.Table)
+		table := w.Table
 		lat := make([]time.Duration, w.N)
 		callers := max(w.Threads, 1)
 		errs := make([]error, callers)
@@ -475,7 +475,7 @@ func goWork(c *hbase.Client) func(ctx context.Context, w hbasetest.Work) (hbaset
 // bytes at a time, holding at most twice that) and closes it, so the block ends when every Put
 // is applied. A latency is one Write (it waits only while the writer is full).
 func goBufferedWork(ctx context.Context, c *hbase.Client, w hbasetest.Work, value []byte) (hbasetest.WorkBlock, error) {
-	table := []byte(w.Table)
+	table := w.Table
 	family, qualifier := []byte(hbasetest.PEFamily), []byte(hbasetest.PEQualifier)
 	lat := make([]time.Duration, w.N)
 	callers := max(w.Threads, 1)
@@ -517,7 +517,7 @@ func goBufferedWork(ctx context.Context, c *hbase.Client, w hbasetest.Work, valu
 // client's call: the row keys and the request (hrpc.NewGet, NewPut with its Value, NewScan
 // with its rows). The rest of the mallocs counted in a block are the client's.
 func requestAllocs(w peWorkload) float64 {
-	table, value := []byte(peTable), bytes.Repeat([]byte("v"), peValueLen)
+	table, value := peTable, bytes.Repeat([]byte("v"), peValueLen)
 	family, qualifier := []byte(hbasetest.PEFamily), []byte(hbasetest.PEQualifier)
 	var sink any
 	allocs := testing.AllocsPerRun(1000, func() {

@@ -50,7 +50,7 @@ func TestParallelScanThroughput(t *testing.T) {
 	for from := 0; from < nrows; from += 5000 {
 		var batch []hrpc.Batchable
 		for i := from; i < min(from+5000, nrows); i++ {
-			p, err := hrpc.NewPut([]byte(table), row(i), hrpc.Value([]byte("f"), []byte("q"), value))
+			p, err := hrpc.NewPut(table, row(i), hrpc.Value([]byte("f"), []byte("q"), value))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +78,7 @@ func TestParallelScanThroughput(t *testing.T) {
 	}
 	goScan := func(opts ...parallelscan.Option) func(context.Context) (int64, error) {
 		return func(ctx context.Context) (int64, error) {
-			s, err := hrpc.NewScan([]byte(table))
+			s, err := hrpc.NewScan(table)
 			if err != nil {
 				return 0, err
 			}

@@ -249,7 +249,7 @@ func waitSecondaries(t *testing.T, cl *hbasetest.Cluster, primary int) {
 			if i < 10 {
 				row = tlRows - 1 - int64(i)
 			}
-			g, err := hrpc.NewGet([]byte(tlTable), hbasetest.PEKey(nil, row), hrpc.Consistency(hrpc.Timeline))
+			g, err := hrpc.NewGet(tlTable, hbasetest.PEKey(nil, row), hrpc.Consistency(hrpc.Timeline))
 			if err != nil {
 				t.Fatal(err)
 			}

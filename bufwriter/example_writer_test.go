@@ -57,7 +57,7 @@ func ExampleNew() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for i := range 100 {
-		put, err := hrpc.NewPut([]byte("events"), fmt.Appendf(nil, "%c-%03d", 'a'+i%26, i),
+		put, err := hrpc.NewPut("events", fmt.Appendf(nil, "%c-%03d", 'a'+i%26, i),
 			hrpc.Value([]byte("d"), []byte("n"), fmt.Append(nil, i)))
 		if err != nil {
 			log.Fatal(err)
@@ -68,7 +68,7 @@ func ExampleNew() {
 		}
 	}
 	// An Increment carries a nonce: a resend after a lost connection is applied once.
-	inc, err := hrpc.NewIncrement([]byte("events"), []byte("count"), hrpc.Amount([]byte("d"), []byte("n"), 100))
+	inc, err := hrpc.NewIncrement("events", []byte("count"), hrpc.Amount([]byte("d"), []byte("n"), 100))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func ExampleNew() {
 	}
 	fmt.Printf("applied %d, failed %d, indeterminate %d\n", applied, failed, indeterminate)
 
-	get, err := hrpc.NewGet([]byte("events"), []byte("count"))
+	get, err := hrpc.NewGet("events", []byte("count"))
 	if err != nil {
 		log.Fatal(err)
 	}

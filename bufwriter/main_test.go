@@ -10,8 +10,8 @@ import (
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
-	"github.com/go-hbase/hbase/internal/testkit"
 	"github.com/go-hbase/hbase/internal/engine"
+	"github.com/go-hbase/hbase/internal/testkit"
 )
 
 // The package's integration test runs on a real 3-region-server mini cluster of its own,
@@ -41,7 +41,7 @@ func reliabilityRounds(t testing.TB) int { return testkit.Rounds(t) }
 
 func mustGetT(t *testing.T, table, row string) *hrpc.Get {
 	t.Helper()
-	g, err := hrpc.NewGet([]byte(table), []byte(row))
+	g, err := hrpc.NewGet(table, []byte(row))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func faultTarget(t *testing.T, cl *hbasetest.Cluster, c *hbase.Client, value []b
 
 func putRow(t *testing.T, c *hbase.Client, table, row string, value []byte) {
 	t.Helper()
-	put, _ := hrpc.NewPut([]byte(table), []byte(row), hrpc.Value([]byte("f"), []byte("q"), value))
+	put, _ := hrpc.NewPut(table, []byte(row), hrpc.Value([]byte("f"), []byte("q"), value))
 	if _, err := c.Put(testContext(t, 30*time.Second), put); err != nil {
 		t.Fatalf("Put %s: %v", row, err)
 	}

@@ -1,7 +1,6 @@
 package bufwriter
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -40,7 +39,7 @@ import (
 // A Writer is safe for concurrent use. Close it to send what it holds.
 type Writer struct {
 	e     *engine.Client
-	table []byte
+	table string
 	o     options
 
 	// lifetime bounds the flushes: it ends when Close gives up waiting, or with the client.
@@ -114,7 +113,7 @@ func New(c *hbase.Client, table string, opts ...Option) (*Writer, error) {
 	}
 	w := &Writer{
 		e:       e,
-		table:   []byte(table),
+		table:   table,
 		o:       o,
 		sem:     make(chan struct{}, o.maxFlushes),
 		room:    make(chan struct{}),
@@ -210,8 +209,8 @@ func (w *Writer) check(m hrpc.Mutation) (int64, error) {
 		return 0, fmt.Errorf("%w: nil mutation", hberr.ErrBadRequest)
 	}
 	wc := hrpcwire.Batchable(m)
-	if !bytes.Equal(wc.Table(), w.table) {
-		return 0, fmt.Errorf("%w: mutation for table %q in the writer of %q", hberr.ErrBadRequest, wc.Table(), w.table)
+	if wc.TableName() != w.table {
+		return 0, fmt.Errorf("%w: mutation for table %q in the writer of %q", hberr.ErrBadRequest, wc.TableName(), w.table)
 	}
 	if s, ok := wc.(interface{ HeapSize() int }); ok {
 		return int64(s.HeapSize()) + writerEntrySize, nil

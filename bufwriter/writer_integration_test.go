@@ -110,7 +110,7 @@ func TestBufferedWriterUnderFaults(t *testing.T) {
 				default:
 				}
 				row := fmt.Sprintf("%c-put-%d-%06d", "ahp"[i%3], g, i)
-				put, _ := hrpc.NewPut([]byte(table), []byte(row), hrpc.Value(fam, []byte("q"), value))
+				put, _ := hrpc.NewPut(table, []byte(row), hrpc.Value(fam, []byte("q"), value))
 				write(put, row, h.putRow)
 				if i%50 == 0 {
 					time.Sleep(time.Millisecond) // let the flushes have the CPU now and then
@@ -127,7 +127,7 @@ func TestBufferedWriterUnderFaults(t *testing.T) {
 				default:
 				}
 				row := counters[(i+g)%3]
-				inc, _ := hrpc.NewIncrement([]byte(table), []byte(row), hrpc.Amount(fam, []byte("n"), 1))
+				inc, _ := hrpc.NewIncrement(table, []byte(row), hrpc.Amount(fam, []byte("n"), 1))
 				write(inc, row, h.incRow)
 			}
 		})

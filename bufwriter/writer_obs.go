@@ -53,7 +53,7 @@ func (s *writerCounters) noteHeld(n int64) {
 }
 
 // Table is the table the writer writes to.
-func (w *Writer) Table() string { return string(w.table) }
+func (w *Writer) Table() string { return w.table }
 
 // Stats returns the writer's counters and what it holds now.
 func (w *Writer) Stats() Stats {

@@ -70,7 +70,7 @@ func writerServer(t *testing.T) (*fakehbase.Server, *hbase.Client) {
 
 func wput(t testing.TB, row, value string) *hrpc.Put {
 	t.Helper()
-	p, err := hrpc.NewPut([]byte("w"), []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte(value)))
+	p, err := hrpc.NewPut("w", []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte(value)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func wput(t testing.TB, row, value string) *hrpc.Put {
 
 func winc(t testing.TB, row string, d int64) *hrpc.Increment {
 	t.Helper()
-	m, err := hrpc.NewIncrement([]byte("w"), []byte(row), hrpc.Amount([]byte("f"), []byte("n"), d))
+	m, err := hrpc.NewIncrement("w", []byte(row), hrpc.Amount([]byte("f"), []byte("n"), d))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func readCell(t testing.TB, c *hbase.Client, row, q string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	g, err := hrpc.NewGet([]byte("w"), []byte(row), hrpc.Columns([]byte("f"), []byte(q)))
+	g, err := hrpc.NewGet("w", []byte(row), hrpc.Columns([]byte("f"), []byte(q)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestWriterOutcomes(t *testing.T) {
 	for i := range 30 {
 		muts = append(muts, wput(t, fmt.Sprintf("r%d", i%10), fmt.Sprint(i)), winc(t, fmt.Sprintf("c%d", i%3), 1))
 	}
-	a, err := hrpc.NewAppend([]byte("w"), []byte("r0"), hrpc.Value([]byte("f"), []byte("a"), []byte("x")))
+	a, err := hrpc.NewAppend("w", []byte("r0"), hrpc.Value([]byte("f"), []byte("a"), []byte("x")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestWriterFailureNamesRow(t *testing.T) {
 	}
 	err = w.Flush(ctx)
 	op, ok := errors.AsType[*hberr.OpError](err)
-	if !ok || string(op.Row) != "bad,\x00row" || string(op.Table) != "w" || !errors.Is(err, hberr.ErrDoNotRetry) ||
+	if !ok || string(op.Row) != "bad,\x00row" || op.Table != "w" || !errors.Is(err, hberr.ErrDoNotRetry) ||
 		errors.Is(err, hberr.ErrIndeterminate) {
 		t.Fatalf("Flush: %v, want an OpError of row \"bad,\\x00row\"", err)
 	}
@@ -350,7 +350,7 @@ func TestWriterBadInput(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	other, err := hrpc.NewPut([]byte("other"), []byte("r"), hrpc.Value([]byte("f"), []byte("q"), nil))
+	other, err := hrpc.NewPut("other", []byte("r"), hrpc.Value([]byte("f"), []byte("q"), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +442,7 @@ func TestWriterFlushHook(t *testing.T) {
 		muts += ev.Mutations
 		applied += ev.Applied
 		bytes += ev.Bytes
-		if string(ev.Table) != "w" || ev.Failed+ev.Indeterminate != 0 || ev.Duration <= 0 {
+		if ev.Table != "w" || ev.Failed+ev.Indeterminate != 0 || ev.Duration <= 0 {
 			t.Errorf("flush event %+v", ev)
 		}
 	}}))

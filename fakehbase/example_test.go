@@ -31,7 +31,7 @@ func Example() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	put, err := hrpc.NewPut([]byte("users"), []byte("alice"),
+	put, err := hrpc.NewPut("users", []byte("alice"),
 		hrpc.Value([]byte("info"), []byte("email"), []byte("alice@example.com")))
 	if err != nil {
 		log.Fatal(err)
@@ -39,7 +39,7 @@ func Example() {
 	if _, err := client.Put(ctx, put); err != nil {
 		log.Fatal(err)
 	}
-	get, err := hrpc.NewGet([]byte("users"), []byte("alice"))
+	get, err := hrpc.NewGet("users", []byte("alice"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func Example() {
 
 // saveEmail is the code under test of Example_unitTest: it stores a user's email address.
 func saveEmail(ctx context.Context, c *hbase.Client, user, email string) error {
-	put, err := hrpc.NewPut([]byte("users"), []byte(user), hrpc.Value([]byte("info"), []byte("email"), []byte(email)))
+	put, err := hrpc.NewPut("users", []byte(user), hrpc.Value([]byte("info"), []byte("email"), []byte(email)))
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func ExampleServer_InjectDelay() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	get, err := hrpc.NewGet([]byte("users"), []byte("alice"))
+	get, err := hrpc.NewGet("users", []byte("alice"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func ExampleWithClock() {
 	if err := saveEmail(ctx, client, "alice", "alice@example.com"); err != nil {
 		log.Fatal(err)
 	}
-	get, err := hrpc.NewGet([]byte("users"), []byte("alice"))
+	get, err := hrpc.NewGet("users", []byte("alice"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func ExampleServer_Put() {
 	defer cancel()
 
 	// The code under test reads the seeded row and writes another.
-	get, err := hrpc.NewGet([]byte("users"), []byte("alice"))
+	get, err := hrpc.NewGet("users", []byte("alice"))
 	if err != nil {
 		log.Fatal(err)
 	}

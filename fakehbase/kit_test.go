@@ -240,7 +240,7 @@ func TestSeedThenClientReads(t *testing.T) {
 	if v, err := get(ctxT(t, 5*time.Second), c, "m"); err != nil || v != "vm" {
 		t.Fatalf("client get m = %q, %v; want vm", v, err)
 	}
-	g, _ := hrpc.NewGet([]byte("t"), []byte("a"), hrpc.Columns([]byte("f"), []byte("old")))
+	g, _ := hrpc.NewGet("t", []byte("a"), hrpc.Columns([]byte("f"), []byte("old")))
 	res, err := c.Get(ctxT(t, 5*time.Second), g)
 	if err != nil || len(res.Cells) != 1 || res.Cells[0].Timestamp != 5 || string(res.Cells[0].Value) != "at5" {
 		t.Fatalf("client get a f:old = %v, %v; want at5 at 5", res, err)

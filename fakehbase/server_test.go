@@ -41,7 +41,7 @@ func ctxT(t *testing.T, d time.Duration) context.Context {
 
 func put(t *testing.T, c *hbase.Client, row, value string) {
 	t.Helper()
-	p, err := hrpc.NewPut([]byte("t"), []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte(value)))
+	p, err := hrpc.NewPut("t", []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte(value)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func put(t *testing.T, c *hbase.Client, row, value string) {
 }
 
 func get(ctx context.Context, c *hbase.Client, row string) (string, error) {
-	g, err := hrpc.NewGet([]byte("t"), []byte(row))
+	g, err := hrpc.NewGet("t", []byte(row))
 	if err != nil {
 		return "", err
 	}
@@ -73,7 +73,7 @@ func TestPutGetScanAcrossRegions(t *testing.T) {
 	if v, err := get(ctxT(t, 5*time.Second), c, "m"); err != nil || v != "vm" {
 		t.Fatalf("get m = %q, %v; want vm", v, err)
 	}
-	scan, _ := hrpc.NewScan([]byte("t"), hrpc.Reversed())
+	scan, _ := hrpc.NewScan("t", hrpc.Reversed())
 	var rows []string
 	for res, err := range c.Scan(ctxT(t, 5*time.Second), scan) {
 		if err != nil {
@@ -101,7 +101,7 @@ func TestInjectErrorRetried(t *testing.T) {
 func TestInjectErrorFinal(t *testing.T) {
 	srv, c := setup(t)
 	srv.InjectError(fakehbase.Match{Op: fakehbase.OpPut, Row: []byte("bad")}, fakehbase.DoNotRetry, "no", 0)
-	p, _ := hrpc.NewPut([]byte("t"), []byte("bad"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	p, _ := hrpc.NewPut("t", []byte("bad"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	_, err := c.Put(ctxT(t, 5*time.Second), p)
 	if !errors.Is(err, hberr.ErrDoNotRetry) {
 		t.Fatalf("put = %v; want ErrDoNotRetry", err)
@@ -133,7 +133,7 @@ func TestInjectErrorInBatch(t *testing.T) {
 	srv.InjectError(fakehbase.Match{Op: fakehbase.OpPut, Row: []byte("b")}, fakehbase.DoNotRetry, "refused", 1)
 	var calls []hrpc.Batchable
 	for _, r := range []string{"a", "b", "z"} {
-		p, _ := hrpc.NewPut([]byte("t"), []byte(r), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+		p, _ := hrpc.NewPut("t", []byte(r), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 		calls = append(calls, p)
 	}
 	res := c.SendBatch(ctxT(t, 5*time.Second), calls)
@@ -198,7 +198,7 @@ func TestWithClock(t *testing.T) {
 	at := time.UnixMilli(1_700_000_000_123)
 	_, c := setup(t, fakehbase.WithClock(func() time.Time { return at }))
 	put(t, c, "a", "v")
-	g, _ := hrpc.NewGet([]byte("t"), []byte("a"))
+	g, _ := hrpc.NewGet("t", []byte("a"))
 	res, err := c.Get(ctxT(t, 5*time.Second), g)
 	if err != nil || len(res.Cells) != 1 || res.Cells[0].Timestamp != uint64(at.UnixMilli()) {
 		t.Fatalf("get = %v, %v; want one cell at %d", res, err, at.UnixMilli())
@@ -244,7 +244,7 @@ func TestCreateTableErrors(t *testing.T) {
 func TestUnsupportedIsNamed(t *testing.T) {
 	_, c := setup(t)
 	put(t, c, "a", "v")
-	g, _ := hrpc.NewGet([]byte("t"), []byte("a"), hrpc.WithFilter(hrpc.ValueFilter{Op: hrpc.Equal,
+	g, _ := hrpc.NewGet("t", []byte("a"), hrpc.WithFilter(hrpc.ValueFilter{Op: hrpc.Equal,
 		Comparator: hrpc.BinaryComponentComparator{Value: []byte("v")}}))
 	_, err := c.Get(ctxT(t, 5*time.Second), g)
 	if !errors.Is(err, hberr.ErrDoNotRetry) || !strings.Contains(err.Error(), "BinaryComponentComparator is not supported") {

@@ -186,7 +186,7 @@ func (p *layerProbe) Handshake(ctx context.Context, conn net.Conn, host string, 
 
 func goPut(t *testing.T, ctx context.Context, rc *region.Client, regionName, row, val []byte) {
 	t.Helper()
-	put, err := hrpc.NewPut([]byte("qops"), row, hrpc.Value([]byte("f"), []byte("q"), val))
+	put, err := hrpc.NewPut("qops", row, hrpc.Value([]byte("f"), []byte("q"), val))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func goPut(t *testing.T, ctx context.Context, rc *region.Client, regionName, row
 
 func goGet(t *testing.T, ctx context.Context, rc *region.Client, regionName, row []byte) []byte {
 	t.Helper()
-	g, err := hrpc.NewGet([]byte("qops"), row)
+	g, err := hrpc.NewGet("qops", row)
 	if err != nil {
 		t.Fatal(err)
 	}

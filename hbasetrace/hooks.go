@@ -30,8 +30,9 @@ import (
 // ClientTrace, every field is optional: a nil function is not called, and a client without
 // hooks does no work for them at all. Hooks run on the goroutine that does the work (a
 // caller's, or one of the client's own for lookups and connections), so they must be quick
-// and safe for concurrent use. The byte slices in events alias the client's or the request's
-// memory: copy them to keep them.
+// and safe for concurrent use. The byte slices in events (rows, region names) alias the
+// client's or the request's memory: copy them to keep them. Table names are strings, which
+// may be kept as they are.
 type Hooks struct {
 	// CallStart runs when a call starts: Get, Put, Delete, Append, Increment,
 	// CheckAndMutate, MutateRow, SendBatch ("Batch"), a Scan when NewScanner (or
@@ -87,14 +88,14 @@ type CallStartInfo struct {
 	// Op is the operation as the caller names it and its errors do, never the wire method:
 	// "Get", "Put", "Scan", "Batch" (SendBatch), "CreateTable" (an Admin method)...
 	Op    string
-	Table []byte // nil for a batch and for Admin calls about no one table
+	Table string // empty for a batch and for Admin calls about no one table
 	Row   []byte // the row (a Scan's start row; nil for a batch and Admin calls)
 }
 
 // CallDoneInfo describes a call that ended.
 type CallDoneInfo struct {
 	Op       string
-	Table    []byte
+	Table    string
 	Row      []byte
 	Region   []byte // the region of the last attempt; nil if none, or if it went to the master
 	Server   string // host:port of the server (or master) of the last attempt; empty if none
@@ -111,7 +112,7 @@ type CallDoneInfo struct {
 // AttemptInfo describes one RPC of a call.
 type AttemptInfo struct {
 	Op       string
-	Table    []byte
+	Table    string
 	Region   []byte
 	Server   string
 	Attempt  int // 1 for the first
@@ -126,7 +127,7 @@ type AttemptInfo struct {
 // RetryInfo describes a failed attempt that will be retried.
 type RetryInfo struct {
 	Op      string
-	Table   []byte
+	Table   string
 	Row     []byte
 	Server  string // the server of the failed attempt; empty when the region (or master) was not found
 	Attempt int    // the attempt that failed
@@ -153,17 +154,19 @@ type BackoffInfo struct {
 
 // RegionCacheInfo describes a look into the region cache.
 type RegionCacheInfo struct {
-	Table, Row []byte
-	Hit        bool
+	Table string
+	Row   []byte
+	Hit   bool
 }
 
 // LookupInfo describes one lookup of a region in hbase:meta.
 type LookupInfo struct {
-	Table, Row []byte
-	Region     []byte // the region found; nil on error
-	Server     string // where it is served; empty on error
-	Duration   time.Duration
-	Err        error
+	Table    string
+	Row      []byte
+	Region   []byte // the region found; nil on error
+	Server   string // where it is served; empty on error
+	Duration time.Duration
+	Err      error
 }
 
 // DialInfo describes one TCP dial to a server.
@@ -205,7 +208,7 @@ type ScanMetrics struct {
 
 // ScanMetricsInfo is the ScanMetrics hook's event: the metrics of a scan that ended.
 type ScanMetricsInfo struct {
-	Table   []byte
+	Table   string
 	Metrics ScanMetrics
 }
 
@@ -220,7 +223,7 @@ func ContextWithTraceHeaders(ctx context.Context, headers map[string]string) (co
 // WriterFlushInfo describes one flush of an hbase.BufferedWriter: the mutations it sent and
 // what became of them.
 type WriterFlushInfo struct {
-	Table     []byte
+	Table     string
 	Mutations int // mutations sent: Applied + Failed + Indeterminate
 	Bytes     int64
 	// Applied, Failed and Indeterminate count the outcomes (Indeterminate: may or may not
@@ -236,7 +239,7 @@ type WriterFlushInfo struct {
 // (or was down, or failed), so that the read went to the secondary replicas too.
 type HedgeInfo struct {
 	Op      string // "Get", or "Scan" for the first page of a scan in a region
-	Table   []byte
+	Table   string
 	Region  []byte        // the primary replica's region name
 	Primary string        // host:port of the primary's server
 	Delay   time.Duration // how long the primary had alone

@@ -16,14 +16,14 @@ import (
 // the context's error under it.
 type OpError struct {
 	Op    string // Get, Put, Delete, Append, Increment, CheckAndMutate, MutateRow, Scan
-	Table []byte
+	Table string
 	Row   []byte
 	Err   error
 }
 
 // Error implements error.
 func (e *OpError) Error() string {
-	return "hbase: " + e.Op + " " + strconv.Quote(string(e.Table)) + "/" + quoteRow(e.Row) +
+	return "hbase: " + e.Op + " " + strconv.Quote(e.Table) + "/" + quoteRow(e.Row) +
 		": " + e.Err.Error()
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 func TestOpErrorPrintsTheOperation(t *testing.T) {
-	err := &OpError{Op: "Get", Table: []byte("users"), Row: []byte("alice"), Err: ErrTableNotFound}
+	err := &OpError{Op: "Get", Table: "users", Row: []byte("alice"), Err: ErrTableNotFound}
 	if got, want := err.Error(), `hbase: Get "users"/"alice": table not found`; got != want {
 		t.Fatalf("Error() = %q, want %q", got, want)
 	}
@@ -49,7 +49,7 @@ func TestPredicates(t *testing.T) {
 	for _, tc := range tests {
 		err := tc.err
 		if err != nil {
-			err = &OpError{Op: "Get", Table: []byte("t"), Row: []byte("r"), Err: err}
+			err = &OpError{Op: "Get", Table: "t", Row: []byte("r"), Err: err}
 		}
 		if got := IsRetryable(err); got != tc.retryable {
 			t.Errorf("%s: IsRetryable = %v, want %v", tc.name, got, tc.retryable)
@@ -62,7 +62,7 @@ func TestPredicates(t *testing.T) {
 		}
 	}
 	// A corrupt response to a write: its outcome is unknown.
-	corruptPut := &OpError{Op: "Put", Table: []byte("t"), Row: []byte("r"), Err: ErrCorruptResponse}
+	corruptPut := &OpError{Op: "Put", Table: "t", Row: []byte("r"), Err: ErrCorruptResponse}
 	if IsRetryable(corruptPut) {
 		t.Error("IsRetryable(corrupt response to a Put) = true")
 	}
@@ -70,7 +70,7 @@ func TestPredicates(t *testing.T) {
 
 func TestOpErrorBoundsLongRows(t *testing.T) {
 	row := append([]byte("abc"), make([]byte, 32764)...)
-	err := &OpError{Op: "Put", Table: []byte("t"), Row: row, Err: ErrTableNotFound}
+	err := &OpError{Op: "Put", Table: "t", Row: row, Err: ErrTableNotFound}
 	want := `hbase: Put "t"/"abc\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"... (32767 bytes): table not found`
 	if got := err.Error(); got != want {
 		t.Errorf("Error() = %s\nwant %s", got, want)

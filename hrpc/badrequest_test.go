@@ -13,7 +13,7 @@ import (
 // Every error of building a request from bad input is hberr.ErrBadRequest, whatever the
 // request and whichever check refused it, and says what was wrong.
 func TestBadInputIsErrBadRequest(t *testing.T) {
-	table, row := []byte("t"), []byte("r")
+	table, row := "t", []byte("r")
 	longRow := bytes.Repeat([]byte("x"), wire.MaxRowLen+1)
 	f := []byte("f")
 	cases := []struct {
@@ -21,7 +21,7 @@ func TestBadInputIsErrBadRequest(t *testing.T) {
 		err  func() error
 		msg  string // part of the message
 	}{
-		{"Get empty table", func() error { _, err := NewGet(nil, row); return err }, "empty table name"},
+		{"Get empty table", func() error { _, err := NewGet("", row); return err }, "empty table name"},
 		{"Get empty row", func() error { _, err := NewGet(table, nil); return err }, "nil or empty row"},
 		{"Get row over 32767 bytes", func() error { _, err := NewGet(table, longRow); return err }, "row of 32768 bytes"},
 		{"Get bad option", func() error { _, err := NewGet(table, row, MaxVersions(0)); return err }, "MaxVersions(0)"},
@@ -38,7 +38,7 @@ func TestBadInputIsErrBadRequest(t *testing.T) {
 			return err
 		}, "over the 268435456 bytes one request may carry"},
 		{"Delete bad timestamp", func() error { _, err := NewDelete(table, row, Timestamp(LatestTimestamp+1)); return err }, "beyond the largest timestamp"},
-		{"Increment empty table", func() error { _, err := NewIncrement(nil, row, Amount(f, f, 1)); return err }, "empty table name"},
+		{"Increment empty table", func() error { _, err := NewIncrement("", row, Amount(f, f, 1)); return err }, "empty table name"},
 		{"Scan bad limit", func() error { _, err := NewScan(table, Limit(-1)); return err }, "Limit(-1)"},
 		{"Scan start row over 32767 bytes", func() error { _, err := NewScan(table, StartRow(longRow)); return err }, "row of 32768 bytes"},
 		{"Scan start after stop", func() error { _, err := NewScan(table, StartRow([]byte("b")), StopRow([]byte("a"))); return err }, "after stop row"},

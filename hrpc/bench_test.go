@@ -11,7 +11,7 @@ import (
 )
 
 func BenchmarkEncodeGet(b *testing.B) {
-	get, err := NewGet([]byte("table"), []byte("row-0000001"), Families([]byte("f")))
+	get, err := NewGet("table", []byte("row-0000001"), Families([]byte("f")))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func BenchmarkEncodeGet(b *testing.B) {
 func BenchmarkEncodePut(b *testing.B) {
 	value := bytes.Repeat([]byte("v"), 100)
 	f := []byte("f")
-	put, err := NewPut([]byte("table"), []byte("row-0000001"),
+	put, err := NewPut("table", []byte("row-0000001"),
 		Value(f, []byte("a"), value), Value(f, []byte("b"), value), Value(f, []byte("c"), value))
 	if err != nil {
 		b.Fatal(err)
@@ -68,7 +68,7 @@ func BenchmarkEncodePut(b *testing.B) {
 func BenchmarkDecodeGetResult(b *testing.B) {
 	cells := testCells(10)
 	block := encodeCells(cells)
-	get, _ := NewGet([]byte("table"), []byte("row"))
+	get, _ := NewGet("table", []byte("row"))
 	resp := &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(10))}}
 	wire, _ := proto.Marshal(resp)
 	b.SetBytes(int64(len(block) + len(wire)))
@@ -91,7 +91,7 @@ func BenchmarkDecodeGetResult(b *testing.B) {
 func BenchmarkCheckGetResponse(b *testing.B) {
 	cells := testCells(10)
 	block := encodeCells(cells)
-	get, _ := NewGet([]byte("table"), cells[0].Row)
+	get, _ := NewGet("table", cells[0].Row)
 	resp := &pb.GetResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(10))}}
 	b.SetBytes(int64(len(block)))
 	b.ReportAllocs()
@@ -166,7 +166,7 @@ func benchBuild[T any](b *testing.B, name string, build func() (T, error)) {
 
 // BenchmarkNewMutation: building a mutation, as a caller does once per write.
 func BenchmarkNewMutation(b *testing.B) {
-	table, row, f := []byte("table"), []byte("row-0000001"), []byte("f")
+	table, row, f := "table", []byte("row-0000001"), []byte("f")
 	value := bytes.Repeat([]byte("v"), 100)
 	qa, qb, qc := []byte("a"), []byte("b"), []byte("c")
 	benchBuild(b, "Put1", func() (*Put, error) { return NewPut(table, row, Value(f, qa, value)) })
@@ -179,7 +179,7 @@ func BenchmarkNewMutation(b *testing.B) {
 
 // BenchmarkNewGet: building a Get of a whole row and of one family.
 func BenchmarkNewGet(b *testing.B) {
-	table, row, f := []byte("table"), []byte("row-0000001"), []byte("f")
+	table, row, f := "table", []byte("row-0000001"), []byte("f")
 	benchBuild(b, "row", func() (*Get, error) { return NewGet(table, row) })
 	benchBuild(b, "family", func() (*Get, error) { return NewGet(table, row, Families(f)) })
 }

@@ -16,7 +16,7 @@ func TestMutationAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	tb, row, f, v := []byte("t"), []byte("r"), []byte("f"), []byte("v")
+	tb, row, f, v := "t", []byte("r"), []byte("f"), []byte("v")
 	cases := []struct {
 		name  string
 		build func()
@@ -44,7 +44,7 @@ func TestMutationAllocations(t *testing.T) {
 // (with room for one cell, for a mutation of one), its cells' slice when it has one, whatever
 // the options' count predicted, and the bytes of its row and cells.
 func TestMutationHeapSize(t *testing.T) {
-	tb, row, f, q, v := []byte("t"), []byte("row"), []byte("f"), []byte("qq"), []byte("value")
+	tb, row, f, q, v := "t", []byte("row"), []byte("f"), []byte("qq"), []byte("value")
 	cellBytes := len(f) + len(q) + len(v)
 	cell := int(unsafe.Sizeof(wire.Cell{}))
 	put := int(unsafe.Sizeof(Put{}))
@@ -79,7 +79,7 @@ func TestMutationHeapSize(t *testing.T) {
 // cells given, in order, with the row and timestamps filled in; an option of a Get converted to
 // a Put's is ignored, as before, and the Put still encodes.
 func TestMutationBuiltInPlace(t *testing.T) {
-	tb, row, f := []byte("t"), []byte("r"), []byte("f")
+	tb, row, f := "t", []byte("r"), []byte("f")
 	want := func(n int) []wire.Cell {
 		var cells []wire.Cell
 		for i := range n {
@@ -126,7 +126,7 @@ func TestGetAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	tb, row, f := []byte("t"), []byte("r"), []byte("f")
+	tb, row, f := "t", []byte("r"), []byte("f")
 	cases := []struct {
 		name  string
 		build func()
@@ -150,7 +150,7 @@ func TestGetAllocations(t *testing.T) {
 func TestGetDropsOtherOptions(t *testing.T) {
 	f := []byte("f")
 	limit := reflect.ValueOf(Limit(1)).Convert(reflect.TypeFor[ReadOption]()).Interface().(ReadOption)
-	g, err := NewGet([]byte("t"), []byte("r"), ReadOption(Value(f, f, f)), limit, MaxVersions(2), Families(f))
+	g, err := NewGet("t", []byte("r"), ReadOption(Value(f, f, f)), limit, MaxVersions(2), Families(f))
 	if err != nil {
 		t.Fatal(err)
 	}

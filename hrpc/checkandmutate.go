@@ -85,10 +85,11 @@ func (c *Condition) proto(row []byte) (*pb.Condition, error) {
 // CheckAndMutate applies a mutation, or several mutations of one row, only if a condition on
 // that row holds; check and mutation are atomic.
 type CheckAndMutate struct {
-	table, row []byte
-	condition  *pb.Condition
-	mutation   Mutation
-	rows       *RowMutations
+	table     string
+	row       []byte
+	condition *pb.Condition
+	mutation  Mutation
+	rows      *RowMutations
 }
 
 // NewCheckAndMutate applies m if cond holds on m's row.
@@ -146,8 +147,11 @@ func (c *checkAndMutateCall) RegionAction(regionName, cellblock []byte) (*pb.Reg
 	return ra, cellblock, nil
 }
 
-// Table is the table of the row.
-func (c *checkAndMutateCall) Table() []byte { return c.table }
+// TableName is the table of the row.
+func (c *checkAndMutateCall) TableName() string { return c.table }
+
+// Table is the table's bytes, a read-only view (wire.TableBytes).
+func (c *checkAndMutateCall) Table() []byte { return wire.TableBytes(c.table) }
 
 // Key is the row checked and mutated.
 func (c *checkAndMutateCall) Key() []byte { return c.row }

@@ -9,7 +9,7 @@ import (
 )
 
 func TestConsistencyOnTheWire(t *testing.T) {
-	g, err := NewGet([]byte("t"), []byte("r"), Consistency(Timeline))
+	g, err := NewGet("t", []byte("r"), Consistency(Timeline))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,21 +20,21 @@ func TestConsistencyOnTheWire(t *testing.T) {
 	if got := req.(*getRequestAlloc).GetGet().GetConsistency(); got != pb.Consistency_TIMELINE {
 		t.Fatalf("GetRequest consistency %v", got)
 	}
-	strong, _ := NewGet([]byte("t"), []byte("r"))
+	strong, _ := NewGet("t", []byte("r"))
 	if strong.Consistency() != Strong || strong.proto().Consistency != nil {
 		t.Fatalf("default Get: %v, wire %v (want the field unset)", strong.Consistency(), strong.proto().Consistency)
 	}
-	s, err := NewScan([]byte("t"), Consistency(Timeline))
+	s, err := NewScan("t", Consistency(Timeline))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Consistency() != Timeline || s.proto().GetConsistency() != pb.Consistency_TIMELINE {
 		t.Fatalf("Scan: %v, wire %v", s.Consistency(), s.proto().Consistency)
 	}
-	if s, _ := NewScan([]byte("t")); s.proto().Consistency != nil {
+	if s, _ := NewScan("t"); s.proto().Consistency != nil {
 		t.Fatal("default Scan sends a consistency")
 	}
-	if _, err := NewGet([]byte("t"), []byte("r"), Consistency(7)); !errors.Is(err, hberr.ErrBadRequest) {
+	if _, err := NewGet("t", []byte("r"), Consistency(7)); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Fatalf("unknown consistency: %v", err)
 	}
 	if Timeline.String() != "TIMELINE" || Strong.String() != "STRONG" || ConsistencyLevel(9).String() != "ConsistencyLevel(9)" {

@@ -10,13 +10,13 @@ import (
 
 func ExampleNewGet() {
 	// A Get of two columns, three versions each; hbase.Client.Get sends it.
-	get, err := hrpc.NewGet([]byte("users"), []byte("row-1"),
+	get, err := hrpc.NewGet("users", []byte("row-1"),
 		hrpc.Columns([]byte("info"), []byte("name"), []byte("email")),
 		hrpc.MaxVersions(3))
 	fmt.Println(get != nil, err)
 
 	// Bad input is refused before anything is sent.
-	_, err = hrpc.NewGet([]byte("users"), nil)
+	_, err = hrpc.NewGet("users", nil)
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, hberr.ErrBadRequest))
 	// Output:
@@ -26,7 +26,7 @@ func ExampleNewGet() {
 }
 
 func ExampleNewPut() {
-	put, err := hrpc.NewPut([]byte("users"), []byte("row-1"),
+	put, err := hrpc.NewPut("users", []byte("row-1"),
 		hrpc.Value([]byte("info"), []byte("name"), []byte("Ada")),
 		hrpc.Value([]byte("info"), []byte("email"), []byte("ada@example.com")),
 		hrpc.Timestamp(1700000000000))
@@ -34,7 +34,7 @@ func ExampleNewPut() {
 
 	// An option that does not fit the request type does not compile
 	// (hrpc.NewPut(table, row, hrpc.MaxVersions(2))); a bad argument is an error.
-	_, err = hrpc.NewPut([]byte("users"), []byte("row-1"), hrpc.Value(nil, []byte("q"), nil))
+	_, err = hrpc.NewPut("users", []byte("row-1"), hrpc.Value(nil, []byte("q"), nil))
 	fmt.Println(err)
 	// Output:
 	// true <nil>
@@ -51,7 +51,7 @@ func ExampleNewScan() {
 			FilterIfMissing: true,
 		},
 		hrpc.KeyOnlyFilter{})
-	scan, err := hrpc.NewScan([]byte("users"),
+	scan, err := hrpc.NewScan("users",
 		hrpc.Prefix([]byte("user-")),
 		hrpc.WithFilter(filter),
 		hrpc.NumberOfRows(500),
@@ -59,7 +59,7 @@ func ExampleNewScan() {
 	fmt.Println(scan != nil, err)
 
 	// A filter's arguments are checked when the request is built.
-	_, err = hrpc.NewScan([]byte("users"), hrpc.WithFilter(hrpc.PageFilter{PageSize: -1}))
+	_, err = hrpc.NewScan("users", hrpc.WithFilter(hrpc.PageFilter{PageSize: -1}))
 	fmt.Println(err)
 	// Output:
 	// true <nil>

@@ -171,7 +171,7 @@ func TestFilterValidation(t *testing.T) {
 		if _, err := f.toProto(); !errors.Is(err, hberr.ErrBadRequest) {
 			t.Errorf("%s: err = %v, want hberr.ErrBadRequest", name, err)
 		}
-		if _, err := NewGet([]byte("t"), []byte("r"), WithFilter(f)); !errors.Is(err, hberr.ErrBadRequest) {
+		if _, err := NewGet("t", []byte("r"), WithFilter(f)); !errors.Is(err, hberr.ErrBadRequest) {
 			t.Errorf("%s: NewGet err = %v, want hberr.ErrBadRequest", name, err)
 		}
 	}

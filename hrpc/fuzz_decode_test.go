@@ -63,7 +63,7 @@ func FuzzCheckGetResponse(f *testing.F) {
 		if proto.Unmarshal(msg, &resp) != nil {
 			return
 		}
-		g, _ := NewGet([]byte("t"), []byte("row"))
+		g, _ := NewGet("t", []byte("row"))
 		if getW(g).CheckResponse(&resp, block) != nil {
 			return
 		}

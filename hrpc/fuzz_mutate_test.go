@@ -28,8 +28,8 @@ func FuzzMutateResponses(f *testing.F) {
 		Exception: &pb.NameBytesPair{Name: proto.String("org.apache.hadoop.hbase.NotServingRegionException"), Value: []byte("x")}}}})
 	f.Add(msg, []byte(nil))
 
-	inc, _ := NewIncrement([]byte("t"), row, Amount([]byte("f"), []byte("n"), 1))
-	put, _ := NewPut([]byte("t"), row, Value([]byte("f"), []byte("q"), []byte("v")))
+	inc, _ := NewIncrement("t", row, Amount([]byte("f"), []byte("n"), 1))
+	put, _ := NewPut("t", row, Value([]byte("f"), []byte("q"), []byte("v")))
 	cam, _ := NewCheckAndMutate(IfNotExists([]byte("f"), []byte("q")), put)
 	rm, _ := NewRowMutations(put)
 	camRows, _ := NewCheckAndMutateRow(IfNotExists([]byte("f"), []byte("q")), rm)

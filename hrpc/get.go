@@ -15,13 +15,14 @@ type Get struct {
 	// attributes, maxAttempts, hdr, consistency. Their other fields are nil once built.
 	options
 	readOptions
-	table, row []byte
+	table string
+	row   []byte
 }
 
 // NewGet builds a Get of row. Options: Families, Columns, TimeRange, MaxVersions, WithFilter,
 // ExistsOnly, NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Consistency, Attribute,
 // MaxAttempts.
-func NewGet(table, row []byte, opts ...GetOption) (*Get, error) {
+func NewGet(table string, row []byte, opts ...GetOption) (*Get, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
 	}
@@ -60,8 +61,11 @@ type getCall Get
 
 func (g *Get) batchable() wire.Batchable { return (*getCall)(g) }
 
-// Table is the table the Get reads.
-func (g *getCall) Table() []byte { return g.table }
+// TableName is the table the Get reads.
+func (g *getCall) TableName() string { return g.table }
+
+// Table is the table's bytes, a read-only view (wire.TableBytes).
+func (g *getCall) Table() []byte { return wire.TableBytes(g.table) }
 
 // Key is the row the Get reads.
 func (g *getCall) Key() []byte { return g.row }

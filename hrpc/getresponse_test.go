@@ -18,7 +18,7 @@ func mergeInto(t *testing.T, wire []byte, resp proto.Message) {
 // A recycled GetResponse decodes what it is given, with nothing left of the response it held
 // before: flags, cells carried in the message, unknown fields.
 func TestRecycledGetResponseHoldsOnlyTheLatest(t *testing.T) {
-	get, _ := NewGet([]byte("t"), []byte("row"))
+	get, _ := NewGet("t", []byte("row"))
 	cells := testCells(2)
 	first, err := proto.Marshal(&pb.GetResponse{Result: &pb.Result{
 		AssociatedCellCount: ptr(int32(1)), Stale: ptr(true), Partial: ptr(true),
@@ -62,7 +62,7 @@ func TestRecycledGetResponseHoldsOnlyTheLatest(t *testing.T) {
 		t.Errorf("first result changed to %+v", res)
 	}
 	// Exists-only Gets get fresh messages: an absent result is the answer false.
-	ex, _ := NewGet([]byte("t"), []byte("row"), ExistsOnly())
+	ex, _ := NewGet("t", []byte("row"), ExistsOnly())
 	resp = getW(ex).NewResponse()
 	mergeInto(t, nil, resp)
 	if res, err := ex.decode(resp, nil); err != nil || res.Exists == nil || *res.Exists {
@@ -77,7 +77,7 @@ func TestGetResponseDoesNotAllocate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates, and drops pooled items")
 	}
-	get, _ := NewGet([]byte("t"), []byte("row"))
+	get, _ := NewGet("t", []byte("row"))
 	wire, err := proto.Marshal(&pb.GetResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(1)), Stale: ptr(false)}})
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,8 @@ import (
 )
 
 func TestMulti(t *testing.T) {
-	put := mustPut(t, []byte("t"), []byte("r"))
-	get, _ := NewGet([]byte("t"), []byte("s"))
+	put := mustPut(t, "t", []byte("r"))
+	get, _ := NewGet("t", []byte("s"))
 	var m wire.Multi
 	if err := m.Add(get.batchable(), 0); err == nil {
 		t.Error("Add before Region succeeded")
@@ -148,7 +148,7 @@ func ok[T any](v T, err error) T {
 // TestEncodeMultiRequestShapes: requests of every kind of mutation and option, Gets, atomic
 // region actions, empty and large region actions, encode as the reference builds them.
 func TestEncodeMultiRequestShapes(t *testing.T) {
-	tb, row := []byte("t"), []byte("r\x00,\xff")
+	tb, row := "t", []byte("r\x00,\xff")
 	f, g := []byte("f"), []byte("g")
 	muts := []Mutation{
 		ok(NewPut(tb, row, Value(f, []byte("q"), []byte("v")))),
@@ -279,7 +279,7 @@ func (b *fuzzBytes) bytes() []byte {
 // (a Put with a nonce, cells of nil families) included.
 func fuzzMutation(b *fuzzBytes) *mutation {
 	m := &mutation{
-		table: []byte("t"),
+		table: "t",
 		row:   b.bytes(),
 		mtype: pb.MutationProto_MutationType(b.byte() % 4),
 	}
@@ -325,9 +325,9 @@ func FuzzEncodeMultiRequest(f *testing.F) {
 	f.Add([]byte{0, 100, 1, 200, 3, 9, 9, 9, 2, 3, 7, 1, 1, 1, 2, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 3, 0, 2, 1})
 	f.Add(bytes.Repeat([]byte{1, 170, 2, 3, 0, 1, 9, 1, 1, 4, 100, 100, 3, 7, 100}, 40))
 	f.Add(bytes.Repeat([]byte{0, 161, 5, 1, 255, 1, 3, 2, 4, 8, 0, 5, 1, 1, 2, 3, 3, 90, 2, 1}, 30))
-	get := ok(NewGet([]byte("t"), []byte("r"), Columns([]byte("f"), []byte("q"))))
-	put := ok(NewPut([]byte("t"), []byte("r"), Value([]byte("f"), []byte("q"), []byte("v"))))
-	del := ok(NewDelete([]byte("t"), []byte("r")))
+	get := ok(NewGet("t", []byte("r"), Columns([]byte("f"), []byte("q"))))
+	put := ok(NewPut("t", []byte("r"), Value([]byte("f"), []byte("q"), []byte("v"))))
+	del := ok(NewDelete("t", []byte("r")))
 	rm := ok(NewRowMutations(put, del))
 	cam := ok(NewCheckAndMutate(IfNotExists([]byte("f"), []byte("q")), put))
 	f.Fuzz(func(t *testing.T, in []byte) {

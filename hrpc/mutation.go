@@ -37,9 +37,10 @@ type mutation struct {
 	// filled in), timestamp, durability, timeRange, attributes, maxAttempts (0 when not
 	// given), hdr.
 	options
-	table, row []byte
-	mtype      pb.MutationProto_MutationType
-	nonce      uint64
+	table string
+	row   []byte
+	mtype pb.MutationProto_MutationType
+	nonce uint64
 	// size is what the mutation weighs in a request: its cells as encoded, its row and a
 	// constant for the rest of its message (a batch's cellblock is sized from it).
 	size int
@@ -74,7 +75,7 @@ type Append struct{ mutation }
 type Increment struct{ mutation }
 
 // NewPut builds a Put of the cells given with Value or ValueAt.
-func NewPut(table, row []byte, opts ...PutOption) (*Put, error) {
+func NewPut(table string, row []byte, opts ...PutOption) (*Put, error) {
 	p, cells, size := allocMutation[Put](cellOptions(opts))
 	if err := newMutation(&p.mutation, pb.MutationProto_PUT, table, row, opts, cells, size); err != nil {
 		return nil, err
@@ -84,7 +85,7 @@ func NewPut(table, row []byte, opts ...PutOption) (*Put, error) {
 
 // NewDelete builds a Delete. Without DeleteColumn, DeleteFamily... options it deletes the whole
 // row (every version up to Timestamp, when given).
-func NewDelete(table, row []byte, opts ...DeleteOption) (*Delete, error) {
+func NewDelete(table string, row []byte, opts ...DeleteOption) (*Delete, error) {
 	d, cells, size := allocMutation[Delete](cellOptions(opts))
 	if err := newMutation(&d.mutation, pb.MutationProto_DELETE, table, row, opts, cells, size); err != nil {
 		return nil, err
@@ -94,7 +95,7 @@ func NewDelete(table, row []byte, opts ...DeleteOption) (*Delete, error) {
 
 // NewAppend builds an Append: each Value is appended to the column's current value. The result
 // holds the new values.
-func NewAppend(table, row []byte, opts ...AppendOption) (*Append, error) {
+func NewAppend(table string, row []byte, opts ...AppendOption) (*Append, error) {
 	a, cells, size := allocMutation[Append](cellOptions(opts))
 	if err := newMutation(&a.mutation, pb.MutationProto_APPEND, table, row, opts, cells, size); err != nil {
 		return nil, err
@@ -104,7 +105,7 @@ func NewAppend(table, row []byte, opts ...AppendOption) (*Append, error) {
 
 // NewIncrement builds an Increment of the columns given with Amount. The result holds the new
 // values as 8-byte big-endian integers.
-func NewIncrement(table, row []byte, opts ...IncrementOption) (*Increment, error) {
+func NewIncrement(table string, row []byte, opts ...IncrementOption) (*Increment, error) {
 	inc, cells, size := allocMutation[Increment](cellOptions(opts))
 	if err := newMutation(&inc.mutation, pb.MutationProto_INCREMENT, table, row, opts, cells, size); err != nil {
 		return nil, err
@@ -150,7 +151,7 @@ func cellOptions[O any](opts []O) int {
 // newMutation builds m, a zero mutation, in place: its options are applied to m.options
 // directly, its cells appended to cells (see allocMutation). alloc is the memory allocated
 // with m.
-func newMutation[O any](m *mutation, t pb.MutationProto_MutationType, table, row []byte, opts []O, cells []wire.Cell, alloc int) error {
+func newMutation[O any](m *mutation, t pb.MutationProto_MutationType, table string, row []byte, opts []O, cells []wire.Cell, alloc int) error {
 	if err := checkTable(table); err != nil {
 		return err
 	}
@@ -311,8 +312,11 @@ func (m *mutation) batchable() wire.Batchable { return (*mutationCall)(m) }
 // that its methods are not part of the API of Put, Delete, Append and Increment.
 type mutationCall mutation
 
-// Table is the table the mutation is for.
-func (m *mutationCall) Table() []byte { return m.table }
+// TableName is the table the mutation is for.
+func (m *mutationCall) TableName() string { return m.table }
+
+// Table is the table's bytes, a read-only view (wire.TableBytes).
+func (m *mutationCall) Table() []byte { return wire.TableBytes(m.table) }
 
 // Key is the row the mutation changes.
 func (m *mutationCall) Key() []byte { return m.row }

@@ -370,7 +370,7 @@ func checkFamily(f []byte) error {
 	return nil
 }
 
-func checkTable(table []byte) error {
+func checkTable(table string) error {
 	if len(table) == 0 {
 		return errEmptyTable
 	}

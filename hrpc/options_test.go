@@ -10,21 +10,21 @@ import (
 )
 
 func TestConstructionErrors(t *testing.T) {
-	table, row := []byte("t"), []byte("r")
+	table, row := "t", []byte("r")
 	f, q, v := []byte("f"), []byte("q"), []byte("v")
 	cases := []struct {
 		name string
 		err  error
 		want error
 	}{
-		{"get empty table", second(NewGet(nil, row)), errEmptyTable},
+		{"get empty table", second(NewGet("", row)), errEmptyTable},
 		{"get nil row", second(NewGet(table, nil)), errNilRow},
-		{"put empty table", second(NewPut([]byte{}, row, Value(f, q, v))), errEmptyTable},
+		{"put empty table", second(NewPut("", row, Value(f, q, v))), errEmptyTable},
 		{"put nil row", second(NewPut(table, nil, Value(f, q, v))), errNilRow},
 		{"put without cells", second(NewPut(table, row)), errNoCells},
 		{"append without cells", second(NewAppend(table, row)), errNoCells},
 		{"increment without cells", second(NewIncrement(table, row)), errNoCells},
-		{"scan empty table", second(NewScan(nil)), errEmptyTable},
+		{"scan empty table", second(NewScan("")), errEmptyTable},
 		{"negative limit", second(NewScan(table, Limit(-1))), hberr.ErrBadRequest},
 		{"zero rows per rpc", second(NewScan(table, NumberOfRows(0))), hberr.ErrBadRequest},
 		{"negative batch", second(NewScan(table, BatchSize(-3))), hberr.ErrBadRequest},
@@ -67,9 +67,9 @@ func TestConstructionErrors(t *testing.T) {
 }
 
 func TestRowMutationsMismatch(t *testing.T) {
-	a := mustPut(t, []byte("t"), []byte("a"))
-	b := mustPut(t, []byte("t"), []byte("b"))
-	c := mustPut(t, []byte("u"), []byte("a"))
+	a := mustPut(t, "t", []byte("a"))
+	b := mustPut(t, "t", []byte("b"))
+	c := mustPut(t, "u", []byte("a"))
 	if _, err := NewRowMutations(a, b); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("different rows: %v", err)
 	}
@@ -82,20 +82,20 @@ func TestRowMutationsMismatch(t *testing.T) {
 }
 
 func TestEmptyRowAndValueAllowed(t *testing.T) {
-	if _, err := NewPut([]byte("t"), []byte{0}, Value([]byte("f"), nil, nil)); err != nil {
+	if _, err := NewPut("t", []byte{0}, Value([]byte("f"), nil, nil)); err != nil {
 		t.Fatalf("empty qualifier and value: %v", err)
 	}
-	if _, err := NewScan([]byte("t"), StartRow([]byte{}), StopRow([]byte{})); err != nil {
+	if _, err := NewScan("t", StartRow([]byte{}), StopRow([]byte{})); err != nil {
 		t.Fatalf("empty scan bounds: %v", err)
 	}
-	if _, err := NewDelete([]byte("t"), []byte("r")); err != nil {
+	if _, err := NewDelete("t", []byte("r")); err != nil {
 		t.Fatalf("whole-row delete: %v", err)
 	}
 }
 
 func second[T any](_ T, err error) error { return err }
 
-func mustPut(t testing.TB, table, row []byte) *Put {
+func mustPut(t testing.TB, table string, row []byte) *Put {
 	t.Helper()
 	p, err := NewPut(table, row, Value([]byte("f"), []byte("q"), []byte("v")))
 	if err != nil {
@@ -152,7 +152,7 @@ func TestOptionKinds(t *testing.T) {
 // TestOptionsStayOnTheStack checks that an option built in the call to its constructor costs
 // no allocation of its own (typed options must not cost allocations per request).
 func TestOptionsStayOnTheStack(t *testing.T) {
-	tb, row, f := []byte("t"), []byte("r"), []byte("f")
+	tb, row, f := "t", []byte("r"), []byte("f")
 	bare := testing.AllocsPerRun(100, func() { _, _ = NewGet(tb, row) })
 	withOpts := testing.AllocsPerRun(100, func() {
 		_, _ = NewGet(tb, row, MaxVersions(2), NoBlockCache(), ExistsOnly(), MaxResultsPerColumnFamily(3))

@@ -31,7 +31,7 @@ func decodeAll(t *testing.T, block []byte) []Cell {
 
 func TestPutMarshal(t *testing.T) {
 	f := []byte("f")
-	put, err := NewPut([]byte("t"), []byte("row"),
+	put, err := NewPut("t", []byte("row"),
 		Value(f, []byte("b"), []byte("2")),
 		ValueAt(f, []byte("a"), 7, []byte("1")),
 		Value(f, []byte("c"), nil),
@@ -77,7 +77,7 @@ func TestPutMarshal(t *testing.T) {
 
 func TestDeleteCells(t *testing.T) {
 	f, q := []byte("f"), []byte("q")
-	del, err := NewDelete([]byte("t"), []byte("r"),
+	del, err := NewDelete("t", []byte("r"),
 		DeleteColumn(f, q), DeleteColumnVersion(f, q, 5), DeleteLatestVersion(f, q),
 		DeleteFamily(f), DeleteFamilyVersion(f, 9))
 	if err != nil {
@@ -107,7 +107,7 @@ func TestDeleteCells(t *testing.T) {
 		}
 	}
 
-	row, err := NewDelete([]byte("t"), []byte("r"), Timestamp(100))
+	row, err := NewDelete("t", []byte("r"), Timestamp(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +120,11 @@ func TestDeleteCells(t *testing.T) {
 
 func TestIncrementAndAppend(t *testing.T) {
 	f := []byte("f")
-	inc, err := NewIncrement([]byte("t"), []byte("r"), Amount(f, []byte("n"), -3), TimeRange(1, 2))
+	inc, err := NewIncrement("t", []byte("r"), Amount(f, []byte("n"), -3), TimeRange(1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
-	inc2, _ := NewIncrement([]byte("t"), []byte("r"), Amount(f, []byte("n"), 1))
+	inc2, _ := NewIncrement("t", []byte("r"), Amount(f, []byte("n"), 1))
 	if mutW(inc).Nonce() == 0 || mutW(inc).Nonce() == mutW(inc2).Nonce() {
 		t.Fatalf("nonces %d and %d", mutW(inc).Nonce(), mutW(inc2).Nonce())
 	}
@@ -150,7 +150,7 @@ func TestIncrementAndAppend(t *testing.T) {
 	}
 
 	g := []byte("g")
-	app, err := NewAppend([]byte("t"), []byte("r"), Value(f, []byte("s"), []byte("tail")),
+	app, err := NewAppend("t", []byte("r"), Value(f, []byte("s"), []byte("tail")),
 		Value(f, []byte("t"), []byte("x")), Value(g, []byte("u"), nil), Value(f, []byte("v"), []byte("y")))
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +170,7 @@ func TestIncrementAndAppend(t *testing.T) {
 	if want := "[f:s=tail f:t=x g:u= f:v=y]"; fmt.Sprint(got) != want || len(m.ColumnValue) != 3 {
 		t.Fatalf("append columns %v (%d column values), want %s in 3", got, len(m.ColumnValue), want)
 	}
-	put := mustPut(t, []byte("t"), []byte("r"))
+	put := mustPut(t, "t", []byte("r"))
 	msg, _, _ = mutW(put).Marshal(regionName, nil)
 	if msg.(*pb.MutateRequest).Mutation.Nonce != nil {
 		t.Fatal("a Put carries a nonce")
@@ -178,7 +178,7 @@ func TestIncrementAndAppend(t *testing.T) {
 }
 
 func TestMutationAction(t *testing.T) {
-	put := mustPut(t, []byte("t"), []byte("r"))
+	put := mustPut(t, "t", []byte("r"))
 	a, block, err := mutW(put).Action(7, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +193,7 @@ func TestMutationAction(t *testing.T) {
 
 func TestGetMarshal(t *testing.T) {
 	f, g := []byte("f"), []byte("g")
-	get, err := NewGet([]byte("t"), []byte("r"),
+	get, err := NewGet("t", []byte("r"),
 		Families(g), Columns(f, []byte("b"), []byte("a")), MaxVersions(3), TimeRange(10, 20),
 		WithFilter(KeyOnlyFilter{}), NoBlockCache(), MaxResultsPerColumnFamily(4), ResultOffsetPerColumnFamily(1),
 		ExistsOnly())
@@ -227,14 +227,14 @@ func TestGetMarshal(t *testing.T) {
 		t.Fatalf("action %v", a)
 	}
 	// Columns after Families narrows the family; Families after Columns widens it again.
-	g2, _ := NewGet([]byte("t"), []byte("r"), Families(f), Columns(f, []byte("x")), Families(g), Families(g))
+	g2, _ := NewGet("t", []byte("r"), Families(f), Columns(f, []byte("x")), Families(g), Families(g))
 	if cols := g2.proto().Column; len(cols) != 2 || len(cols[0].Qualifier) != 1 || len(cols[1].Qualifier) != 0 {
 		t.Fatalf("columns %v", cols)
 	}
 }
 
 func TestScanProto(t *testing.T) {
-	s, err := NewScan([]byte("t"), StartRow([]byte("a")), StopRow([]byte("m")), Limit(5), NumberOfRows(10),
+	s, err := NewScan("t", StartRow([]byte("a")), StopRow([]byte("m")), Limit(5), NumberOfRows(10),
 		MaxResultSize(1000), AllowPartialResults(), BatchSize(3), MaxVersions(2), Families([]byte("f")))
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +255,7 @@ func TestScanProto(t *testing.T) {
 	if scanW(s).Limit() != 5 || scanW(s).NumberOfRows() != 10 || s.maxResultSize != 1000 || !scanW(s).AllowPartialResults() || scanW(s).BatchSize() != 3 {
 		t.Fatal("accessors")
 	}
-	d, _ := NewScan([]byte("t"))
+	d, _ := NewScan("t")
 	if scanW(d).NumberOfRows() != DefaultNumberOfRows || d.maxResultSize != DefaultMaxResultSize || !d.includeStartRow || d.includeStopRow {
 		t.Fatal("defaults")
 	}
@@ -274,7 +274,7 @@ func TestScanPrefix(t *testing.T) {
 		{[]byte{}, []byte{}, nil},
 	}
 	for _, tc := range cases {
-		s, err := NewScan([]byte("t"), Prefix(tc.prefix))
+		s, err := NewScan("t", Prefix(tc.prefix))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,7 +282,7 @@ func TestScanPrefix(t *testing.T) {
 			t.Errorf("prefix %q: start %q stop %q, want %q %q", tc.prefix, scanW(s).StartRow(), s.stopRow, tc.start, tc.stop)
 		}
 	}
-	r, err := NewScan([]byte("t"), Prefix([]byte("ab")), Reversed())
+	r, err := NewScan("t", Prefix([]byte("ab")), Reversed())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestScanPrefix(t *testing.T) {
 
 func TestCheckAndMutateMarshal(t *testing.T) {
 	f, q := []byte("f"), []byte("q")
-	put := mustPut(t, []byte("t"), []byte("r"))
+	put := mustPut(t, "t", []byte("r"))
 	cam, err := NewCheckAndMutate(IfValue(f, q, Less, []byte("x")).InTimeRange(0, 9), put)
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +315,7 @@ func TestCheckAndMutateMarshal(t *testing.T) {
 		t.Fatal(ok, err)
 	}
 
-	del, _ := NewDelete([]byte("t"), []byte("r"), DeleteColumn(f, q))
+	del, _ := NewDelete("t", []byte("r"), DeleteColumn(f, q))
 	rm, _ := NewRowMutations(put, del)
 	cam, err = NewCheckAndMutateRow(IfFilter(ValueFilter{Op: Equal, Comparator: BinaryComparator{Value: []byte("v")}}), rm)
 	if err != nil {
@@ -345,8 +345,8 @@ func TestCheckAndMutateMarshal(t *testing.T) {
 }
 
 func TestRowMutationsMarshal(t *testing.T) {
-	put := mustPut(t, []byte("t"), []byte("r"))
-	inc, _ := NewIncrement([]byte("t"), []byte("r"), Amount([]byte("f"), []byte("n"), 1))
+	put := mustPut(t, "t", []byte("r"))
+	inc, _ := NewIncrement("t", []byte("r"), Amount([]byte("f"), []byte("n"), 1))
 	rm, err := NewRowMutations(put, inc)
 	if err != nil {
 		t.Fatal(err)

@@ -92,7 +92,7 @@ func TestParseResultExistsAndEmpty(t *testing.T) {
 }
 
 func TestDecodeGetAndMutation(t *testing.T) {
-	get, _ := NewGet([]byte("t"), []byte("row"))
+	get, _ := NewGet("t", []byte("row"))
 	cells := testCells(2)
 	res, err := get.decode(&pb.GetResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(2))}}, encodeCells(cells))
 	if err != nil || len(res.Cells) != 2 || !cellEqual(res.Cells[1], cells[1]) {
@@ -102,7 +102,7 @@ func TestDecodeGetAndMutation(t *testing.T) {
 	if err != nil || res == nil || len(res.Cells) != 0 {
 		t.Fatalf("missing row: %+v %v", res, err)
 	}
-	ex, _ := NewGet([]byte("t"), []byte("row"), ExistsOnly())
+	ex, _ := NewGet("t", []byte("row"), ExistsOnly())
 	res, err = ex.decode(&pb.GetResponse{Result: &pb.Result{Exists: ptr(false)}}, nil)
 	if err != nil || res.Exists == nil || *res.Exists {
 		t.Fatalf("exists: %+v %v", res, err)
@@ -110,7 +110,7 @@ func TestDecodeGetAndMutation(t *testing.T) {
 	if _, err := get.decode(&pb.MutateResponse{}, nil); !errors.Is(err, wire.ErrBadResponse) {
 		t.Fatalf("wrong type: %v", err)
 	}
-	inc, _ := NewIncrement([]byte("t"), []byte("row"), Amount([]byte("f"), []byte("q000"), 1))
+	inc, _ := NewIncrement("t", []byte("row"), Amount([]byte("f"), []byte("q000"), 1))
 	res, err = inc.decode(&pb.MutateResponse{Result: &pb.Result{AssociatedCellCount: ptr(int32(1))}}, encodeCells(cells[:1]))
 	if err != nil || len(res.Cells) != 1 {
 		t.Fatalf("increment: %+v %v", res, err)

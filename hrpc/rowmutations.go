@@ -11,8 +11,9 @@ import (
 // RowMutations applies several mutations to one row atomically (the client's MutateRow): the
 // server applies all of them or none. They are applied in the order given.
 type RowMutations struct {
-	table, row []byte
-	mutations  []Mutation
+	table     string
+	row       []byte
+	mutations []Mutation
 }
 
 // NewRowMutations groups mutations of the same table and row. Puts, Deletes, Appends and
@@ -28,7 +29,7 @@ func NewRowMutations(mutations ...Mutation) (*RowMutations, error) {
 	}
 	first := mutations[0].base()
 	for i, m := range mutations[1:] {
-		if b := m.base(); !bytes.Equal(b.table, first.table) {
+		if b := m.base(); b.table != first.table {
 			return nil, invalid("RowMutations: mutation %d is for table %q, not %q", i+1, b.table, first.table)
 		} else if !bytes.Equal(b.row, first.row) {
 			return nil, invalid("RowMutations: mutation %d is for row %q, not %q", i+1, b.row, first.row)
@@ -58,8 +59,11 @@ func (r *rowMutationsCall) RegionAction(regionName, cellblock []byte) (*pb.Regio
 	return ra, cellblock, nil
 }
 
-// Table is the table of the mutations.
-func (r *rowMutationsCall) Table() []byte { return r.table }
+// TableName is the table of the mutations.
+func (r *rowMutationsCall) TableName() string { return r.table }
+
+// Table is the table's bytes, a read-only view (wire.TableBytes).
+func (r *rowMutationsCall) Table() []byte { return wire.TableBytes(r.table) }
 
 // Key is the row the mutations change.
 func (r *rowMutationsCall) Key() []byte { return r.row }

@@ -26,7 +26,7 @@ const (
 
 // Scan reads a range of rows. Build it with NewScan; the client's scanner runs it.
 type Scan struct {
-	table                           []byte
+	table                           string
 	startRow, stopRow               []byte
 	includeStartRow, includeStopRow bool
 	reversed                        bool
@@ -56,7 +56,7 @@ type Scan struct {
 // CursorResults, and the read options Families, Columns, TimeRange, MaxVersions, WithFilter,
 // NoBlockCache, MaxResultsPerColumnFamily, ResultOffsetPerColumnFamily, Consistency,
 // Attribute, MaxAttempts.
-func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
+func NewScan(table string, opts ...ScanOption) (*Scan, error) {
 	if err := checkTable(table); err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func NewScan(table []byte, opts ...ScanOption) (*Scan, error) {
 		hdr:             o.hdr,
 		consistency:     r.consistency,
 	}
-	meta := string(table) == metaTable
+	meta := table == metaTable
 	if sc.hasPrefix {
 		if sc.startRow != nil || sc.stopRow != nil {
 			return nil, invalid("Prefix together with StartRow or StopRow")
@@ -248,8 +248,8 @@ func CursorResults() ScanOption {
 // of its own so that it is not part of Scan's API.
 type scanCall Scan
 
-// Table is the table scanned.
-func (s *scanCall) Table() []byte { return s.table }
+// TableName is the table scanned.
+func (s *scanCall) TableName() string { return s.table }
 
 // MaxAttempts is the request's MaxAttempts option, 0 when it has none: how many times in a row
 // one step of the scan (open, next) is sent before the scan fails.

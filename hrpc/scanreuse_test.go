@@ -11,13 +11,13 @@ import (
 // TestScanProtoIntoReused: a wire.ScanProtoBuffer used for one scan after another holds only the
 // last one's message.
 func TestScanProtoIntoReused(t *testing.T) {
-	full, err := NewScan([]byte("t"), StartRow([]byte("z")), StopRow([]byte("a")), Reversed(), NumberOfRows(10),
+	full, err := NewScan("t", StartRow([]byte("z")), StopRow([]byte("a")), Reversed(), NumberOfRows(10),
 		MaxResultSize(1000), AllowPartialResults(), BatchSize(3), MaxVersions(2), Families([]byte("f")),
 		NoBlockCache(), MaxResultsPerColumnFamily(4), ResultOffsetPerColumnFamily(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := NewScan([]byte("t"), StartRow([]byte("b")))
+	plain, err := NewScan("t", StartRow([]byte("b")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,14 +23,14 @@ import (
 func siteRoundTrip(t *testing.T, c *hbase.Client, table string) {
 	t.Helper()
 	ctx := testContext(t, time.Minute)
-	put, err := hrpc.NewPut([]byte(table), []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("from the site file")))
+	put, err := hrpc.NewPut(table, []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("from the site file")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Put(ctx, put); err != nil {
 		t.Fatalf("Put: %v", err)
 	}
-	get, err := hrpc.NewGet([]byte(table), []byte("row"))
+	get, err := hrpc.NewGet(table, []byte("row"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func siteRoundTrip(t *testing.T, c *hbase.Client, table string) {
 
 func mustGet(t testing.TB, table string, row []byte, opts ...hrpc.GetOption) *hrpc.Get {
 	t.Helper()
-	g, err := hrpc.NewGet([]byte(table), row, opts...)
+	g, err := hrpc.NewGet(table, row, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

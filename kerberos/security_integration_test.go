@@ -149,7 +149,7 @@ func secureCCache(t *testing.T, cl *hbasetest.Cluster) {
 		const bound = 15 * time.Second
 		opCtx, opCancel := context.WithTimeout(ctx, bound)
 		defer opCancel()
-		get, err := hrpc.NewGet([]byte("sec_ccache"), []byte("row0"))
+		get, err := hrpc.NewGet("sec_ccache", []byte("row0"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func secureDataOps(t *testing.T, cl *hbasetest.Cluster, c *hbase.Client, table s
 		}
 	}
 	must(cl.CreateTable(ctx, table, []string{"f"}, [][]byte{[]byte("m")}))
-	tb, f := []byte(table), []byte("f")
+	tb, f := table, []byte("f")
 
 	// Put by us (values below and above one 64 KiB wrap), read by Java and by us.
 	for i, size := range []int{1, 1000, 300 << 10} {

@@ -35,7 +35,7 @@ func secureProxyUser(t *testing.T, cl *hbasetest.Cluster) {
 		c := newClient(t, "bob")
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		get, err := hrpc.NewGet([]byte("sec_proxy_alice"), []byte("row0"))
+		get, err := hrpc.NewGet("sec_proxy_alice", []byte("row0"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -187,7 +187,7 @@ func checkKDCDown(ctx context.Context, t *testing.T, c *hbase.Client, creds *sas
 
 	opCtx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	get, err := hrpc.NewGet([]byte(table), []byte("down000"))
+	get, err := hrpc.NewGet(table, []byte("down000"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func renewalRound(ctx context.Context, t *testing.T, c *hbase.Client, table, nam
 	t.Helper()
 	row := []byte(fmt.Sprintf("%s%03d", name, round))
 	val := []byte(fmt.Sprintf("value at %s", time.Now().Format(time.RFC3339Nano)))
-	put, err := hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), val))
+	put, err := hrpc.NewPut(table, row, hrpc.Value([]byte("f"), []byte("q"), val))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func renewalRound(ctx context.Context, t *testing.T, c *hbase.Client, table, nam
 	if _, err := c.Put(opCtx, put); err != nil {
 		t.Fatalf("%s round %d: Put: %v", name, round, err)
 	}
-	get, err := hrpc.NewGet([]byte(table), row)
+	get, err := hrpc.NewGet(table, row)
 	if err != nil {
 		t.Fatal(err)
 	}

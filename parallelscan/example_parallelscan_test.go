@@ -29,7 +29,7 @@ func exampleTable() (*fakehbase.Server, *hbase.Client) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for i := range 10 {
-		put, err := hrpc.NewPut([]byte("events"), fmt.Appendf(nil, "e%d", i),
+		put, err := hrpc.NewPut("events", fmt.Appendf(nil, "e%d", i),
 			hrpc.Value([]byte("d"), []byte("n"), fmt.Appendf(nil, "%d", i)))
 		if err != nil {
 			log.Fatal(err)
@@ -48,7 +48,7 @@ func ExampleScan() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	scan, err := hrpc.NewScan([]byte("events"))
+	scan, err := hrpc.NewScan("events")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func ExampleScanner_Token() {
 	defer srv.Close()
 	defer client.Close()
 
-	scan, err := hrpc.NewScan([]byte("events"))
+	scan, err := hrpc.NewScan("events")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -109,10 +109,10 @@ func ExampleClient_CacheRegions() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	client.ClearRegionCache([]byte("events"))
+	client.ClearRegionCache("events")
 	fmt.Println("cached:", client.Stats().CachedRegions)
 	// One scan of hbase:meta caches every region of the table, and connects to their servers.
-	if err := client.CacheRegions(ctx, []byte("events")); err != nil {
+	if err := client.CacheRegions(ctx, "events"); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("cached:", client.Stats().CachedRegions)

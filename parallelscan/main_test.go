@@ -53,7 +53,7 @@ func testContext(t testing.TB, d time.Duration) context.Context {
 
 func mustPut(t testing.TB, table string, row, value []byte) *hrpc.Put {
 	t.Helper()
-	p, err := hrpc.NewPut([]byte(table), row, hrpc.Value(famF, qualQ, value))
+	p, err := hrpc.NewPut(table, row, hrpc.Value(famF, qualQ, value))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func mustPut(t testing.TB, table string, row, value []byte) *hrpc.Put {
 
 func mustGet(t testing.TB, table string, row []byte, opts ...hrpc.GetOption) *hrpc.Get {
 	t.Helper()
-	g, err := hrpc.NewGet([]byte(table), row, opts...)
+	g, err := hrpc.NewGet(table, row, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func WithResume(token []byte) Option {
 type Scanner struct {
 	e     *engine.Client
 	scan  *hrpc.Scan
-	table []byte
+	table string
 	opts  options
 	err   error // an option's error, until the first Next
 
@@ -154,7 +154,7 @@ func New(ctx context.Context, c *hbase.Client, s *hrpc.Scan, opts ...Option) *Sc
 		p.err = engine.NilRequest("ScanParallel")
 		return p
 	}
-	p.table = hrpcwire.Scan(s).Table()
+	p.table = hrpcwire.Scan(s).TableName()
 	if p.err != nil {
 		p.err.(*hberr.OpError).Table = p.table
 	}
@@ -279,7 +279,7 @@ func (p *Scanner) start() error {
 	if w.Reversed() {
 		return fmt.Errorf("%w: a parallel scan cannot be reversed", hberr.ErrBadRequest)
 	}
-	if bytes.Equal(p.table, engine.MetaTableName) {
+	if p.table == engine.MetaTableName {
 		// Its rows are not in byte order (internal/metarow), and it is one region.
 		return fmt.Errorf("%w: a parallel scan of hbase:meta", hberr.ErrBadRequest)
 	}
@@ -293,7 +293,7 @@ func (p *Scanner) start() error {
 		if err != nil {
 			return err
 		}
-		if !bytes.Equal(table, p.table) {
+		if table != p.table {
 			return fmt.Errorf("%w: parallel scan token of table %q, not %q", hberr.ErrBadRequest, table, p.table)
 		}
 		for _, r := range rs {

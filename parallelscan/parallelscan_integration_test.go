@@ -123,7 +123,7 @@ func TestParallelScanUnderSplitsAndMovesAgainstHBase(t *testing.T) {
 	loadKeys(t, c, table, rows)
 	ctx := testContext(t, 5*time.Minute)
 	scan := func() *hrpc.Scan {
-		s, err := hrpc.NewScan([]byte(table), hrpc.NumberOfRows(10))
+		s, err := hrpc.NewScan(table, hrpc.NumberOfRows(10))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,7 +214,7 @@ func TestScanReadPointAcrossReopenAgainstHBase(t *testing.T) {
 		}
 	}
 	newScan := func() *hrpc.Scan {
-		s, err := hrpc.NewScan([]byte(table), hrpc.StopRow([]byte("row0100")), hrpc.NumberOfRows(5))
+		s, err := hrpc.NewScan(table, hrpc.StopRow([]byte("row0100")), hrpc.NumberOfRows(5))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +284,7 @@ func TestCacheRegionsAgainstHBase(t *testing.T) {
 	ctx := testContext(t, time.Minute)
 	base := c.Stats().CachedRegions
 	lookups := c.Stats().Lookups
-	if err := c.CacheRegions(ctx, []byte(table)); err != nil {
+	if err := c.CacheRegions(ctx, table); err != nil {
 		t.Fatal(err)
 	}
 	if got := c.Stats().CachedRegions - base; got != 4 {
@@ -298,7 +298,7 @@ func TestCacheRegionsAgainstHBase(t *testing.T) {
 	if n := c.Stats().Lookups - lookups; n != 0 {
 		t.Errorf("Gets after CacheRegions looked up %d regions", n)
 	}
-	c.ClearRegionCache([]byte(table))
+	c.ClearRegionCache(table)
 	if got := c.Stats().CachedRegions; got != base {
 		t.Errorf("%d regions cached after ClearRegionCache, want %d", got, base)
 	}
@@ -322,11 +322,11 @@ func TestParallelScanResumeAfterPartitionAgainstHBase(t *testing.T) {
 	rows := hostileKeys(1200)
 	loadKeys(t, c, table, rows)
 	ctx := testContext(t, time.Minute)
-	if err := c.CacheRegions(ctx, []byte(table)); err != nil {
+	if err := c.CacheRegions(ctx, table); err != nil {
 		t.Fatal(err)
 	}
 	addr := engine.Of(c).CachedLocation([]byte(table), []byte("k0950"))
-	scan, err := hrpc.NewScan([]byte(table), hrpc.NumberOfRows(10))
+	scan, err := hrpc.NewScan(table, hrpc.NumberOfRows(10))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func parallelFixture(t *testing.T, n int) (*fakehbase.Server, *hbase.Client, [][
 	defer cancel()
 	var batch []hrpc.Batchable
 	for _, r := range rows {
-		p, err := hrpc.NewPut([]byte("p"), r, hrpc.Value([]byte("f"), []byte("q"), r))
+		p, err := hrpc.NewPut("p", r, hrpc.Value([]byte("f"), []byte("q"), r))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func parallelFixture(t *testing.T, n int) (*fakehbase.Server, *hbase.Client, [][
 
 func newScan(t *testing.T, opts ...hrpc.ScanOption) *hrpc.Scan {
 	t.Helper()
-	s, err := hrpc.NewScan([]byte("p"), opts...)
+	s, err := hrpc.NewScan("p", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,11 +290,11 @@ func TestParallelScanBadInput(t *testing.T) {
 	good := ps.Token()
 	damaged := bytes.Clone(good)
 	damaged[len(damaged)/2] ^= 1
-	otherTable, err := hrpc.NewScan([]byte("q"))
+	otherTable, err := hrpc.NewScan("q")
 	if err != nil {
 		t.Fatal(err)
 	}
-	metaScan, err := hrpc.NewScan([]byte("hbase:meta"))
+	metaScan, err := hrpc.NewScan("hbase:meta")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,9 +338,9 @@ func TestCacheRegions(t *testing.T) {
 	_, c, _ := parallelFixture(t, 10)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c.ClearRegionCache([]byte("p"))
+	c.ClearRegionCache("p")
 	base := c.Stats().CachedRegions
-	if err := c.CacheRegions(ctx, []byte("p")); err != nil {
+	if err := c.CacheRegions(ctx, "p"); err != nil {
 		t.Fatal(err)
 	}
 	if got := c.Stats().CachedRegions - base; got != len(hostileSplits)+1 {
@@ -355,11 +355,11 @@ func TestCacheRegions(t *testing.T) {
 	if n := c.Stats().Lookups - lookups; n != 0 {
 		t.Fatalf("a scan after CacheRegions looked up %d regions", n)
 	}
-	c.ClearRegionCache([]byte("p"))
+	c.ClearRegionCache("p")
 	if got := c.Stats().CachedRegions; got != base {
 		t.Fatalf("%d regions cached after ClearRegionCache, want %d", got, base)
 	}
-	if err := c.CacheRegions(ctx, []byte("nosuchtable")); !errors.Is(err, hberr.ErrTableNotFound) {
+	if err := c.CacheRegions(ctx, "nosuchtable"); !errors.Is(err, hberr.ErrTableNotFound) {
 		t.Fatalf("CacheRegions of a missing table: %v", err)
 	}
 }
@@ -387,7 +387,7 @@ func TestParallelScanCloseDuringNext(t *testing.T) {
 
 func TestParallelScanMissingTable(t *testing.T) {
 	_, c, _ := parallelFixture(t, 1)
-	s, err := hrpc.NewScan([]byte("nosuchtable"))
+	s, err := hrpc.NewScan("nosuchtable")
 	if err != nil {
 		t.Fatal(err)
 	}

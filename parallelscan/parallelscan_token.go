@@ -35,10 +35,10 @@ type keyRange struct {
 	stop  []byte
 }
 
-func encodeToken(table []byte, ranges []keyRange) []byte {
+func encodeToken(table string, ranges []keyRange) []byte {
 	b := append([]byte(nil), tokenMagic...)
 	b = append(b, tokenVersion)
-	b = appendBytes(b, table)
+	b = append(binary.AppendUvarint(b, uint64(len(table))), table...)
 	b = binary.AppendUvarint(b, uint64(len(ranges)))
 	for _, r := range ranges {
 		var flags byte
@@ -57,19 +57,19 @@ func appendBytes(b, v []byte) []byte {
 }
 
 // decodeToken reads a token; every error wraps hberr.ErrBadRequest.
-func decodeToken(tok []byte) (table []byte, ranges []keyRange, err error) {
+func decodeToken(tok []byte) (table string, ranges []keyRange, err error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: parallel scan token: %s", hberr.ErrBadRequest, fmt.Sprintf(format, args...))
 	}
 	if len(tok) < len(tokenMagic)+1+4 || !bytes.HasPrefix(tok, tokenMagic) {
-		return nil, nil, bad("not a token (%d bytes)", len(tok))
+		return "", nil, bad("not a token (%d bytes)", len(tok))
 	}
 	body, sum := tok[:len(tok)-4], binary.BigEndian.Uint32(tok[len(tok)-4:])
 	if crc32.ChecksumIEEE(body) != sum {
-		return nil, nil, bad("checksum mismatch: the token was changed or cut")
+		return "", nil, bad("checksum mismatch: the token was changed or cut")
 	}
 	if v := body[len(tokenMagic)]; v != tokenVersion {
-		return nil, nil, bad("version %d, this client reads version %d", v, tokenVersion)
+		return "", nil, bad("version %d, this client reads version %d", v, tokenVersion)
 	}
 	rest := body[len(tokenMagic)+1:]
 	next := func() ([]byte, bool) {
@@ -81,40 +81,41 @@ func decodeToken(tok []byte) (table []byte, ranges []keyRange, err error) {
 		rest = rest[k+int(n):]
 		return v, true
 	}
-	var ok bool
-	if table, ok = next(); !ok {
-		return nil, nil, bad("truncated table name")
+	name, ok := next()
+	if !ok {
+		return "", nil, bad("truncated table name")
 	}
+	table = string(name)
 	count, k := binary.Uvarint(rest)
 	if k <= 0 || count > uint64(len(rest)) {
-		return nil, nil, bad("bad range count")
+		return "", nil, bad("bad range count")
 	}
 	rest = rest[k:]
 	ranges = make([]keyRange, 0, count)
 	for i := range count {
 		if len(rest) == 0 {
-			return nil, nil, bad("truncated range %d", i)
+			return "", nil, bad("truncated range %d", i)
 		}
 		flags := rest[0]
 		rest = rest[1:]
 		if flags&^tokenAfterFlag != 0 {
-			return nil, nil, bad("range %d: unknown flags %#x", i, flags)
+			return "", nil, bad("range %d: unknown flags %#x", i, flags)
 		}
 		var r keyRange
 		r.after = flags&tokenAfterFlag != 0
 		if r.start, ok = next(); !ok {
-			return nil, nil, bad("range %d: truncated start row", i)
+			return "", nil, bad("range %d: truncated start row", i)
 		}
 		if r.stop, ok = next(); !ok {
-			return nil, nil, bad("range %d: truncated stop row", i)
+			return "", nil, bad("range %d: truncated stop row", i)
 		}
 		if len(r.stop) != 0 && bytes.Compare(r.start, r.stop) >= 0 {
-			return nil, nil, bad("range %d: start %q not before stop %q", i, r.start, r.stop)
+			return "", nil, bad("range %d: start %q not before stop %q", i, r.start, r.stop)
 		}
 		ranges = append(ranges, r)
 	}
 	if len(rest) != 0 {
-		return nil, nil, bad("%d bytes after the last range", len(rest))
+		return "", nil, bad("%d bytes after the last range", len(rest))
 	}
 	return table, ranges, nil
 }

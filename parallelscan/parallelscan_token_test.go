@@ -15,7 +15,7 @@ func TestParallelTokenRoundTrip(t *testing.T) {
 		{start: []byte("\x00,\x00"), after: true, stop: []byte("m")},
 		{start: []byte{0xff, 0x00}, after: true, stop: nil},
 	}
-	tok := encodeToken([]byte("ns:t"), ranges)
+	tok := encodeToken("ns:t", ranges)
 	table, got, err := decodeToken(tok)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func TestParallelTokenRoundTrip(t *testing.T) {
 		}
 		return rs
 	}
-	if string(table) != "ns:t" || !reflect.DeepEqual(norm(got), norm(ranges)) {
+	if table != "ns:t" || !reflect.DeepEqual(norm(got), norm(ranges)) {
 		t.Fatalf("decoded %q %+v, want %+v", table, got, ranges)
 	}
 	// Every change of a byte and every cut is refused, never misread.
@@ -48,7 +48,7 @@ func TestParallelTokenRoundTrip(t *testing.T) {
 }
 
 func FuzzParallelToken(f *testing.F) {
-	f.Add(encodeToken([]byte("t"), []keyRange{{start: []byte("a"), stop: []byte("b")}}))
+	f.Add(encodeToken("t", []keyRange{{start: []byte("a"), stop: []byte("b")}}))
 	f.Add([]byte("HBPS\x01"))
 	f.Fuzz(func(t *testing.T, tok []byte) {
 		table, ranges, err := decodeToken(tok)
@@ -86,7 +86,7 @@ func TestSplitRange(t *testing.T) {
 // what the server went through; a row returned moves it past the row, and a cursor behind
 // the range's start moves nothing.
 func TestCursorMovesToken(t *testing.T) {
-	p := &Scanner{table: []byte("t"), started: true}
+	p := &Scanner{table: "t", started: true}
 	pr := &parallelRange{scan: keyRange{start: []byte("a"), stop: []byte("m")}}
 	pr.left = pr.scan
 	p.ranges = []*parallelRange{pr}

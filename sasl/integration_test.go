@@ -159,7 +159,7 @@ func runClusterCases(t *testing.T, cl *hbasetest.Cluster, cases []clientCase) {
 			for j, size := range []int{10, 4 << 10, 200 << 10} {
 				row := []byte(fmt.Sprintf("go-%d-%d", i, j))
 				val := bytes.Repeat([]byte{byte('a' + j)}, size)
-				put, err := hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), val))
+				put, err := hrpc.NewPut(table, row, hrpc.Value([]byte("f"), []byte("q"), val))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -232,7 +232,7 @@ func callRegion(t *testing.T, ctx context.Context, rc *region.Client, regionName
 
 func getValue(t *testing.T, ctx context.Context, rc *region.Client, table string, regionName, row []byte) []byte {
 	t.Helper()
-	g, err := hrpc.NewGet([]byte(table), row)
+	g, err := hrpc.NewGet(table, row)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func ccacheWorks(ctx context.Context, t *testing.T, cl *hbasetest.Cluster, rg hb
 
 	row := []byte(fmt.Sprintf("ccache-%d", time.Now().UnixNano()))
 	val := []byte("written with a credential cache")
-	put, err := hrpc.NewPut([]byte("sasl_it"), row, hrpc.Value([]byte("f"), []byte("q"), val))
+	put, err := hrpc.NewPut("sasl_it", row, hrpc.Value([]byte("f"), []byte("q"), val))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func run(args []string) error {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	get, err := hrpc.NewGet([]byte("users"), []byte("alice"), hrpc.Families([]byte("info")))
+	get, err := hrpc.NewGet("users", []byte("alice"), hrpc.Families([]byte("info")))
 	if err != nil {
 		return err
 	}

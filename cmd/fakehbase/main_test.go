@@ -53,7 +53,7 @@ func TestServesSeededTablesUntilInterrupted(t *testing.T) {
 	for _, tc := range []struct{ table, row, want string }{
 		{"users", "alice", "alice@example.com"}, {"users", "zed", "fr FR"}, {"app:events", "1", "login"},
 	} {
-		g, _ := hrpc.NewGet([]byte(tc.table), []byte(tc.row))
+		g, _ := hrpc.NewGet(tc.table, []byte(tc.row))
 		res, err := c.Get(rctx, g)
 		if err != nil || len(res.Cells) != 1 || string(res.Cells[0].Value) != tc.want {
 			t.Fatalf("get %s/%s = %v, %v; want %q", tc.table, tc.row, res, err, tc.want)

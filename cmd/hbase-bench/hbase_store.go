@@ -20,7 +20,7 @@ import (
 type hbaseStore struct {
 	client    *hbase.Client
 	closeAll  func() error // the client, then its Kerberos credentials
-	table     []byte
+	table     string
 	family    []byte
 	qualifier []byte // the value's column: family:qualifier (q, or PE's 0)
 	caching   int    // rows per scan RPC (-caching)
@@ -49,7 +49,7 @@ func hbaseOpener(log, clientLog *slog.Logger) openFunc {
 		if err != nil {
 			return nil, nil, startErrorf("connect: %v", err)
 		}
-		st := &hbaseStore{client: client, closeAll: closeAll, table: []byte(c.Table), family: []byte(c.Family),
+		st := &hbaseStore{client: client, closeAll: closeAll, table: c.Table, family: []byte(c.Family),
 			qualifier: []byte(c.Qualifier), caching: c.Caching}
 		if c.Create {
 			if err := createTable(ctx, admin.New(client), c, log); err != nil {

@@ -21,7 +21,7 @@ type hbaseWriter struct {
 // the next fills). Like the BufferedMutator of PE's --autoFlush=false it has no periodic flush.
 func (s *hbaseStore) NewPutWriter(writeBuffer int64) (putWriter, error) {
 	hw := &hbaseWriter{s: s}
-	w, err := bufwriter.New(s.client, string(s.table), bufwriter.WithWriteBuffer(2*writeBuffer),
+	w, err := bufwriter.New(s.client, s.table, bufwriter.WithWriteBuffer(2*writeBuffer),
 		bufwriter.WithFlushBytes(writeBuffer), bufwriter.WithFlushInterval(0),
 		bufwriter.WithOnOutcome(func(o bufwriter.Outcome) {
 			if o.Err != nil {

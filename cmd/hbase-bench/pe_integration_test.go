@@ -57,7 +57,7 @@ func TestPEWorkloadsAgainstHBase(t *testing.T) {
 	if r := rep.Results[0]; r.Ops != rows {
 		t.Fatalf("sequentialWrite: %d ops, want %d", r.Ops, rows)
 	}
-	scan, _ := hrpc.NewScan([]byte("TestTable"))
+	scan, _ := hrpc.NewScan("TestTable")
 	n := 0
 	for res, err := range client.Scan(ctx, scan) {
 		if err != nil {
@@ -80,7 +80,7 @@ func TestPEWorkloadsAgainstHBase(t *testing.T) {
 	if r := rep.Results[0]; r.Ops != rows {
 		t.Fatalf("buffered sequentialWrite: %d ops, want %d", r.Ops, rows)
 	}
-	scan, _ = hrpc.NewScan([]byte("Buffered"))
+	scan, _ = hrpc.NewScan("Buffered")
 	n = 0
 	for _, err := range client.Scan(ctx, scan) {
 		if err != nil {
@@ -134,7 +134,7 @@ func TestPEWorkloadsAgainstHBase(t *testing.T) {
 	inc, cam := rep.Results[0], rep.Results[1]
 	var sum int64
 	var checked int
-	scan, _ = hrpc.NewScan([]byte("Counters"))
+	scan, _ = hrpc.NewScan("Counters")
 	for res, err := range client.Scan(ctx, scan) {
 		if err != nil {
 			t.Fatal(err)

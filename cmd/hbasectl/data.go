@@ -148,7 +148,7 @@ func getCmd() *command {
 				for _, o := range readOptions(cols, *versions) {
 					opts = append(opts, o)
 				}
-				get, err := hrpc.NewGet([]byte(args[0]), row, opts...)
+				get, err := hrpc.NewGet(args[0], row, opts...)
 				if err != nil {
 					return usagef("get: %v", err)
 				}
@@ -216,7 +216,7 @@ func putCmd() *command {
 						opts = append(opts, hrpc.Value(col.family, col.qualifier, val))
 					}
 				}
-				put, err := hrpc.NewPut([]byte(args[0]), row, opts...)
+				put, err := hrpc.NewPut(args[0], row, opts...)
 				if err != nil {
 					return usagef("put: %v", err)
 				}
@@ -293,7 +293,7 @@ func scanCmd() *command {
 				if *reverse {
 					opts = append(opts, hrpc.Reversed())
 				}
-				scan, err := hrpc.NewScan([]byte(args[0]), opts...)
+				scan, err := hrpc.NewScan(args[0], opts...)
 				if err != nil {
 					return usagef("scan: %v", err)
 				}
@@ -347,7 +347,7 @@ func countCmd() *command {
 				}
 				keysOnly := hrpc.NewFilterList(hrpc.MustPassAll, hrpc.FirstKeyOnlyFilter{}, hrpc.KeyOnlyFilter{})
 				opts = append(opts, hrpc.WithFilter(keysOnly), hrpc.NumberOfRows(*caching))
-				scan, err := hrpc.NewScan([]byte(args[0]), opts...)
+				scan, err := hrpc.NewScan(args[0], opts...)
 				if err != nil {
 					return usagef("count: %v", err)
 				}

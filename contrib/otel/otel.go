@@ -18,11 +18,11 @@
 package hbaseotel
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net"
 	"strconv"
+	"strings"
 
 	"github.com/go-hbase/hbase/hbasetrace"
 	"go.opentelemetry.io/otel"
@@ -110,13 +110,13 @@ var (
 func (t *tracer) start(ctx context.Context, ev hbasetrace.CallStartInfo) context.Context {
 	name := ev.Op
 	attrs := []attribute.KeyValue{systemName, systemOld, semconv.DBOperationName(ev.Op)}
-	if len(ev.Table) > 0 {
-		name += " " + string(ev.Table)
-		ns, _, found := bytes.Cut(ev.Table, []byte(":"))
+	if ev.Table != "" {
+		name += " " + ev.Table
+		ns, _, found := strings.Cut(ev.Table, ":")
 		if !found {
-			ns = []byte("default")
+			ns = "default"
 		}
-		attrs = append(attrs, semconv.DBCollectionName(string(ev.Table)), semconv.DBNamespace(string(ns)))
+		attrs = append(attrs, semconv.DBCollectionName(ev.Table), semconv.DBNamespace(ns))
 	}
 	ctx, _ = t.tr.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	carrier := propagation.MapCarrier{}

@@ -43,7 +43,7 @@ func TestAdminAndBatchSpans(t *testing.T) {
 	if err := admin.New(c).CreateTable(ctx, desc); err != nil {
 		t.Fatal(err)
 	}
-	put, _ := hrpc.NewPut([]byte("ns_less"), []byte("r"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	put, _ := hrpc.NewPut("ns_less", []byte("r"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	if res := c.SendBatch(ctx, []hrpc.Batchable{put}); res[0].Err != nil {
 		t.Fatal(res[0].Err)
 	}

@@ -61,11 +61,11 @@ func TestIntegrationOTelSpans(t *testing.T) {
 	defer c.Close()
 
 	parentCtx, parent := tp.Tracer("test").Start(ctx, "request")
-	put, _ := hrpc.NewPut([]byte(table), []byte("r1"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	put, _ := hrpc.NewPut(table, []byte("r1"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	if _, err := c.Put(parentCtx, put); err != nil {
 		t.Fatal(err)
 	}
-	get, _ := hrpc.NewGet([]byte(table), []byte("r1"))
+	get, _ := hrpc.NewGet(table, []byte("r1"))
 	if _, err := c.Get(parentCtx, get); err != nil {
 		t.Fatal(err)
 	}

@@ -277,7 +277,7 @@ func (m *Metrics) Hooks() *hbasetrace.Hooks {
 			m.rowsFiltered.Add(float64(ev.Metrics.RowsFiltered))
 		},
 		WriterFlush: func(_ context.Context, ev hbasetrace.WriterFlushInfo) {
-			table := string(ev.Table)
+			table := ev.Table
 			m.flushDuration.WithLabelValues(table).Observe(ev.Duration.Seconds())
 			m.flushedBytes.WithLabelValues(table).Add(float64(ev.Bytes))
 			m.writerOutcome.WithLabelValues(table, "applied").Add(float64(ev.Applied))

@@ -75,22 +75,22 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 	const n = 10
 	for i := range n {
 		row := []byte{'r', byte('0' + i)}
-		put, _ := hrpc.NewPut([]byte(table), row, hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+		put, _ := hrpc.NewPut(table, row, hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 		if _, err := c.Put(ctx, put); err != nil {
 			t.Fatal(err)
 		}
-		get, _ := hrpc.NewGet([]byte(table), row)
+		get, _ := hrpc.NewGet(table, row)
 		if _, err := c.Get(ctx, get); err != nil {
 			t.Fatal(err)
 		}
 	}
-	missing, _ := hrpc.NewGet([]byte("no_such_table"), []byte("r"))
+	missing, _ := hrpc.NewGet("no_such_table", []byte("r"))
 	if _, err := c.Get(ctx, missing); !hberr.IsNotFound(err) {
 		t.Fatalf("Get of a missing table = %v, want not found", err)
 	}
 	var batch []hrpc.Batchable
 	for i := range n {
-		get, _ := hrpc.NewGet([]byte(table), []byte{'r', byte('0' + i)})
+		get, _ := hrpc.NewGet(table, []byte{'r', byte('0' + i)})
 		batch = append(batch, get)
 	}
 	for i, r := range c.SendBatch(ctx, batch) {
@@ -98,7 +98,7 @@ func TestIntegrationPrometheusScrape(t *testing.T) {
 			t.Fatalf("batch action %d: %v", i, r.Err)
 		}
 	}
-	scan, _ := hrpc.NewScan([]byte(table), hrpc.TrackScanMetrics())
+	scan, _ := hrpc.NewScan(table, hrpc.TrackScanMetrics())
 	rows := 0
 	for _, err := range c.Scan(ctx, scan) {
 		if err != nil {

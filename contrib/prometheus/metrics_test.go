@@ -30,7 +30,7 @@ func TestHooksFeedSeries(t *testing.T) {
 	h.Attempt(ctx, hbasetrace.AttemptInfo{Op: "Get", Server: "rs2:16020", Duration: time.Millisecond, Class: "ok"})
 	h.CallDone(ctx, hbasetrace.CallDoneInfo{Op: "Get", Duration: 300 * time.Millisecond, Class: "ok"})
 	h.ConnClosed(hbasetrace.ConnClosedInfo{Addr: "rs1:16020", Err: errors.New("reset")})
-	h.WriterFlush(ctx, hbasetrace.WriterFlushInfo{Table: []byte("t"), Mutations: 3, Bytes: 300, Applied: 2, Indeterminate: 1,
+	h.WriterFlush(ctx, hbasetrace.WriterFlushInfo{Table: "t", Mutations: 3, Bytes: 300, Applied: 2, Indeterminate: 1,
 		Duration: 10 * time.Millisecond})
 	families, err := reg.Gather()
 	if err != nil {

@@ -28,7 +28,7 @@ func busyClient(t *testing.T, srv *fakehbase.Server, opts ...hbase.Option) *hbas
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, row := range []string{"a", "b", "c"} {
-		put, _ := hrpc.NewPut([]byte("t"), []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+		put, _ := hrpc.NewPut("t", []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 		if _, err := c.Put(ctx, put); err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +183,7 @@ func TestWithoutServerLabel(t *testing.T) {
 	defer c.Close()
 	m.Watch(c)
 	srv.InjectError(fakehbase.Match{Op: "Get"}, "org.apache.hadoop.hbase.RegionTooBusyException", "busy", 1)
-	get, _ := hrpc.NewGet([]byte("t"), []byte("a"))
+	get, _ := hrpc.NewGet("t", []byte("a"))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := c.Get(ctx, get); err != nil {
@@ -240,7 +240,7 @@ func TestWatchWriter(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, row := range []string{"x", "y"} {
-		put, _ := hrpc.NewPut([]byte("t"), []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+		put, _ := hrpc.NewPut("t", []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 		if err := w.Write(ctx, put); err != nil {
 			t.Fatal(err)
 		}

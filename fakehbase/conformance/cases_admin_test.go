@@ -102,7 +102,7 @@ var adminCases = []kase{
 	}},
 	{"admin_disable_enable", nil, func(e *env) {
 		e.create("create", desc("cadm_toggle", hrpc.WithFamily("f")), hrpc.SplitKeys(b("m")))
-		e.tb = b("cadm_toggle")
+		e.tb = "cadm_toggle"
 		e.putAt("a", f, "q", 1, "v")
 		e.errf("disable", e.admin.DisableTable(e.ctx, "cadm_toggle"))
 		ok, err := e.admin.TableEnabled(e.ctx, "cadm_toggle")
@@ -117,7 +117,7 @@ var adminCases = []kase{
 	}},
 	{"admin_delete", nil, func(e *env) {
 		e.create("create", desc("cadm_delete", hrpc.WithFamily("f")))
-		e.tb = b("cadm_delete")
+		e.tb = "cadm_delete"
 		e.putAt("a", f, "q", 1, "v")
 		e.errf("delete enabled", e.admin.DeleteTable(e.ctx, "cadm_delete"))
 		e.errf("disable", e.admin.DisableTable(e.ctx, "cadm_delete"))
@@ -133,7 +133,7 @@ var adminCases = []kase{
 	}},
 	{"admin_truncate", nil, func(e *env) {
 		e.create("create", desc("cadm_truncate", hrpc.WithFamily("f")), hrpc.SplitKeys(b("g"), b("p")))
-		e.tb = b("cadm_truncate")
+		e.tb = "cadm_truncate"
 		e.rows("a", "h", "q")
 		e.errf("truncate enabled", e.admin.TruncateTable(e.ctx, "cadm_truncate", true))
 		e.errf("disable", e.admin.DisableTable(e.ctx, "cadm_truncate"))
@@ -166,7 +166,7 @@ var adminCases = []kase{
 		e.create("create table", desc("cadmns:t1", hrpc.WithFamily("f")))
 		e.create("create in missing", desc("cadm_none:t1", hrpc.WithFamily("f")))
 		e.listTables("in namespace", hrpc.InNamespace("cadmns"))
-		e.tb = b("cadmns:t1")
+		e.tb = "cadmns:t1"
 		e.putAt("r1", f, "q", 1, "v")
 		e.get("get", "r1")
 		e.errf("delete not empty", e.admin.DeleteNamespace(e.ctx, "cadmns"))
@@ -178,7 +178,7 @@ var adminCases = []kase{
 	}},
 	{"admin_families", nil, func(e *env) {
 		e.create("create", desc("cadm_families", hrpc.WithFamily("f")))
-		e.tb = b("cadm_families")
+		e.tb = "cadm_families"
 		e.put("r1", hrpc.ValueAt(f, b("a"), 10, b("a10")), hrpc.ValueAt(f, b("a"), 20, b("a20")))
 		e.get("versions 1", "r1", hrpc.MaxVersions(3))
 		fd, _ := hrpc.NewFamily("f", hrpc.Versions(3))
@@ -202,7 +202,7 @@ var adminCases = []kase{
 		e.create("create other", desc("cadm_m-x", hrpc.WithFamily("f")), hrpc.SplitKeys(b("k")))
 		e.regions("regions", "cadm_m")
 		e.regions("regions other", "cadm_m-x")
-		e.tb = b("cadm_m")
+		e.tb = "cadm_m"
 		e.rows("\x00", "\x00\x01", ",", ",,", "a", "a,b", "a,c", "z")
 		e.scan("scan")
 		e.scan("reversed", hrpc.Reversed())

@@ -117,7 +117,7 @@ var basicCases = []kase{
 		e.get("after", "r1")
 	}},
 	{"wrong_table", nil, func(e *env) {
-		e.tb = b("conf_no_such_table")
+		e.tb = "conf_no_such_table"
 		e.put("r1", hrpc.ValueAt(f, b("q"), 1, b("v")))
 		e.get("get", "r1")
 		e.scan("scan")

@@ -187,7 +187,7 @@ func runAll(t *testing.T, c *hbase.Client, srv server, cases []kase, move func(c
 	out := map[string][]string{}
 	for _, k := range cases {
 		cctx, ccancel := context.WithTimeout(ctx, 30*time.Second)
-		e := &env{t: t, ctx: cctx, c: c, admin: admin, table: tableOf(k), tb: []byte(tableOf(k)), start: time.Now(), mover: move, srv: srv}
+		e := &env{t: t, ctx: cctx, c: c, admin: admin, table: tableOf(k), tb: tableOf(k), start: time.Now(), mover: move, srv: srv}
 		caseBegan := time.Now()
 		k.run(e)
 		if d := time.Since(caseBegan); d > time.Second {

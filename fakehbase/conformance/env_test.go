@@ -23,7 +23,7 @@ type env struct {
 	c     *hbase.Client
 	admin *admin.Admin
 	table string
-	tb    []byte
+	tb    string
 	start time.Time
 	out   []string
 	mover func(ctx context.Context, table string, row []byte) error
@@ -105,7 +105,7 @@ func (e *env) scan(label string, opts ...hrpc.ScanOption) {
 	e.scanTable(label, e.tb, opts...)
 }
 
-func (e *env) scanTable(label string, table []byte, opts ...hrpc.ScanOption) {
+func (e *env) scanTable(label, table string, opts ...hrpc.ScanOption) {
 	s, err := hrpc.NewScan(table, opts...)
 	if err != nil {
 		e.logf("%s: building: %v", label, err)

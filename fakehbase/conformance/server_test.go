@@ -46,7 +46,7 @@ func (r clientServer) put(ctx context.Context, table, row, family, qualifier str
 	if ts != 0 {
 		v = hrpc.ValueAt(b(family), b(qualifier), ts, b(value))
 	}
-	p, err := hrpc.NewPut(b(table), b(row), v)
+	p, err := hrpc.NewPut(table, b(row), v)
 	if err == nil {
 		_, err = r.c.Put(ctx, p)
 	}
@@ -54,7 +54,7 @@ func (r clientServer) put(ctx context.Context, table, row, family, qualifier str
 }
 
 func (r clientServer) get(ctx context.Context, table, row, family, qualifier string) (string, bool, error) {
-	g, err := hrpc.NewGet(b(table), b(row), hrpc.Columns(b(family), b(qualifier)))
+	g, err := hrpc.NewGet(table, b(row), hrpc.Columns(b(family), b(qualifier)))
 	if err != nil {
 		return "", false, err
 	}
@@ -66,7 +66,7 @@ func (r clientServer) get(ctx context.Context, table, row, family, qualifier str
 }
 
 func (r clientServer) rows(ctx context.Context, table string) ([]*hrpc.Result, error) {
-	s, err := hrpc.NewScan(b(table))
+	s, err := hrpc.NewScan(table)
 	if err != nil {
 		return nil, err
 	}

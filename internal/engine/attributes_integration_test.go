@@ -35,7 +35,7 @@ func TestRequestAttributesAgainstHBase(t *testing.T) {
 	c := newTestClient(t, WithConnectionAttribute("app", []byte("ingest")),
 		WithConnectionAttribute("bin\x00,", []byte{0, 0xff, ','}))
 	plain := newTestClient(t)
-	tb := []byte(table)
+	tb := table
 	row := func(s string) []byte { return append([]byte{0, ','}, s...) }
 	val := hrpc.Value([]byte("f"), []byte("q"), []byte("v"))
 

@@ -221,7 +221,7 @@ func (c *Client) groupBatch(ctx context.Context, calls []hrpc.Batchable, pending
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			r, conn, err := c.findRegion(ctx, wireOf(calls[i]).Table(), wireOf(calls[i]).Key(), false)
+			r, conn, err := c.findRegion(ctx, wireOf(calls[i]).TableName(), wireOf(calls[i]).Key(), false)
 			out[j] = found{r, conn, err}
 		}()
 	}

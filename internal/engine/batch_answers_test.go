@@ -54,7 +54,7 @@ func TestBatchResponseWithBadIndexes(t *testing.T) {
 				c := fc.client(t)
 				calls := make([]hrpc.Batchable, n)
 				for i := range calls {
-					p, err := hrpc.NewPut([]byte("t"), fmt.Appendf(nil, "row%05d", i), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+					p, err := hrpc.NewPut("t", fmt.Appendf(nil, "row%05d", i), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -18,7 +18,7 @@ func BenchmarkSendBatchPuts(b *testing.B) {
 	c := fc.client(b)
 	calls := make([]hrpc.Batchable, 100)
 	for i := range calls {
-		p, err := hrpc.NewPut([]byte("t"), fmt.Appendf(nil, "row%03d", i), hrpc.Value([]byte("f"), []byte("q"), make([]byte, 100)))
+		p, err := hrpc.NewPut("t", fmt.Appendf(nil, "row%03d", i), hrpc.Value([]byte("f"), []byte("q"), make([]byte, 100)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -50,7 +50,7 @@ func startLeanMultiServer(tb testing.TB, n int) *Client {
 	c := startLeanRegionServer(tb, &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{rar}}, nil)
 	// The region in the cache first: parallel lookups of a cold cache may each file it anew,
 	// and the batch then has one region action per copy.
-	if _, _, err := c.findRegion(tb.Context(), []byte("t"), nil, false); err != nil {
+	if _, _, err := c.findRegion(tb.Context(), "t", nil, false); err != nil {
 		tb.Fatal(err)
 	}
 	return c
@@ -60,7 +60,7 @@ func leanPuts(tb testing.TB, n int) []*hrpc.Put {
 	puts := make([]*hrpc.Put, n)
 	value := make([]byte, 100)
 	for i := range puts {
-		p, err := hrpc.NewPut([]byte("t"), fmt.Appendf(nil, "%026d", i*7919%n), hrpc.Value([]byte("info"), []byte("data"), value))
+		p, err := hrpc.NewPut("t", fmt.Appendf(nil, "%026d", i*7919%n), hrpc.Value([]byte("info"), []byte("data"), value))
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -37,9 +37,9 @@ func TestBatchConnectionLostAfterSend(t *testing.T) {
 	}
 	c := fc.client(t)
 	ctx := testContext(t, 10*time.Second)
-	put, _ := hrpc.NewPut([]byte("t"), []byte("a"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	put, _ := hrpc.NewPut("t", []byte("a"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	cam, _ := hrpc.NewCheckAndMutate(hrpc.IfNotExists([]byte("f"), []byte("q")), put)
-	inc, _ := hrpc.NewIncrement([]byte("t"), []byte("b"), hrpc.Amount([]byte("f"), []byte("n"), 1))
+	inc, _ := hrpc.NewIncrement("t", []byte("b"), hrpc.Amount([]byte("f"), []byte("n"), 1))
 	res := c.SendBatch(ctx, []hrpc.Batchable{put, cam, inc})
 	if res[0].Err != nil || res[2].Err != nil {
 		t.Errorf("Put: %v, Increment: %v; want both applied on the second try", res[0].Err, res[2].Err)

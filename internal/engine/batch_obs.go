@@ -34,7 +34,7 @@ type batchObsKey struct{}
 // failed action's error; Class is "ok" only when every action succeeded.
 func (c *Client) observeBatch(ctx context.Context, results []hrpc.BatchResult) (context.Context, func()) {
 	bo := &batchObs{}
-	o := NewCallObs(c, batchOp, nil, nil)
+	o := NewCallObs(c, batchOp, "", nil)
 	ctx = o.Begin(ctx)
 	ctx = context.WithValue(ctx, batchObsKey{}, bo)
 	return ctx, func() {
@@ -66,7 +66,7 @@ func (c *Client) batchRetried(ctx context.Context, calls []hrpc.Batchable, again
 	for _, i := range again {
 		w := wireOf(calls[i])
 		act := Classify(last[i])
-		c.Hooks.Retry(ctx, hbasetrace.RetryInfo{Op: batchOp, Table: w.Table(), Row: w.Key(),
+		c.Hooks.Retry(ctx, hbasetrace.RetryInfo{Op: batchOp, Table: w.TableName(), Row: w.Key(),
 			Attempt: tries[i], Err: last[i], Class: hberr.Class(last[i]),
 			Relocate: act == Relocate || act == PauseAndRelocate})
 	}

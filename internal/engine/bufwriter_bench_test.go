@@ -41,7 +41,7 @@ func client(tb testing.TB, metaAddr string, lean bool) *hbase.Client {
 	}
 	// Parallel lookups of a cold cache may each file the region anew, and a batch then has
 	// one region action per copy.
-	if err := engine.Of(c).Warm(tb.Context(), []byte("t")); err != nil {
+	if err := engine.Of(c).Warm(tb.Context(), "t"); err != nil {
 		tb.Fatal(err)
 	}
 	return c
@@ -53,7 +53,7 @@ func BenchmarkBufferedWriterPut(b *testing.B) {
 	c := client(b, engine.FakeTable(b), false)
 	puts := make([]*hrpc.Put, 1000)
 	for i := range puts {
-		p, err := hrpc.NewPut([]byte("t"), fmt.Appendf(nil, "row%03d", i), hrpc.Value([]byte("f"), []byte("q"), make([]byte, 100)))
+		p, err := hrpc.NewPut("t", fmt.Appendf(nil, "row%03d", i), hrpc.Value([]byte("f"), []byte("q"), make([]byte, 100)))
 		if err != nil {
 			b.Fatal(err)
 		}

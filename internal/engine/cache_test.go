@@ -116,7 +116,7 @@ func TestConcurrentLookupsCollapseIntoOne(t *testing.T) {
 		}
 	}
 	c := fc.client(t)
-	get, err := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, err := hrpc.NewGet("t", []byte("row"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestWaitingForRegionHonoursContext(t *testing.T) {
 		}
 	}
 	c := fc.client(t)
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -201,7 +201,7 @@ func BenchmarkClientGetFake(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	ctx := context.Background()
 	if _, err := c.Get(ctx, get); err != nil {
 		b.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // parallel scan warming up before its first wave). Regions not assigned now are left out: a
 // call looks them up when it needs them. A table that does not exist gives
 // hberr.ErrTableNotFound.
-func (c *Client) CacheRegions(ctx context.Context, table []byte) error {
+func (c *Client) CacheRegions(ctx context.Context, table string) error {
 	regions, err := c.MetaRegions(ctx, table)
 	if err == nil {
 		err = c.CacheRegionList(ctx, table, regions)
@@ -31,21 +31,21 @@ func (c *Client) CacheRegions(ctx context.Context, table []byte) error {
 // clearRegionLocationCache, for one table): the next call for each row looks its region up in
 // hbase:meta again. Calls waiting for one of those regions look it up again at once. It only
 // touches the client's memory, so it takes no context.
-func (c *Client) ClearRegionCache(table []byte) {
+func (c *Client) ClearRegionCache(table string) {
 	for _, r := range c.cache.all() {
-		if bytes.Equal(r.table, table) {
+		if string(r.table) == table {
 			c.cache.remove(r)
 		}
 	}
 }
 
 // CacheRegionList connects to the servers of regions and caches those not cached already.
-func (c *Client) CacheRegionList(ctx context.Context, table []byte, regions []*hrpc.Region) error {
+func (c *Client) CacheRegionList(ctx context.Context, table string, regions []*hrpc.Region) error {
 	for _, hr := range regions {
 		if hr.Server.Port == 0 {
 			continue // not assigned now
 		}
-		if cur := c.cache.get(table, hr.Start); cur != nil && bytes.Equal(cur.name, hr.Name) {
+		if cur := c.cache.get(wire.TableBytes(table), hr.Start); cur != nil && bytes.Equal(cur.name, hr.Name) {
 			if conn, _, _ := cur.state(); conn != nil {
 				continue
 			}
@@ -55,7 +55,7 @@ func (c *Client) CacheRegionList(ctx context.Context, table []byte, regions []*h
 		if err != nil {
 			return err
 		}
-		c.cache.insert(&regionInfo{table: bytes.Clone(table), start: hr.Start, end: hr.End,
+		c.cache.insert(&regionInfo{table: []byte(table), start: hr.Start, end: hr.End,
 			name: hr.Name, id: hr.ID, addr: addr, conn: conn})
 	}
 	return nil
@@ -63,8 +63,8 @@ func (c *Client) CacheRegionList(ctx context.Context, table []byte, regions []*h
 
 // MetaRegions reads the regions of table from hbase:meta, in key order, without split
 // parents and offline regions. hberr.ErrTableNotFound when there is none.
-func (c *Client) MetaRegions(ctx context.Context, table []byte) ([]*hrpc.Region, error) {
-	ns, q, err := wire.SplitTableName(string(table))
+func (c *Client) MetaRegions(ctx context.Context, table string) ([]*hrpc.Region, error) {
+	ns, q, err := wire.SplitTableName(table)
 	if err != nil {
 		return nil, err
 	}

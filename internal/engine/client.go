@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
 	"github.com/go-hbase/hbase/zk"
 )
@@ -84,7 +85,7 @@ func New(zkQuorum string, cfg Config) (*Client, error) {
 		opts:    o,
 		Log:     o.Logger,
 		cache:   newRegionCache(),
-		meta:    &regionInfo{table: MetaTableName, name: metaRegionName},
+		meta:    &regionInfo{table: []byte(MetaTableName), name: metaRegionName},
 		flights: make(map[string]*flight),
 		Hooks:   combineHooks(o.Hooks),
 		hedge:   newHedger(o.Hedge),
@@ -480,10 +481,11 @@ func (c *Client) metaStall() error {
 // findRegion returns the region of table holding key (before: holding the rows just below
 // key) and the connection to its server, from the cache or else from hbase:meta. While the
 // region is out of service it waits for it, or for ctx.
-func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool) (*regionInfo, *region.Client, error) {
-	if bytes.Equal(table, MetaTableName) {
+func (c *Client) findRegion(ctx context.Context, table string, key []byte, before bool) (*regionInfo, *region.Client, error) {
+	if table == MetaTableName {
 		return c.findMeta(ctx)
 	}
+	tb := wire.TableBytes(table)
 	var waitedFor *regionInfo
 	for {
 		if c.IsClosed() {
@@ -491,16 +493,16 @@ func (c *Client) findRegion(ctx context.Context, table, key []byte, before bool)
 		}
 		var r *regionInfo
 		if before {
-			r = c.cache.getBefore(table, key)
+			r = c.cache.getBefore(tb, key)
 		} else {
-			r = c.cache.get(table, key)
+			r = c.cache.get(tb, key)
 		}
 		if c.Hooks != nil || r == nil {
 			c.cacheLooked(ctx, table, key, r != nil)
 		}
 		if r == nil {
 			var err error
-			if r, err = c.lookup(ctx, table, key, before); err != nil {
+			if r, err = c.lookup(ctx, tb, key, before); err != nil {
 				return nil, nil, err
 			}
 		}

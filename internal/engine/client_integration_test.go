@@ -19,7 +19,7 @@ var (
 
 func mustPut(t testing.TB, table string, row, value []byte) *hrpc.Put {
 	t.Helper()
-	p, err := hrpc.NewPut([]byte(table), row, hrpc.Value(famF, qualQ, value))
+	p, err := hrpc.NewPut(table, row, hrpc.Value(famF, qualQ, value))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func mustPut(t testing.TB, table string, row, value []byte) *hrpc.Put {
 
 func mustGet(t testing.TB, table string, row []byte, opts ...hrpc.GetOption) *hrpc.Get {
 	t.Helper()
-	g, err := hrpc.NewGet([]byte(table), row, opts...)
+	g, err := hrpc.NewGet(table, row, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestIntegrationGetPutDelete(t *testing.T) {
 	if err != nil || len(cells) != 1 || !bytes.Equal(cells[0].Value, []byte("v1")) {
 		t.Fatalf("cluster Get = %+v, %v", cells, err)
 	}
-	del, err := hrpc.NewDelete([]byte(table), []byte("r1"))
+	del, err := hrpc.NewDelete(table, []byte("r1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestIntegrationServerRejectionsAreTyped(t *testing.T) {
 	if !errors.Is(err, hberr.ErrTableNotFound) {
 		t.Errorf("Get on a missing table = %v, want hberr.ErrTableNotFound", err)
 	}
-	p, _ := hrpc.NewPut([]byte(table), []byte("r"), hrpc.Value([]byte("nofam"), qualQ, []byte("v")))
+	p, _ := hrpc.NewPut(table, []byte("r"), hrpc.Value([]byte("nofam"), qualQ, []byte("v")))
 	_, err = c.Put(ctx, p)
 	if !errors.Is(err, hberr.ErrNoSuchFamily) {
 		t.Errorf("Put to an unknown family = %v, want hberr.ErrNoSuchFamily", err)
@@ -223,7 +223,7 @@ func TestIntegrationCloseLeavesNoGoroutine(t *testing.T) {
 
 func mustScanOf(t testing.TB, table string, opts ...hrpc.ScanOption) *hrpc.Scan {
 	t.Helper()
-	s, err := hrpc.NewScan([]byte(table), opts...)
+	s, err := hrpc.NewScan(table, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,14 +258,14 @@ func BenchmarkIntegrationGet(b *testing.B) {
 func siteRoundTrip(t *testing.T, c *Client, table string) {
 	t.Helper()
 	ctx := testContext(t, time.Minute)
-	put, err := hrpc.NewPut([]byte(table), []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("from the site file")))
+	put, err := hrpc.NewPut(table, []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("from the site file")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Put(ctx, put); err != nil {
 		t.Fatalf("Put: %v", err)
 	}
-	get, err := hrpc.NewGet([]byte(table), []byte("row"))
+	get, err := hrpc.NewGet(table, []byte("row"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,5 +89,5 @@ func NilRequest(op string) error {
 
 // OpError says which operation, table and row failed: every call's error is one.
 func OpError(call wire.Call, err error) error {
-	return &hberr.OpError{Op: call.Op(), Table: call.Table(), Row: call.Key(), Err: UserError(err)}
+	return &hberr.OpError{Op: call.Op(), Table: call.TableName(), Row: call.Key(), Err: UserError(err)}
 }

@@ -34,7 +34,7 @@ const LeanBatchRows = leanBatchRows
 func LeanPuts(tb testing.TB, n int) []*hrpc.Put { return leanPuts(tb, n) }
 
 // Warm caches the region of table holding the empty row.
-func (c *Client) Warm(ctx context.Context, table []byte) error {
+func (c *Client) Warm(ctx context.Context, table string) error {
 	_, _, err := c.findRegion(ctx, table, nil, false)
 	return err
 }

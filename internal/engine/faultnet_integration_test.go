@@ -57,7 +57,7 @@ func faultTarget(t *testing.T, cl *hbasetest.Cluster, c *Client, value []byte, f
 
 func putRow(t *testing.T, c *Client, table, row string, value []byte) {
 	t.Helper()
-	put, _ := hrpc.NewPut([]byte(table), []byte(row), hrpc.Value([]byte("f"), []byte("q"), value))
+	put, _ := hrpc.NewPut(table, []byte(row), hrpc.Value([]byte("f"), []byte("q"), value))
 	if _, err := c.Put(testContext(t, 30*time.Second), put); err != nil {
 		t.Fatalf("Put %s: %v", row, err)
 	}
@@ -237,7 +237,7 @@ func TestResetMidResponseAgainstHBase(t *testing.T) {
 	incRow := row + "-counter"
 	dials = fn.Dials()
 	fn.ResetAfter(addr, 20)
-	inc, _ := hrpc.NewIncrement([]byte(table), []byte(incRow), hrpc.Amount([]byte("f"), []byte("n"), 1))
+	inc, _ := hrpc.NewIncrement(table, []byte(incRow), hrpc.Amount([]byte("f"), []byte("n"), 1))
 	if _, err := c.Increment(ctx, inc); err != nil {
 		t.Fatalf("Increment across a reset mid-response: %v", err)
 	}
@@ -253,7 +253,7 @@ func TestResetMidResponseAgainstHBase(t *testing.T) {
 	}
 
 	camRow := row + "-cam"
-	put, _ := hrpc.NewPut([]byte(table), []byte(camRow), hrpc.Value([]byte("f"), []byte("q"), []byte("first")))
+	put, _ := hrpc.NewPut(table, []byte(camRow), hrpc.Value([]byte("f"), []byte("q"), []byte("first")))
 	cam, _ := hrpc.NewCheckAndMutate(hrpc.IfNotExists([]byte("f"), []byte("q")), put)
 	// Its response is about a dozen bytes: break it after the frame's length, once the
 	// client's own traffic after the last reset (relocation probes) is over.

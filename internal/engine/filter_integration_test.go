@@ -36,7 +36,7 @@ func filterTestRows(t *testing.T, c *Client, ctx context.Context, table string) 
 		if i%4 == 0 {
 			opts = append(opts, hrpc.Value(f, []byte("e"), nil))
 		}
-		batch = append(batch, opsMust[*hrpc.Put](t)(hrpc.NewPut([]byte(table), []byte(fmt.Sprintf("row%02d", i)), opts...)))
+		batch = append(batch, opsMust[*hrpc.Put](t)(hrpc.NewPut(table, []byte(fmt.Sprintf("row%02d", i)), opts...)))
 	}
 	for i, r := range c.SendBatch(ctx, batch) {
 		if r.Err != nil {
@@ -196,7 +196,7 @@ func TestIntegrationFilters(t *testing.T) {
 	// Filters on a Get.
 	get := func(fl hrpc.Filter) string {
 		t.Helper()
-		res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet([]byte(table), []byte("row04"), hrpc.WithFilter(fl))))
+		res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet(table, []byte("row04"), hrpc.WithFilter(fl))))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func FuzzMultiCheck(f *testing.F) {
 	var block []byte
 	mr := &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{}}}
 	for i, row := range []string{"a", "b", "c"} {
-		g, _ := hrpc.NewGet([]byte("t"), []byte(row))
+		g, _ := hrpc.NewGet("t", []byte(row))
 		calls = append(calls, g)
 		block = wire.AppendCell(block, &wire.Cell{Row: []byte(row), Family: []byte("f"), Type: wire.CellTypePut})
 		mr.RegionActionResult[0].ResultOrException = append(mr.RegionActionResult[0].ResultOrException,

@@ -152,7 +152,7 @@ func TestGetAllocations(t *testing.T) {
 	for _, cons := range []hrpc.ConsistencyLevel{hrpc.Strong, hrpc.Timeline} {
 		t.Run(cons.String(), func(t *testing.T) {
 			c := startLeanGetServer(t, []byte("row"))
-			get, _ := hrpc.NewGet([]byte("t"), []byte("row"), hrpc.Consistency(cons))
+			get, _ := hrpc.NewGet("t", []byte("row"), hrpc.Consistency(cons))
 			ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 			defer cancel()
 			if _, err := c.Get(ctx, get); err != nil {
@@ -183,7 +183,7 @@ func TestGetAllocations(t *testing.T) {
 // allocates nothing, so B/op and allocs/op are the client's.
 func BenchmarkClientGetLean(b *testing.B) {
 	c := startLeanGetServer(b, []byte("row"))
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	ctx := b.Context()
 	if _, err := c.Get(ctx, get); err != nil {
 		b.Fatal(err)

@@ -411,7 +411,7 @@ func (c *Client) SendTimeline(ctx context.Context, call wire.Call, op string) (p
 	if r == nil {
 		// Not cached: look it up first (the lookup reads the replicas' locations too).
 		var err error
-		if r, _, err = c.findRegion(ctx, call.Table(), call.Key(), false); err != nil {
+		if r, _, err = c.findRegion(ctx, call.TableName(), call.Key(), false); err != nil {
 			return c.Send(ctx, call) // the ordinary path retries as it does
 		}
 	}
@@ -424,7 +424,7 @@ func (c *Client) SendTimeline(ctx context.Context, call wire.Call, op string) (p
 	if c.observing() {
 		// One call for the hooks, whichever replica answers: the primary's leg reports its
 		// attempts, the call ends with the read's outcome.
-		o := NewCallObs(c, call.Op(), call.Table(), call.Key())
+		o := NewCallObs(c, call.Op(), call.TableName(), call.Key())
 		ctx = o.Begin(ctx)
 		resp, cells, err := c.hedged(ctx, call, op, r, reps, conn, &o)
 		o.End(ctx, err)
@@ -494,21 +494,21 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 			o.region, o.server = race.winnerRegion, race.winnerAddr
 		}
 		race.mu.Unlock()
-		c.hedgeEvent(ctx, op, r, primary, delay, race)
+		c.hedgeEvent(ctx, op, call.TableName(), r, primary, delay, race)
 		return resp, cells, nil
 	case err == nil:
 		race.winner = 0
 		race.finish()
 		race.mu.Unlock()
 		race.stopLegs()
-		c.hedgeEvent(ctx, op, r, primary, delay, race)
+		c.hedgeEvent(ctx, op, call.TableName(), r, primary, delay, race)
 		return resp, cells, nil
 	}
 	race.primaryDone = true
 	if race.launched == 0 || race.failed == race.launched || ctx.Err() != nil {
 		race.finish()
 		race.mu.Unlock()
-		c.hedgeEvent(ctx, op, r, primary, delay, race)
+		c.hedgeEvent(ctx, op, call.TableName(), r, primary, delay, race)
 		return nil, nil, err
 	}
 	race.mu.Unlock()
@@ -518,7 +518,7 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 	}
 	race.mu.Lock()
 	defer race.mu.Unlock()
-	c.hedgeEvent(ctx, op, r, primary, delay, race)
+	c.hedgeEvent(ctx, op, call.TableName(), r, primary, delay, race)
 	if race.winner > 0 {
 		if o != nil {
 			o.region, o.server = race.winnerRegion, race.winnerAddr
@@ -631,7 +631,7 @@ func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call 
 	// primary's attempts.
 	var lo *CallObs
 	if c.observing() {
-		o := NewCallObs(c, call.Op(), call.Table(), call.Key())
+		o := NewCallObs(c, call.Op(), call.TableName(), call.Key())
 		lo = &o
 	}
 	for range replicaAttempts {
@@ -699,11 +699,11 @@ func (c *Client) refreshReplicas(primary *regionInfo) {
 }
 
 // hedgeEvent reports a hedged read to the hooks.
-func (c *Client) hedgeEvent(ctx context.Context, op string, r *regionInfo, primary string, delay time.Duration, race *hedgeRace) {
+func (c *Client) hedgeEvent(ctx context.Context, op, table string, r *regionInfo, primary string, delay time.Duration, race *hedgeRace) {
 	if c.Hooks == nil || c.Hooks.Hedge == nil || race.launched == 0 {
 		return
 	}
-	c.Hooks.Hedge(ctx, hbasetrace.HedgeInfo{Op: op, Table: r.table, Region: r.name, Primary: primary,
+	c.Hooks.Hedge(ctx, hbasetrace.HedgeInfo{Op: op, Table: table, Region: r.name, Primary: primary,
 		Delay: delay, Sent: race.launched, Winner: race.winner})
 }
 

@@ -33,7 +33,7 @@ func benchGetPromptWith(b *testing.B, cons hrpc.ConsistencyLevel, opts ...Option
 	c := startLeanGetServer(b, row, opts...)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	strong, _ := hrpc.NewGet([]byte("t"), row)
+	strong, _ := hrpc.NewGet("t", row)
 	if _, err := c.Get(ctx, strong); err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func benchGetPromptWith(b *testing.B, cons hrpc.ConsistencyLevel, opts ...Option
 	r.setReplicas([]*regionInfo{{table: r.table, start: r.start, end: r.end, name: []byte("t,,10001_0001"), id: r.id,
 		replicaID: 1, addr: r.location()}})
 	runParallelGets(b, c, ctx, func() *hrpc.Get {
-		g, _ := hrpc.NewGet([]byte("t"), row, hrpc.Consistency(cons))
+		g, _ := hrpc.NewGet("t", row, hrpc.Consistency(cons))
 		return g
 	})
 	// A goroutine of the 8 may wait past the delay for a core now and then.

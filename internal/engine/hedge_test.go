@@ -99,7 +99,7 @@ const fakeEncoded = "0123456789abcdef0123456789abcdef"
 
 func timelineGet(t testing.TB, row string, c hrpc.ConsistencyLevel) *hrpc.Get {
 	t.Helper()
-	g, err := hrpc.NewGet([]byte("t"), []byte(row), hrpc.Consistency(c))
+	g, err := hrpc.NewGet("t", []byte(row), hrpc.Consistency(c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +382,7 @@ func TestTimelineBatch(t *testing.T) {
 	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1, encoded: fakeEncoded, replicas: []string{sec.srv.Addr()}})
 	fc.onGet = func(int64, *pb.GetRequest) fakeserver.Response { return fakeserver.Response{NoReply: true} }
 	c := fc.client(t, WithHedgeDelay(5*time.Millisecond))
-	strong, _ := hrpc.NewGet([]byte("t"), []byte("s"))
+	strong, _ := hrpc.NewGet("t", []byte("s"))
 	results := c.SendBatch(testContext(t, 5*time.Second), []hrpc.Batchable{
 		timelineGet(t, "a", hrpc.Timeline), strong, timelineGet(t, "b", hrpc.Timeline)})
 	for i, r := range results {
@@ -413,7 +413,7 @@ func TestTimelineGetAllocations(t *testing.T) {
 	row := []byte("row")
 	c := startLeanGetServer(t, row)
 	ctx := context.Background()
-	strong, _ := hrpc.NewGet([]byte("t"), row)
+	strong, _ := hrpc.NewGet("t", row)
 	if _, err := c.Get(ctx, strong); err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func benchGetObserved(b *testing.B, parallel bool) {
 		{"latency", []Option{meta}},
 		{"hooks", []Option{meta, WithHooks(noopHooks())}},
 	}
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	ctx := context.Background()
 	for _, v := range variants {
 		c, err := NewClient("", v.opts...)

@@ -108,7 +108,7 @@ func TestHooksGetEvents(t *testing.T) {
 	fc.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
 	var log eventLog
 	c := fc.client(t, WithHooks(log.hooks()))
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	ctx := testContext(t, 10*time.Second)
 	for range 2 {
 		if _, err := c.Get(ctx, get); err != nil {
@@ -163,7 +163,7 @@ func TestHooksRetryAndBackoff(t *testing.T) {
 	}
 	var log eventLog
 	c := fc.client(t, WithHooks(log.hooks()))
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	if _, err := c.Get(testContext(t, 10*time.Second), get); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestHooksCombineAndErrorClass(t *testing.T) {
 	}
 	var a, b eventLog
 	c := fc.client(t, WithHooks(a.hooks()), WithHooks(b.hooks()))
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	if _, err := c.Get(testContext(t, 10*time.Second), get); !errors.Is(err, hberr.ErrNoSuchFamily) {
 		t.Fatalf("Get = %v, want hberr.ErrNoSuchFamily", err)
 	}
@@ -207,7 +207,7 @@ func TestStatsAndServerLatency(t *testing.T) {
 	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
 	fc.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
 	c := fc.client(t)
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	ctx := testContext(t, 10*time.Second)
 	for range 10 {
 		if _, err := c.Get(ctx, get); err != nil {
@@ -248,7 +248,7 @@ func TestGetAllocationsWithoutHooks(t *testing.T) {
 	}
 	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "", id: 1})
 	fc.onGet = func(n int64, req *pb.GetRequest) fakeserver.Response { return cellResult(req) }
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	ctx := testContext(t, 10*time.Second)
 	allocs := func(c *Client) float64 {
 		if _, err := c.Get(ctx, get); err != nil {
@@ -278,7 +278,7 @@ func TestNoTraceContextWithoutHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	if _, err := c.Get(ctx, get); err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestServerLatencyShowsTheSlowServer(t *testing.T) {
 	ctx := testContext(t, 10*time.Second)
 	for range 20 {
 		for _, row := range []string{"a", "x"} {
-			get, _ := hrpc.NewGet([]byte("t"), []byte(row))
+			get, _ := hrpc.NewGet("t", []byte(row))
 			if _, err := c.Get(ctx, get); err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,7 @@ func TestCheckAndMutateAfterIdleConnectionClosedIsSent(t *testing.T) {
 		return fakeserver.Response{Msg: &pb.MutateResponse{Processed: proto.Bool(true)}}
 	}
 	c := fc.client(t)
-	put, _ := hrpc.NewPut([]byte("t"), []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
+	put, _ := hrpc.NewPut("t", []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
 	cam, err := hrpc.NewCheckAndMutate(hrpc.IfNotExists([]byte("f"), []byte("q")), put)
 	if err != nil {
 		t.Fatal(err)

@@ -149,7 +149,7 @@ func TestAppendWithCorruptResultIsIndeterminate(t *testing.T) {
 	}
 	logs := &logRecords{}
 	c := fc.client(t, WithLogger(slog.New(logs)))
-	app, err := hrpc.NewAppend([]byte("t"), []byte("mine"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
+	app, err := hrpc.NewAppend("t", []byte("mine"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestAppendWithCorruptResultIsIndeterminate(t *testing.T) {
 	checkEvidence(t, logs, "Mutate", []byte("acc,c0,1795427574060."))
 	// The client goes on working on a new connection.
 	fc.onMutate = nil
-	put, _ := hrpc.NewPut([]byte("t"), []byte("mine"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
+	put, _ := hrpc.NewPut("t", []byte("mine"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
 	if _, err := c.Put(testContext(t, 5*time.Second), put); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestCheckAndMutateWithCorruptResultIsIndeterminate(t *testing.T) {
 		return fakeserver.Response{Msg: &pb.MutateResponse{Processed: proto.Bool(true), Result: oneCellResult(2)}, Cells: rowCells("mine", 1)}
 	}
 	c := fc.client(t, WithLogger(slog.New(&logRecords{})))
-	put, _ := hrpc.NewPut([]byte("t"), []byte("mine"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
+	put, _ := hrpc.NewPut("t", []byte("mine"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
 	cam, err := hrpc.NewCheckAndMutate(hrpc.IfNotExists([]byte("f"), []byte("q")), put)
 	if err != nil {
 		t.Fatal(err)
@@ -229,8 +229,8 @@ func TestBatchWithCorruptResponse(t *testing.T) {
 	}
 	c := fc.client(t, WithLogger(slog.New(&logRecords{})))
 	get := mustGetT(t, "t", "mine")
-	inc, _ := hrpc.NewIncrement([]byte("t"), []byte("other"), hrpc.Amount([]byte("f"), []byte("n"), 1))
-	put, _ := hrpc.NewPut([]byte("t"), []byte("third"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
+	inc, _ := hrpc.NewIncrement("t", []byte("other"), hrpc.Amount([]byte("f"), []byte("n"), 1))
+	put, _ := hrpc.NewPut("t", []byte("third"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
 	res := c.SendBatch(testContext(t, 5*time.Second), []hrpc.Batchable{get, inc, put})
 	if res[0].Err != nil || string(res[0].Result.Cells[0].Row) != "mine" {
 		t.Errorf("Get = %+v, %v; want its row, read again", res[0].Result, res[0].Err)
@@ -253,7 +253,7 @@ func TestIncrementWithCorruptResultIsIndeterminate(t *testing.T) {
 	}
 	logs := &logRecords{}
 	c := fc.client(t, WithLogger(slog.New(logs)))
-	inc, err := hrpc.NewIncrement([]byte("t"), []byte("mine"), hrpc.Amount([]byte("f"), []byte("n"), 1))
+	inc, err := hrpc.NewIncrement("t", []byte("mine"), hrpc.Amount([]byte("f"), []byte("n"), 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,8 +276,8 @@ func TestMutateRowWithCorruptResultIsIndeterminate(t *testing.T) {
 		return resp
 	}
 	c := fc.client(t, WithLogger(slog.New(&logRecords{})))
-	put, _ := hrpc.NewPut([]byte("t"), []byte("mine"), hrpc.Value([]byte("f"), []byte("a"), []byte("x")))
-	del, _ := hrpc.NewDelete([]byte("t"), []byte("mine"), hrpc.DeleteColumn([]byte("f"), []byte("b")))
+	put, _ := hrpc.NewPut("t", []byte("mine"), hrpc.Value([]byte("f"), []byte("a"), []byte("x")))
+	del, _ := hrpc.NewDelete("t", []byte("mine"), hrpc.DeleteColumn([]byte("f"), []byte("b")))
 	rm, err := hrpc.NewRowMutations(put, del)
 	if err != nil {
 		t.Fatal(err)
@@ -300,7 +300,7 @@ func TestPutWithCorruptResponseIsSentAgain(t *testing.T) {
 	}
 	logs := &logRecords{}
 	c := fc.client(t, WithLogger(slog.New(logs)))
-	put, _ := hrpc.NewPut([]byte("t"), []byte("mine"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
+	put, _ := hrpc.NewPut("t", []byte("mine"), hrpc.Value([]byte("f"), []byte("q"), []byte("x")))
 	if _, err := c.Put(testContext(t, 5*time.Second), put); err != nil {
 		t.Fatalf("Put = %v; want it sent again and acknowledged", err)
 	}

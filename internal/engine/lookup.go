@@ -15,8 +15,10 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
+// MetaTableName is the name of the table of regions.
+const MetaTableName = "hbase:meta"
+
 var (
-	MetaTableName  = []byte("hbase:meta")
 	metaRegionName = []byte("hbase:meta,,1")
 	infoFamily     = wire.MetaInfoFamily
 	regionInfoCol  = []byte("regioninfo")

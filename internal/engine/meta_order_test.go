@@ -106,7 +106,7 @@ func TestMetaScansWithHostileSplitKeys(t *testing.T) {
 	defer cancel()
 
 	for _, table := range hostileTables {
-		got, err := c.MetaRegions(ctx, []byte(table))
+		got, err := c.MetaRegions(ctx, table)
 		if err != nil {
 			t.Fatalf("Regions(%q): %v", table, err)
 		}
@@ -119,7 +119,7 @@ func TestMetaScansWithHostileSplitKeys(t *testing.T) {
 			t.Errorf("Regions(%q) start keys %q, want %q", table, starts, want)
 		}
 	}
-	if _, err := c.MetaRegions(ctx, []byte("t1")); !hberr.IsNotFound(err) {
+	if _, err := c.MetaRegions(ctx, "t1"); !hberr.IsNotFound(err) {
 		t.Errorf("Regions of a missing table: %v, want hberr.ErrTableNotFound", err)
 	}
 
@@ -163,7 +163,7 @@ func TestNewScanOfMetaOrdersStartAndStop(t *testing.T) {
 	if _, err := hrpc.NewScan(MetaTableName, start, stop); err != nil {
 		t.Errorf("meta scan from t's first region to its \\x00 region: %v", err)
 	}
-	if _, err := hrpc.NewScan([]byte("t"), start, stop); err == nil {
+	if _, err := hrpc.NewScan("t", start, stop); err == nil {
 		t.Error("a user table's scan with its start row after its stop row in byte order was accepted")
 	}
 	if _, err := hrpc.NewScan(MetaTableName, hrpc.Prefix([]byte("t,"))); err == nil {

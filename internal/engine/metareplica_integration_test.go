@@ -55,7 +55,7 @@ func TestMetaReplicaLookupsAgainstHBase(t *testing.T) {
 	}
 	rows := []string{"0r", "1r", "2r", "3r", "4r", "5r", "6r", "7r"}
 	for _, row := range rows {
-		p, _ := hrpc.NewPut([]byte(table), []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte(row)))
+		p, _ := hrpc.NewPut(table, []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte(row)))
 		if _, err := writer.Put(ctx, p); err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestMetaReplicaLookupsAgainstHBase(t *testing.T) {
 				}
 				defer c.Close()
 				// The first lookup reads the replicas' locations in the background: wait for them.
-				g, _ := hrpc.NewGet([]byte(table), []byte(rows[0]))
+				g, _ := hrpc.NewGet(table, []byte(rows[0]))
 				if _, err := c.Get(ctx, g); err != nil {
 					t.Fatal(err)
 				}
@@ -104,7 +104,7 @@ func TestMetaReplicaLookupsAgainstHBase(t *testing.T) {
 					t.Logf("hbase:meta replicas: %v, located by %T", reps, c.metaReps.loc)
 				}
 				for _, row := range rows[1:] {
-					g, _ := hrpc.NewGet([]byte(table), []byte(row))
+					g, _ := hrpc.NewGet(table, []byte(row))
 					res, err := c.Get(ctx, g)
 					if err != nil {
 						t.Fatalf("round %d: Get %s: %v", round, row, err)

@@ -70,7 +70,7 @@ func TestMetaReplicaLookups(t *testing.T) {
 	ctx := testContext(t, 10*time.Second)
 	get := func(row string) {
 		t.Helper()
-		g, _ := hrpc.NewGet([]byte("t"), []byte(row))
+		g, _ := hrpc.NewGet("t", []byte(row))
 		if _, err := c.Get(ctx, g); err != nil {
 			t.Fatalf("Get %q: %v", row, err)
 		}

@@ -24,7 +24,7 @@ func TestIntegrationScanMetrics(t *testing.T) {
 	}}))
 	rows := loadRows(t, c, table, n)
 
-	s, err := hrpc.NewScan([]byte(table), hrpc.TrackScanMetrics(), hrpc.NumberOfRows(50))
+	s, err := hrpc.NewScan(table, hrpc.TrackScanMetrics(), hrpc.NumberOfRows(50))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestIntegrationScanMetrics(t *testing.T) {
 		t.Errorf("metrics %+v; want at least %d RPCs, response bytes, no retries", m, 2*regions)
 	}
 
-	filtered, err := hrpc.NewScan([]byte(table), hrpc.TrackScanMetrics(), hrpc.WithFilter(hrpc.RowFilter{
+	filtered, err := hrpc.NewScan(table, hrpc.TrackScanMetrics(), hrpc.WithFilter(hrpc.RowFilter{
 		Op: hrpc.Equal, Comparator: hrpc.RegexStringComparator{Pattern: ".*5$"}}))
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestIntegrationScanMetrics(t *testing.T) {
 	}
 
 	// Without TrackScanMetrics the servers send none; the client's counts are still kept.
-	plain, _ := hrpc.NewScan([]byte(table))
+	plain, _ := hrpc.NewScan(table)
 	sc = c.NewScanner(testContext(t, time.Minute), plain)
 	for sc.Next() {
 	}
@@ -94,7 +94,7 @@ func TestIntegrationServerLatencyAndStats(t *testing.T) {
 	c := newTestClient(t)
 	rows := loadRows(t, c, table, n)
 	for _, row := range rows {
-		get, _ := hrpc.NewGet([]byte(table), []byte(row))
+		get, _ := hrpc.NewGet(table, []byte(row))
 		if _, err := c.Get(ctx, get); err != nil {
 			t.Fatal(err)
 		}

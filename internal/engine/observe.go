@@ -51,21 +51,22 @@ func (c *Client) observing() bool { return c.Hooks != nil || c.lat != nil }
 // CallObs follows one call for the hooks and the latency histograms. It lives on the stack
 // of sendObserved.
 type CallObs struct {
-	hooks      *hbasetrace.Hooks
-	op         string
-	opKind     opKind
-	table, row []byte
-	start      time.Time
-	attempts   int
-	retries    int
-	region     []byte
-	server     string
-	reqBytes   int // of the attempt being sent (set by callRegion)
-	reqTotal   int
-	respTotal  int
+	hooks     *hbasetrace.Hooks
+	op        string
+	opKind    opKind
+	table     string
+	row       []byte
+	start     time.Time
+	attempts  int
+	retries   int
+	region    []byte
+	server    string
+	reqBytes  int // of the attempt being sent (set by callRegion)
+	reqTotal  int
+	respTotal int
 }
 
-func NewCallObs(c *Client, op string, table, row []byte) CallObs {
+func NewCallObs(c *Client, op, table string, row []byte) CallObs {
 	return CallObs{hooks: c.Hooks, op: op, opKind: kindOf(op), table: table, row: row, start: time.Now()}
 }
 
@@ -124,7 +125,7 @@ func RequestSize(req proto.Message, cells []byte) int {
 
 // sendObserved is send with hooks or latency histograms.
 func (c *Client) sendObserved(ctx context.Context, call wire.Call) (proto.Message, []byte, error) {
-	o := NewCallObs(c, call.Op(), call.Table(), call.Key())
+	o := NewCallObs(c, call.Op(), call.TableName(), call.Key())
 	ctx = o.Begin(ctx)
 	resp, cells, err := c.run(ctx, &callRun{call: call}, &o)
 	o.End(ctx, err)
@@ -151,7 +152,7 @@ func (c *Client) retrying(ctx context.Context, o *CallObs, conn *region.Client, 
 }
 
 // cacheLooked reports a look into the region cache.
-func (c *Client) cacheLooked(ctx context.Context, table, key []byte, hit bool) {
+func (c *Client) cacheLooked(ctx context.Context, table string, key []byte, hit bool) {
 	if !hit {
 		c.stats.cacheMisses.Add(1)
 	}
@@ -169,7 +170,7 @@ func (c *Client) locate(ctx context.Context, table, key []byte, before bool) (*r
 		c.stats.lookupErrors.Add(1)
 	}
 	if c.Hooks != nil && c.Hooks.Lookup != nil {
-		ev := hbasetrace.LookupInfo{Table: table, Row: key, Duration: time.Since(start), Err: err}
+		ev := hbasetrace.LookupInfo{Table: string(table), Row: key, Duration: time.Since(start), Err: err}
 		if r != nil {
 			ev.Region, ev.Server = r.name, r.addr
 		}

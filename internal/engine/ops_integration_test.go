@@ -102,7 +102,7 @@ func cellsEqualJava(t *testing.T, what string, ours []hrpc.Cell, java []hbasetes
 
 func opsScanAll(t *testing.T, c *Client, ctx context.Context, table string, opts ...hrpc.ScanOption) []*hrpc.Result {
 	t.Helper()
-	s := opsMust[*hrpc.Scan](t)(hrpc.NewScan([]byte(table), opts...))
+	s := opsMust[*hrpc.Scan](t)(hrpc.NewScan(table, opts...))
 	var out []*hrpc.Result
 	for r, err := range c.Scan(ctx, s) {
 		if err != nil {
@@ -138,7 +138,7 @@ func TestIntegrationOpsBinaryKeysAndEmptyValues(t *testing.T) {
 		rows = append(rows, []byte{byte(b)})
 	}
 	for i, row := range rows {
-		batch = append(batch, opsMust[*hrpc.Put](t)(hrpc.NewPut([]byte(table), row,
+		batch = append(batch, opsMust[*hrpc.Put](t)(hrpc.NewPut(table, row,
 			hrpc.Value(f, all[:i%256+1], row),
 			hrpc.Value(f, []byte{}, []byte{}),
 			hrpc.Value(f, []byte{0xff, 0x00}, all[i%256:]))))
@@ -149,7 +149,7 @@ func TestIntegrationOpsBinaryKeysAndEmptyValues(t *testing.T) {
 		}
 	}
 	for i, row := range rows {
-		res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet([]byte(table), row)))
+		res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet(table, row)))
 		if err != nil {
 			t.Fatalf("get %x: %v", row, err)
 		}
@@ -194,7 +194,7 @@ func TestIntegrationOpsBinaryKeysAndEmptyValues(t *testing.T) {
 	if err := testCluster(t).Put(ctx, table, jrow, f, []byte("empty"), nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet([]byte(table), jrow)))
+	res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet(table, jrow)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,10 +219,10 @@ func TestIntegrationOpsTenMegabyteValue(t *testing.T) {
 	for i := 0; i < len(big); i += 8 {
 		binary.LittleEndian.PutUint64(big[i:], rng.Uint64())
 	}
-	if _, err := c.Put(ctx, opsMust[*hrpc.Put](t)(hrpc.NewPut([]byte(table), []byte("big"), hrpc.Value(f, []byte("q"), big)))); err != nil {
+	if _, err := c.Put(ctx, opsMust[*hrpc.Put](t)(hrpc.NewPut(table, []byte("big"), hrpc.Value(f, []byte("q"), big)))); err != nil {
 		t.Fatalf("put 10 MB: %v", err)
 	}
-	res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet([]byte(table), []byte("big"))))
+	res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet(table, []byte("big"))))
 	if err != nil {
 		t.Fatalf("get 10 MB: %v", err)
 	}
@@ -241,7 +241,7 @@ func TestIntegrationOpsTenMegabyteValue(t *testing.T) {
 	if err := testCluster(t).Put(ctx, table, []byte("big2"), f, []byte("q"), big2); err != nil {
 		t.Fatal(err)
 	}
-	res, err = c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet([]byte(table), []byte("big2"))))
+	res, err = c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet(table, []byte("big2"))))
 	if err != nil || len(res.Cells) != 1 || !bytes.Equal(res.Cells[0].Value, big2) {
 		t.Fatalf("java-written 9 MB value: %v", err)
 	}
@@ -250,7 +250,7 @@ func TestIntegrationOpsTenMegabyteValue(t *testing.T) {
 func versionsOf(t *testing.T, c *Client, ctx context.Context, table string, row, fam, qual []byte, opts ...hrpc.GetOption) []uint64 {
 	t.Helper()
 	opts = append([]hrpc.GetOption{hrpc.Columns(fam, qual), hrpc.MaxVersions(100)}, opts...)
-	res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet([]byte(table), row, opts...)))
+	res, err := c.Get(ctx, opsMust[*hrpc.Get](t)(hrpc.NewGet(table, row, opts...)))
 	if err != nil {
 		t.Fatalf("get versions: %v", err)
 	}
@@ -268,7 +268,7 @@ func TestIntegrationOpsVersionsAndDeletes(t *testing.T) {
 	table := createVersionedTable(t, 100, "f", "g")
 	c := newTestClient(t)
 	ctx := testContext(t, 2*time.Minute)
-	tb, row, f, g := []byte(table), []byte("row"), []byte("f"), []byte("g")
+	tb, row, f, g := table, []byte("row"), []byte("f"), []byte("g")
 	q, q2 := []byte("q"), []byte("q2")
 	put := func(opts ...hrpc.PutOption) {
 		t.Helper()
@@ -346,7 +346,7 @@ func TestIntegrationOpsCheckAndMutate(t *testing.T) {
 	table := createTable(t, []string{"f"}, nil)
 	c := newTestClient(t)
 	ctx := testContext(t, time.Minute)
-	tb, row, f, q := []byte(table), []byte("row"), []byte("f"), []byte("q")
+	tb, row, f, q := table, []byte("row"), []byte("f"), []byte("q")
 	put := func(v string) *hrpc.Put {
 		return opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, q, []byte(v))))
 	}
@@ -428,7 +428,7 @@ func TestIntegrationOpsAppendIncrement(t *testing.T) {
 	table := createTable(t, []string{"f"}, nil)
 	c := newTestClient(t)
 	ctx := testContext(t, time.Minute)
-	tb, row, f := []byte(table), []byte("row"), []byte("f")
+	tb, row, f := table, []byte("row"), []byte("f")
 	inc := func(q string, d int64) int64 {
 		t.Helper()
 		res, err := c.Increment(ctx, opsMust[*hrpc.Increment](t)(hrpc.NewIncrement(tb, row, hrpc.Amount(f, []byte(q), d))))
@@ -500,7 +500,7 @@ func TestIntegrationOpsMutateRowAtomic(t *testing.T) {
 	table := createTable(t, []string{"f"}, nil)
 	c := newTestClient(t)
 	ctx := testContext(t, time.Minute)
-	tb, row, f := []byte(table), []byte("row"), []byte("f")
+	tb, row, f := table, []byte("row"), []byte("f")
 	if _, err := c.Put(ctx, opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, []byte("old"), []byte("x"))))); err != nil {
 		t.Fatal(err)
 	}
@@ -541,7 +541,7 @@ func TestIntegrationOpsGetSelection(t *testing.T) {
 	table := createTable(t, []string{"f", "g"}, nil)
 	c := newTestClient(t)
 	ctx := testContext(t, time.Minute)
-	tb, row, f, g := []byte(table), []byte("row"), []byte("f"), []byte("g")
+	tb, row, f, g := table, []byte("row"), []byte("f"), []byte("g")
 	if _, err := c.Put(ctx, opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row,
 		hrpc.Value(f, []byte("a"), []byte("1")), hrpc.Value(f, []byte("b"), []byte("2")), hrpc.Value(g, []byte("c"), []byte("3"))))); err != nil {
 		t.Fatal(err)

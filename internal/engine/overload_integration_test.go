@@ -106,7 +106,7 @@ func TestOverloadAgainstHBase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		runOverload(t, ctx, c, run, []byte(table), dur, deadline)
+		runOverload(t, ctx, c, run, table, dur, deadline)
 		run.stats = c.Stats()
 		c.Close()
 		runs = append(runs, run)
@@ -142,7 +142,7 @@ func TestOverloadAgainstHBase(t *testing.T) {
 		if m := slices.Max(append(run.attempts, 0)); m > bound {
 			t.Errorf("%s: an acknowledged Put took %d attempts; the overload pauses allow at most %d in %v", run.name, m, bound, deadline)
 		}
-		checkAcked(t, ctx, cl, run, []byte(table))
+		checkAcked(t, ctx, cl, run, table)
 	}
 	t.Logf("%-16s %10s %10s %10s %10s %12s %12s", "mode", "writes/s", "Put p50", "Put p99", "failed", "attempts/Put", "max attempts")
 	for _, r := range runs {
@@ -154,7 +154,7 @@ func TestOverloadAgainstHBase(t *testing.T) {
 
 // runOverload runs 8 writers of single Puts and 4 writers of 25-Put batches for dur, each
 // write with a deadline, recording what was acknowledged.
-func runOverload(t *testing.T, ctx context.Context, c *Client, run *overloadRun, table []byte, dur, deadline time.Duration) {
+func runOverload(t *testing.T, ctx context.Context, c *Client, run *overloadRun, table string, dur, deadline time.Duration) {
 	value := make([]byte, 1024)
 	for i := range value {
 		value[i] = byte(i)
@@ -220,7 +220,7 @@ func (r *overloadRun) record(row string, value []byte, err error, lat time.Durat
 }
 
 // checkAcked reads every acknowledged write back with a client of its own.
-func checkAcked(t *testing.T, ctx context.Context, cl *hbasetest.Cluster, run *overloadRun, table []byte) {
+func checkAcked(t *testing.T, ctx context.Context, cl *hbasetest.Cluster, run *overloadRun, table string) {
 	t.Helper()
 	c, err := NewClient(cl.ZKQuorum, WithZNodeParent(cl.ZNodeParent))
 	if err != nil {

@@ -219,7 +219,7 @@ func TestBackpressureDelaysWrites(t *testing.T) {
 	c := fc.client(t, WithBackpressure(maxDelay), WithHooks(h.hooks()))
 	ctx := testContext(t, 10*time.Second)
 	put := func(row string) *hrpc.Put {
-		p, err := hrpc.NewPut([]byte("t"), []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+		p, err := hrpc.NewPut("t", []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -300,7 +300,7 @@ func TestPriorityAndAttributesOnTheWire(t *testing.T) {
 	c := fc.client(t, WithConnectionAttribute("app", []byte("a")), WithConnectionAttribute("app", []byte("b")),
 		WithConnectionAttribute("k\x00", nil))
 	ctx := testContext(t, 10*time.Second)
-	get, err := hrpc.NewGet([]byte("t"), []byte("r"), hrpc.Priority(7), hrpc.RequestAttribute("x", []byte{0, ','}),
+	get, err := hrpc.NewGet("t", []byte("r"), hrpc.Priority(7), hrpc.RequestAttribute("x", []byte{0, ','}),
 		hrpc.RequestAttribute("y", nil), hrpc.RequestAttribute("x", []byte("2")))
 	if err != nil {
 		t.Fatal(err)
@@ -308,8 +308,8 @@ func TestPriorityAndAttributesOnTheWire(t *testing.T) {
 	if _, err := c.Get(ctx, get); err != nil {
 		t.Fatal(err)
 	}
-	p1, _ := hrpc.NewPut([]byte("t"), []byte("a"), hrpc.Value([]byte("f"), []byte("q"), nil), hrpc.Priority(3), hrpc.RequestAttribute("p", []byte("1")))
-	p2, _ := hrpc.NewPut([]byte("t"), []byte("b"), hrpc.Value([]byte("f"), []byte("q"), nil), hrpc.Priority(201), hrpc.RequestAttribute("p", []byte("2")))
+	p1, _ := hrpc.NewPut("t", []byte("a"), hrpc.Value([]byte("f"), []byte("q"), nil), hrpc.Priority(3), hrpc.RequestAttribute("p", []byte("1")))
+	p2, _ := hrpc.NewPut("t", []byte("b"), hrpc.Value([]byte("f"), []byte("q"), nil), hrpc.Priority(201), hrpc.RequestAttribute("p", []byte("2")))
 	for _, r := range c.SendBatch(ctx, []hrpc.Batchable{p1, p2, mustGetT(t, "t", "c")}) {
 		if r.Err != nil {
 			t.Fatal(r.Err)
@@ -336,10 +336,10 @@ func TestPriorityAndAttributesOnTheWire(t *testing.T) {
 			t.Errorf("connection header attributes %v; want app=b and k\\x00 without a value", a)
 		}
 	}
-	if _, err := hrpc.NewGet([]byte("t"), []byte("r"), hrpc.Priority(-1)); !errors.Is(err, hberr.ErrBadRequest) {
+	if _, err := hrpc.NewGet("t", []byte("r"), hrpc.Priority(-1)); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("Priority(-1): err = %v; want ErrBadRequest", err)
 	}
-	if _, err := hrpc.NewGet([]byte("t"), []byte("r"), hrpc.RequestAttribute("", nil)); !errors.Is(err, hberr.ErrBadRequest) {
+	if _, err := hrpc.NewGet("t", []byte("r"), hrpc.RequestAttribute("", nil)); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("RequestAttribute(\"\"): err = %v; want ErrBadRequest", err)
 	}
 }
@@ -351,7 +351,7 @@ func TestGetAllocationsWithHeaderFields(t *testing.T) {
 		t.Skip("the race detector allocates")
 	}
 	c := startLeanGetServer(t, []byte("row"))
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"), hrpc.Priority(5), hrpc.RequestAttribute("tenant", []byte("a")))
+	get, _ := hrpc.NewGet("t", []byte("row"), hrpc.Priority(5), hrpc.RequestAttribute("tenant", []byte("a")))
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	if _, err := c.Get(ctx, get); err != nil {

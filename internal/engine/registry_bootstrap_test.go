@@ -79,7 +79,7 @@ func TestBootstrapRegistryLocatesMeta(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	get, err := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, err := hrpc.NewGet("t", []byte("row"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestBootstrapRegistryUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	_, err = c.Get(testContext(t, 2*time.Second), get)
 	if !errors.Is(err, hberr.ErrBootstrapUnreachable) || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), b) {
 		t.Fatalf("err = %v; want hberr.ErrBootstrapUnreachable naming %s and %s", err, a, b)
@@ -169,7 +169,7 @@ func TestBootstrapRegistryMetaReplicas(t *testing.T) {
 	ctx := testContext(t, 10*time.Second)
 	get := func(row string) {
 		t.Helper()
-		g, _ := hrpc.NewGet([]byte("t"), []byte(row))
+		g, _ := hrpc.NewGet("t", []byte(row))
 		if _, err := c.Get(ctx, g); err != nil {
 			t.Fatalf("Get %q: %v", row, err)
 		}

@@ -36,7 +36,7 @@ func TestDeltasIntactOnAServerThatReusesReleasedBuffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	tb := []byte(table)
+	tb := table
 	wantCell := func(t *testing.T, what string, cells []hrpc.Cell, row, qual, value []byte) {
 		t.Helper()
 		if len(cells) != 1 || !bytes.Equal(cells[0].Row, row) || !bytes.Equal(cells[0].Family, famF) ||

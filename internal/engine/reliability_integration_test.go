@@ -52,7 +52,7 @@ func TestNoRetriesAgainstHBase(t *testing.T) {
 	table := createTable(t, []string{"f"}, nil)
 	c := newTestClient(t, WithNoRetries())
 	ctx := testContext(t, time.Minute)
-	put, _ := hrpc.NewPut([]byte(table), []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	put, _ := hrpc.NewPut(table, []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	if _, err := c.Put(ctx, put); err != nil {
 		t.Fatalf("first Put: %v", err)
 	}
@@ -68,7 +68,7 @@ func TestNoRetriesAgainstHBase(t *testing.T) {
 	}
 
 	moveRegion(t, cl, table, nil)
-	get, _ := hrpc.NewGet([]byte(table), []byte("row"), hrpc.MaxAttempts(20))
+	get, _ := hrpc.NewGet(table, []byte("row"), hrpc.MaxAttempts(20))
 	if res, err := c.Get(ctx, get); err != nil || len(res.Cells) != 1 || string(res.Cells[0].Value) != "v" {
 		t.Fatalf("Get with MaxAttempts(20) after a move: %v, %v; want the row", res, err)
 	}
@@ -81,7 +81,7 @@ func TestRegionMovedHintAgainstHBase(t *testing.T) {
 	table := createTable(t, []string{"f"}, nil)
 	c := newTestClient(t)
 	ctx := testContext(t, time.Minute)
-	put, _ := hrpc.NewPut([]byte(table), []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	put, _ := hrpc.NewPut(table, []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	if _, err := c.Put(ctx, put); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestDeadServerRelocationAgainstHBase(t *testing.T) {
 	n := len(splits)
 	rowOf := func(i int) string { return string(splits[i]) }
 	for i := range n {
-		put, _ := hrpc.NewPut([]byte(table), []byte(rowOf(i)), hrpc.Value([]byte("f"), []byte("q"), []byte(rowOf(i))))
+		put, _ := hrpc.NewPut(table, []byte(rowOf(i)), hrpc.Value([]byte("f"), []byte("q"), []byte(rowOf(i))))
 		if _, err := c.Put(ctx, put); err != nil {
 			t.Fatal(err)
 		}

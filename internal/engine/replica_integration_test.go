@@ -49,7 +49,7 @@ func createReplicatedTable(t *testing.T, c *Client, splits ...string) string {
 // seeing one without the other, or another number, saw a row nobody wrote.
 func putVersioned(ctx context.Context, c *Client, table, row string, n int) error {
 	v := []byte(strconv.Itoa(n))
-	p, err := hrpc.NewPut([]byte(table), []byte(row), hrpc.Value([]byte("f"), []byte("a"), v),
+	p, err := hrpc.NewPut(table, []byte(row), hrpc.Value([]byte("f"), []byte("a"), v),
 		hrpc.Value([]byte("f"), []byte("b"), v))
 	if err != nil {
 		return err
@@ -73,11 +73,11 @@ func versionOf(res *hrpc.Result) (int, error) {
 
 // readReplica reads row from one secondary replica of its region, bypassing the primary.
 func readReplica(ctx context.Context, c *Client, table, row string, replica int) (*hrpc.Result, error) {
-	g, err := hrpc.NewGet([]byte(table), []byte(row), hrpc.Consistency(hrpc.Timeline))
+	g, err := hrpc.NewGet(table, []byte(row), hrpc.Consistency(hrpc.Timeline))
 	if err != nil {
 		return nil, err
 	}
-	r, _, err := c.findRegion(ctx, []byte(table), []byte(row), false)
+	r, _, err := c.findRegion(ctx, table, []byte(row), false)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +181,7 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 	rc := newTestClient(t, WithHedgeDelay(0))
 	var reads, stale int
 	for wctx.Err() == nil {
-		g, _ := hrpc.NewGet([]byte(table), []byte("hrow"), hrpc.Consistency(hrpc.Timeline))
+		g, _ := hrpc.NewGet(table, []byte("hrow"), hrpc.Consistency(hrpc.Timeline))
 		before := written.Load()
 		res, err := rc.Get(ctx, g)
 		if err != nil {
@@ -227,7 +227,7 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 	fn.BlackHole(addr)
 	var worst time.Duration
 	for i := range 20 {
-		g, _ := hrpc.NewGet([]byte(table), []byte(row), hrpc.Consistency(hrpc.Timeline))
+		g, _ := hrpc.NewGet(table, []byte(row), hrpc.Consistency(hrpc.Timeline))
 		gctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		start := time.Now()
 		res, err := c.Get(gctx, g)
@@ -245,7 +245,7 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 	if worst > time.Second {
 		t.Errorf("a Timeline Get took %v with the primary partitioned: it waited for the primary", worst)
 	}
-	g, _ := hrpc.NewGet([]byte(table), []byte(row))
+	g, _ := hrpc.NewGet(table, []byte(row))
 	var err error
 	sctx, scancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	_, err = c.Get(sctx, g)
@@ -257,7 +257,7 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 	// answered by their primaries.
 	var batch []hrpc.Batchable
 	for _, rw := range rows {
-		g, _ := hrpc.NewGet([]byte(table), []byte(rw), hrpc.Consistency(hrpc.Timeline))
+		g, _ := hrpc.NewGet(table, []byte(rw), hrpc.Consistency(hrpc.Timeline))
 		batch = append(batch, g)
 		if rw != row {
 			batch = append(batch, mustGet(t, table, []byte(rw)))
@@ -280,7 +280,7 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 
 	// A Timeline scan of the table goes to a secondary for the partitioned region and stays
 	// there (one row per RPC: the region's next requests go where its first page came from).
-	scan, err := hrpc.NewScan([]byte(table), hrpc.Consistency(hrpc.Timeline), hrpc.NumberOfRows(1))
+	scan, err := hrpc.NewScan(table, hrpc.Consistency(hrpc.Timeline), hrpc.NumberOfRows(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 	// connection: it is dialled again).
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		g, _ := hrpc.NewGet([]byte(table), []byte(row), hrpc.Consistency(hrpc.Timeline))
+		g, _ := hrpc.NewGet(table, []byte(row), hrpc.Consistency(hrpc.Timeline))
 		res, err := c.Get(ctx, g)
 		if err == nil && !res.Stale {
 			break
@@ -389,7 +389,7 @@ func TestTimelineUnderPartitions(t *testing.T) {
 						i := k % len(rows)
 						rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 						start := time.Now()
-						g, _ := hrpc.NewGet([]byte(table), []byte(rows[i]), hrpc.Consistency(hrpc.Timeline))
+						g, _ := hrpc.NewGet(table, []byte(rows[i]), hrpc.Consistency(hrpc.Timeline))
 						res, err := c.Get(rctx, g)
 						took := time.Since(start)
 						cancel()
@@ -421,7 +421,7 @@ func TestTimelineUnderPartitions(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 			fn.BlackHole(addr)
 			// A scan during the partition.
-			scan, _ := hrpc.NewScan([]byte(table), hrpc.Consistency(hrpc.Timeline), hrpc.NumberOfRows(1))
+			scan, _ := hrpc.NewScan(table, hrpc.Consistency(hrpc.Timeline), hrpc.NumberOfRows(1))
 			n := 0
 			sctx, scancel := context.WithTimeout(ctx, 2*time.Second)
 			for res, err := range c.Scan(sctx, scan) {
@@ -494,7 +494,7 @@ func TestTimelineHedgesSlowServer(t *testing.T) {
 	measure := func(name string, c *Client, cons hrpc.ConsistencyLevel) (slow, stale int) {
 		var took []time.Duration
 		for range reads {
-			g, _ := hrpc.NewGet([]byte(table), []byte(row), hrpc.Consistency(cons))
+			g, _ := hrpc.NewGet(table, []byte(row), hrpc.Consistency(cons))
 			start := time.Now()
 			res, err := c.Get(ctx, g)
 			if err != nil {
@@ -572,7 +572,7 @@ func hedgesLaggingServer(t *testing.T, admin *Client, table string, regions []hb
 	round := func(c *Client, n int) (slowReads, lateSlow, healthyHedged, stale int, slowTook []time.Duration) {
 		for i := range n {
 			r := regions[i%len(regions)]
-			g, _ := hrpc.NewGet([]byte(table), []byte(rows[i%len(rows)]), hrpc.Consistency(hrpc.Timeline))
+			g, _ := hrpc.NewGet(table, []byte(rows[i%len(rows)]), hrpc.Consistency(hrpc.Timeline))
 			before := c.Stats().HedgesSent
 			start := time.Now()
 			res, err := c.Get(ctx, g)

@@ -79,7 +79,7 @@ func TestMaxAttemptsPerRequestOverridesClient(t *testing.T) {
 		return cellResult(req)
 	}
 	c := fc.client(t, WithNoRetries(), WithMaxBackoff(time.Millisecond))
-	get, err := hrpc.NewGet([]byte("t"), []byte("row"), hrpc.MaxAttempts(4))
+	get, err := hrpc.NewGet("t", []byte("row"), hrpc.MaxAttempts(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestMaxAttemptsPerRequestOverridesClient(t *testing.T) {
 		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.CallQueueTooBigException", "queue full")}
 	}
 	c2 := fc.client(t, WithMaxBackoff(time.Millisecond))
-	put, err := hrpc.NewPut([]byte("t"), []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")), hrpc.MaxAttempts(2))
+	put, err := hrpc.NewPut("t", []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")), hrpc.MaxAttempts(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestRetryErrorCountsAttempts(t *testing.T) {
 }
 
 func TestMaxAttemptsOptionsChecked(t *testing.T) {
-	if _, err := hrpc.NewGet([]byte("t"), []byte("r"), hrpc.MaxAttempts(0)); !errors.Is(err, hberr.ErrBadRequest) {
+	if _, err := hrpc.NewGet("t", []byte("r"), hrpc.MaxAttempts(0)); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("hrpc.MaxAttempts(0): err = %v; want ErrInvalidOption", err)
 	}
 }

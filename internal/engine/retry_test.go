@@ -33,7 +33,7 @@ func TestRetryRelooksUpMovedRegion(t *testing.T) {
 		return cellResult(req)
 	}
 	c := fc.client(t)
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	res, err := c.Get(testContext(t, 10*time.Second), get)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestNoRetryForDoNotRetry(t *testing.T) {
 		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException", "no family x")}
 	}
 	c := fc.client(t)
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	_, err := c.Get(testContext(t, 10*time.Second), get)
 	if !errors.Is(err, hberr.ErrNoSuchFamily) || !errors.Is(err, hberr.ErrDoNotRetry) {
 		t.Fatalf("err = %v, want hberr.ErrNoSuchFamily and hberr.ErrDoNotRetry", err)
@@ -85,7 +85,7 @@ func TestRetryableErrorsBackOff(t *testing.T) {
 		return cellResult(req)
 	}
 	c := fc.client(t, WithMaxBackoff(20*time.Millisecond))
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	if _, err := c.Get(testContext(t, 10*time.Second), get); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestRetriesBoundedByContext(t *testing.T) {
 		return fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.RegionTooBusyException", "busy")}
 	}
 	c := fc.client(t, WithMaxBackoff(5*time.Millisecond))
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	_, err := c.Get(ctx, get)
@@ -126,7 +126,7 @@ func TestLateResponseIsDropped(t *testing.T) {
 		return cellResult(req)
 	}
 	c := fc.client(t)
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -152,7 +152,7 @@ func TestClosedClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	get, _ := hrpc.NewGet([]byte("t"), []byte("row"))
+	get, _ := hrpc.NewGet("t", []byte("row"))
 	if _, err := c.Get(testContext(t, 5*time.Second), get); err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestClosedClient(t *testing.T) {
 	if _, err := c.Get(testContext(t, 5*time.Second), get); !errors.Is(err, hberr.ErrClosed) {
 		t.Fatalf("Get after Close = %v, want hberr.ErrClosed", err)
 	}
-	put, _ := hrpc.NewPut([]byte("t"), []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	put, _ := hrpc.NewPut("t", []byte("row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	if _, err := c.Put(testContext(t, 5*time.Second), put); !errors.Is(err, hberr.ErrClosed) {
 		t.Fatalf("Put after Close = %v, want hberr.ErrClosed", err)
 	}
@@ -206,7 +206,7 @@ func TestBadInputBeforeAnyRPC(t *testing.T) {
 
 func mustScan(t *testing.T, opts ...hrpc.ScanOption) *hrpc.Scan {
 	t.Helper()
-	s, err := hrpc.NewScan([]byte("t"), opts...)
+	s, err := hrpc.NewScan("t", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,14 +243,14 @@ func TestSendBatchRetriesOnlyFailedRegion(t *testing.T) {
 		if k[0] == 'u' {
 			table, row = "u", k[2:]
 		}
-		g, err := hrpc.NewGet([]byte(table), []byte(row))
+		g, err := hrpc.NewGet(table, []byte(row))
 		if err != nil {
 			t.Fatal(err)
 		}
 		calls = append(calls, g)
 		want = append(want, row)
 	}
-	put, _ := hrpc.NewPut([]byte("t"), []byte("c"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	put, _ := hrpc.NewPut("t", []byte("c"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	calls = append(calls, put, nil)
 	res := c.SendBatch(testContext(t, 10*time.Second), calls)
 	for i, w := range want {
@@ -301,7 +301,7 @@ func TestServerDeathTakesAllItsRegionsOutAtOnce(t *testing.T) {
 
 func mustGetT(t *testing.T, table, row string) *hrpc.Get {
 	t.Helper()
-	g, err := hrpc.NewGet([]byte(table), []byte(row))
+	g, err := hrpc.NewGet(table, []byte(row))
 	if err != nil {
 		t.Fatal(err)
 	}

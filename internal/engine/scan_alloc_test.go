@@ -37,7 +37,7 @@ func startLeanScanServer(tb testing.TB, rows int) *Client {
 // scanN scans n rows from "row" as hbase-bench's scan workload does: a new Scan, n rows in one
 // RPC.
 func scanN(ctx context.Context, c *Client, n int) (int, error) {
-	scan, err := hrpc.NewScan([]byte("t"), hrpc.StartRow([]byte("row")), hrpc.Limit(n), hrpc.NumberOfRows(n))
+	scan, err := hrpc.NewScan("t", hrpc.StartRow([]byte("row")), hrpc.Limit(n), hrpc.NumberOfRows(n))
 	if err != nil {
 		return 0, err
 	}
@@ -61,7 +61,7 @@ func TestScanAllocations(t *testing.T) {
 		t.Skip("the race detector allocates")
 	}
 	request := testing.AllocsPerRun(100, func() {
-		if _, err := hrpc.NewScan([]byte("t"), hrpc.StartRow([]byte("row")), hrpc.Limit(100), hrpc.NumberOfRows(100)); err != nil {
+		if _, err := hrpc.NewScan("t", hrpc.StartRow([]byte("row")), hrpc.Limit(100), hrpc.NumberOfRows(100)); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -133,7 +133,7 @@ func TestIntegrationScanWideRowsReassembled(t *testing.T) {
 		for q := range 50 {
 			opts = append(opts, hrpc.Value(famF, fmt.Appendf(nil, "q%02d", q), make([]byte, 1024)))
 		}
-		p, err := hrpc.NewPut([]byte(table), []byte(row), opts...)
+		p, err := hrpc.NewPut(table, []byte(row), opts...)
 		if err != nil {
 			t.Fatal(err)
 		}

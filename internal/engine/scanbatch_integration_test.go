@@ -30,7 +30,7 @@ func TestIntegrationScanBatchShapesMatchJava(t *testing.T) {
 		for q := range r.cells {
 			opts = append(opts, hrpc.Value(famF, qual(q), value))
 		}
-		p, err := hrpc.NewPut([]byte(table), []byte(r.key), opts...)
+		p, err := hrpc.NewPut(table, []byte(r.key), opts...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func TestScanCursorResultsAgainstHBase(t *testing.T) {
 			}
 			vals = append(vals, hrpc.Value(famF, fmt.Appendf(nil, "q%02d", j), v))
 		}
-		p, err := hrpc.NewPut([]byte(table), fmt.Appendf(nil, "c%04d", i), vals...)
+		p, err := hrpc.NewPut(table, fmt.Appendf(nil, "c%04d", i), vals...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestScanCursorResultsAgainstHBase(t *testing.T) {
 	}
 	filter := hrpc.ValueFilter{Op: hrpc.Equal, Comparator: hrpc.RegexStringComparator{Pattern: "^match$"}}
 	for d := 20 * time.Millisecond; d < 3*time.Second; d *= 2 {
-		s, err := hrpc.NewScan([]byte(table), hrpc.WithFilter(filter), hrpc.CursorResults())
+		s, err := hrpc.NewScan(table, hrpc.WithFilter(filter), hrpc.CursorResults())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,7 +21,7 @@ func TestScanCursorResults(t *testing.T) {
 		if want {
 			opts = append(opts, hrpc.CursorResults())
 		}
-		s, err := hrpc.NewScan([]byte("t"), opts...)
+		s, err := hrpc.NewScan("t", opts...)
 		if err != nil {
 			t.Fatal(err)
 		}

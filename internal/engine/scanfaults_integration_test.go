@@ -49,7 +49,7 @@ func TestScansAcrossSplitsAndMovesUnderNetworkFaults(t *testing.T) {
 	for from := 0; from < preloaded; from += 250 {
 		var puts []hrpc.Batchable
 		for i := from; i < from+250; i++ {
-			p, err := hrpc.NewPut([]byte(table), []byte(key(i)), hrpc.Value(fam, []byte("q"), []byte(key(i))))
+			p, err := hrpc.NewPut(table, []byte(key(i)), hrpc.Value(fam, []byte("q"), []byte(key(i))))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestScansAcrossSplitsAndMovesUnderNetworkFaults(t *testing.T) {
 			attemptedMu.Lock()
 			attempted[k] = true
 			attemptedMu.Unlock()
-			put, _ := hrpc.NewPut([]byte(table), []byte(k), hrpc.Value(fam, []byte("q"), []byte(k)))
+			put, _ := hrpc.NewPut(table, []byte(k), hrpc.Value(fam, []byte("q"), []byte(k)))
 			cctx, cancel := context.WithTimeout(ctx, time.Second)
 			dl, _ := cctx.Deadline()
 			_, err := c.Put(cctx, put)
@@ -98,7 +98,7 @@ func TestScansAcrossSplitsAndMovesUnderNetworkFaults(t *testing.T) {
 	var sc scanFindings
 	const scanDeadline = 10 * time.Second
 	scanOnce := func() {
-		scan, err := hrpc.NewScan([]byte(table), hrpc.NumberOfRows(37))
+		scan, err := hrpc.NewScan(table, hrpc.NumberOfRows(37))
 		if err != nil {
 			t.Error(err)
 			return

@@ -33,7 +33,7 @@ type Scanner struct {
 	maxAttempts int
 	tries       attempts
 	c           *Client
-	table       []byte
+	table       string
 	start       []byte   // the Scan's start row, for errors
 	spec        *pb.Scan // start_row/include_start_row advance as rows are returned
 	reversed    bool
@@ -161,11 +161,11 @@ func (c *Client) startScanner(sc *Scanner, ctx context.Context, s *hrpc.Scan, ow
 		return
 	}
 	w := hrpcwire.Scan(s)
-	sc.table = w.Table()
+	sc.table = w.TableName()
 	sc.start = w.StartRow()
 	sc.spec = w.ProtoInto(&sc.specBuf)
 	sc.reversed = w.Reversed()
-	sc.meta = bytes.Equal(sc.table, MetaTableName)
+	sc.meta = sc.table == MetaTableName
 	sc.whole = !w.AllowPartialResults() && w.BatchSize() == 0
 	if !w.AllowPartialResults() {
 		sc.batches.size = int(w.BatchSize())

@@ -74,7 +74,7 @@ func TestIntegrationScanPooledScanners(t *testing.T) {
 			var mine []keptRow
 			for i := range 10 {
 				from := (g*37 + i*53) % n
-				s, err := hrpc.NewScan([]byte(table), hrpc.StartRow([]byte(rows[from])), hrpc.Limit(100),
+				s, err := hrpc.NewScan(table, hrpc.StartRow([]byte(rows[from])), hrpc.Limit(100),
 					hrpc.NumberOfRows(1+(g+i)%40))
 				if err != nil {
 					errs <- err

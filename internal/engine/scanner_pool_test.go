@@ -212,7 +212,7 @@ func TestScanPooledScannersConcurrent(t *testing.T) {
 			var all []keptRow
 			for i := range 20 {
 				from := (g + i) % 30
-				scan, err := hrpc.NewScan([]byte("t"), hrpc.StartRow(fmt.Appendf(nil, "r%03d", from)),
+				scan, err := hrpc.NewScan("t", hrpc.StartRow(fmt.Appendf(nil, "r%03d", from)),
 					hrpc.NumberOfRows(1+(g+i)%9))
 				if err != nil {
 					errs <- err

@@ -26,12 +26,12 @@ import (
 // findTimeline is findRegion for a Timeline scan: a cached region with secondaries is
 // returned even while it is out of service (conn nil), so that the scan goes to a
 // secondary instead of waiting for the primary to come back.
-func (c *Client) findTimeline(ctx context.Context, table, key []byte, before bool) (*regionInfo, *region.Client, error) {
+func (c *Client) findTimeline(ctx context.Context, table string, key []byte, before bool) (*regionInfo, *region.Client, error) {
 	var r *regionInfo
 	if before {
-		r = c.cache.getBefore(table, key)
+		r = c.cache.getBefore(wire.TableBytes(table), key)
 	} else {
-		r = c.cache.get(table, key)
+		r = c.cache.get(wire.TableBytes(table), key)
 	}
 	if r != nil && len(r.secondaryReplicas()) > 0 {
 		if conn, _, gone := r.state(); !gone {
@@ -235,7 +235,7 @@ func (r *scanRace) settle(ctx context.Context, err error) (won *scanLeg, done bo
 		launched := r.launched
 		r.mu.Unlock()
 		r.legsDone()
-		r.s.c.hedgeScanEvent(ctx, r.primary, r.delay, launched, 0)
+		r.s.c.hedgeScanEvent(ctx, r.s.table, r.primary, r.delay, launched, 0)
 		return nil, true
 	}
 	r.primaryDone = true
@@ -265,7 +265,7 @@ func (r *scanRace) noWinner(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return CtxErr(ctx, err)
 	}
-	r.s.c.hedgeScanEvent(ctx, r.primary, r.delay, launched, -1)
+	r.s.c.hedgeScanEvent(ctx, r.s.table, r.primary, r.delay, launched, -1)
 	return err
 }
 
@@ -287,7 +287,7 @@ func (r *scanRace) adoptWinner(ctx context.Context, won *scanLeg, err error, res
 	r.mu.Lock()
 	launched := r.launched
 	r.mu.Unlock()
-	s.c.hedgeScanEvent(ctx, r.primary, r.delay, launched, won.rep.replicaID)
+	s.c.hedgeScanEvent(ctx, s.table, r.primary, r.delay, launched, won.rep.replicaID)
 	s.adopt(won)
 }
 
@@ -355,10 +355,10 @@ func (c *Client) runScanLeg(ctx context.Context, race *scanRace, rep *regionInfo
 }
 
 // hedgeScanEvent reports a Timeline scan's hedged open to the hooks.
-func (c *Client) hedgeScanEvent(ctx context.Context, r *regionInfo, delay time.Duration, sent, winner int) {
+func (c *Client) hedgeScanEvent(ctx context.Context, table string, r *regionInfo, delay time.Duration, sent, winner int) {
 	if c.Hooks == nil || c.Hooks.Hedge == nil || sent == 0 {
 		return
 	}
-	c.Hooks.Hedge(ctx, hbasetrace.HedgeInfo{Op: "Scan", Table: r.table, Region: r.name, Primary: r.location(),
+	c.Hooks.Hedge(ctx, hbasetrace.HedgeInfo{Op: "Scan", Table: table, Region: r.name, Primary: r.location(),
 		Delay: delay, Sent: sent, Winner: winner})
 }

@@ -93,7 +93,7 @@ func (c *Client) target(ctx context.Context, run *callRun) (*regionInfo, *region
 	run.first = nil
 	var err error
 	if r == nil || conn == nil {
-		if r, conn, err = c.findRegion(ctx, run.call.Table(), run.call.Key(), false); err != nil {
+		if r, conn, err = c.findRegion(ctx, run.call.TableName(), run.call.Key(), false); err != nil {
 			return r, conn, err
 		}
 	}

@@ -54,10 +54,10 @@ func TestStressResponseIntegrity(t *testing.T) {
 		splits = append(splits, []byte(fmt.Sprintf("%02x", b)))
 	}
 	var cl *hbasetest.Cluster
-	var table []byte
+	var table string
 	if calls <= 1_000_000 {
 		cl = testCluster(t)
-		table = []byte(createTable(t, []string{"f", "g"}, splits))
+		table = createTable(t, []string{"f", "g"}, splits)
 	} else {
 		// A long run gets a cluster of its own with room for its data: the shared one's heap
 		// (768 MB for three region servers) runs out after a few million calls.
@@ -65,9 +65,9 @@ func TestStressResponseIntegrity(t *testing.T) {
 			t.Skip("integration test: needs an HBase mini cluster")
 		}
 		cl = hbasetest.StartT(t, hbasetest.Options{RegionServers: 3, HeapMB: 3072})
-		table = []byte("stress")
+		table = "stress"
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		err := cl.CreateTable(ctx, string(table), []string{"f", "g"}, splits)
+		err := cl.CreateTable(ctx, table, []string{"f", "g"}, splits)
 		cancel()
 		if err != nil {
 			t.Fatal(err)
@@ -124,7 +124,7 @@ func TestStressResponseIntegrity(t *testing.T) {
 // stress is the state shared by the workers of one run.
 type stress struct {
 	t          *testing.T
-	table      []byte
+	table      string
 	total      int64
 	faultEvery time.Duration
 	start      time.Time
@@ -159,10 +159,10 @@ func (st *stress) chaos(ctx context.Context, cl *hbasetest.Cluster) {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		if n%4 == 3 && st.splits.Load() < 16 {
 			key := fmt.Appendf(nil, "%02x-m", rand.IntN(256))
-			if _, _, err := cl.Split(cctx, string(st.table), key); err == nil {
+			if _, _, err := cl.Split(cctx, st.table, key); err == nil {
 				st.splits.Add(1)
 			}
-		} else if regions, err := cl.Regions(cctx, string(st.table)); err == nil && len(regions) > 0 {
+		} else if regions, err := cl.Regions(cctx, st.table); err == nil && len(regions) > 0 {
 			if err := cl.Move(cctx, regions[rand.IntN(len(regions))].EncodedName, rand.IntN(3)); err == nil {
 				st.moves.Add(1)
 			}

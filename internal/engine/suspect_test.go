@@ -71,11 +71,11 @@ func TestLostConnectionAfterSend(t *testing.T) {
 	}
 	c := fc.client(t)
 	ctx := testContext(t, 10*time.Second)
-	put, _ := hrpc.NewPut([]byte("t"), []byte("r"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	put, _ := hrpc.NewPut("t", []byte("r"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	if _, err := c.Put(ctx, put); err != nil {
 		t.Errorf("Put across a lost connection: %v; want it resent", err)
 	}
-	inc, _ := hrpc.NewIncrement([]byte("t"), []byte("r"), hrpc.Amount([]byte("f"), []byte("n"), 1))
+	inc, _ := hrpc.NewIncrement("t", []byte("r"), hrpc.Amount([]byte("f"), []byte("n"), 1))
 	if _, err := c.Increment(ctx, inc); err != nil {
 		t.Errorf("Increment across a lost connection: %v; want it resent with its nonce", err)
 	}
@@ -105,7 +105,7 @@ func TestSilentServerSuspectedByBatchAndScan(t *testing.T) {
 	warm()
 
 	silent.Store(true)
-	put, _ := hrpc.NewPut([]byte("t"), []byte("k01-row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	put, _ := hrpc.NewPut("t", []byte("k01-row"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 	callCtx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	res := c.SendBatch(callCtx, []hrpc.Batchable{put})
 	cancel()
@@ -117,7 +117,7 @@ func TestSilentServerSuspectedByBatchAndScan(t *testing.T) {
 	warm()
 
 	silent.Store(true)
-	scan, _ := hrpc.NewScan([]byte("t"), hrpc.StartRow([]byte("k01")), hrpc.StopRow([]byte("k02")))
+	scan, _ := hrpc.NewScan("t", hrpc.StartRow([]byte("k01")), hrpc.StopRow([]byte("k02")))
 	callCtx, cancel = context.WithTimeout(ctx, 100*time.Millisecond)
 	var scanErr error
 	for _, err := range c.Scan(callCtx, scan) {

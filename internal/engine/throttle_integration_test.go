@@ -119,7 +119,7 @@ func TestThrottlingAgainstHBase(t *testing.T) {
 	}
 	put := func(row string) func(context.Context) error {
 		return func(ctx context.Context) error {
-			p, err := hrpc.NewPut([]byte(table), []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte(row)))
+			p, err := hrpc.NewPut(table, []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte(row)))
 			if err != nil {
 				return err
 			}
@@ -217,7 +217,7 @@ func TestThrottlingAgainstHBase(t *testing.T) {
 				batchCalls[g*batches+i] = call(10*time.Second, func(ctx context.Context) error {
 					var puts []hrpc.Batchable
 					for k := range 2 {
-						p, err := hrpc.NewPut([]byte(table), fmt.Appendf(nil, "b%d-%d-%d", g, i, k), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+						p, err := hrpc.NewPut(table, fmt.Appendf(nil, "b%d-%d-%d", g, i, k), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
 						if err != nil {
 							return err
 						}

@@ -31,7 +31,7 @@ func TestRegionErrClosedSurfacesAsErrConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	conn.Close()
-	get, err := hrpc.NewGet([]byte("t"), []byte("r"))
+	get, err := hrpc.NewGet("t", []byte("r"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestRegionErrClosedSurfacesAsErrConnection(t *testing.T) {
 			t.Errorf("%s: %v; want the deadline kept", name, err)
 		}
 	}
-	if got, want := OpError(call, late).Error(), (&hberr.OpError{Op: "Get", Table: []byte("t"), Row: []byte("r"), Err: late}).Error(); got != want {
+	if got, want := OpError(call, late).Error(), (&hberr.OpError{Op: "Get", Table: "t", Row: []byte("r"), Err: late}).Error(); got != want {
 		t.Errorf("message = %q; want %q", got, want)
 	}
 	if err := OpError(call, hberr.ErrTableNotFound); errors.Is(err, hberr.ErrConnection) {

@@ -172,7 +172,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 	fam := []byte("f")
 	counterRow, transferRow := []byte(row+"-counter"), []byte(row+"-transfer")
 	const total = 1000
-	seed, _ := hrpc.NewRowMutations(mustMutation(hrpc.NewIncrement([]byte(table), transferRow, hrpc.Amount(fam, []byte("a"), total))))
+	seed, _ := hrpc.NewRowMutations(mustMutation(hrpc.NewIncrement(table, transferRow, hrpc.Amount(fam, []byte("a"), total))))
 	if err := c.MutateRow(ctx, seed); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 	casPhase := map[string]string{}    // acknowledged CAS token → its phase
 	pairRow := []byte(row + "-pair")
 	casRow := []byte(row + "-cas")
-	casSeed, _ := hrpc.NewPut([]byte(table), casRow, hrpc.Value(fam, []byte("q"), []byte("|")))
+	casSeed, _ := hrpc.NewPut(table, casRow, hrpc.Value(fam, []byte("q"), []byte("|")))
 	if _, err := c.Put(ctx, casSeed); err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 	for w := range 2 {
 		loop(func(i int) {
 			key := fmt.Sprintf("%s-insert-%d-%06d", row, w, i)
-			put, _ := hrpc.NewPut([]byte(table), []byte(key), hrpc.Value(fam, []byte("q"), []byte(key)))
+			put, _ := hrpc.NewPut(table, []byte(key), hrpc.Value(fam, []byte("q"), []byte(key)))
 			cctx, cancel, dl := callCtx()
 			_, err := c.Put(cctx, put)
 			cancel()
@@ -232,7 +232,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 			}
 		})
 		loop(func(int) {
-			inc, _ := hrpc.NewIncrement([]byte(table), counterRow, hrpc.Amount(fam, []byte("n"), 1))
+			inc, _ := hrpc.NewIncrement(table, counterRow, hrpc.Amount(fam, []byte("n"), 1))
 			cctx, cancel, dl := callCtx()
 			_, err := c.Increment(cctx, inc)
 			cancel()
@@ -241,8 +241,8 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 		loop(func(i int) {
 			d := int64(1 - 2*(i%2)) // a → b, then back
 			rm, _ := hrpc.NewRowMutations(
-				mustMutation(hrpc.NewIncrement([]byte(table), transferRow, hrpc.Amount(fam, []byte("a"), -d))),
-				mustMutation(hrpc.NewIncrement([]byte(table), transferRow, hrpc.Amount(fam, []byte("b"), d))))
+				mustMutation(hrpc.NewIncrement(table, transferRow, hrpc.Amount(fam, []byte("a"), -d))),
+				mustMutation(hrpc.NewIncrement(table, transferRow, hrpc.Amount(fam, []byte("b"), d))))
 			cctx, cancel, dl := callCtx()
 			err := c.MutateRow(cctx, rm)
 			cancel()
@@ -260,7 +260,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 			}
 			cur := res.Cells[0].Value
 			token := fmt.Sprintf("w%d.%d", w, i)
-			put, _ := hrpc.NewPut([]byte(table), casRow, hrpc.Value(fam, []byte("q"), append(bytes.Clone(cur), token+"|"...)))
+			put, _ := hrpc.NewPut(table, casRow, hrpc.Value(fam, []byte("q"), append(bytes.Clone(cur), token+"|"...)))
 			cam, _ := hrpc.NewCheckAndMutate(hrpc.IfValue(fam, []byte("q"), hrpc.Equal, cur), put)
 			cctx, cancel, dl := callCtx()
 			applied, err := c.CheckAndMutate(cctx, cam)
@@ -281,7 +281,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 	// never sees one without the other's value.
 	loop(func(i int) {
 		v := []byte(fmt.Sprintf("%08d", i))
-		put, _ := hrpc.NewPut([]byte(table), pairRow, hrpc.Value(fam, []byte("x"), v), hrpc.Value([]byte("g"), []byte("x"), v))
+		put, _ := hrpc.NewPut(table, pairRow, hrpc.Value(fam, []byte("x"), v), hrpc.Value([]byte("g"), []byte("x"), v))
 		cctx, cancel, dl := callCtx()
 		_, err := c.Put(cctx, put)
 		cancel()

@@ -19,7 +19,7 @@ func TestRegistered(t *testing.T) {
 
 // The views hand out hrpc's requests as the client drives them.
 func TestViews(t *testing.T) {
-	get, err := hrpc.NewGet([]byte("t"), []byte("r"), hrpc.MaxAttempts(3))
+	get, err := hrpc.NewGet("t", []byte("r"), hrpc.MaxAttempts(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestViews(t *testing.T) {
 	if Batchable(get) != g.(wire.Batchable) {
 		t.Error("a Get's batch view is not its call view")
 	}
-	inc, err := hrpc.NewIncrement([]byte("t"), []byte("r"), hrpc.Amount([]byte("f"), []byte("q"), 1))
+	inc, err := hrpc.NewIncrement("t", []byte("r"), hrpc.Amount([]byte("f"), []byte("q"), 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestViews(t *testing.T) {
 	if c := CheckAndMutate(cam); c.Op() != "CheckAndMutate" || c.Method() != "Multi" {
 		t.Errorf("CheckAndMutate view: %s %s", c.Op(), c.Method())
 	}
-	scan, err := hrpc.NewScan([]byte("t"), hrpc.StartRow([]byte("a")), hrpc.Limit(5), hrpc.Reversed())
+	scan, err := hrpc.NewScan("t", hrpc.StartRow([]byte("a")), hrpc.Limit(5), hrpc.Reversed())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,32 @@
 package wire
 
 import (
+	"unsafe"
+
 	"github.com/go-hbase/hbase/internal/pb"
 	"google.golang.org/protobuf/proto"
 )
+
+// TableBytes returns the bytes of the table name s without copying them: a read-only view.
+// hrpc's requests keep their table as the string they were given, and Call.Table returns this
+// view of it, so that routing a call costs no copy. It is safe because nothing writes to it;
+// its users (internal/engine) only read it: the region cache compares it (cache.get,
+// getBefore; a cached region holds a copy of its own, made when hbase:meta's row is parsed or
+// by CacheRegionList), a region lookup copies it before its goroutine starts (lookup), the
+// hbase:meta keys built from it are new slices (MetaLookupRequest, metaLookupKey), and a
+// batch compares it while grouping its calls. Errors and hooks take Call.TableName instead.
+// Nothing in region or in this package's requests receives it (requests name their region).
+// Its capacity is its length, so an append to it copies it instead of writing past it. Code
+// that would change a table name's bytes must copy them first.
+func TableBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // Call is a request sent to one region, as the client's routing and a region connection see
 // it. hrpc's requests provide it through internal/hrpcwire (hrpcwire.Get, hrpcwire.Mutation,
 // ...).
 type Call interface {
-	// Table is the table the request is for.
+	// TableName is the table the request is for.
+	TableName() string
+	// Table is TableName's bytes, a read-only view (TableBytes): it must not be changed.
 	Table() []byte
 	// Key is the row that picks the region.
 	Key() []byte
@@ -59,8 +76,8 @@ type AtomicBatchable interface {
 
 // Scan is an hrpc.Scan as the client's scanner runs it.
 type Scan interface {
-	// Table is the table scanned.
-	Table() []byte
+	// TableName is the table scanned.
+	TableName() string
 	// StartRow is the first row (highest for a reversed scan); empty means the table's
 	// start (end).
 	StartRow() []byte

@@ -43,7 +43,7 @@ var prelude = []struct{ name, typ string }{
 	{"ctx", "context.Context"},
 	{"client", "*hbase.Client"},
 	{"quorum", "string"},
-	{"table", "[]byte"},
+	{"table", "string"},
 	{"row", "[]byte"},
 	{"fam", "[]byte"},
 	{"scan", "*hrpc.Scan"},
