@@ -100,7 +100,8 @@ func (c *Client) dial(addr string, e *poolEntry) {
 		}
 		c.pool.mu.Unlock()
 		c.connClosed(conn, conn.Err())
-		c.serverFailed(conn)
+		c.serverFailed(conn, conn.Err())
+		c.dropped.Delete(conn)
 	case <-c.lifetime.Done():
 		conn.Close()
 		c.connClosed(conn, nil)
@@ -126,17 +127,21 @@ func (c *Client) ConnOptions() []region.Option {
 
 // serverFailed takes every region served through conn out of service at once; one goroutine
 // looks them all up again together (relocateRegions).
-func (c *Client) serverFailed(conn *region.Client) {
+func (c *Client) serverFailed(conn *region.Client, cause error) {
 	if c.lifetime.Err() != nil {
 		return
+	}
+	if v, ok := c.dropped.Load(conn); ok {
+		cause = v.(error) // the client closed it: why says more than "connection closed"
 	}
 	var owned []*regionInfo
 	for _, r := range c.cache.onConn(conn) {
 		if r.markUnavailable(conn) {
+			r.setFailure(cause) // what its callers are told until the relocation says more
 			owned = append(owned, r)
 		}
 	}
-	if len(owned) > 0 && !c.spawn(func() { c.relocateRegions(conn.Addr(), owned) }) {
+	if len(owned) > 0 && !c.spawn(func() { c.relocateRegions(conn.Addr(), owned, cause) }) {
 		for _, r := range owned {
 			r.retire()
 		}

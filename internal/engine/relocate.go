@@ -41,7 +41,7 @@ func (c *Client) regionFailed(r *regionInfo, conn *region.Client, err error) {
 	}
 	if IsDead(conn) || errors.Is(err, hberr.ErrConnection) || errors.Is(err, region.ErrClosed) ||
 		errors.Is(err, hberr.ErrServerStopping) {
-		c.serverFailed(conn)
+		c.serverFailed(conn, err)
 		return
 	}
 	if re, ok := errors.AsType[*hberr.RemoteError](err); ok && r != c.meta {
@@ -77,12 +77,13 @@ func (c *Client) followMove(r *regionInfo, addr string) {
 }
 
 // relocateRegions brings back the regions of the server at dead, which the caller took out of
-// service: each round reads their rows from hbase:meta with one scan per table, dials and
+// service because of cause (the server's failure, which the regions' callers are told, with
+// the relocation's own failures after it): each round reads their rows from hbase:meta with one scan per table, dials and
 // probes the servers named there, and puts back each region found served. Regions that
 // hbase:meta no longer holds (split, merged) are dropped, so their callers look their rows up
 // again. Rounds repeat, paced by the relocation backoff, while hbase:meta still names a server
 // that does not serve them (a crashed server's regions wait for the master to reassign them).
-func (c *Client) relocateRegions(dead string, pending []*regionInfo) {
+func (c *Client) relocateRegions(dead string, pending []*regionInfo, cause error) {
 	b := c.newRelocationBackoff()
 	for len(pending) > 0 && c.lifetime.Err() == nil {
 		ctx, cancel := context.WithTimeout(c.lifetime, c.opts.LookupTimeout)
@@ -99,7 +100,7 @@ func (c *Client) relocateRegions(dead string, pending []*regionInfo) {
 			keep := pending[:0]
 			for _, r := range pending {
 				if !c.failFast(r, err) {
-					r.setFailure(err)
+					r.setFailure(&relocationError{cause: cause, err: err})
 					keep = append(keep, r)
 				}
 			}
@@ -292,9 +293,29 @@ func (c *Client) suspect(r *regionInfo, conn *region.Client) {
 		c.suspectDrops.Add(1)
 		c.Log.Warn("hbase: region server does not answer: dropping its connection", "addr", conn.Addr(),
 			"waited", c.opts.SuspectTimeout)
+		c.dropped.Store(conn, fmt.Errorf("no answer from %s in %v", conn.Addr(), c.opts.SuspectTimeout))
 		conn.Close()
 	})
 	if !ok {
 		c.suspects.Delete(conn)
 	}
+}
+
+// relocationError is the failure of a region whose server failed (cause) while the client
+// relocates it (err): a call that ends waiting for the region names the server that failed it
+// first, then what holds the relocation up (hbase:meta moving, the master reassigning).
+type relocationError struct{ cause, err error }
+
+func (e *relocationError) Error() string {
+	if e.cause == nil {
+		return e.err.Error()
+	}
+	return e.cause.Error() + "; relocating its regions: " + e.err.Error()
+}
+
+func (e *relocationError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{e.err}
+	}
+	return []error{e.cause, e.err}
 }
