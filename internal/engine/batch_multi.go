@@ -122,7 +122,8 @@ func (m *multiRPC) notSent(err error) {
 // refused whole by the server (an exception in the response header: queue full, server
 // stopping...), was not applied; otherwise each action may have been.
 func (m *multiRPC) failedWhole(ctx context.Context, err error) {
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+	timedOut := ctx.Err() != nil && errors.Is(err, ctx.Err())
+	if timedOut {
 		// The batch got no answer in its time: check that the server still answers, as after
 		// a single call (suspect).
 		m.c.suspect(m.sb.regions[0], m.sb.conn)
@@ -131,6 +132,15 @@ func (m *multiRPC) failedWhole(ctx context.Context, err error) {
 		m.markAll()
 	}
 	m.fail(ctx, -1, err)
+	if timedOut {
+		// What the deadline ended, for the actions' errors (as a single call names it).
+		noAnswer := fmt.Errorf("no answer from %s", m.sb.conn.Addr())
+		for _, idx := range m.sent {
+			for _, i := range idx {
+				m.last[i] = noAnswer
+			}
+		}
+	}
 }
 
 // mark records that action i may have been applied.

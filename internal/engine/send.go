@@ -111,7 +111,8 @@ func (c *Client) target(ctx context.Context, run *callRun) (*regionInfo, *region
 
 // afterAttempt handles what a failed attempt says about the server before the failure is
 // classified: a write whose connection broke after it was sent is indeterminate (end: the
-// call ends with it), and a call that got no answer in its time makes its server suspect.
+// call ends with it), and a call that got no answer in its time makes its server suspect; a
+// write not safe to send twice ends then, indeterminate too.
 // deadBefore: the connection was known dead before the attempt.
 func (c *Client) afterAttempt(ctx context.Context, run *callRun, r *regionInfo, conn *region.Client, deadBefore bool, err error) (end bool, _ error) {
 	// region.ErrNotSent: the connection was found dead before the request was written.
@@ -125,6 +126,11 @@ func (c *Client) afterAttempt(ctx context.Context, run *callRun, r *regionInfo, 
 		c.suspect(r, conn)
 		if run.last == nil {
 			run.last = fmt.Errorf("no answer from %s", conn.Addr()) // what the deadline ended
+		}
+		if !safeToResend(run.call) {
+			// A write the server may have applied (its request may be on the wire or done):
+			// not a plain deadline error, which reads as "not applied".
+			return true, indeterminate(run.tries.withCount(CtxErr(ctx, run.last)))
 		}
 	}
 	return false, err
