@@ -123,48 +123,19 @@ func (c *Client) CallEncoded(ctx context.Context, x Extras, method string, param
 
 // call is CallExtras with the request message req, or its encoding param when param is not nil.
 func (c *Client) call(ctx context.Context, x Extras, method string, req proto.Message, param, reqCells []byte, resp proto.Message, check Checker) ([]byte, error) {
-	if err := endedErr(ctx, x.Abort); err != nil {
-		return nil, fmt.Errorf("region: %s %s: %w", c.addr, method, err)
-	}
-	if c.dead.Load() {
-		return nil, c.Err()
-	}
-	if resp != nil && !resp.ProtoReflect().IsValid() {
-		return nil, fmt.Errorf("region: %s: response message is a nil %T", method, resp)
-	}
-	for _, a := range x.Attributes {
-		if a == nil || a.Name == nil {
-			return nil, fmt.Errorf("%w: region: request attribute without a name", hberr.ErrBadRequest)
-		}
+	if err := c.checkCall(ctx, x, method, resp); err != nil {
+		return nil, err
 	}
 	h := requestHeader{method: method, priority: x.Priority, attrs: x.Attributes}
 	if c.cfg.TraceContext {
 		h.traceInfo = traceInfoFrom(ctx)
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		// Lets the server skip the call if it waited in its queue past our deadline.
-		ms := time.Until(dl).Milliseconds()
-		switch {
-		case ms < 1:
-			ms = 1
-		case ms > math.MaxUint32:
-			ms = math.MaxUint32
-		}
-		h.timeoutMs = uint32(ms)
-	}
+	h.timeoutMs = serverTimeout(ctx)
 	if param == nil && (req == nil || !req.ProtoReflect().IsValid()) {
 		return nil, errNilRequest
 	}
-	cl := c.callPool.Get().(*call)
-	cl.id = c.nextID.Add(1) & math.MaxInt32 // Java reads call ids as int32
-	h.callID = cl.id
-	var err error
-	cl.enc, err = appendRequest(cl.enc[:0], &h, req, param, reqCells, c.cfg.MaxFrameSize, &c.frames)
-	if x.Encoded != nil {
-		x.Encoded()
-	}
+	cl, err := c.encode(&h, x.Encoded, req, param, reqCells)
 	if err != nil {
-		c.release(cl)
 		return nil, err
 	}
 	if _, multi := req.(*pb.MultiRequest); multi {
@@ -174,25 +145,95 @@ func (c *Client) call(ctx context.Context, x Extras, method string, req proto.Me
 		// writer's flush: megabytes) during the wait.
 		req = nil
 	}
+	others, lone, err := c.register(cl)
+	if err != nil {
+		return nil, err
+	}
+	if lone {
+		return c.callLone(ctx, x.Abort, cl, method, req, resp, check)
+	}
+	return c.sendAndWait(ctx, x.Abort, cl, others, method, req, resp, check)
+}
 
+// checkCall refuses a call before anything is encoded: its context or abort ended, the
+// connection is dead, resp is a nil message or an attribute has no name.
+func (c *Client) checkCall(ctx context.Context, x Extras, method string, resp proto.Message) error {
+	if err := endedErr(ctx, x.Abort); err != nil {
+		return fmt.Errorf("region: %s %s: %w", c.addr, method, err)
+	}
+	if c.dead.Load() {
+		return c.Err()
+	}
+	if resp != nil && !resp.ProtoReflect().IsValid() {
+		return fmt.Errorf("region: %s: response message is a nil %T", method, resp)
+	}
+	for _, a := range x.Attributes {
+		if a == nil || a.Name == nil {
+			return fmt.Errorf("%w: region: request attribute without a name", hberr.ErrBadRequest)
+		}
+	}
+	return nil
+}
+
+// serverTimeout is the RequestHeader timeout for ctx's deadline, in milliseconds (0: none).
+// It lets the server skip the call if it waited in its queue past our deadline.
+func serverTimeout(ctx context.Context) uint32 {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	ms := time.Until(dl).Milliseconds()
+	switch {
+	case ms < 1:
+		ms = 1
+	case ms > math.MaxUint32:
+		ms = math.MaxUint32
+	}
+	return uint32(ms)
+}
+
+// encode takes a call from the pool, gives it the next call id and encodes the request
+// frame into it; encoded (when not nil) is called once the caller's bytes are copied.
+func (c *Client) encode(h *requestHeader, encoded func(), req proto.Message, param, reqCells []byte) (*call, error) {
+	cl := c.callPool.Get().(*call)
+	cl.id = c.nextID.Add(1) & math.MaxInt32 // Java reads call ids as int32
+	h.callID = cl.id
+	var err error
+	cl.enc, err = appendRequest(cl.enc[:0], h, req, param, reqCells, c.cfg.MaxFrameSize, &c.frames)
+	if encoded != nil {
+		encoded()
+	}
+	if err != nil {
+		c.release(cl)
+		return nil, err
+	}
+	return cl, nil
+}
+
+// register enters cl among the calls in flight, so that the reader finds it by its id.
+// others reports whether another call is in flight; lone, that cl is the only one and its
+// caller reads the response itself (lone.go). On a closed connection cl is released.
+func (c *Client) register(cl *call) (others, lone bool, err error) {
 	c.mu.Lock()
 	if c.calls == nil {
 		err = c.err
 		c.mu.Unlock()
 		c.release(cl)
-		return nil, err
+		return false, false, err
 	}
 	c.calls[cl.id] = cl
-	others := len(c.calls) > 1
-	lone := c.lone && !c.reading // then cl is the only call in flight
+	others = len(c.calls) > 1
+	lone = c.lone && !c.reading // then cl is the only call in flight
 	if lone {
 		c.reading = true
 	}
 	c.mu.Unlock()
-	if lone {
-		return c.callLone(ctx, x.Abort, cl, method, req, resp, check)
-	}
+	return others, lone, nil
+}
 
+// sendAndWait hands the registered cl to the writer and waits for its response, its
+// context's end or abort.
+func (c *Client) sendAndWait(ctx context.Context, abort <-chan struct{}, cl *call, others bool, method string, req, resp proto.Message, check Checker) ([]byte, error) {
 	c.stats.calls.Add(1)
 	c.w.enqueue(c, cl, others)
 
@@ -200,7 +241,7 @@ func (c *Client) call(ctx context.Context, x Extras, method string, req proto.Me
 	case <-cl.done:
 	case <-ctx.Done():
 		return nil, c.abandon(cl, method, ctx.Err())
-	case <-x.Abort:
+	case <-abort:
 		return nil, c.abandon(cl, method, errAborted)
 	}
 	return c.finish(cl, method, req, resp, check)

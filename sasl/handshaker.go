@@ -170,6 +170,9 @@ func (h *Handshaker) servicePrincipal(host string) string {
 	return strings.ReplaceAll(p, "_HOST", strings.ToLower(host))
 }
 
+// kerberos authenticates with GSSAPI (RFC 4752), negotiates the security layer and sends
+// the connection header under it. The layer it returns is nil under Authentication and after
+// an accepted fallback to SIMPLE.
 func (h *Handshaker) kerberos(ctx context.Context, conn net.Conn, host string, hdr *pb.ConnectionHeader) (region.Layer, error) {
 	spn := h.servicePrincipal(host)
 	st, err := h.tickets.serviceTicket(ctx, spn)
@@ -177,9 +180,31 @@ func (h *Handshaker) kerberos(ctx context.Context, conn net.Conn, host string, h
 		return nil, err
 	}
 	in := &initiator{st: st}
-	tok, err := in.apReqToken()
+	if err := h.sendAPReq(conn, in); err != nil {
+		return nil, err
+	}
+	gss, simple, err := h.readAPRep(conn, in)
 	if err != nil {
 		return nil, err
+	}
+	if simple {
+		return nil, h.fallbackToSimple(conn, hdr, host)
+	}
+	chosen, err := h.chooseLayer(conn, gss)
+	if err != nil {
+		return nil, err
+	}
+	hdr = h.effectiveUserHeader(hdr, st.principal())
+	log := h.cfg.Logger.With("server", host, "principal", spn, "qop", chosen.QoP())
+	return h.startLayer(ctx, conn, gss, chosen, hdr, log)
+}
+
+// sendAPReq sends the preamble (with the cipher to negotiate, under NegotiateCipher) and the
+// AP-REQ token of the service ticket.
+func (h *Handshaker) sendAPReq(conn net.Conn, in *initiator) error {
+	tok, err := in.apReqToken()
+	if err != nil {
+		return err
 	}
 	first := preamble(authKerberos)
 	if h.cfg.NegotiateCipher {
@@ -188,38 +213,49 @@ func (h *Handshaker) kerberos(ctx context.Context, conn net.Conn, host string, h
 	}
 	first = appendToken(first, tok)
 	if _, err := conn.Write(first); err != nil {
-		return nil, fmt.Errorf("sasl: sending AP-REQ: %w", err)
+		return fmt.Errorf("sasl: sending AP-REQ: %w", err)
 	}
+	return nil
+}
 
+// readAPRep reads the server's AP-REP and establishes the GSS context from it; simple
+// reports that the server asked to switch to SIMPLE authentication instead.
+func (h *Handshaker) readAPRep(conn net.Conn, in *initiator) (gss *gssLayer, simple bool, err error) {
 	msg, err := readServerMessage(conn, h.cfg.MaxTokenSize)
 	if err != nil {
-		return nil, fmt.Errorf("sasl: reading AP-REP: %w", err)
+		return nil, false, fmt.Errorf("sasl: reading AP-REP: %w", err)
 	}
 	if msg.switchToSimple {
-		return nil, h.fallbackToSimple(conn, hdr, host)
+		return nil, true, nil
 	}
 	if msg.token == nil {
-		return nil, fmt.Errorf("%w: expected AP-REP, got a cipher message", ErrProtocol)
+		return nil, false, fmt.Errorf("%w: expected AP-REP, got a cipher message", ErrProtocol)
 	}
-	gss, err := in.acceptAPRep(msg.token)
+	gss, err = in.acceptAPRep(msg.token)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	return gss, false, nil
+}
+
+// chooseLayer asks for the server's security-layer offer, picks the layer and sends the
+// choice; from then on gss seals under Privacy.
+func (h *Handshaker) chooseLayer(conn net.Conn, gss *gssLayer) (Protection, error) {
 	// RFC 4752: once the context is established the client sends an empty token and the
 	// server answers with its security-layer offer.
 	if _, err := conn.Write(appendToken(nil, nil)); err != nil {
-		return nil, fmt.Errorf("sasl: sending empty token: %w", err)
+		return 0, fmt.Errorf("sasl: sending empty token: %w", err)
 	}
-	msg, err = readServerMessage(conn, h.cfg.MaxTokenSize)
+	msg, err := readServerMessage(conn, h.cfg.MaxTokenSize)
 	if err != nil {
-		return nil, fmt.Errorf("sasl: reading security-layer offer: %w", err)
+		return 0, fmt.Errorf("sasl: reading security-layer offer: %w", err)
 	}
 	if msg.token == nil {
-		return nil, fmt.Errorf("%w: expected the security-layer offer", ErrProtocol)
+		return 0, fmt.Errorf("%w: expected the security-layer offer", ErrProtocol)
 	}
 	chosen, err := h.negotiateLayer(gss, msg.token)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	reply := []byte{chosen.bit(), 0, 0, 0}
 	if chosen != Authentication {
@@ -227,23 +263,33 @@ func (h *Handshaker) kerberos(ctx context.Context, conn net.Conn, host string, h
 	}
 	wrapped, err := gss.wrap(nil, reply, false)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	if _, err := conn.Write(appendToken(nil, wrapped)); err != nil {
-		return nil, fmt.Errorf("sasl: sending security-layer choice: %w", err)
+		return 0, fmt.Errorf("sasl: sending security-layer choice: %w", err)
 	}
 	gss.seal = chosen == Privacy
-	// Like Java's client, announce the authenticated principal as the effective user, or the
-	// proxy user: a name other than the principal is a doAs request, which the server checks
-	// against its hadoop.proxyuser rules for the principal.
-	effective := st.principal()
+	return chosen, nil
+}
+
+// effectiveUserHeader is a copy of hdr that names the effective user. Like Java's client,
+// it announces the authenticated principal, or the proxy user: a name other than the
+// principal is a doAs request, which the server checks against its hadoop.proxyuser rules
+// for the principal.
+func (h *Handshaker) effectiveUserHeader(hdr *pb.ConnectionHeader, principal string) *pb.ConnectionHeader {
+	effective := principal
 	if h.cfg.ProxyUser != "" {
 		effective = h.cfg.ProxyUser
 	}
 	hdr = proto.CloneOf(hdr)
 	hdr.UserInfo = &pb.UserInformation{EffectiveUser: proto.String(effective)}
+	return hdr
+}
 
-	log := h.cfg.Logger.With("server", host, "principal", spn, "qop", chosen.QoP())
+// startLayer sends the connection header under the chosen layer and returns the layer the
+// connection runs on: none under Authentication; under Privacy CryptoAES when negotiated, or
+// asked for and given; else GSS wrap.
+func (h *Handshaker) startLayer(ctx context.Context, conn net.Conn, gss *gssLayer, chosen Protection, hdr *pb.ConnectionHeader, log *slog.Logger) (region.Layer, error) {
 	if chosen == Authentication {
 		log.Debug("sasl: handshake done")
 		return nil, writeHeader(conn, nil, hdr)

@@ -85,19 +85,60 @@ const maxValueSize = 64 << 20
 // them). Help goes to out.
 func parseConfig(args []string, getenv func(string) string, out io.Writer) (*config, error) {
 	c := &config{}
+	var raw rawFlags
+	fs := newFlagSet(c, &raw, getenv)
+	set, err := parseFlags(fs, args, out)
+	if err != nil {
+		return nil, err
+	}
+	if raw.compare {
+		return compareConfig(c, fs.Args(), set)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if c.PE {
+		peDefaults(c, set)
+	}
+	if err := c.parseRawFlags(&raw, set); err != nil {
+		return nil, err
+	}
+	c.fillDefaults(set)
+	if err := c.validate(set); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// rawFlags are the flags whose values parseConfig turns into config fields itself.
+type rawFlags struct {
+	workloads   string // -workload
+	compare     bool   // -compare
+	writeBuffer string // -write-buffer
+	load        string // -load
+}
+
+// newFlagSet is hbase-bench's flag set, which parses into c and raw. It prints nothing: the
+// flag package prints errors and the whole usage itself, but a bad command line is one line
+// from run instead, and only -h prints the usage.
+func newFlagSet(c *config, raw *rawFlags, getenv func(string) string) *flag.FlagSet {
 	fs := flag.NewFlagSet("hbase-bench", flag.ContinueOnError)
-	// The flag package prints errors and the whole usage itself; a bad command line is one
-	// line from run instead, and only -h prints the usage.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	var workloads string
-	var compare bool
 	c.Flags.Register(fs, getenv)
+	registerRunFlags(fs, c, raw)
+	registerClusterFlags(fs, c)
+	registerOutputFlags(fs, c, raw)
+	return fs
+}
+
+// registerRunFlags registers the flags that shape the table's layout and the workloads.
+func registerRunFlags(fs *flag.FlagSet, c *config, raw *rawFlags) {
 	fs.StringVar(&c.Table, "table", "hbase-bench", "table to use; with -local it is created (-pe: TestTable)")
 	fs.StringVar(&c.Family, "family", "f", "column family (-pe: info0)")
 	fs.StringVar(&c.Qualifier, "qualifier", "q", "column of each row's value, family:qualifier (-pe: 0)")
 	fs.BoolVar(&c.PE, "pe", false, "HBase PerformanceEvaluation's layout, to compare with PE on the same table: -table TestTable -family info0 -qualifier 0 -value-size 1000 -rows 1048576 (PE's 1 GiB for one client), split keys as PE's --presplit; flags given override")
-	fs.StringVar(&workloads, "workload", "randomWrite,randomRead", "comma list of workloads, run in this order (see Workloads below)")
+	fs.StringVar(&raw.workloads, "workload", "randomWrite,randomRead", "comma list of workloads, run in this order (see Workloads below)")
 	fs.Int64Var(&c.Rows, "rows", 100000, "key space: rows 0 .. rows-1 (against a table PE loaded: PE's --rows times its clients)")
 	fs.IntVar(&c.KeySize, "key-size", defaultKeySize, "row key length in bytes (zero-padded decimal row number, 26 as in PE)")
 	fs.IntVar(&c.ValueSize, "value-size", 100, "value length in bytes (-pe: 1000)")
@@ -112,10 +153,13 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	fs.IntVar(&c.Rounds, "rounds", 0, "split each workload into this many interleaved rounds and merge them (0: 1, or 20 with -compare-security)")
 	fs.DurationVar(&c.Warmup, "warmup", 0, "run each workload (in each mode) this long unmeasured before measuring it (default 0, or 3s with -compare-security)")
 	fs.BoolVar(&c.Buffered, "buffered", false, "randomWrite and sequentialWrite through a buffered writer per -concurrency caller (PE's --autoFlush=false with a BufferedMutator per thread): an operation is one Write, which blocks only while the writer is full; each caller's writer is closed (flushed) at the end of the run, within its time")
-	writeBuffer := fs.String("write-buffer", "2MiB", "with -buffered: flush this many bytes at a time (Java's writeBufferSize, hbase.client.write.buffer); the writer holds at most twice that, one flush being sent while the next fills. Bytes, or with KiB or MiB")
-	load := fs.String("load", "auto", "write every row once before the workloads, unmeasured: true, false, or auto (with -local when a workload reads)")
+	fs.StringVar(&raw.writeBuffer, "write-buffer", "2MiB", "with -buffered: flush this many bytes at a time (Java's writeBufferSize, hbase.client.write.buffer); the writer holds at most twice that, one flush being sent while the next fills. Bytes, or with KiB or MiB")
+	fs.StringVar(&raw.load, "load", "auto", "write every row once before the workloads, unmeasured: true, false, or auto (with -local when a workload reads)")
 	fs.Uint64Var(&c.Seed, "seed", 0, "random seed for keys (0: from the clock)")
+}
 
+// registerClusterFlags registers the flags of the local cluster and of the table's creation.
+func registerClusterFlags(fs *flag.FlagSet, c *config) {
 	fs.BoolVar(&c.Local, "local", false, "start a local HBase mini cluster (package hbasetest), create the table, run, stop")
 	fs.IntVar(&c.RegionServers, "regionservers", 1, "region servers of the -local cluster")
 	fs.IntVar(&c.Regions, "regions", 8, "pre-split the -local (or -create) table into this many regions")
@@ -123,15 +167,22 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	fs.DurationVar(&c.StartTimeout, "start-timeout", 5*time.Minute, "how long the -local cluster may take to start (the first run builds the launcher)")
 
 	fs.BoolVar(&c.CompareSecurity, "compare-security", false, "with -local: run randomRead,randomWrite (or -workload) against one secure cluster with no encryption, privacy by GSS wrap, privacy by AES and native TLS (Kerberos authentication inside), and compare them")
+}
 
+// registerOutputFlags registers the flags of what the run prints and writes.
+func registerOutputFlags(fs *flag.FlagSet, c *config, raw *rawFlags) {
 	fs.DurationVar(&c.Interval, "interval", time.Second, "width of the windows of the time series (-json's series, -plot) and how often the live progress line on a terminal is redrawn")
 	fs.DurationVar(&c.Progress, "progress", 10*time.Second, "when stderr is not a terminal, print a progress line this often; 0: no progress output, on a terminal either")
 	fs.StringVar(&c.Plot, "plot", "", "write a chart of p50/p95/p99 over time, a panel per workload, to this .svg (or .png) file (with -compare: the runs compared)")
-	fs.BoolVar(&compare, "compare", false, "compare the -json reports named as arguments (hbase-bench -compare [-plot f.svg] a.json b.json ...): a table of each run against the first, and with -plot one chart; connects to nothing")
+	fs.BoolVar(&raw.compare, "compare", false, "compare the -json reports named as arguments (hbase-bench -compare [-plot f.svg] a.json b.json ...): a table of each run against the first, and with -plot one chart; connects to nothing")
 	fs.BoolVar(&c.JSON, "json", false, "print results as JSON instead of a table (with the time series)")
 	fs.BoolVar(&c.Verbose, "v", false, "log debug messages to stderr")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the run (go tool pprof) to this file; with -local it covers the cluster's start too, which costs this process little")
+}
 
+// parseFlags parses args with fs and returns the names of the flags given; -h prints the
+// usage to out.
+func parseFlags(fs *flag.FlagSet, args []string, out io.Writer) (map[string]bool, error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(fs, out)
@@ -141,34 +192,33 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if compare {
-		return compareConfig(c, fs.Args(), set)
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	if c.PE {
-		peDefaults(c, set)
-	}
+	return set, nil
+}
 
+// parseRawFlags parses the flags of raw into c: the workloads, the write buffer and -load.
+func (c *config) parseRawFlags(raw *rawFlags, set map[string]bool) error {
 	var err error
-	if c.Workloads, err = parseWorkloads(workloads); err != nil {
-		return nil, usageErr("-workload: %v", err)
+	if c.Workloads, err = parseWorkloads(raw.workloads); err != nil {
+		return usageErr("-workload: %v", err)
 	}
-	if c.WriteBuffer, err = parseBytes(*writeBuffer); err != nil {
-		return nil, usageErr("-write-buffer: %v", err)
+	if c.WriteBuffer, err = parseBytes(raw.writeBuffer); err != nil {
+		return usageErr("-write-buffer: %v", err)
 	}
 	switch {
 	case set["write-buffer"] && !c.Buffered:
-		return nil, usageErr("-write-buffer goes with -buffered")
+		return usageErr("-write-buffer goes with -buffered")
 	case c.Buffered && !slices.ContainsFunc(c.Workloads, buffers):
-		return nil, usageErr("-buffered: no workload writes through a buffer (randomWrite, sequentialWrite)")
+		return usageErr("-buffered: no workload writes through a buffer (randomWrite, sequentialWrite)")
 	case c.Buffered && (c.Rate > 0 || c.CompareSecurity):
-		return nil, usageErr("-buffered does not go with -rate or -compare-security")
+		return usageErr("-buffered does not go with -rate or -compare-security")
 	}
-	if c.Load, err = parseLoad(*load, c); err != nil {
-		return nil, err
-	}
+	c.Load, err = parseLoad(raw.load, c)
+	return err
+}
+
+// fillDefaults sets what depends on the other flags: the seed from the clock, no time limit
+// for -ops alone, the rounds.
+func (c *config) fillDefaults(set map[string]bool) {
 	if c.Seed == 0 {
 		c.Seed = uint64(time.Now().UnixNano())
 	}
@@ -181,10 +231,6 @@ func parseConfig(args []string, getenv func(string) string, out io.Writer) (*con
 			c.Rounds = 20
 		}
 	}
-	if err := c.validate(set); err != nil {
-		return nil, err
-	}
-	return c, nil
 }
 
 func usageErr(format string, args ...any) error {
@@ -203,7 +249,32 @@ func parseLoad(v string, c *config) (bool, error) {
 	return false, usageErr("-load: want true, false or auto, got %q", v)
 }
 
+// validate checks the flags' values and combinations, and fills the defaults that depend
+// on -local and -compare-security.
 func (c *config) validate(set map[string]bool) error {
+	if err := c.checkRanges(); err != nil {
+		return err
+	}
+	var err error
+	if c.Local {
+		err = c.validateLocal(set)
+	} else {
+		err = c.validateRemote(set)
+	}
+	if err != nil {
+		return err
+	}
+	if err := c.checkSecurityFlags(set); err != nil {
+		return err
+	}
+	if c.CompareSecurity {
+		return c.compareSecurityDefaults(set)
+	}
+	return nil
+}
+
+// checkRanges checks each flag's value on its own.
+func (c *config) checkRanges() error {
 	switch {
 	case c.Rows < 1 || c.Rows > 1e12:
 		return usageErr("-rows: want 1 .. 1e12, got %d", c.Rows)
@@ -246,72 +317,90 @@ func (c *config) validate(set map[string]bool) error {
 	case c.Plot != "" && !plotFile(c.Plot):
 		return usageErr("-plot: want a file name ending in .svg or .png, got %q", c.Plot)
 	}
-	if c.Local {
-		if c.Create {
-			return usageErr("-create does not go with -local: the local cluster's table is always created")
-		}
-		if anySet(set, connflags.ClusterFlags) {
-			return usageErr("-zk, -znode, -bootstrap and -site do not go with -local: the local cluster brings its own")
-		}
-		if !slices.Contains(connflags.Protections, c.Security.Protection) {
-			return usageErr("-protection: want one of %s, got %q", strings.Join(connflags.Protections, ", "), c.Security.Protection)
-		}
-		if c.RegionServers < 1 || c.RegionServers > 10 {
-			return usageErr("-regionservers: want 1 .. 10, got %d", c.RegionServers)
-		}
-		if c.Regions < 1 || c.Regions > 1000 || int64(c.Regions) > c.Rows {
-			return usageErr("-regions: want 1 .. min(1000, -rows), got %d", c.Regions)
-		}
-		if anySet(set, connflags.CredentialFlags) {
-			return usageErr("-principal, -keytab, -ccache, -krb5conf, -server-principal, -proxy-user and the -tls flags do not go with -local: the local secure cluster makes its own")
-		}
-		if c.StartTimeout <= 0 {
-			return usageErr("-start-timeout: must be positive, got %v", c.StartTimeout)
-		}
-		// A fresh table has nothing to read: fill it unless told not to.
-		if !set["load"] && slices.ContainsFunc(c.Workloads, readsTable) {
-			c.Load = true
-		}
-	} else {
-		if err := c.Flags.Check(set); err != nil {
-			return usageErr("%v", err)
-		}
-		if set["regionservers"] || set["start-timeout"] {
-			return usageErr("-regionservers and -start-timeout need -local")
-		}
-		if set["regions"] && !c.Create {
-			return usageErr("-regions needs -local or -create: it shapes a table the benchmark creates")
-		}
-		if c.Create && (c.Regions < 1 || c.Regions > 1000 || int64(c.Regions) > c.Rows) {
-			return usageErr("-regions: want 1 .. min(1000, -rows), got %d", c.Regions)
-		}
-		if c.CompareSecurity {
-			return usageErr("-compare-security needs -local: it starts a secure cluster that accepts every protection")
-		}
+	return nil
+}
+
+// validateLocal checks the flags of a run against a local cluster, and loads the table
+// before a workload that reads it unless -load says otherwise.
+func (c *config) validateLocal(set map[string]bool) error {
+	if c.Create {
+		return usageErr("-create does not go with -local: the local cluster's table is always created")
 	}
+	if anySet(set, connflags.ClusterFlags) {
+		return usageErr("-zk, -znode, -bootstrap and -site do not go with -local: the local cluster brings its own")
+	}
+	if !slices.Contains(connflags.Protections, c.Security.Protection) {
+		return usageErr("-protection: want one of %s, got %q", strings.Join(connflags.Protections, ", "), c.Security.Protection)
+	}
+	if c.RegionServers < 1 || c.RegionServers > 10 {
+		return usageErr("-regionservers: want 1 .. 10, got %d", c.RegionServers)
+	}
+	if c.Regions < 1 || c.Regions > 1000 || int64(c.Regions) > c.Rows {
+		return usageErr("-regions: want 1 .. min(1000, -rows), got %d", c.Regions)
+	}
+	if anySet(set, connflags.CredentialFlags) {
+		return usageErr("-principal, -keytab, -ccache, -krb5conf, -server-principal, -proxy-user and the -tls flags do not go with -local: the local secure cluster makes its own")
+	}
+	if c.StartTimeout <= 0 {
+		return usageErr("-start-timeout: must be positive, got %v", c.StartTimeout)
+	}
+	// A fresh table has nothing to read: fill it unless told not to.
+	if !set["load"] && slices.ContainsFunc(c.Workloads, readsTable) {
+		c.Load = true
+	}
+	return nil
+}
+
+// validateRemote checks the flags of a run against a running cluster.
+func (c *config) validateRemote(set map[string]bool) error {
+	if err := c.Flags.Check(set); err != nil {
+		return usageErr("%v", err)
+	}
+	if set["regionservers"] || set["start-timeout"] {
+		return usageErr("-regionservers and -start-timeout need -local")
+	}
+	if set["regions"] && !c.Create {
+		return usageErr("-regions needs -local or -create: it shapes a table the benchmark creates")
+	}
+	if c.Create && (c.Regions < 1 || c.Regions > 1000 || int64(c.Regions) > c.Rows) {
+		return usageErr("-regions: want 1 .. min(1000, -rows), got %d", c.Regions)
+	}
+	if c.CompareSecurity {
+		return usageErr("-compare-security needs -local: it starts a secure cluster that accepts every protection")
+	}
+	return nil
+}
+
+// checkSecurityFlags checks that -protection and -aes come with -kerberos, and that
+// -compare-security, which sets all three per mode, comes with none of them.
+func (c *config) checkSecurityFlags(set map[string]bool) error {
 	if !c.Security.Kerberos && !c.CompareSecurity && (set["protection"] || set["aes"]) {
 		return usageErr("-protection and -aes need -kerberos")
 	}
 	if c.CompareSecurity && (set["kerberos"] || set["protection"] || set["aes"]) {
 		return usageErr("-compare-security sets -kerberos, -protection and -aes itself, once per mode")
 	}
-	if c.CompareSecurity {
-		for _, w := range c.Workloads {
-			if w != randRead && w != randWrite {
-				return usageErr("-compare-security measures Get and Put: -workload may hold randomRead and randomWrite, got %s", w)
-			}
+	return nil
+}
+
+// compareSecurityDefaults checks -compare-security's workloads and fills its defaults: Get
+// and Put on a loaded table, each mode warmed up.
+func (c *config) compareSecurityDefaults(set map[string]bool) error {
+	for _, w := range c.Workloads {
+		if w != randRead && w != randWrite {
+			return usageErr("-compare-security measures Get and Put: -workload may hold randomRead and randomWrite, got %s", w)
 		}
-		if !set["workload"] {
-			c.Workloads = []workloadKind{randRead, randWrite}
-		}
-		if !set["load"] {
-			c.Load = true
-		}
-		// Each mode opens fresh connections, and without -rounds interleaving (one cluster per
-		// protection) a fresh server JVM too: give both time to warm up before measuring.
-		if !set["warmup"] {
-			c.Warmup = defaultCompareWarmup
-		}
+	}
+	if !set["workload"] {
+		c.Workloads = []workloadKind{randRead, randWrite}
+	}
+	if !set["load"] {
+		c.Load = true
+	}
+	// Each mode opens fresh connections, and without -rounds interleaving (one cluster per
+	// protection) a fresh server JVM too: give both time to warm up before measuring.
+	if !set["warmup"] {
+		c.Warmup = defaultCompareWarmup
 	}
 	return nil
 }

@@ -83,11 +83,33 @@ func writeJSON(w io.Writer, r *report) error {
 // writeTable prints the results as aligned columns, the comparison below them, then a line
 // per workload that had errors.
 func writeTable(w io.Writer, r *report) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	withMode, withServer := false, false
+	withServer := false
 	for _, x := range r.Results {
-		withMode = withMode || x.Mode != ""
 		withServer = withServer || x.serverKnown
+	}
+	if err := writeResults(w, r.Results, withServer); err != nil {
+		return err
+	}
+	for _, x := range r.Results {
+		writeNotes(w, x)
+	}
+	writePeakRSS(w, r)
+	if len(r.Comparison) > 0 {
+		if err := writeSecurityComparison(w, r, withServer); err != nil {
+			return err
+		}
+	}
+	writeErrors(w, r.Results)
+	return writeServerLatency(w, r.ServerLatency)
+}
+
+// writeResults prints a row per result; the mode column when a result has a mode, the
+// server's CPU when withServer.
+func writeResults(w io.Writer, results []*result, withServer bool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	withMode := false
+	for _, x := range results {
+		withMode = withMode || x.Mode != ""
 	}
 	head := "workload\tops\tops/s\tp50 µs\tp75 µs\tp95 µs\tp99 µs\tmax µs\tCPU µs/op\tallocs/op\terrors\tempty\t"
 	if withMode {
@@ -97,7 +119,7 @@ func writeTable(w io.Writer, r *report) error {
 		head += "server CPU µs/op\t"
 	}
 	fmt.Fprintln(tw, head)
-	for _, x := range r.Results {
+	for _, x := range results {
 		if withMode {
 			fmt.Fprintf(tw, "%s\t", x.Mode)
 		}
@@ -109,60 +131,68 @@ func writeTable(w io.Writer, r *report) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	if err := tw.Flush(); err != nil {
+	return tw.Flush()
+}
+
+// writePeakRSS prints the process's peak RSS, when known, against the buffered writers'
+// bound.
+func writePeakRSS(w io.Writer, r *report) {
+	if r.PeakRSSBytes <= 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nclient peak RSS: %.1f MiB", float64(r.PeakRSSBytes)/(1<<20))
+	if b := r.Settings.WriterBoundBytes; b > 0 {
+		fmt.Fprintf(w, " (the buffered writers hold at most %.1f MiB: %.1f MiB over it)", float64(b)/(1<<20), float64(r.PeakRSSBytes-b)/(1<<20))
+	}
+	fmt.Fprintln(w)
+}
+
+// writeSecurityComparison prints each security mode against the reference, then whether privacy
+// by AES met its target.
+func writeSecurityComparison(w io.Writer, r *report, withServer bool) error {
+	where := "same cluster, same run, modes interleaved"
+	if len(r.Settings.Clusters) > 1 {
+		// The reference ran on a cluster of its own: JVM and machine drift between the
+		// clusters is in the ratios too.
+		where = fmt.Sprintf("same run, but on %d clusters one after the other: %s", len(r.Settings.Clusters), strings.Join(r.Settings.Clusters, "; "))
+	}
+	fmt.Fprintf(w, "\nlatency at p75 and CPU per op against %q (%s):\n", modeNone, where)
+	ct := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "workload\tmode\tp75 µs\treference µs\tp75 ratio\tCPU ratio\t"
+	if withServer {
+		head += "server CPU ratio\t"
+	}
+	fmt.Fprintln(ct, head)
+	for _, c := range r.Comparison {
+		fmt.Fprintf(ct, "%s\t%s\t%d\t%d\t%.2f\t%.2f\t", c.Workload, c.Mode, c.P75Micros, c.RefMicros, c.Ratio, c.CPURatio)
+		if withServer {
+			fmt.Fprintf(ct, "%.2f\t", c.ServerCPURatio)
+		}
+		fmt.Fprintln(ct)
+	}
+	if err := ct.Flush(); err != nil {
 		return err
 	}
-	for _, x := range r.Results {
-		writeNotes(w, x)
-	}
-	if r.PeakRSSBytes > 0 {
-		fmt.Fprintf(w, "\nclient peak RSS: %.1f MiB", float64(r.PeakRSSBytes)/(1<<20))
-		if b := r.Settings.WriterBoundBytes; b > 0 {
-			fmt.Fprintf(w, " (the buffered writers hold at most %.1f MiB: %.1f MiB over it)", float64(b)/(1<<20), float64(r.PeakRSSBytes-b)/(1<<20))
-		}
-		fmt.Fprintln(w)
-	}
-	if len(r.Comparison) > 0 {
-		where := "same cluster, same run, modes interleaved"
-		if len(r.Settings.Clusters) > 1 {
-			// The reference ran on a cluster of its own: JVM and machine drift between the
-			// clusters is in the ratios too.
-			where = fmt.Sprintf("same run, but on %d clusters one after the other: %s", len(r.Settings.Clusters), strings.Join(r.Settings.Clusters, "; "))
-		}
-		fmt.Fprintf(w, "\nlatency at p75 and CPU per op against %q (%s):\n", modeNone, where)
-		ct := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		head := "workload\tmode\tp75 µs\treference µs\tp75 ratio\tCPU ratio\t"
-		if withServer {
-			head += "server CPU ratio\t"
-		}
-		fmt.Fprintln(ct, head)
-		for _, c := range r.Comparison {
-			fmt.Fprintf(ct, "%s\t%s\t%d\t%d\t%.2f\t%.2f\t", c.Workload, c.Mode, c.P75Micros, c.RefMicros, c.Ratio, c.CPURatio)
-			if withServer {
-				fmt.Fprintf(ct, "%.2f\t", c.ServerCPURatio)
+	for _, c := range r.Comparison {
+		if c.Mode == modeAES {
+			verdict := "met"
+			if c.Ratio > 1.10 {
+				verdict = "NOT met"
 			}
-			fmt.Fprintln(ct)
-		}
-		if err := ct.Flush(); err != nil {
-			return err
-		}
-		for _, c := range r.Comparison {
-			if c.Mode == modeAES {
-				verdict := "met"
-				if c.Ratio > 1.10 {
-					verdict = "NOT met"
-				}
-				fmt.Fprintf(w, "target privacy+AES within 10%% of no encryption at p75, %s: %.2f, %s\n", c.Workload, c.Ratio, verdict)
-			}
+			fmt.Fprintf(w, "target privacy+AES within 10%% of no encryption at p75, %s: %.2f, %s\n", c.Workload, c.Ratio, verdict)
 		}
 	}
-	for _, x := range r.Results {
+	return nil
+}
+
+// writeErrors prints a line per result with failed operations: how many, and samples.
+func writeErrors(w io.Writer, results []*result) {
+	for _, x := range results {
 		if x.Errors > 0 {
 			fmt.Fprintf(w, "%s%s: %d of %d operations failed, e.g. %s\n", modePrefix(x.Mode), x.Workload,
 				x.Errors, x.Errors+x.Ops, strings.Join(x.ErrorSamples, "; "))
 		}
 	}
-	return writeServerLatency(w, r.ServerLatency)
 }
 
 // writeNotes prints what the table's columns do not hold for x: rows scanned, the mix of a

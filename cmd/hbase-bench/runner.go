@@ -90,18 +90,75 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 	if spec.Duration <= 0 && spec.Ops <= 0 {
 		return nil, errors.New("unbounded run: neither a duration nor an operation count")
 	}
-	if spec.Seq == nil {
-		spec.Seq = new(atomic.Uint64)
-	}
-	if spec.newClock == nil {
-		spec.newClock = func() clock { return newRealClock() }
-	}
-	var stop atomic.Bool
-	var claimed atomic.Int64
-	workers := make([]*worker, spec.Concurrency)
-
+	spec.fillDefaults()
 	// Everything a worker needs is allocated before the first reading, so that the figures
 	// per operation hold the operations' cost alone.
+	cr := newCrew(&spec)
+	if spec.Buffered {
+		if err := giveWriters(st, cr.workers, spec.WriteBuffer); err != nil {
+			return nil, err
+		}
+	}
+	limit := spec.opLimit()
+	var cost runCost
+	cost.readBefore(&spec)
+	start := time.Now()
+	if spec.Duration > 0 {
+		t := time.AfterFunc(spec.timeLimit(), func() { cr.stop.Store(true) })
+		defer t.Stop()
+	}
+	smp := newSampler(cr.workers, start)
+	stopSampling := spec.sample(smp)
+	cr.run(ctx, st, &spec, limit)
+	elapsed := time.Since(start)
+	cost.readAfter(&spec)
+	stopSampling()
+
+	r := newResult(spec.Kind, spec.Mode)
+	r.elapsed = elapsed
+	cost.record(r)
+	for _, w := range cr.workers {
+		r.addWorker(w)
+	}
+	if spec.Interval > 0 {
+		r.Series = smp.series
+	}
+	if spec.Rate > 0 {
+		r.OfferedRate = spec.Rate
+		if ctx.Err() == nil {
+			r.Missed = max(0, limit-r.Ops-r.Errors)
+		}
+	}
+	r.finish()
+	if ctx.Err() != nil {
+		return r, fmt.Errorf("%s: %w: %v", spec.Kind, errInterrupted, context.Cause(ctx))
+	}
+	return r, nil
+}
+
+// fillDefaults gives a spec without them a sequence of its own and the wall clock.
+func (s *runSpec) fillDefaults() {
+	if s.Seq == nil {
+		s.Seq = new(atomic.Uint64)
+	}
+	if s.newClock == nil {
+		s.newClock = func() clock { return newRealClock() }
+	}
+}
+
+// crew is a run's workers and what they share: the stop signal of the run's time limit and
+// the count of operations claimed. It is allocated with the workers, before the run's cost
+// is read.
+type crew struct {
+	workers []*worker
+	stop    atomic.Bool
+	claimed atomic.Int64
+	wg      sync.WaitGroup
+}
+
+// newCrew makes the spec's workers, each with its buffers, histograms and random source.
+func newCrew(spec *runSpec) *crew {
+	workers := make([]*worker, spec.Concurrency)
 	for i := range workers {
 		rng := rand.New(rand.NewPCG(spec.Seed, uint64(i)+1))
 		w := &worker{
@@ -119,90 +176,106 @@ func runWorkload(ctx context.Context, st store, spec runSpec) (*result, error) {
 		fillValue(rng, w.value)
 		workers[i] = w
 	}
-	if spec.Buffered {
-		bs, ok := st.(bufferedStore)
-		if !ok {
-			return nil, fmt.Errorf("-buffered: %T cannot write through a buffer", st)
-		}
-		for _, w := range workers {
-			pw, err := bs.NewPutWriter(spec.WriteBuffer)
-			if err != nil {
-				return nil, err
-			}
-			w.writer = pw
-		}
+	return &crew{workers: workers}
+}
+
+// giveWriters gives each worker a buffered writer of st that flushes writeBuffer bytes at a
+// time (-buffered).
+func giveWriters(st store, workers []*worker, writeBuffer int64) error {
+	bs, ok := st.(bufferedStore)
+	if !ok {
+		return fmt.Errorf("-buffered: %T cannot write through a buffer", st)
 	}
-	limit := spec.Ops
-	if spec.Rate > 0 {
-		limit = scheduledOps(spec.Rate, spec.Duration, spec.Ops)
-	}
-	var wg sync.WaitGroup
-	var ms0, ms1 runtime.MemStats
-	runtime.ReadMemStats(&ms0)
-	server0, serverOK := spec.serverCPU()
-	cpu0, cpuErr := selfCPU()
-	start := time.Now()
-	if spec.Duration > 0 {
-		// A paced run sends every operation due before the end, late or not; those still
-		// unsent an operation timeout after it are counted as missed.
-		end := spec.Duration
-		if spec.Rate > 0 {
-			end += spec.OpTimeout
-		}
-		t := time.AfterFunc(end, func() { stop.Store(true) })
-		defer t.Stop()
-	}
-	smp := newSampler(workers, start)
-	stopSampling := spec.sample(smp)
-	paceStart := workers[0].clock.Now()
 	for _, w := range workers {
-		wg.Go(func() {
-			w.run(ctx, st, &spec, &stop, &claimed, limit, paceStart)
-			w.closeWriter(ctx, &spec)
+		pw, err := bs.NewPutWriter(writeBuffer)
+		if err != nil {
+			return err
+		}
+		w.writer = pw
+	}
+	return nil
+}
+
+// opLimit is how many operations the run may claim (0: no limit): Ops, or for a paced run
+// those its schedule holds.
+func (s *runSpec) opLimit() int64 {
+	if s.Rate > 0 {
+		return scheduledOps(s.Rate, s.Duration, s.Ops)
+	}
+	return s.Ops
+}
+
+// timeLimit is how long after its start a run with a Duration is stopped. A paced run sends
+// every operation due before the end, late or not; those still unsent an operation timeout
+// after it are counted as missed.
+func (s *runSpec) timeLimit() time.Duration {
+	end := s.Duration
+	if s.Rate > 0 {
+		end += s.OpTimeout
+	}
+	return end
+}
+
+// run runs every worker in a goroutine of its own until the stop signal, the limit or ctx's
+// end, then closes its buffered writer, and waits for them all.
+func (cr *crew) run(ctx context.Context, st store, spec *runSpec, limit int64) {
+	paceStart := cr.workers[0].clock.Now()
+	for _, w := range cr.workers {
+		cr.wg.Go(func() {
+			w.run(ctx, st, spec, &cr.stop, &cr.claimed, limit, paceStart)
+			w.closeWriter(ctx, spec)
 		})
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	cpu1, cpuErr1 := selfCPU()
-	server1, serverOK1 := spec.serverCPU()
-	runtime.ReadMemStats(&ms1)
-	stopSampling()
+	cr.wg.Wait()
+}
 
-	r := newResult(spec.Kind, spec.Mode)
-	r.elapsed = elapsed
-	if cpuErr == nil && cpuErr1 == nil {
-		r.cpu = cpu1 - cpu0
+// runCost holds the readings a run's cost is computed from: this process's allocations and
+// CPU time, and the server's CPU time. readAfter reads them in the reverse order of
+// readBefore, so that the two nest around the run.
+type runCost struct {
+	ms0, ms1             runtime.MemStats
+	cpu0, cpu1           time.Duration
+	cpuErr0, cpuErr1     error
+	server0, server1     time.Duration
+	serverOK0, serverOK1 bool
+}
+
+func (c *runCost) readBefore(spec *runSpec) {
+	runtime.ReadMemStats(&c.ms0)
+	c.server0, c.serverOK0 = spec.serverCPU()
+	c.cpu0, c.cpuErr0 = selfCPU()
+}
+
+func (c *runCost) readAfter(spec *runSpec) {
+	c.cpu1, c.cpuErr1 = selfCPU()
+	c.server1, c.serverOK1 = spec.serverCPU()
+	runtime.ReadMemStats(&c.ms1)
+}
+
+// record puts the run's cost into r: the CPU times when both their readings were made, and
+// the allocations.
+func (c *runCost) record(r *result) {
+	if c.cpuErr0 == nil && c.cpuErr1 == nil {
+		r.cpu = c.cpu1 - c.cpu0
 	}
-	if serverOK && serverOK1 {
-		r.server, r.serverKnown = server1-server0, true
+	if c.serverOK0 && c.serverOK1 {
+		r.server, r.serverKnown = c.server1-c.server0, true
 	}
-	r.mallocs = ms1.Mallocs - ms0.Mallocs
-	r.bytes = ms1.TotalAlloc - ms0.TotalAlloc
-	for _, w := range workers {
-		r.Ops += w.ops
-		r.Errors += w.errs
-		r.Empty += w.empty
-		r.Rows += w.rows
-		r.Reads += w.reads
-		r.hist.Merge(w.hist)
-		for _, s := range w.samples {
-			r.addErrorSample(s)
-		}
+	r.mallocs = c.ms1.Mallocs - c.ms0.Mallocs
+	r.bytes = c.ms1.TotalAlloc - c.ms0.TotalAlloc
+}
+
+// addWorker adds w's counts, latencies and error samples into r.
+func (r *result) addWorker(w *worker) {
+	r.Ops += w.ops
+	r.Errors += w.errs
+	r.Empty += w.empty
+	r.Rows += w.rows
+	r.Reads += w.reads
+	r.hist.Merge(w.hist)
+	for _, s := range w.samples {
+		r.addErrorSample(s)
 	}
-	if spec.Interval > 0 {
-		r.Series = smp.series
-	}
-	if spec.Rate > 0 {
-		r.OfferedRate = spec.Rate
-		if ctx.Err() == nil {
-			r.Missed = max(0, limit-r.Ops-r.Errors)
-		}
-	}
-	r.finish()
-	if ctx.Err() != nil {
-		return r, fmt.Errorf("%s: %w: %v", spec.Kind, errInterrupted, context.Cause(ctx))
-	}
-	return r, nil
 }
 
 // sample starts the sampler's ticker when the spec asks for a time series; the function it

@@ -146,91 +146,143 @@ type Metrics struct {
 
 // New returns the metrics; it fails only on a bad option.
 func New(opts ...Option) (*Metrics, error) {
-	o := options{namespace: "hbase", buckets: prometheus.ExponentialBuckets(0.0001, 2, 17)}
-	for _, opt := range opts {
-		if opt == nil {
-			return nil, errors.New("hbaseprom: nil Option")
-		}
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+	o, err := applyOptions(opts)
+	if err != nil {
+		return nil, err
 	}
-	ns, sub, cl := o.namespace, "client", o.labels
-	// The series with a server label, and what their help says per server.
-	rpcLabels, errLabels, flightLabels := []string{"op", "server"}, []string{"op", "server", "class"}, []string{"server"}
-	perServer, flightHelp := " per operation and server", "RPCs to region servers waiting for their response, per server."
-	if o.noServer {
-		rpcLabels, errLabels, flightLabels = []string{"op"}, []string{"op", "class"}, nil
-		perServer, flightHelp = " per operation", "RPCs to region servers waiting for their response."
-	}
-	m := &Metrics{
-		perServer: !o.noServer,
-		callDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
-			Name: "call_duration_seconds", Help: "Duration of calls (Get, Put, Scan, Batch, Admin calls...), retries included.",
-			Buckets: o.buckets, ConstLabels: cl}, []string{"op"}),
-		rpcDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
-			Name: "rpc_duration_seconds", Help: "Duration of RPCs to region servers and the master," + perServer + ".",
-			Buckets: o.buckets, ConstLabels: cl}, rpcLabels),
-		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "calls_total", Help: "Calls by operation and outcome class (ok, timeout, not_found...).",
-			ConstLabels: cl}, []string{"op", "class"}),
-		rpcErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "rpc_errors_total", Help: "Failed RPCs to region servers and the master by error class," + perServer + ".",
-			ConstLabels: cl}, errLabels),
-		retries: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "retries_total", Help: "Failed attempts that were retried, by operation and error class.",
-			ConstLabels: cl}, []string{"op", "class"}),
-		backoff: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "backoff_seconds_total", Help: "Time spent pausing between retries and holding writes for servers' load.", ConstLabels: cl}),
-		overload: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "overload_pause_seconds_total", Help: "Time spent pausing after overloaded servers refused calls (part of backoff_seconds_total).", ConstLabels: cl}),
-		backpressure: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "backpressure_delay_seconds_total", Help: "Time writes were held for their servers' load statistics (part of backoff_seconds_total).", ConstLabels: cl}),
-		lookups: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "region_lookups_total", Help: "Region lookups in hbase:meta by result (ok, error).",
-			ConstLabels: cl}, []string{"result"}),
-		cache: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "region_cache_total", Help: "Looks into the region cache by result (hit, miss).",
-			ConstLabels: cl}, []string{"result"}),
-		connects: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "connections_opened_total", Help: "Connection setups to servers by result (ok, error).",
-			ConstLabels: cl}, []string{"result"}),
-		closed: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "connections_closed_total", Help: "Connections closed, by reason (broken, closed).",
-			ConstLabels: cl}, []string{"reason"}),
-		rowsScanned: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "scan_rows_scanned_total", Help: "Rows read by the servers for scans that track scan metrics.",
-			ConstLabels: cl}),
-		rowsFiltered: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "scan_rows_filtered_total", Help: "Rows dropped by the servers' filters for scans that track scan metrics.",
-			ConstLabels: cl}),
-		flushDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
-			Name: "writer_flush_duration_seconds", Help: "Duration of the buffered writers' flushes, per table.",
-			Buckets: o.buckets, ConstLabels: cl}, []string{"table"}),
-		flushedBytes: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "writer_flushed_bytes_total", Help: "Bytes of mutations the buffered writers flushed, per table.",
-			ConstLabels: cl}, []string{"table"}),
-		writerOutcome: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "writer_mutations_total", Help: "Outcomes of the buffered writers' mutations (applied, failed, indeterminate), per table.",
-			ConstLabels: cl}, []string{"table", "outcome"}),
-		openConns: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "open_connections"),
-			"Open connections to region servers.", nil, cl),
-		inFlight: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "in_flight_rpcs"), flightHelp, flightLabels, cl),
-		regions: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "cached_regions"),
-			"Regions in the region cache.", nil, cl),
-		bytesOut: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "written_bytes_total"),
-			"Bytes written to region server connections.", nil, cl),
-		bytesIn: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "read_bytes_total"),
-			"Bytes read from region server connections.", nil, cl),
-		writerBuffered: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "writer_buffered_bytes"),
-			"Bytes of mutations in the watched buffered writers' buffers, not yet in a flush, per table.", []string{"table"}, cl),
-		writerHeld: prometheus.NewDesc(prometheus.BuildFQName(ns, sub, "writer_held_bytes"),
-			"Bytes of mutations the watched buffered writers hold, buffered and being sent, per table.", []string{"table"}, cl),
-	}
+	f := metricMaker{ns: o.namespace, labels: o.labels, buckets: o.buckets}
+	m := &Metrics{perServer: !o.noServer}
+	m.makeCallMetrics(f)
+	m.makeBackoffMetrics(f)
+	m.makeConnectionMetrics(f)
+	m.makeScanMetrics(f)
+	m.makeWriterMetrics(f)
+	m.makeScrapedDescs(f)
 	m.collectors = []prometheus.Collector{m.callDuration, m.rpcDuration, m.calls, m.rpcErrors,
 		m.retries, m.backoff, m.overload, m.backpressure, m.lookups, m.cache, m.connects, m.closed, m.rowsScanned, m.rowsFiltered,
 		m.flushDuration, m.flushedBytes, m.writerOutcome}
 	return m, nil
+}
+
+// applyOptions applies opts to the defaults.
+func applyOptions(opts []Option) (options, error) {
+	o := options{namespace: "hbase", buckets: prometheus.ExponentialBuckets(0.0001, 2, 17)}
+	for _, opt := range opts {
+		if opt == nil {
+			return o, errors.New("hbaseprom: nil Option")
+		}
+		if err := opt(&o); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// metricMaker makes metrics named namespace_client_name, with the constant labels and the
+// histograms' buckets of the options.
+type metricMaker struct {
+	ns      string
+	labels  prometheus.Labels
+	buckets []float64
+}
+
+const subsystem = "client"
+
+func (f metricMaker) histogramVec(name, help string, labels ...string) *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: f.ns, Subsystem: subsystem,
+		Name: name, Help: help, Buckets: f.buckets, ConstLabels: f.labels}, labels)
+}
+
+func (f metricMaker) counterVec(name, help string, labels ...string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: f.ns, Subsystem: subsystem,
+		Name: name, Help: help, ConstLabels: f.labels}, labels)
+}
+
+func (f metricMaker) counter(name, help string) prometheus.Counter {
+	return prometheus.NewCounter(prometheus.CounterOpts{Namespace: f.ns, Subsystem: subsystem,
+		Name: name, Help: help, ConstLabels: f.labels})
+}
+
+func (f metricMaker) desc(name, help string, labels ...string) *prometheus.Desc {
+	return prometheus.NewDesc(prometheus.BuildFQName(f.ns, subsystem, name), help, labels, f.labels)
+}
+
+// makeCallMetrics makes the calls' and RPCs' latency and outcome metrics; the RPCs' are per
+// server unless WithoutServerLabel.
+func (m *Metrics) makeCallMetrics(f metricMaker) {
+	rpcLabels, errLabels, per := []string{"op", "server"}, []string{"op", "server", "class"}, " per operation and server"
+	if !m.perServer {
+		rpcLabels, errLabels, per = []string{"op"}, []string{"op", "class"}, " per operation"
+	}
+	m.callDuration = f.histogramVec("call_duration_seconds",
+		"Duration of calls (Get, Put, Scan, Batch, Admin calls...), retries included.", "op")
+	m.rpcDuration = f.histogramVec("rpc_duration_seconds",
+		"Duration of RPCs to region servers and the master,"+per+".", rpcLabels...)
+	m.calls = f.counterVec("calls_total",
+		"Calls by operation and outcome class (ok, timeout, not_found...).", "op", "class")
+	m.rpcErrors = f.counterVec("rpc_errors_total",
+		"Failed RPCs to region servers and the master by error class,"+per+".", errLabels...)
+	m.retries = f.counterVec("retries_total",
+		"Failed attempts that were retried, by operation and error class.", "op", "class")
+}
+
+// makeBackoffMetrics makes the counters of time spent pausing and holding writes.
+func (m *Metrics) makeBackoffMetrics(f metricMaker) {
+	m.backoff = f.counter("backoff_seconds_total",
+		"Time spent pausing between retries and holding writes for servers' load.")
+	m.overload = f.counter("overload_pause_seconds_total",
+		"Time spent pausing after overloaded servers refused calls (part of backoff_seconds_total).")
+	m.backpressure = f.counter("backpressure_delay_seconds_total",
+		"Time writes were held for their servers' load statistics (part of backoff_seconds_total).")
+}
+
+// makeConnectionMetrics makes the counters of region lookups, the region cache and
+// connections.
+func (m *Metrics) makeConnectionMetrics(f metricMaker) {
+	m.lookups = f.counterVec("region_lookups_total",
+		"Region lookups in hbase:meta by result (ok, error).", "result")
+	m.cache = f.counterVec("region_cache_total",
+		"Looks into the region cache by result (hit, miss).", "result")
+	m.connects = f.counterVec("connections_opened_total",
+		"Connection setups to servers by result (ok, error).", "result")
+	m.closed = f.counterVec("connections_closed_total",
+		"Connections closed, by reason (broken, closed).", "reason")
+}
+
+// makeScanMetrics makes the counters of the scan metrics servers return.
+func (m *Metrics) makeScanMetrics(f metricMaker) {
+	m.rowsScanned = f.counter("scan_rows_scanned_total",
+		"Rows read by the servers for scans that track scan metrics.")
+	m.rowsFiltered = f.counter("scan_rows_filtered_total",
+		"Rows dropped by the servers' filters for scans that track scan metrics.")
+}
+
+// makeWriterMetrics makes the metrics of the buffered writers' flushes.
+func (m *Metrics) makeWriterMetrics(f metricMaker) {
+	m.flushDuration = f.histogramVec("writer_flush_duration_seconds",
+		"Duration of the buffered writers' flushes, per table.", "table")
+	m.flushedBytes = f.counterVec("writer_flushed_bytes_total",
+		"Bytes of mutations the buffered writers flushed, per table.", "table")
+	m.writerOutcome = f.counterVec("writer_mutations_total",
+		"Outcomes of the buffered writers' mutations (applied, failed, indeterminate), per table.", "table", "outcome")
+}
+
+// makeScrapedDescs makes the descriptions of what Collect reads from the watched clients and
+// writers at each scrape; RPCs in flight are per server unless WithoutServerLabel.
+func (m *Metrics) makeScrapedDescs(f metricMaker) {
+	flightLabels, flightHelp := []string{"server"}, "RPCs to region servers waiting for their response, per server."
+	if !m.perServer {
+		flightLabels, flightHelp = nil, "RPCs to region servers waiting for their response."
+	}
+	m.openConns = f.desc("open_connections", "Open connections to region servers.")
+	m.inFlight = f.desc("in_flight_rpcs", flightHelp, flightLabels...)
+	m.regions = f.desc("cached_regions", "Regions in the region cache.")
+	m.bytesOut = f.desc("written_bytes_total", "Bytes written to region server connections.")
+	m.bytesIn = f.desc("read_bytes_total", "Bytes read from region server connections.")
+	m.writerBuffered = f.desc("writer_buffered_bytes",
+		"Bytes of mutations in the watched buffered writers' buffers, not yet in a flush, per table.", "table")
+	m.writerHeld = f.desc("writer_held_bytes",
+		"Bytes of mutations the watched buffered writers hold, buffered and being sent, per table.", "table")
 }
 
 // Hooks returns the hooks to give hbase.NewClient (hbase.WithHooks). One Metrics may serve
