@@ -2,7 +2,6 @@ package fakehbase
 
 import (
 	"bytes"
-	"math"
 
 	"google.golang.org/protobuf/proto"
 
@@ -109,91 +108,22 @@ func (s *Server) mutate(r *region, ms []*mutation, nonceGroup uint64) ([][]kv, e
 // with the condition's filter; Puts without a timestamp are then stamped no earlier than the
 // cell checked. Callers hold s.mu.
 func (s *Server) checkAndMutate(r *region, cond *pb.Condition, ms []*mutation, nonceGroup uint64) (bool, []kv, error) {
-	row := cond.GetRow()
-	for _, m := range ms {
-		if !bytes.Equal(m.row, row) {
-			return false, nil, badRequest("Action's getRow must match")
-		}
-		if err := m.check(r); err != nil {
-			return false, nil, err
-		}
-	}
-	if !r.contains(row) {
-		return false, nil, jerr(WrongRegion, "Requested row out of range for checkAndMutate on HRegion %s, row='%s'", r.name, row)
+	if err := checkConditionRow(r, cond.GetRow(), ms); err != nil {
+		return false, nil, err
 	}
 	now := s.now()
-	data := r.t.data.get(row)
 	var matches bool
 	var cellTS int64
+	var err error
 	if cond.GetFilter() != nil {
-		p := readParams{filter: cond.GetFilter(), timeRange: cond.GetTimeRange(), maxVersions: 1}
-		sp, err := newReadSpec(r.t, r.name, p, s.seq, now)
-		if err != nil {
-			return false, nil, err
-		}
-		var cells []kv
-		if data != nil && data.hasAny(sp.fams) && !sp.filter.rowKey(row) {
-			cells = sp.finishRow(sp.readRow(data))
-		}
-		if sp.ec.err != nil {
-			return false, nil, sp.ec.err
-		}
-		if len(cells) > 0 {
-			matches, cellTS = true, cells[0].ts
-		}
+		matches, cellTS, err = s.filterConditionHolds(r, cond, now)
 	} else {
-		f := r.t.fams[string(cond.GetFamily())]
-		if f == nil {
-			return false, nil, noSuchFamily(r.t, r.name, cond.GetFamily())
-		}
-		ec := &evalCtx{}
-		cmp, err := decodeComparator(cond.GetComparator(), ec)
-		if err != nil {
-			return false, nil, err
-		}
-		minTS, maxTS := int64(0), int64(math.MaxInt64)
-		if tr := cond.GetTimeRange(); tr != nil {
-			if tr.From != nil {
-				minTS = int64(tr.GetFrom())
-			}
-			if tr.To != nil {
-				maxTS = int64(tr.GetTo())
-			}
-		}
-		cur := readColumns(data, f, [][]byte{cond.GetQualifier()}, minTS, maxTS, 1, s.seq, now)
-		valueIsNull := false
-		if b, ok := cmp.(binaryComparator); ok && len(b) == 0 {
-			valueIsNull = true
-		}
-		op := cond.GetCompareType()
-		switch {
-		case len(cur) == 0 && valueIsNull:
-			matches = op != opNotEqual
-		case len(cur) > 0 && valueIsNull:
-			matches = (len(cur[0].value) == 0) == (op != opNotEqual)
-			cellTS = cur[0].ts
-		case len(cur) == 1:
-			cellTS = cur[0].ts
-			matches = conditionHolds(op, cmp.compareTo(cur[0].value))
-		}
-		if ec.err != nil {
-			return false, nil, ec.err
-		}
+		matches, cellTS, err = s.columnConditionHolds(r, cond, now)
 	}
-	if !matches {
-		return false, nil, nil
+	if err != nil || !matches {
+		return false, nil, err
 	}
-	stampTS := max(now, cellTS)
-	for _, m := range ms {
-		if m.typ != pb.MutationProto_PUT {
-			continue
-		}
-		for i := range m.cells {
-			if m.cells[i].ts == latestTS {
-				m.cells[i].ts = stampTS
-			}
-		}
-	}
+	stampPuts(ms, max(now, cellTS))
 	results, err := s.mutate(r, ms, nonceGroup)
 	if err != nil {
 		return false, nil, err
@@ -203,6 +133,93 @@ func (s *Server) checkAndMutate(r *region, cond *pb.Condition, ms []*mutation, n
 		cells = append(cells, rc...)
 	}
 	return true, cells, nil
+}
+
+// checkConditionRow refuses mutations of another row than the condition's, a mutation
+// mutate would refuse, and a row outside region r.
+func checkConditionRow(r *region, row []byte, ms []*mutation) error {
+	for _, m := range ms {
+		if !bytes.Equal(m.row, row) {
+			return badRequest("Action's getRow must match")
+		}
+		if err := m.check(r); err != nil {
+			return err
+		}
+	}
+	if !r.contains(row) {
+		return jerr(WrongRegion, "Requested row out of range for checkAndMutate on HRegion %s, row='%s'", r.name, row)
+	}
+	return nil
+}
+
+// filterConditionHolds reports whether the condition's filter keeps a cell of its row, and
+// the timestamp of the first cell kept.
+func (s *Server) filterConditionHolds(r *region, cond *pb.Condition, now int64) (bool, int64, error) {
+	row := cond.GetRow()
+	p := readParams{filter: cond.GetFilter(), timeRange: cond.GetTimeRange(), maxVersions: 1}
+	sp, err := newReadSpec(r.t, r.name, p, s.seq, now)
+	if err != nil {
+		return false, 0, err
+	}
+	var cells []kv
+	if data := r.t.data.get(row); data != nil && data.hasAny(sp.fams) && !sp.filter.rowKey(row) {
+		cells = sp.finishRow(sp.readRow(data))
+	}
+	if sp.ec.err != nil {
+		return false, 0, sp.ec.err
+	}
+	if len(cells) == 0 {
+		return false, 0, nil
+	}
+	return true, cells[0].ts, nil
+}
+
+// columnConditionHolds reports whether the newest version of the condition's column in its
+// time range compares as the condition asks, and that version's timestamp. An empty value
+// to compare with also matches a column without a value.
+func (s *Server) columnConditionHolds(r *region, cond *pb.Condition, now int64) (matches bool, cellTS int64, err error) {
+	f := r.t.fams[string(cond.GetFamily())]
+	if f == nil {
+		return false, 0, noSuchFamily(r.t, r.name, cond.GetFamily())
+	}
+	ec := &evalCtx{}
+	cmp, err := decodeComparator(cond.GetComparator(), ec)
+	if err != nil {
+		return false, 0, err
+	}
+	minTS, maxTS := timeRange(cond.GetTimeRange())
+	cur := readColumns(r.t.data.get(cond.GetRow()), f, [][]byte{cond.GetQualifier()}, minTS, maxTS, 1, s.seq, now)
+	b, isBinary := cmp.(binaryComparator)
+	valueIsNull := isBinary && len(b) == 0
+	op := cond.GetCompareType()
+	switch {
+	case len(cur) == 0 && valueIsNull:
+		matches = op != opNotEqual
+	case len(cur) > 0 && valueIsNull:
+		matches = (len(cur[0].value) == 0) == (op != opNotEqual)
+		cellTS = cur[0].ts
+	case len(cur) == 1:
+		cellTS = cur[0].ts
+		matches = conditionHolds(op, cmp.compareTo(cur[0].value))
+	}
+	if ec.err != nil {
+		return false, 0, ec.err
+	}
+	return matches, cellTS, nil
+}
+
+// stampPuts gives the cells of the Puts among ms that have no timestamp the timestamp ts.
+func stampPuts(ms []*mutation, ts int64) {
+	for _, m := range ms {
+		if m.typ != pb.MutationProto_PUT {
+			continue
+		}
+		for i := range m.cells {
+			if m.cells[i].ts == latestTS {
+				m.cells[i].ts = ts
+			}
+		}
+	}
 }
 
 // conditionHolds is HRegion's matches: cmp compares the condition's value with the cell's, so

@@ -49,25 +49,112 @@ func clientScan(c *call) (proto.Message, error) {
 	if req.ScannerId == nil && req.Scan == nil {
 		return nil, badRequest("Missing required input: scannerId or scan")
 	}
-	s := c.rs.s
-	var tableName string
-	var reg *region
-	var row []byte
-	if req.ScannerId != nil {
-		s.mu.Lock()
-		if sc := s.scanners[req.GetScannerId()]; sc != nil {
-			tableName, reg = sc.region.t.name, sc.region
-		}
-		s.mu.Unlock()
-	} else {
-		tableName, reg = c.target(req.GetRegion())
-		row = req.GetScan().GetStartRow()
-	}
+	tableName, reg, row := c.scanTarget(&req)
 	if err := c.inject("Scan", tableName, row, reg); err != nil {
 		return nil, err
 	}
+	s := c.rs.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	resp := &pb.ScanResponse{}
+	sc, done, err := c.scannerFor(&req, resp)
+	if err != nil {
+		return nil, err
+	}
+	if done {
+		return resp, nil
+	}
+	if err := c.scanNext(sc, &req, resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// scannerFor is the scanner a request goes on with, or the one it opens; done reports that
+// the request needs no rows. Callers hold s.mu.
+func (c *call) scannerFor(req *pb.ScanRequest, resp *pb.ScanResponse) (sc *scanner, done bool, err error) {
+	if req.ScannerId != nil {
+		return c.resumeScanner(req)
+	}
+	sc, err = c.openScan(req, resp)
+	return sc, false, err
+}
+
+// scanTarget is what fault matchers see of a scan request: its table, its region, and the
+// first row of a new scan.
+func (c *call) scanTarget(req *pb.ScanRequest) (tableName string, reg *region, row []byte) {
+	if req.ScannerId == nil {
+		tableName, reg = c.target(req.GetRegion())
+		return tableName, reg, req.GetScan().GetStartRow()
+	}
+	s := c.rs.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sc := s.scanners[req.GetScannerId()]; sc != nil {
+		return sc.region.t.name, sc.region, nil
+	}
+	return "", nil, nil
+}
+
+// resumeScanner finds the scanner a request goes on with, and checks that it may: its
+// region still served here, its lease not expired, the call's sequence number the one
+// expected. done reports that the request needs no rows: a scanner closed already at the
+// end of its region, or a lease renewal. Callers hold s.mu.
+func (c *call) resumeScanner(req *pb.ScanRequest) (sc *scanner, done bool, err error) {
+	s := c.rs.s
+	id := req.GetScannerId()
+	sc = s.scanners[id]
+	if sc == nil || sc.server != c.rs.idx {
+		if s.closedScan[id] {
+			return nil, true, nil // closed already, at the end of its region: nothing to do
+		}
+		return nil, false, jerr(UnknownScanner, "Unknown scanner '%d'. This can happen due to any of the following reasons: a) Scanner id given is wrong, b) Scanner lease expired because of long wait between consecutive client checkins, c) Server may be closing down, d) RegionServer restart during upgrade.", id)
+	}
+	if _, err := c.served(&pb.RegionSpecifier{Value: sc.region.name}); err != nil {
+		s.closeScanner(sc)
+		return nil, false, jerr(NotServingRegion, "Region has changed on the scanner %d: regionName=%s", id, sc.region.name)
+	}
+	if time.Now().After(sc.expires) {
+		s.closeScanner(sc)
+		delete(s.closedScan, id)
+		return nil, false, jerr(UnknownScanner, "Unknown scanner '%d': its lease expired", id)
+	}
+	if req.NextCallSeq != nil {
+		if req.GetNextCallSeq() != sc.nextSeq {
+			return nil, false, jerr(OutOfOrderScannerNext, "Expected nextCallSeq: %d But the nextCallSeq got from client: %d; request=%v",
+				sc.nextSeq, req.GetNextCallSeq(), req)
+		}
+		sc.nextSeq++
+	}
+	if req.GetRenew() {
+		sc.expires = time.Now().Add(scannerLease)
+		return sc, true, nil
+	}
+	return sc, false, nil
+}
+
+// openScan opens the scanner of a new scan and tells the client its id, lease and read
+// point. Callers hold s.mu.
+func (c *call) openScan(req *pb.ScanRequest, resp *pb.ScanResponse) (*scanner, error) {
+	r, err := c.served(req.GetRegion())
+	if err != nil {
+		return nil, err
+	}
+	sc, err := c.rs.s.openScanner(c.rs.idx, r, req.GetScan())
+	if err != nil {
+		return nil, err
+	}
+	resp.ScannerId = proto.Uint64(sc.id)
+	resp.Ttl = proto.Uint32(uint32(scannerLease / time.Millisecond))
+	resp.MvccReadPoint = proto.Uint64(sc.sp.readPoint)
+	return sc, nil
+}
+
+// scanNext reads the rows the request asks for into resp, with the flags and metrics of the
+// response, then closes the scanner when it is done or asked to, or renews its lease.
+// Callers hold s.mu.
+func (c *call) scanNext(sc *scanner, req *pb.ScanRequest, resp *pb.ScanResponse) error {
+	s := c.rs.s
 	closeIt := req.GetCloseScanner()
 	rows := 1
 	if closeIt {
@@ -75,50 +162,6 @@ func clientScan(c *call) (proto.Message, error) {
 	}
 	if req.NumberOfRows != nil {
 		rows = int(req.GetNumberOfRows())
-	}
-	resp := &pb.ScanResponse{}
-	var sc *scanner
-	if req.ScannerId != nil {
-		id := req.GetScannerId()
-		sc = s.scanners[id]
-		if sc == nil || sc.server != c.rs.idx {
-			if s.closedScan[id] {
-				return resp, nil // closed already, at the end of its region: nothing to do
-			}
-			return nil, jerr(UnknownScanner, "Unknown scanner '%d'. This can happen due to any of the following reasons: a) Scanner id given is wrong, b) Scanner lease expired because of long wait between consecutive client checkins, c) Server may be closing down, d) RegionServer restart during upgrade.", id)
-		}
-		if _, err := c.served(&pb.RegionSpecifier{Value: sc.region.name}); err != nil {
-			s.closeScanner(sc)
-			return nil, jerr(NotServingRegion, "Region has changed on the scanner %d: regionName=%s", id, sc.region.name)
-		}
-		if time.Now().After(sc.expires) {
-			s.closeScanner(sc)
-			delete(s.closedScan, id)
-			return nil, jerr(UnknownScanner, "Unknown scanner '%d': its lease expired", id)
-		}
-		if req.NextCallSeq != nil {
-			if req.GetNextCallSeq() != sc.nextSeq {
-				return nil, jerr(OutOfOrderScannerNext, "Expected nextCallSeq: %d But the nextCallSeq got from client: %d; request=%v",
-					sc.nextSeq, req.GetNextCallSeq(), &req)
-			}
-			sc.nextSeq++
-		}
-		if req.GetRenew() {
-			sc.expires = time.Now().Add(scannerLease)
-			return resp, nil
-		}
-	} else {
-		r, err := c.served(req.GetRegion())
-		if err != nil {
-			return nil, err
-		}
-		sc, err = s.openScanner(c.rs.idx, r, req.GetScan())
-		if err != nil {
-			return nil, err
-		}
-		resp.ScannerId = proto.Uint64(sc.id)
-		resp.Ttl = proto.Uint32(uint32(scannerLease / time.Millisecond))
-		resp.MvccReadPoint = proto.Uint64(sc.sp.readPoint)
 	}
 	moreInRegion, moreResults := true, true
 	var results int
@@ -128,7 +171,7 @@ func clientScan(c *call) (proto.Message, error) {
 		results, moreInRegion, moreResults, err = c.scanRows(sc, rows, int(req.GetLimitOfRows()), resp)
 		if err != nil {
 			s.closeScanner(sc)
-			return nil, err
+			return err
 		}
 	}
 	if f := sc.sp.filter; f != nil && f.allRemaining() && results == 0 {
@@ -148,7 +191,7 @@ func clientScan(c *call) (proto.Message, error) {
 	} else {
 		sc.expires = time.Now().Add(scannerLease)
 	}
-	return resp, nil
+	return nil
 }
 
 // openScanner opens a scanner of scan in region r for region server idx. Callers hold s.mu.

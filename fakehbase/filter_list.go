@@ -30,12 +30,17 @@ func (f *filterList) reset() {
 	f.hints = f.hints[:0]
 }
 
-func (f *filterList) allRemaining() bool {
+func (f *filterList) allRemaining() bool { return f.combine(filter.allRemaining) }
+
+// combine is the list's answer to a question whose yes drops something (a row, the rest of
+// the scan): yes for and when any of its filters says yes, for or only when all of them do;
+// no for an empty list.
+func (f *filterList) combine(answer func(filter) bool) bool {
 	if len(f.subs) == 0 {
 		return false
 	}
 	for _, s := range f.subs {
-		if s.allRemaining() != f.or {
+		if answer(s) != f.or {
 			return !f.or
 		}
 	}
@@ -193,17 +198,7 @@ func (f *filterList) rowCells(cells []kv) []kv {
 	return cells
 }
 
-func (f *filterList) row() bool {
-	if len(f.subs) == 0 {
-		return false
-	}
-	for _, s := range f.subs {
-		if s.row() != f.or {
-			return !f.or
-		}
-	}
-	return f.or
-}
+func (f *filterList) row() bool { return f.combine(filter.row) }
 
 // hint is the farthest seek of the and filters that asked for one, or the nearest of the or
 // filters (none when one of them has none).

@@ -30,16 +30,18 @@ func (f *prefixFilter) rowKey(row []byte) bool {
 	if len(row) < len(f.prefix) {
 		return true
 	}
-	cmp := bytes.Compare(row[:len(f.prefix)], f.prefix)
-	if (!f.ec.reversed && cmp > 0) || (f.ec.reversed && cmp < 0) {
-		f.passed = true
-	}
+	cmp := f.ec.compareRows(row[:len(f.prefix)], f.prefix)
+	f.passed = cmp > 0
 	f.filtered = cmp != 0
 	return f.filtered
 }
 
-func (f *prefixFilter) cell(*kv) rc {
-	if f.filtered {
+func (f *prefixFilter) cell(*kv) rc { return rowCode(f.filtered) }
+
+// rowCode is the code of a filter that decides on whole rows for a cell of a row it keeps
+// or refuses.
+func rowCode(refused bool) rc {
+	if refused {
 		return rcNextRow
 	}
 	return rcInclude
@@ -76,17 +78,11 @@ func (f *inclusiveStopFilter) rowKey(row []byte) bool {
 	if f.done {
 		return true
 	}
-	cmp := bytes.Compare(row, f.stop)
-	f.done = (f.ec.reversed && cmp < 0) || (!f.ec.reversed && cmp > 0)
+	f.done = f.ec.compareRows(row, f.stop) > 0
 	return f.done
 }
 
-func (f *inclusiveStopFilter) cell(*kv) rc {
-	if f.done {
-		return rcNextRow
-	}
-	return rcInclude
-}
+func (f *inclusiveStopFilter) cell(*kv) rc { return rowCode(f.done) }
 
 // randomRowFilter keeps each row with a chance.
 type randomRowFilter struct {
@@ -111,12 +107,7 @@ func (f *randomRowFilter) rowKey([]byte) bool {
 	return f.out
 }
 
-func (f *randomRowFilter) cell(*kv) rc {
-	if f.out {
-		return rcNextRow
-	}
-	return rcInclude
-}
+func (f *randomRowFilter) cell(*kv) rc { return rowCode(f.out) }
 
 // fuzzyRowFilter keeps rows matching one of its keys at the fixed positions.
 type fuzzyRowFilter struct {

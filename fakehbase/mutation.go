@@ -48,22 +48,14 @@ var deleteTypes = map[pb.MutationProto_DeleteType]byte{
 // decodeMutation reads a MutationProto and its cells (from the request cellblock, or from
 // its column values).
 func (c *call) decodeMutation(p *pb.MutationProto) (*mutation, error) {
-	m := &mutation{typ: p.GetMutateType(), row: p.GetRow(), ts: latestTS, minTS: 0, maxTS: math.MaxInt64,
-		nonce: p.GetNonce()}
+	m := &mutation{typ: p.GetMutateType(), row: p.GetRow(), ts: latestTS, nonce: p.GetNonce()}
 	if p.Timestamp != nil {
 		m.ts = int64(p.GetTimestamp())
 	}
 	if len(m.row) == 0 {
 		return nil, badRequest("a mutation without a row")
 	}
-	if tr := p.GetTimeRange(); tr != nil {
-		if tr.From != nil {
-			m.minTS = int64(tr.GetFrom())
-		}
-		if tr.To != nil {
-			m.maxTS = int64(tr.GetTo())
-		}
-	}
+	m.minTS, m.maxTS = timeRange(p.GetTimeRange())
 	for _, a := range p.GetAttribute() {
 		switch a.GetName() {
 		case "_ttl":
@@ -139,105 +131,122 @@ func noSuchFamily(t *table, regionName, fam []byte) error {
 // apply writes mutation m to region r (checked already) with write number seq and the time
 // now, and returns the cells of its result (Append, Increment).
 func (s *Server) apply(r *region, m *mutation, seq uint64, now int64) ([]kv, error) {
-	t := r.t
-	put := func(k kv) {
-		t.data.add(m.row, string(k.family), stored{qualifier: k.qualifier, ts: k.ts, typ: k.typ, value: k.value, seq: seq})
-	}
-	stamp := func(ts int64) int64 {
-		if ts == latestTS {
-			return now
-		}
-		return ts
-	}
+	w := &mutationWrite{t: r.t, m: m, seq: seq, now: now}
 	switch m.typ {
 	case pb.MutationProto_PUT:
-		for _, k := range m.cells {
-			k.ts = stamp(k.ts)
-			put(k)
-		}
+		w.put()
 		return nil, nil
 	case pb.MutationProto_DELETE:
-		if len(m.cells) == 0 {
-			for _, f := range t.famNames {
-				put(kv{family: []byte(f), ts: stamp(m.ts), typ: typeDeleteFamily})
-			}
-			return nil, nil
-		}
-		// A version delete without a timestamp deletes the newest version (the n-th newest
-		// for the n-th such delete of one column in this mutation), or marks "now" if there
-		// is none.
-		latest := map[string]int{}
-		for _, k := range m.cells {
-			if k.typ == typeDelete && k.ts == latestTS {
-				latest[string(k.family)+"\x00"+string(k.qualifier)]++
-			}
-		}
-		seen := map[string]int{}
-		row := t.data.get(m.row)
-		for _, k := range m.cells {
-			if k.typ == typeDelete && k.ts == latestTS {
-				key := string(k.family) + "\x00" + string(k.qualifier)
-				seen[key]++
-				n := latest[key]
-				versions := readColumns(row, t.fams[string(k.family)], [][]byte{k.qualifier}, 0, math.MaxInt64, n, seq-1, now)
-				if len(versions) < n {
-					k.ts = now
-				} else {
-					k.ts = versions[seen[key]-1].ts
-				}
-			}
-			if k.typ == typeDeleteFamily || k.typ == typeDeleteFamilyVersion {
-				k.qualifier = nil
-			}
-			k.ts = stamp(k.ts)
-			k.value = nil
-			put(k)
-		}
+		w.delete()
 		return nil, nil
 	}
-	// Append and Increment: read the current values, write the new ones.
-	row := t.data.get(m.row)
-	var out []kv
+	return w.readModifyWrite()
+}
+
+// mutationWrite is the write of one mutation: its table, its write number and time.
+type mutationWrite struct {
+	t   *table
+	m   *mutation
+	seq uint64
+	now int64
+}
+
+// store writes cell k of the mutation's row.
+func (w *mutationWrite) store(k kv) {
+	w.t.data.add(w.m.row, string(k.family), stored{qualifier: k.qualifier, ts: k.ts, typ: k.typ, value: k.value, seq: w.seq})
+}
+
+// stamp is the timestamp a cell is written at: the time of the write when it has none.
+func (w *mutationWrite) stamp(ts int64) int64 {
+	if ts == latestTS {
+		return w.now
+	}
+	return ts
+}
+
+func (w *mutationWrite) put() {
+	for _, k := range w.m.cells {
+		k.ts = w.stamp(k.ts)
+		w.store(k)
+	}
+}
+
+// delete writes the mutation's delete markers, the version deletes without a timestamp timed
+// by versionDeletes; a mutation without cells deletes every family.
+func (w *mutationWrite) delete() {
+	if len(w.m.cells) == 0 {
+		for _, f := range w.t.famNames {
+			w.store(kv{family: []byte(f), ts: w.stamp(w.m.ts), typ: typeDeleteFamily})
+		}
+		return
+	}
+	latest := w.latestVersionDeletes()
+	for _, k := range w.m.cells {
+		if k.typ == typeDelete && k.ts == latestTS {
+			k.ts = latest.next(k)
+		}
+		if k.typ == typeDeleteFamily || k.typ == typeDeleteFamilyVersion {
+			k.qualifier = nil
+		}
+		k.ts = w.stamp(k.ts)
+		k.value = nil
+		w.store(k)
+	}
+}
+
+// versionDeletes picks the timestamps of a mutation's version deletes that carry none: the
+// newest version for the first of a column, the second newest for the second, and so on; or
+// the time of the write when the column has fewer versions than such deletes.
+type versionDeletes struct {
+	w     *mutationWrite
+	row   *row
+	count map[string]int // such deletes per column
+	seen  map[string]int // of them, given a timestamp so far
+}
+
+func (w *mutationWrite) latestVersionDeletes() *versionDeletes {
+	d := &versionDeletes{w: w, row: w.t.data.get(w.m.row), count: map[string]int{}, seen: map[string]int{}}
+	for _, k := range w.m.cells {
+		if k.typ == typeDelete && k.ts == latestTS {
+			d.count[columnKey(k)]++
+		}
+	}
+	return d
+}
+
+func columnKey(k kv) string { return string(k.family) + "\x00" + string(k.qualifier) }
+
+// next is the timestamp of version delete k, the next of its column.
+func (d *versionDeletes) next(k kv) int64 {
+	key := columnKey(k)
+	d.seen[key]++
+	n := d.count[key]
+	w := d.w
+	versions := readColumns(d.row, w.t.fams[string(k.family)], [][]byte{k.qualifier}, 0, math.MaxInt64, n, w.seq-1, w.now)
+	if len(versions) < n {
+		return w.now
+	}
+	return versions[d.seen[key]-1].ts
+}
+
+// readModifyWrite is an Append or an Increment: it reads the current values, writes the new
+// ones, and returns them sorted by column.
+func (w *mutationWrite) readModifyWrite() ([]kv, error) {
+	row := w.t.data.get(w.m.row)
 	byFam := map[string][]kv{}
-	for _, k := range m.cells {
+	for _, k := range w.m.cells {
 		byFam[string(k.family)] = append(byFam[string(k.family)], k)
 	}
+	var out []kv
 	for _, fam := range slices.Sorted(maps.Keys(byFam)) {
-		deltas := byFam[fam]
-		var quals [][]byte
-		for _, d := range deltas {
-			quals = append(quals, d.qualifier)
+		cells, err := w.modifyFamily(row, fam, byFam[fam])
+		if err != nil {
+			return nil, err
 		}
-		cur := map[string]kv{}
-		for _, k := range readColumns(row, t.fams[fam], quals, m.minTS, m.maxTS, 1, seq-1, now) {
-			cur[string(k.qualifier)] = k
-		}
-		for _, d := range deltas {
-			nk := kv{row: m.row, family: d.family, qualifier: d.qualifier, typ: typePut}
-			old, ok := cur[string(d.qualifier)]
-			if m.typ == pb.MutationProto_INCREMENT {
-				var base int64
-				if ok {
-					if len(old.value) != 8 {
-						return nil, badRequest("Field is not a long, it's %d bytes wide", len(old.value))
-					}
-					base = int64(binary.BigEndian.Uint64(old.value))
-				}
-				nk.value = binary.BigEndian.AppendUint64(nil, uint64(base+int64(binary.BigEndian.Uint64(d.value))))
-			} else {
-				nk.value = append(slices.Clip(old.value), d.value...)
-			}
-			if ok {
-				nk.ts = max(old.ts+1, now)
-			} else {
-				nk.ts = stamp(d.ts)
-			}
-			cur[string(d.qualifier)] = nk
-			out = append(out, nk)
-		}
+		out = append(out, cells...)
 	}
 	for _, k := range out {
-		put(k)
+		w.store(k)
 	}
 	slices.SortStableFunc(out, func(a, b kv) int {
 		if c := bytes.Compare(a.family, b.family); c != 0 {
@@ -246,4 +255,49 @@ func (s *Server) apply(r *region, m *mutation, seq uint64, now int64) ([]kv, err
 		return bytes.Compare(a.qualifier, b.qualifier)
 	})
 	return out, nil
+}
+
+// modifyFamily applies the deltas of one family to its current values, in order (a column
+// given twice adds to its first result).
+func (w *mutationWrite) modifyFamily(row *row, fam string, deltas []kv) ([]kv, error) {
+	m := w.m
+	var quals [][]byte
+	for _, d := range deltas {
+		quals = append(quals, d.qualifier)
+	}
+	cur := map[string]kv{}
+	for _, k := range readColumns(row, w.t.fams[fam], quals, m.minTS, m.maxTS, 1, w.seq-1, w.now) {
+		cur[string(k.qualifier)] = k
+	}
+	out := make([]kv, 0, len(deltas))
+	for _, d := range deltas {
+		nk := kv{row: m.row, family: d.family, qualifier: d.qualifier, typ: typePut, ts: w.stamp(d.ts)}
+		old, ok := cur[string(d.qualifier)]
+		if ok {
+			nk.ts = max(old.ts+1, w.now)
+		}
+		var err error
+		if nk.value, err = m.modify(old.value, ok, d.value); err != nil {
+			return nil, err
+		}
+		cur[string(d.qualifier)] = nk
+		out = append(out, nk)
+	}
+	return out, nil
+}
+
+// modify is the new value of a column the mutation appends delta to or increments by delta;
+// found says whether the column had a value.
+func (m *mutation) modify(old []byte, found bool, delta []byte) ([]byte, error) {
+	if m.typ != pb.MutationProto_INCREMENT {
+		return append(slices.Clip(old), delta...), nil
+	}
+	var base int64
+	if found {
+		if len(old) != 8 {
+			return nil, badRequest("Field is not a long, it's %d bytes wide", len(old))
+		}
+		base = int64(binary.BigEndian.Uint64(old))
+	}
+	return binary.BigEndian.AppendUint64(nil, uint64(base+int64(binary.BigEndian.Uint64(delta)))), nil
 }

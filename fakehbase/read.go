@@ -44,22 +44,31 @@ type readParams struct {
 	reversed    bool
 }
 
+// timeRange is [minTS, maxTS) of a request's time range: every time when it has none, or for
+// the bound it lacks.
+func timeRange(tr *pb.TimeRange) (minTS, maxTS int64) {
+	minTS, maxTS = 0, math.MaxInt64
+	if tr == nil {
+		return minTS, maxTS
+	}
+	if tr.From != nil {
+		minTS = int64(tr.GetFrom())
+	}
+	if tr.To != nil {
+		maxTS = int64(tr.GetTo())
+	}
+	return minTS, maxTS
+}
+
 // newReadSpec checks a read's columns against table t (region names the region, for the
 // error) and decodes its filter.
 func newReadSpec(t *table, regionName []byte, p readParams, readPoint uint64, now int64) (*readSpec, error) {
-	sp := &readSpec{ec: &evalCtx{reversed: p.reversed}, minTS: 0, maxTS: math.MaxInt64,
+	sp := &readSpec{ec: &evalCtx{reversed: p.reversed},
 		maxVersions: max(int(p.maxVersions), 1), storeLimit: -1, readPoint: readPoint, now: now,
 		closed: map[string]bool{}}
-	if tr := p.timeRange; tr != nil {
-		if tr.From != nil {
-			sp.minTS = int64(tr.GetFrom())
-		}
-		if tr.To != nil {
-			sp.maxTS = int64(tr.GetTo())
-		}
-		if sp.minTS < 0 || sp.maxTS < sp.minTS {
-			return nil, badRequest("bad time range [%d, %d)", sp.minTS, sp.maxTS)
-		}
+	sp.minTS, sp.maxTS = timeRange(p.timeRange)
+	if sp.minTS < 0 || sp.maxTS < sp.minTS {
+		return nil, badRequest("bad time range [%d, %d)", sp.minTS, sp.maxTS)
 	}
 	if p.storeLimit != nil {
 		sp.storeLimit = int(*p.storeLimit)
@@ -218,118 +227,186 @@ func (sp *readSpec) appendFamily(out []kv, rowKey []byte, fs *famSel, cells []st
 	return out
 }
 
+// familyRead is the read of one family of one row by appendFamily: where it is, and the cells
+// it kept.
+type familyRead struct {
+	sp       *readSpec
+	rowKey   []byte
+	fs       *famSel
+	m        *markers
+	maxV     int    // versions kept of a column
+	oldest   int64  // the oldest timestamp the family's TTL leaves
+	explicit bool   // the read names the family's columns
+	count    int    // cells kept in this family (store limit and offset)
+	seek     []byte // a filter's hint: the columns before it are skipped
+	out      []kv
+
+	// The column being read: its versions counted and the timestamp of its last cell.
+	versions int
+	lastTS   int64
+}
+
+// readStep is where a family's read goes on after a cell.
+type readStep uint8
+
+const (
+	stepOn          readStep = iota // on with this cell
+	stepNextVersion                 // to the column's next version
+	stepNextColumn                  // to the next column
+	stepFamilyDone                  // the family is done for this row
+)
+
+// familyCells reads the columns of one family of a row in order, each as readColumn does.
 func (sp *readSpec) familyCells(out []kv, rowKey []byte, fs *famSel, cells []stored) []kv {
-	f := sp.filter
-	m := sp.markersOf(cells)
-	maxV := min(sp.maxVersions, fs.fam.maxVersions)
-	oldest := int64(math.MinInt64)
+	fr := familyRead{sp: sp, rowKey: rowKey, fs: fs, m: sp.markersOf(cells),
+		maxV: min(sp.maxVersions, fs.fam.maxVersions), oldest: math.MinInt64, explicit: fs.quals != nil, out: out}
 	if fs.fam.ttl > 0 {
-		oldest = sp.now - fs.fam.ttl
+		fr.oldest = sp.now - fs.fam.ttl
 	}
-	explicit := fs.quals != nil
-	count := 0      // cells kept in this family (store limit and offset)
-	var seek []byte // a filter's hint: skip the columns before it
 	for i := 0; i < len(cells); {
-		q := cells[i].qualifier
 		j := i + 1
-		for j < len(cells) && bytes.Equal(cells[j].qualifier, q) {
+		for j < len(cells) && bytes.Equal(cells[j].qualifier, cells[i].qualifier) {
 			j++
 		}
 		column := cells[i:j]
 		i = j
-		if explicit {
-			if _, ok := slices.BinarySearchFunc(fs.quals, q, bytes.Compare); !ok {
-				continue
-			}
-		}
-		if seek != nil {
-			if bytes.Compare(q, seek) < 0 {
-				continue
-			}
-			seek = nil
-		}
-		versions := 0
-		lastTS := int64(math.MinInt64)
-	versionsLoop:
-		for k := range column {
-			c := &column[k]
-			if c.typ != typePut || c.seq > sp.readPoint {
-				continue
-			}
-			if c.ts == lastTS {
-				continue // an older write at the same timestamp: the newer one shadows it
-			}
-			lastTS = c.ts
-			if c.ts < oldest {
-				break // expired, and so are the older versions
-			}
-			if m.masks(q, c.ts) {
-				continue
-			}
-			if c.ts >= sp.maxTS {
-				continue
-			}
-			if c.ts < sp.minTS {
-				break
-			}
-			cell := kv{row: rowKey, family: fs.name, qualifier: q, ts: c.ts, typ: typePut, value: c.value}
-			code := rcInclude
-			if f != nil {
-				if f.allRemaining() {
-					// The matcher's DONE_SCAN: this store is done for the rest of the scan.
-					sp.closed[fs.fam.name] = true
-					return out
-				}
-				code = f.cell(&cell)
-				switch code {
-				case rcSkip:
-					continue
-				case rcNextCol:
-					break versionsLoop
-				case rcNextRow:
-					return out
-				case rcHint:
-					h := f.hint(&cell)
-					switch {
-					case h == nil:
-						continue // nowhere to seek to: the next cell
-					case !bytes.Equal(h.row, rowKey) || h.typ != hintFirstOnColumn:
-						if sp.ec.beforeHint(&cell, h) {
-							return out // a later row
-						}
-						continue
-					case bytes.Compare(h.family, fs.name) > 0:
-						return out
-					case bytes.Equal(h.family, fs.name) && bytes.Compare(h.qualifier, q) > 0:
-						seek = h.qualifier
-						break versionsLoop
-					}
-					continue
-				}
-			}
-			versions++
-			if versions > maxV {
-				break
-			}
-			count++
-			if count > sp.storeOffset {
-				if f != nil {
-					cell = f.transform(cell)
-				}
-				out = append(out, cell)
-			}
-			if sp.storeLimit >= 0 && count >= sp.storeLimit+sp.storeOffset {
-				return out
-			}
-			switch {
-			case code == rcIncludeAndNextRow:
-				return out
-			case code == rcIncludeAndNextCol, explicit && versions >= maxV:
-				break versionsLoop
-			}
+		if q := column[0].qualifier; fr.wants(q) && fr.readColumn(q, column) == stepFamilyDone {
+			break
 		}
 	}
-	return out
+	return fr.out
+}
+
+// wants reports whether the read selects column q and a filter's seek has not passed it.
+func (fr *familyRead) wants(q []byte) bool {
+	if fr.explicit {
+		if _, ok := slices.BinarySearchFunc(fr.fs.quals, q, bytes.Compare); !ok {
+			return false
+		}
+	}
+	if fr.seek != nil {
+		if bytes.Compare(q, fr.seek) < 0 {
+			return false
+		}
+		fr.seek = nil
+	}
+	return true
+}
+
+// readColumn reads the versions of column q, newest first.
+func (fr *familyRead) readColumn(q []byte, column []stored) readStep {
+	fr.versions, fr.lastTS = 0, math.MinInt64
+	for k := range column {
+		if s := fr.readVersion(q, &column[k]); s != stepNextVersion {
+			return s
+		}
+	}
+	return stepNextColumn
+}
+
+func (fr *familyRead) readVersion(q []byte, c *stored) readStep {
+	if s := fr.visible(c); s != stepOn {
+		return s
+	}
+	cell := kv{row: fr.rowKey, family: fr.fs.name, qualifier: q, ts: c.ts, typ: typePut, value: c.value}
+	code, s := fr.filterCell(&cell)
+	if s != stepOn {
+		return s
+	}
+	return fr.keep(cell, code)
+}
+
+// visible skips the cells of a later write than the read point, duplicates of a timestamp,
+// deleted cells, and cells outside the time range or the TTL (and the older versions with
+// them).
+func (fr *familyRead) visible(c *stored) readStep {
+	sp := fr.sp
+	if c.typ != typePut || c.seq > sp.readPoint {
+		return stepNextVersion
+	}
+	if c.ts == fr.lastTS {
+		return stepNextVersion // an older write at the same timestamp: the newer one shadows it
+	}
+	fr.lastTS = c.ts
+	switch {
+	case c.ts < fr.oldest:
+		return stepNextColumn // expired, and so are the older versions
+	case fr.m.masks(c.qualifier, c.ts), c.ts >= sp.maxTS:
+		return stepNextVersion
+	case c.ts < sp.minTS:
+		return stepNextColumn
+	}
+	return stepOn
+}
+
+// filterCell asks the filter about cell, and turns its code into a step.
+func (fr *familyRead) filterCell(cell *kv) (rc, readStep) {
+	f := fr.sp.filter
+	if f == nil {
+		return rcInclude, stepOn
+	}
+	if f.allRemaining() {
+		// The matcher's DONE_SCAN: this store is done for the rest of the scan.
+		fr.sp.closed[fr.fs.fam.name] = true
+		return rcInclude, stepFamilyDone
+	}
+	code := f.cell(cell)
+	switch code {
+	case rcSkip:
+		return code, stepNextVersion
+	case rcNextCol:
+		return code, stepNextColumn
+	case rcNextRow:
+		return code, stepFamilyDone
+	case rcHint:
+		return code, fr.seekHint(cell)
+	}
+	return code, stepOn
+}
+
+// seekHint follows the filter's hint for cell: within the family, to a later column of it;
+// else past the family or the row, or to the next cell when the hint is not ahead.
+func (fr *familyRead) seekHint(cell *kv) readStep {
+	h := fr.sp.filter.hint(cell)
+	switch {
+	case h == nil:
+		return stepNextVersion // nowhere to seek to: the next cell
+	case !bytes.Equal(h.row, fr.rowKey) || h.typ != hintFirstOnColumn:
+		if fr.sp.ec.beforeHint(cell, h) {
+			return stepFamilyDone // a later row
+		}
+		return stepNextVersion
+	case bytes.Compare(h.family, fr.fs.name) > 0:
+		return stepFamilyDone
+	case bytes.Equal(h.family, fr.fs.name) && bytes.Compare(h.qualifier, cell.qualifier) > 0:
+		fr.seek = h.qualifier
+		return stepNextColumn
+	}
+	return stepNextVersion
+}
+
+// keep counts a cell the filter let through against the versions, the store offset and the
+// store limit, and keeps it (transformed) past the offset.
+func (fr *familyRead) keep(cell kv, code rc) readStep {
+	sp := fr.sp
+	fr.versions++
+	if fr.versions > fr.maxV {
+		return stepNextColumn
+	}
+	fr.count++
+	if fr.count > sp.storeOffset {
+		if sp.filter != nil {
+			cell = sp.filter.transform(cell)
+		}
+		fr.out = append(fr.out, cell)
+	}
+	switch {
+	case sp.storeLimit >= 0 && fr.count >= sp.storeLimit+sp.storeOffset, code == rcIncludeAndNextRow:
+		return stepFamilyDone
+	case code == rcIncludeAndNextCol, fr.explicit && fr.versions >= fr.maxV:
+		return stepNextColumn
+	}
+	return stepNextVersion
 }
 
 // readColumns reads the newest maxVersions visible versions of the given columns of one family
