@@ -156,6 +156,32 @@ func methodsOf(p *pkg, name string) []fileMethods {
 	return byFile
 }
 
+// fieldsOf returns the number of fields of struct type name in package p (an embedded field
+// counts as one, "a, b int" as two), or -1 if p declares no struct type of that name.
+func fieldsOf(p *pkg, name string) int {
+	for _, fl := range p.files {
+		for _, d := range fl.ast.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range g.Specs {
+				ts := spec.(*ast.TypeSpec)
+				st, ok := ts.Type.(*ast.StructType)
+				if ts.Name.Name != name || !ok {
+					continue
+				}
+				n := 0
+				for _, f := range st.Fields.List {
+					n += max(len(f.Names), 1)
+				}
+				return n
+			}
+		}
+	}
+	return -1
+}
+
 // printMethods lists the methods of type name of the library's package in pkgDir, by file.
 func printMethods(w io.Writer, t *tree, pkgDir, name string) error {
 	p, err := t.find(pkgDir)
@@ -172,7 +198,11 @@ func printMethods(w io.Writer, t *tree, pkgDir, name string) error {
 			}
 		}
 	}
-	fmt.Fprintf(w, "\ntype %s.%s: %d methods (%d exported) in %d files\n", p.importPath, name, total, exported, len(byFile))
+	fields := ""
+	if n := fieldsOf(p, name); n >= 0 {
+		fields = fmt.Sprintf(", %d fields", n)
+	}
+	fmt.Fprintf(w, "\ntype %s.%s: %d methods (%d exported) in %d files%s\n", p.importPath, name, total, exported, len(byFile), fields)
 	for _, fm := range byFile {
 		fmt.Fprintf(w, "  %s %d: %s\n", fm.file, len(fm.names), strings.Join(fm.names, " "))
 	}

@@ -16,7 +16,8 @@
 // generated or not, is read for these.
 //
 // Then, for each -type (default Client, the root package's), all its methods, exported or
-// not, and the files they are declared in.
+// not, and the files they are declared in, and its fields if it is a struct (an embedded
+// field counts as one).
 //
 // Last, the functions and methods longer than 80 lines (from the line of func to the line of
 // the closing brace), outside _test.go files, generated files and testdata, longest first,

@@ -65,9 +65,9 @@ func TestPackagesAndNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// client.go (29 lines) and ops.go (269); gen.go generated, ignored.go and client_test.go
+	// client.go (32 lines) and ops.go (269); gen.go generated, ignored.go and client_test.go
 	// not read. Top-level: A, B, Y, Client, New, Iface, Gen; methods: Get, Put, Long.
-	wantF := pkgFigures{files: 2, lines: 298, generated: 1, exported: 7, methods: 3}
+	wantF := pkgFigures{files: 2, lines: 301, generated: 1, exported: 7, methods: 3}
 	if f != wantF {
 		t.Fatalf("root figures = %+v; want %+v", f, wantF)
 	}
@@ -80,6 +80,12 @@ func TestMethodsOf(t *testing.T) {
 	}
 	root, _ := tr.find(".")
 	got := methodsOf(root, "Client")
+	if n := fieldsOf(root, "Client"); n != 3 {
+		t.Fatalf("Client's fields = %d; want 3 (Exported, a, b)", n)
+	}
+	if n := fieldsOf(root, "Iface"); n != -1 {
+		t.Fatalf("Iface's fields = %d; want -1 (not a struct)", n)
+	}
 	want := []fileMethods{{"client.go", []string{"Get", "get"}}, {"ops.go", []string{"Put", "Long"}}}
 	if len(got) != len(want) {
 		t.Fatalf("methods = %v; want %v", got, want)
@@ -123,7 +129,7 @@ func TestRunIsStable(t *testing.T) {
 	}
 	for _, line := range []string{
 		"library example.com/lib: 5 packages, 1 public; not public: cmd/tool (command), conformance (test-only), docs (test-only), 1 internal",
-		"type example.com/lib.Client: 4 methods (3 exported) in 2 files",
+		"type example.com/lib.Client: 4 methods (3 exported) in 2 files, 3 fields",
 		"type example.com/lib/internal/eng.Nothing: 0 methods (0 exported) in 0 files",
 		"  module . (example.com/lib): 3 (1)",
 		"  module nested (example.com/lib/nested): 1 (1)",

@@ -11,7 +11,10 @@ const (
 var x, Y int
 
 // Client counts as a type (1); New, its constructor, as a func (1).
-type Client struct{ Exported int }
+type Client struct {
+	Exported int
+	a, b     string
+}
 
 func New() *Client { return &Client{} }
 
