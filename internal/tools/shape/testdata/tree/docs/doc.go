@@ -1,0 +1,2 @@
+// Package docs holds tests only.
+package docs
