@@ -19,11 +19,25 @@
 // has its own type, and options are typed by the request they apply to:
 //
 //	get, err := hrpc.NewGet(table, row, hrpc.Families(fam))
+//	if err != nil {
+//		return err // bad input: nothing was sent
+//	}
 //	res, err := client.Get(ctx, get)
+//	if err != nil {
+//		return err
+//	}
+//	for _, c := range res.Cells {
+//		fmt.Printf("%s:%s = %s\n", c.Family, c.Qualifier, c.Value)
+//	}
 //
 // Scans are iterators bounded by one context (NewScanner gives the explicit Next form):
 //
-//	for row, err := range client.Scan(ctx, scan) { ... }
+//	for row, err := range client.Scan(ctx, scan) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Printf("%s\n", row.Cells[0].Row)
+//	}
 //
 // Every error of a call is an *hberr.OpError that names the operation, then what failed; a
 // Get from a table that does not exist prints as
@@ -37,27 +51,31 @@
 //
 // # The API by concern
 //
-//   - The client (client.go, options.go, security_options.go): NewClient with a ZooKeeper
-//     quorum or WithBootstrapServers, its options (retries: WithMaxAttempts, WithNoRetries,
-//     WithMaxBackoff; security: WithTLS, WithKerberosKeytab, WithProtection, WithAES...;
-//     WithDialer, WithLogger), Close.
+//   - The client (client.go, options.go): NewClient with a ZooKeeper quorum or
+//     WithBootstrapServers, its options (retries: WithMaxAttempts, WithNoRetries,
+//     WithMaxBackoff; WithTLS, WithDialer, WithLogger...), Close; Ping (ping.go), a readiness
+//     probe. Kerberos is package kerberos's options (kerberos.WithKeytab...), so that
+//     a program without it does not build the Kerberos stack.
 //   - Site files (siteconfig*.go): LoadSiteConfig reads hbase-site.xml and core-site.xml;
 //     NewClientFromConfig connects with them.
 //   - Data calls (ops.go): Get, Put, Delete, Append, Increment, CheckAndMutate, MutateRow.
-//   - Scans (scanner.go): Scan, NewScanner and Scanner.
-//   - Batches (batch.go): SendBatch, one BatchResult per call.
-//   - Admin (admin*.go): Client.Admin, the master's and region servers' admin calls (tables,
-//     families, namespaces, regions, snapshots, balancer, cluster status).
-//   - Observing (hooks.go, stats.go, latency.go): WithHooks with package hbasetrace's Hooks,
-//     Client.Stats, Client.ServerLatency, Scanner.Metrics.
+//   - Scans (scanner.go): Scan, NewScanner and Scanner. Package parallelscan reads a scan's
+//     key ranges in parallel.
+//   - Batches (batch.go): SendBatch, one hrpc.BatchResult per call. Package bufwriter buffers
+//     a table's mutations and sends them in batches.
+//   - The region cache (regions.go): CacheRegions, ClearRegionCache.
+//   - Observing (stats.go): WithHooks with package hbasetrace's Hooks, Stats and ServerLatency
+//     (hbasetrace's types), Scanner.Metrics.
+//   - Administration: package admin (admin.New(client)): tables, families, namespaces,
+//     regions, snapshots, balancer, cluster status.
 //
 // # Stability
 //
-// This package is part of go-hbase's stable API from v0.1.0, with hrpc, hberr, hbasetrace,
-// hbasetest, hbasetest/faultnet and fakehbase: a later v0 minor version does not break a
-// program that uses them. The lower layers region, zk, sasl and cipher are usable on their own
-// (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may change in any
-// minor version, and nothing a program needs from the client makes it import them.
+// This package is part of go-hbase's stable API: hbase, admin, bufwriter, parallelscan, kerberos,
+// hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet and fakehbase. Before v1.0.0 a minor
+// version (v0.X.0) may change the API of the stable packages; CHANGELOG.md lists every change with
+// what to use instead; a patch version (v0.X.Y) never changes it. The lower layers (region, zk,
+// sasl, cipher) may change in any minor version. internal/... is not API.
 //
 //snippets:text hbase: Get
 package hbase

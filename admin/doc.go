@@ -2,10 +2,14 @@
 // hbase: tables, column families, namespaces, regions (split, merge, move, assign, flush,
 // compact), snapshots, the balancer and normalizer switches and the cluster status.
 //
-//	adm := admin.New(client)
+//	adm := admin.New(client) // closed by adm.Close, or with the client
 //	desc, err := hrpc.NewTableDescriptor("users", hrpc.WithFamily("f", hrpc.Versions(3)))
-//	...
-//	err = adm.CreateTable(ctx, desc, hrpc.SplitKeys([]byte("m")))
+//	if err != nil {
+//		return err // a bad name or setting: nothing was sent
+//	}
+//	if err := adm.CreateTable(ctx, desc, hrpc.SplitKeys([]byte("m"))); err != nil {
+//		return err // an *hberr.AdminError: errors.Is(err, hberr.ErrTableExists)...
+//	}
 //
 // An Admin shares its client's registry (ZooKeeper or bootstrap servers), security, retry
 // settings, hooks and lifetime, and keeps its own connections to the active master and to the
@@ -15,7 +19,9 @@
 //
 // # Stability
 //
-// This package is part of go-hbase's API from v0.1.0. Before v1.0.0 a minor version may
-// change it; CHANGELOG.md lists every change with what to use instead, and a patch version
-// never changes it.
+// This package is part of go-hbase's stable API: hbase, admin, bufwriter, parallelscan, kerberos,
+// hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet and fakehbase. Before v1.0.0 a minor
+// version (v0.X.0) may change the API of the stable packages; CHANGELOG.md lists every change with
+// what to use instead; a patch version (v0.X.Y) never changes it. The lower layers (region, zk,
+// sasl, cipher) may change in any minor version. internal/... is not API.
 package admin

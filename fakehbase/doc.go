@@ -130,4 +130,12 @@
 // for a single region server); timestamps come from the server's clock (WithClock) at
 // millisecond resolution, so two writes in one millisecond without timestamps share one, as
 // on a real server.
+//
+// # Stability
+//
+// This package is part of go-hbase's stable API: hbase, admin, bufwriter, parallelscan, kerberos,
+// hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet and fakehbase. Before v1.0.0 a minor
+// version (v0.X.0) may change the API of the stable packages; CHANGELOG.md lists every change with
+// what to use instead; a patch version (v0.X.Y) never changes it. The lower layers (region, zk,
+// sasl, cipher) may change in any minor version. internal/... is not API.
 package fakehbase

@@ -1,20 +1,20 @@
 // Package hbasetrace holds the events a go-hbase client (package hbase) reports to hooks, in the
 // shape of net/http/httptrace: a Hooks struct of optional functions, given to the client with
 // hbase.WithHooks, and one event type per hook (CallStartInfo, AttemptInfo, LookupInfo...).
-// ContextWithTraceHeaders carries a caller's trace context to the servers. The adapters in
-// contrib/prometheus and contrib/otel are built on these types alone.
+// ContextWithTraceHeaders carries a caller's trace context to the servers. It also holds what
+// hbase.Client.Stats and ServerLatency return (Stats, ServerStats, ServerLatency), so that the
+// adapters in contrib/prometheus and contrib/otel are built on these types alone.
 //
 // Outcomes are classed by hberr.Class ("ok", "timeout", "not_found"...), short and stable label
 // values.
 //
 // # Stability
 //
-// This package is part of go-hbase's stable API from v0.1.0, with hbase, hrpc, hberr,
-// hbasetrace, hbasetest, hbasetest/faultnet and fakehbase: a later v0 minor version does not
-// break a program that uses them. The lower layers region, zk, sasl and cipher are usable on
-// their own (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may
-// change in any minor version, and nothing a program needs from the client makes it import
-// them.
+// This package is part of go-hbase's stable API: hbase, admin, bufwriter, parallelscan, kerberos,
+// hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet and fakehbase. Before v1.0.0 a minor
+// version (v0.X.0) may change the API of the stable packages; CHANGELOG.md lists every change with
+// what to use instead; a patch version (v0.X.Y) never changes it. The lower layers (region, zk,
+// sasl, cipher) may change in any minor version. internal/... is not API.
 package hbasetrace
 
 import (

@@ -13,12 +13,11 @@
 //
 // # Stability
 //
-// This package is part of go-hbase's stable API from v0.1.0, with hbase, hrpc, hberr,
-// hbasetrace, hbasetest, hbasetest/faultnet and fakehbase: a later v0 minor version does not
-// break a program that uses them. The lower layers region, zk, sasl and cipher are usable on
-// their own (as pgx's pgconn and pgproto3 are below pgx) but are not part of it: they may
-// change in any minor version, and nothing a program needs from the client makes it import
-// them.
+// This package is part of go-hbase's stable API: hbase, admin, bufwriter, parallelscan, kerberos,
+// hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet and fakehbase. Before v1.0.0 a minor
+// version (v0.X.0) may change the API of the stable packages; CHANGELOG.md lists every change with
+// what to use instead; a patch version (v0.X.Y) never changes it. The lower layers (region, zk,
+// sasl, cipher) may change in any minor version. internal/... is not API.
 package hrpc
 
 import "github.com/go-hbase/hbase/internal/wire"

@@ -4,6 +4,10 @@
 //
 //	client, err := hbase.NewClient("zk1:2181,zk2:2181",
 //		kerberos.WithKeytab("app@EXAMPLE.COM", "/etc/security/app.keytab", "/etc/krb5.conf"))
+//	if err != nil {
+//		return err // a bad keytab or principal fails here, not at the first call
+//	}
+//	defer client.Close()
 //
 // It is a package of its own so that a program that does not use Kerberos does not build the
 // Kerberos stack (gokrb5): package hbase does not import this one. A client that asked for a
@@ -14,7 +18,9 @@
 //
 // # Stability
 //
-// This package is part of go-hbase's API from v0.1.0. Before v1.0.0 a minor version may
-// change it; CHANGELOG.md lists every change with what to use instead, and a patch version
-// never changes it.
+// This package is part of go-hbase's stable API: hbase, admin, bufwriter, parallelscan, kerberos,
+// hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet and fakehbase. Before v1.0.0 a minor
+// version (v0.X.0) may change the API of the stable packages; CHANGELOG.md lists every change with
+// what to use instead; a patch version (v0.X.Y) never changes it. The lower layers (region, zk,
+// sasl, cipher) may change in any minor version. internal/... is not API.
 package kerberos

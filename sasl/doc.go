@@ -11,8 +11,11 @@
 // # Stability
 //
 // Package sasl is a lower layer of go-hbase: usable on its own (HBase SASL and Kerberos on a
-// net.Conn), as pgx's pgconn and pgproto3 are below pgx, but not part of the stable API of
-// v0.1.0 (hbase, hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet, fakehbase). It may
-// change in any minor version; a program that uses the client through package hbase never needs
-// to import it.
+// net.Conn), as pgx's pgconn and pgproto3 are below pgx, but not one of the stable packages
+// (hbase, admin, bufwriter, parallelscan, kerberos, hrpc, hberr, hbasetrace, hbasetest,
+// hbasetest/faultnet and fakehbase). Before v1.0.0 a minor version (v0.X.0) may change the API of
+// the stable packages; CHANGELOG.md lists every change with what to use instead; a patch version
+// (v0.X.Y) never changes it. The lower layers (region, zk, sasl, cipher) may change in any minor
+// version. internal/... is not API. A program that uses the client through package hbase never
+// needs to import it.
 package sasl

@@ -2,9 +2,16 @@
 // module of its own, so that the client does not depend on OpenTelemetry:
 //
 //	hooks, err := hbaseotel.NewHooks() // the global TracerProvider and propagator by default
+//	if err != nil {
+//		return err
+//	}
 //	client, err := hbase.NewClient(quorum, hbase.WithHooks(hooks))
+//	if err != nil {
+//		return err
+//	}
+//	defer client.Close()
 //
-// Each call (Get, Put, Scan, Batch for a SendBatch, and every hbase.Admin method:
+// Each call (Get, Put, Scan, Batch for a SendBatch, and every admin.Admin method:
 // CreateTable, ListTables...) is one client span named "<op> <table>" ("<op>" when it is about
 // no one table), with the standard database attributes (db.system.name and db.system
 // "hbase", db.operation.name, db.collection.name, db.namespace), the server of its last

@@ -3,9 +3,14 @@
 // not depend on Prometheus:
 //
 //	m, err := hbaseprom.New() // an error only for a bad option
-//	...
+//	if err != nil {
+//		return err
+//	}
 //	client, err := hbase.NewClient(quorum, hbase.WithHooks(m.Hooks()))
-//	...
+//	if err != nil {
+//		return err
+//	}
+//	defer client.Close()
 //	m.Watch(client) // connections, in-flight calls, cached regions, bytes: read at each scrape
 //	defer m.Unwatch(client) // before the client goes: the metrics stop reading it and let it go
 //	prometheus.MustRegister(m)
@@ -16,11 +21,11 @@
 // "timeout", "not_found"...), retries by operation and class.
 //
 // The op label is the operation as the caller names it: "Get", "Put", "Scan", "Batch" (a
-// SendBatch, and each of its MultiRequests), and the hbase.Admin methods ("CreateTable",
+// SendBatch, and each of its MultiRequests), and the admin.Admin methods ("CreateTable",
 // "ListTables", "FlushRegion"...), whose RPCs go to the master (procedure polls included)
 // or to region servers. It has a few dozen values at most.
 //
-// Buffered writers (hbase.BufferedWriter): their flushes feed
+// Buffered writers (package bufwriter): their flushes feed
 // hbase_client_writer_flush_duration_seconds, hbase_client_writer_flushed_bytes_total and
 // hbase_client_writer_mutations_total (by outcome) through the hooks, per table; WatchWriter
 // adds a writer's bytes, buffered and held, read at each scrape.

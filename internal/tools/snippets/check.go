@@ -103,12 +103,9 @@ func typeCheck(fset *token.FileSet, imp types.Importer, goVersion string, u *uni
 	conf := types.Config{
 		GoVersion: goVersion,
 		Importer:  imp,
+		// Every error counts, soft ones too ("declared and not used", "imported and not
+		// used"): a snippet that would not compile as a user copies it is wrong.
 		Error: func(err error) {
-			var te types.Error
-			if errors.As(err, &te) && u.fragment() && te.Soft &&
-				(strings.Contains(te.Msg, "declared and not used") || strings.Contains(te.Msg, "imported and not used")) {
-				return
-			}
 			problems = append(problems, err.Error())
 		},
 	}

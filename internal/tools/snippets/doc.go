@@ -21,9 +21,10 @@
 //     ([]byte), scan (*hrpc.Scan); a declarations block that declares one of these names
 //     itself has its own;
 //   - a line that is only "..." (or "..." and a comment) and the body "{ ... }" stand for
-//     code left out;
-//   - variables and imports declared and not used are not errors (a fragment shows how a
-//     value is made, not everything done with it).
+//     code left out.
+//
+// Every error of the type checker is a problem, "declared and not used" and "imported and not
+// used" included: what a snippet declares, it uses, as the code a user copies it into must.
 //
 // A code block that is not Go says so explicitly, and the test lists each one. In Markdown
 // that is the fence's info string: ```go is Go, any other (```sh, ```text...) is not, and a

@@ -57,8 +57,8 @@ func TestSnippets(t *testing.T) {
 	}
 }
 
-// TestBrokenSnippetsFail: a block that does not compile is a problem at its own line; the
-// good blocks beside them are not.
+// TestBrokenSnippetsFail: a block that does not compile is a problem at its own line, a
+// variable or import declared and not used too; the good blocks beside them are not.
 func TestBrokenSnippetsFail(t *testing.T) {
 	md := "# broken\n\n```go\n" +
 		"m := hbaseprom.New() // New returns two values\n" + // line 4
@@ -72,13 +72,28 @@ func TestBrokenSnippetsFail(t *testing.T) {
 		"```\n\n```go\n" +
 		"import \"github.com/go-hbase/hbase/internal/pb\"\n\nvar _ pb.Action\n" + // line 23
 		"```\n\n```go\n" +
-		"m, err := hbaseprom.New()\n" + // line 29: the good block
+		"get, err := hrpc.NewGet(table, row)\n" + // line 29
+		"if err != nil {\n    return err\n}\n" +
+		"res, err := client.Get(ctx, get) // res and err: declared and not used\n" + // line 33
+		"```\n\n```go\n" +
+		"import \"strings\"\n\nfmt.Println(row)\n" + // line 37: strings imported and not used
+		"```\n\n```go\n" +
+		"for row, err := range client.Scan(ctx, scan) { ... }\n" + // line 43: row and err not used
+		"```\n\n```go\n" +
+		"m, err := hbaseprom.New()\n" + // line 47: the good block
 		"if err != nil {\n    return err\n}\n" +
 		"client, err := hbase.NewClient(quorum, hbase.WithHooks(m.Hooks()))\n" +
+		"if err != nil {\n    return err\n}\n" +
 		"...\n" +
 		"get, err := hrpc.NewGet(table, row, hrpc.Families(fam))\n" +
+		"if err != nil {\n    return err\n}\n" +
 		"res, err := client.Get(ctx, get)\n" +
-		"for row, err := range client.Scan(ctx, scan) { ... }\n" +
+		"if err != nil {\n    return err\n}\n" +
+		"fmt.Println(len(res.Cells))\n" +
+		"for row, err := range client.Scan(ctx, scan) {\n" +
+		"    if err != nil {\n        return err\n    }\n" +
+		"    fmt.Println(row)\n" +
+		"}\n" +
 		"```\n"
 	blocks, problems := Markdown("broken.md", []byte(md))
 	if len(problems) > 0 {
@@ -98,6 +113,9 @@ func TestBrokenSnippetsFail(t *testing.T) {
 		"broken.md:13:": "client.Gett undefined",
 		"broken.md:17:": "package main without func main",
 		"broken.md:23:": "internal/pb, which a user's module cannot import",
+		"broken.md:33:": "declared and not used: res",
+		"broken.md:37:": "\"strings\" imported and not used",
+		"broken.md:43:": "declared and not used: row",
 	}
 	for _, p := range problems {
 		t.Log(p)
@@ -113,7 +131,7 @@ func TestBrokenSnippetsFail(t *testing.T) {
 	}
 	for _, p := range problems {
 		var line int
-		if _, err := fmt.Sscanf(strings.TrimPrefix(p, "broken.md:"), "%d", &line); err != nil || line >= 29 {
+		if _, err := fmt.Sscanf(strings.TrimPrefix(p, "broken.md:"), "%d", &line); err != nil || line >= 47 {
 			t.Errorf("the good block failed: %s", p)
 		}
 	}
