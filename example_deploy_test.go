@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/go-hbase/hbase"
-	"github.com/go-hbase/hbase/kerberos"
 )
 
 // Native TLS (HBase 2.6+) with a client certificate; these examples compile but do not run:
@@ -35,18 +34,6 @@ func ExampleWithTLS() {
 // hbase:meta is.
 func ExampleWithBootstrapServers() {
 	client, err := hbase.NewClient("", hbase.WithBootstrapServers("rs1:16020", "rs2:16020", "master1:16000"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer client.Close()
-}
-
-// A service authenticated as its own principal acting for one of its users; the servers'
-// hadoop.proxyuser rules decide.
-func ExampleWithProxyUser() {
-	client, err := hbase.NewClient("zk1:2181",
-		kerberos.WithKeytab("svc@EXAMPLE.COM", "/etc/svc.keytab", "/etc/krb5.conf"),
-		kerberos.WithProxyUser("alice"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -28,24 +28,7 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	if hbasetest.Skipped() {
-		// ExampleAdmin starts a mini cluster of its own and cannot skip itself (the other
-		// examples run on the in-process fakehbase).
-		skipExamples()
-	}
 	os.Exit(shared.Run(m))
-}
-
-// skipExamples adds the runnable examples that need a mini cluster to -test.skip.
-func skipExamples() {
-	skip := "^ExampleAdmin$"
-	if f := flag.Lookup("test.skip"); f != nil && f.Value.String() != "" {
-		skip = f.Value.String() + "|" + skip
-	}
-	if err := flag.Set("test.skip", skip); err != nil {
-		fmt.Fprintln(os.Stderr, "skipping the examples:", err)
-		os.Exit(2)
-	}
 }
 
 // testCluster returns the shared cluster, starting it on first use. It skips the test under

@@ -75,7 +75,7 @@ type Hooks struct {
 	// ScanMetrics runs when a Scan made with hrpc.TrackScanMetrics ends, with the totals
 	// of the server's scan metrics and the client's counts.
 	ScanMetrics func(ctx context.Context, ev ScanMetricsInfo)
-	// WriterFlush: a flush of an hbase.BufferedWriter ended, every outcome of its mutations
+	// WriterFlush: a flush of a bufwriter.Writer ended, every outcome of its mutations
 	// delivered. Its MultiRequests are also reported as a "Batch" call (CallStart, Attempt...).
 	WriterFlush func(ctx context.Context, ev WriterFlushInfo)
 	// Hedge: a Timeline read that asked secondary replicas (its primary was slow, down or
@@ -220,7 +220,7 @@ func ContextWithTraceHeaders(ctx context.Context, headers map[string]string) (co
 	return region.ContextWithTraceInfo(ctx, headers)
 }
 
-// WriterFlushInfo describes one flush of an hbase.BufferedWriter: the mutations it sent and
+// WriterFlushInfo describes one flush of a bufwriter.Writer: the mutations it sent and
 // what became of them.
 type WriterFlushInfo struct {
 	Table     string

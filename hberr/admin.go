@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Sentinels of the admin calls (Client.Admin). Each server exception that means one of them
+// Sentinels of the admin calls (package admin). Each server exception that means one of them
 // also wraps ErrDoNotRetry: sending the same request again cannot succeed.
 var (
 	// ErrTableExists: a table of that name exists already (TableExistsException).
@@ -61,7 +61,7 @@ func (e *RemoteError) classifyAdmin(name string) {
 	}
 }
 
-// AdminError is the error of every admin call (Client.Admin): the operation, what it was
+// AdminError is the error of every admin call (package admin): the operation, what it was
 // about (a table, namespace, region, snapshot or server; empty for cluster-wide calls) and the
 // cause. It prints as
 //

@@ -90,7 +90,7 @@ var (
 	// sent: the server may or may not have applied it. The error also wraps
 	// ErrCorruptResponse or ErrConnection. Read the row to find out. (Appends and Increments
 	// carry a nonce, so the server recognises their resend after a lost connection and they
-	// are retried.) A BufferedWriter reports it too for any of its mutations, Puts and
+	// are retried.) A bufwriter.Writer reports it too for any of its mutations, Puts and
 	// Deletes included, that failed in the end after a try reached a server without a definite
 	// answer (docs/writer.md).
 	ErrIndeterminate = errors.New("outcome unknown: the write may or may not have been applied")

@@ -45,7 +45,7 @@ type mutation struct {
 	// constant for the rest of its message (a batch's cellblock is sized from it).
 	size int
 	// heap is what the mutation keeps in memory: itself, its cells and the bytes they and the
-	// row point to (the memory bound of hbase.BufferedWriter, as Java's heapSize).
+	// row point to (the memory bound of bufwriter.Writer, as Java's heapSize).
 	heap int
 }
 

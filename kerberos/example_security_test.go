@@ -2,6 +2,7 @@ package kerberos_test
 
 import (
 	"fmt"
+	"log"
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/kerberos"
@@ -19,6 +20,18 @@ func ExampleWithKeytab() {
 	if err != nil {
 		fmt.Println(err)
 		return
+	}
+	defer client.Close()
+}
+
+// A service authenticated as its own principal acting for one of its users; the servers'
+// hadoop.proxyuser rules decide.
+func ExampleWithProxyUser() {
+	client, err := hbase.NewClient("zk1:2181",
+		kerberos.WithKeytab("svc@EXAMPLE.COM", "/etc/svc.keytab", "/etc/krb5.conf"),
+		kerberos.WithProxyUser("alice"))
+	if err != nil {
+		log.Fatal(err)
 	}
 	defer client.Close()
 }

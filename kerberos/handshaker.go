@@ -67,8 +67,8 @@ type settings struct {
 }
 
 // Build checks the options together, fills what they left unset from the site files (when
-// the client is made by hbase.NewClientFromConfig from files that ask for Kerberos) and makes
-// the sasl.Handshaker.
+// the client is made by hbase.NewClientFromConfig: the files describe the cluster, whatever
+// they say of authentication) and makes the sasl.Handshaker.
 func (s *security) Build(cfg *engine.Config) error {
 	if cfg.Site != nil {
 		if err := s.siteDefaults(cfg.Site); err != nil {

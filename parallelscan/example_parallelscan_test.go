@@ -101,22 +101,3 @@ func ExampleScanner_Token() {
 	// first run: 4 rows, then hbase: ScanParallel "events"/"": context canceled
 	// after resuming: 10 rows
 }
-
-func ExampleClient_CacheRegions() {
-	srv, client := exampleTable()
-	defer srv.Close()
-	defer client.Close()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	client.ClearRegionCache("events")
-	fmt.Println("cached:", client.Stats().CachedRegions)
-	// One scan of hbase:meta caches every region of the table, and connects to their servers.
-	if err := client.CacheRegions(ctx, "events"); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("cached:", client.Stats().CachedRegions)
-	// Output:
-	// cached: 0
-	// cached: 4
-}

@@ -22,7 +22,7 @@ import (
 // long-lived client keeps working. Credentials from a credential cache cannot log in again:
 // once the cached TGT expires, a connection that needs a new service ticket fails with
 // hberr.ErrTicketExpired (sasl's TestRealCluster shows both ways against a real KDC). TicketStats
-// reports the logins and renewals (the root package's TestSecureTicketRenewal checks both
+// reports the logins and renewals (package kerberos's TestSecureTicketRenewal checks both
 // ways against a real KDC issuing 30 s tickets).
 type Credentials struct {
 	cl        *krbclient.Client

@@ -33,7 +33,7 @@ type config struct {
 	Caching   int     // rows per scan RPC of scan, scanRangeN and filterScan
 	ReadRatio float64 // mixed: the share of Gets
 	Rate      float64 // operations per second offered (0: as fast as the workers go)
-	// Buffered: randomWrite and sequentialWrite write through a BufferedWriter per worker
+	// Buffered: randomWrite and sequentialWrite write through a bufwriter.Writer per worker
 	// (PE's --autoFlush=false), flushing WriteBuffer bytes at a time.
 	Buffered    bool
 	WriteBuffer int64

@@ -9,7 +9,7 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 )
 
-// hbaseWriter is a putWriter on a go-hbase BufferedWriter (-buffered).
+// hbaseWriter is a putWriter on a go-hbase bufwriter.Writer (-buffered).
 type hbaseWriter struct {
 	s      *hbaseStore
 	w      *bufwriter.Writer

@@ -126,7 +126,7 @@ type Metrics struct {
 	closed       *prometheus.CounterVec // result
 	rowsScanned  prometheus.Counter
 	rowsFiltered prometheus.Counter
-	// The buffered writers' flushes (hbase.BufferedWriter).
+	// The buffered writers' flushes (bufwriter.Writer).
 	flushDuration *prometheus.HistogramVec // table
 	flushedBytes  *prometheus.CounterVec   // table
 	writerOutcome *prometheus.CounterVec   // table, outcome

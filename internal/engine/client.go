@@ -63,10 +63,10 @@ type Client struct {
 	// metaRPCs counts the hbase:meta scans sent (lookups and relocations); movedHints the
 	// regions cached from a RegionMovedException without one; relocationRounds the rounds of
 	// relocateRegions. Tests read them.
-	suspects         sync.Map // *region.Client → struct{}: connections being checked (suspect)
+	suspects sync.Map // *region.Client → struct{}: connections being checked (suspect)
 	// dropped holds why the client closed a connection itself (*region.Client → error): a
 	// suspect server's silence, the cause its regions' callers are told (serverFailed).
-	dropped sync.Map
+	dropped          sync.Map
 	metaRPCs         atomic.Int64
 	metaReplicaRPCs  atomic.Int64 // lookups a replica of hbase:meta answered
 	movedHints       atomic.Int64

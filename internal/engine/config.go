@@ -26,39 +26,40 @@ type Config struct {
 	MinBackoff       time.Duration
 	MaxBackoff       time.Duration
 	LookupTimeout    time.Duration
-	// maxAttempts caps the attempts of one call (WithMaxAttempts); 0: only the context does.
+	// MaxAttempts caps the attempts of one call (WithMaxAttempts); 0: only the context does.
 	MaxAttempts int
-	// writeBuffer is the default bound of BufferedWriters (WithDefaultWriteBuffer); 0: 2 MiB.
+	// WriteBuffer is the default bound of bufwriter.Writers (the site key
+	// hbase.client.write.buffer); 0: bufwriter.DefaultWriteBuffer.
 	WriteBuffer int64
-	// suspectTimeout is how long a server whose call got no answer in its caller's time has
+	// SuspectTimeout is how long a server whose call got no answer in its caller's time has
 	// to answer a probe before its connection is dropped (Client.suspect).
 	SuspectTimeout time.Duration
 	ScanLeaseRenew time.Duration
 	Handshaker     region.Handshaker
-	// connOptions are added to the options of every region server connection (WithDialer's
+	// ConnOptions are added to the options of every region server connection (WithDialer's
 	// dialer).
 	ConnOptions []region.Option
-	// bootstrap are the servers of the connection registry (WithBootstrapServers); when set,
+	// Bootstrap are the servers of the connection registry (WithBootstrapServers); when set,
 	// ZooKeeper is not used.
 	Bootstrap []string
-	// tls, when set, runs TLS on every connection (WithTLS).
+	// TLS, when set, runs TLS on every connection (WithTLS).
 	TLS *tls.Config
-	// locateMeta replaces the ZooKeeper lookup of hbase:meta (tests).
+	// LocateMeta replaces the ZooKeeper lookup of hbase:meta (tests).
 	LocateMeta func(ctx context.Context) (string, error)
-	// hooks receive the client's events (WithHooks).
+	// Hooks receive the client's events (WithHooks).
 	Hooks []*hbasetrace.Hooks
-	// serverLatency keeps latency histograms per region server (WithServerLatency).
+	// ServerLatency keeps latency histograms per region server (WithServerLatency).
 	ServerLatency bool
-	// overloadPause is the first pause after an overloaded server's refusal (WithOverloadPause).
+	// OverloadPause is the first pause after an overloaded server's refusal (WithOverloadPause).
 	OverloadPause time.Duration
-	// backpressureMax is the longest delay of a write to a loaded server; 0: backpressure off
+	// BackpressureMax is the longest delay of a write to a loaded server; 0: backpressure off
 	// (WithBackpressure).
 	BackpressureMax time.Duration
-	// connAttrs are sent in every connection's header (WithConnectionAttribute).
+	// ConnAttrs are sent in every connection's header (WithConnectionAttribute).
 	ConnAttrs []*pb.NameBytesPair
-	// hedge is how Timeline reads are hedged (hedge.go).
+	// Hedge is how Timeline reads are hedged (hedge.go).
 	Hedge HedgeConfig
-	// metaReplicaLookups spreads lookups over hbase:meta's replicas (WithMetaReplicaLookups).
+	// MetaReplicaLookups spreads lookups over hbase:meta's replicas (WithMetaReplicaLookups).
 	MetaReplicaLookups bool
 
 	// Site reads a key of the site files hbase.NewClientFromConfig was given (nil for

@@ -404,8 +404,8 @@ func TestTimelineBatch(t *testing.T) {
 }
 
 // The allocations of a Timeline Get whose primary answers within the delay, beside a Strong
-// Get's (TestGetAllocations): the hedge's timer, the primary leg's context and the race:
-// 8 against 2.
+// Get's (TestGetAllocations): the hedge's timer and race are reused, and the primary leg makes
+// no context of its own (callRun.stop), so both are 2.
 func TestTimelineGetAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")

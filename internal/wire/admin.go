@@ -8,7 +8,7 @@ import (
 )
 
 // The admin requests to the master (MasterService) and the region servers (AdminService). The
-// root package's Admin sends them; each builder checks its input first. Those of descriptors
+// package admin sends them; each builder checks its input first. Those of descriptors
 // and regions take the protobuf hrpc converts them to (hrpcwire.TableSchema, RegionInfo...).
 
 // MasterService is the service name of the master's admin interface in the connection header.

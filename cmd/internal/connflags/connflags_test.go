@@ -110,7 +110,7 @@ func TestOptionsReportBadFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := hbase.NewClient("zk:2181", opts...); err == nil || !strings.Contains(err.Error(), "WithKerberosKeytab") {
+	if _, err := hbase.NewClient("zk:2181", opts...); err == nil || !strings.Contains(err.Error(), "WithKeytab") {
 		t.Errorf("missing keytab: NewClient error %v, want one naming the keytab login", err)
 	}
 	opts, err = (Security{}).Options()
