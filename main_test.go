@@ -94,12 +94,6 @@ func testContext(t testing.TB, d time.Duration) context.Context {
 	return ctx
 }
 
-func contextWithCancel(t testing.TB) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	return ctx, cancel
-}
-
 func mustGet(t testing.TB, table string, row []byte, opts ...hrpc.GetOption) *hrpc.Get {
 	t.Helper()
 	g, err := hrpc.NewGet(table, row, opts...)
@@ -108,8 +102,3 @@ func mustGet(t testing.TB, table string, row []byte, opts ...hrpc.GetOption) *hr
 	}
 	return g
 }
-
-var (
-	famF  = []byte("f")
-	qualQ = []byte("q")
-)

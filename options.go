@@ -144,18 +144,6 @@ func WithScannerLeaseRenewal(d time.Duration) Option {
 	}
 }
 
-// withHandshaker sets the connection security hook used for every region server connection
-// instead of the Kerberos security options (tests: a handshaker of their own).
-func withHandshaker(h region.Handshaker) Option {
-	return func(o *config) error {
-		if _, ok := o.Handshaker.(engine.Builder); ok {
-			return errors.New("hbase: a handshaker cannot be combined with the Kerberos security options")
-		}
-		o.Handshaker = h
-		return nil
-	}
-}
-
 // WithDialer makes the client open its connections to the cluster's servers (region servers
 // and the bootstrap servers of WithBootstrapServers; not ZooKeeper) with dial instead of a
 // zero net.Dialer. dial gets the address as the cluster names the server ("host:port") and
@@ -178,14 +166,6 @@ type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 
 func (f dialFunc) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	return f(ctx, network, addr)
-}
-
-// withMetaLocator replaces the ZooKeeper lookup of hbase:meta (unit tests against fakes).
-func withMetaLocator(fn func(ctx context.Context) (string, error)) Option {
-	return func(o *config) error {
-		o.LocateMeta = fn
-		return nil
-	}
 }
 
 // WithBootstrapServers finds hbase:meta through the connection registry that HBase 2.5+

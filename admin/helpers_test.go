@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"testing"
 
@@ -72,12 +71,6 @@ func (l *eventLog) hooks() *hbasetrace.Hooks {
 		Connect:    func(ev hbasetrace.ConnectInfo) { l.add("connect err=%v", ev.Err != nil) },
 		ConnClosed: func(ev hbasetrace.ConnClosedInfo) { l.add("closed err=%v", ev.Err != nil) },
 	}
-}
-
-func (l *eventLog) list() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.events)
 }
 
 func opsScanAll(t *testing.T, c *hbase.Client, ctx context.Context, table string, opts ...hrpc.ScanOption) []*hrpc.Result {

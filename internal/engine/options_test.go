@@ -89,7 +89,6 @@ func WithConnectionAttribute(name string, value []byte) Option {
 func withMetaLocator(fn func(ctx context.Context) (string, error)) Option {
 	return set(func(o *Config) { o.LocateMeta = fn })
 }
-func withHandshaker(h region.Handshaker) Option { return set(func(o *Config) { o.Handshaker = h }) }
 
 type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 
