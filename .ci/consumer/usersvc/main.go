@@ -25,7 +25,7 @@ import (
 )
 
 var (
-	usersTable = []byte("users")
+	usersTable = "users"
 	infoFamily = []byte("info")
 	emailCol   = []byte("email")
 )
