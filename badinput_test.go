@@ -213,6 +213,7 @@ func runBadCase(t *testing.T, e *badEnv, tc badCase) badRow {
 	if tc.conns >= 0 && row.conns > int64(tc.conns) {
 		t.Errorf("%d connections; want at most %d", row.conns, tc.conns)
 	}
+	checkErrorsDoc(t, tc, row)
 	return row
 }
 
@@ -260,6 +261,25 @@ func noClusterCases() []badCase {
 			return "", []hbase.Option{hbase.WithBootstrapServers("rs1")}
 		}, is: []error{hberr.ErrConfiguration}, fast: true,
 			want: `hbase: WithBootstrapServers: "rs1" is not host:port`},
+		{name: "ZooKeeper quorum with a URL scheme", client: func(*badEnv) (string, []hbase.Option) { return "http://zk:2181", nil },
+			is: []error{hberr.ErrConfiguration}, fast: true, want: `hbase: ZooKeeper quorum "http://zk:2181": "http://" is a URL scheme, and a quorum has none: give host:port[,host:port...][/chroot], here "zk:2181"`},
+		{name: "ZooKeeper quorum with an empty port", client: func(*badEnv) (string, []hbase.Option) { return "127.0.0.1:", nil },
+			is: []error{hberr.ErrConfiguration}, fast: true, want: `hbase: ZooKeeper quorum "127.0.0.1:": server "127.0.0.1:" has an empty port: write the port after ':' ("<addr>") or leave out the ':' for ZooKeeper's default 2181`},
+		{name: "silent ZooKeeper, WithNoRetries", client: func(e *badEnv) (string, []hbase.Option) {
+			return e.silent, []hbase.Option{hbase.WithNoRetries()}
+		}, call: get("t", "r"), is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, fast: true, want: `hbase: Get "t"/"r": attempts exhausted after 1 attempt: locating hbase:meta: zk: ZooKeeper unreachable (<silent>): no ZooKeeper answer in <d> from <silent>`},
+		{name: "silent ZooKeeper, WithMaxAttempts(2)", client: func(e *badEnv) (string, []hbase.Option) {
+			return e.silent, []hbase.Option{hbase.WithMaxAttempts(2)}
+		}, call: get("t", "r"), is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, want: `hbase: Get "t"/"r": attempts exhausted after 2 attempts: locating hbase:meta: zk: ZooKeeper unreachable (<silent>): no ZooKeeper answer in <d> from <silent>`},
+		{name: "HTTP server as ZooKeeper (it answers 400)", client: func(e *badEnv) (string, []hbase.Option) {
+			return e.http, nil
+		}, call: get("t", "r"), is: []error{hberr.ErrConfiguration}, fast: true, want: `hbase: Get "t"/"r": locating hbase:meta: zk: <http> is not a ZooKeeper server: it answered ZooKeeper's connect request with "HTTP/1.1 400 Bad Request\r\nConnec"... (is the port ZooKeeper's client port, 2181 by default?)`},
+		{name: "Ping, unreachable ZooKeeper", client: func(e *badEnv) (string, []hbase.Option) { return e.dead, nil },
+			call: func(ctx context.Context, c *hbase.Client, _ *badEnv) error { return c.Ping(ctx) },
+			is: []error{hberr.ErrConnection}, fast: true, want: `hbase: Ping: locating hbase:meta: zk: ZooKeeper unreachable (<dead>): dial tcp <dead>: connect: connection refused`},
+		{name: "Ping, HTTP server as ZooKeeper", client: func(e *badEnv) (string, []hbase.Option) { return e.http, nil },
+			call: func(ctx context.Context, c *hbase.Client, _ *badEnv) error { return c.Ping(ctx) },
+			is: []error{hberr.ErrConfiguration}, fast: true, want: `hbase: Ping: locating hbase:meta: zk: <http> is not a ZooKeeper server: it answered ZooKeeper's connect request with "HTTP/1.1 400 Bad Request\r\nConnec"... (is the port ZooKeeper's client port, 2181 by default?)`},
 		{name: "unreachable ZooKeeper, WithNoRetries", client: func(e *badEnv) (string, []hbase.Option) {
 			return e.dead, []hbase.Option{hbase.WithNoRetries()}
 		}, call: get("t", "r"), is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, fast: true,

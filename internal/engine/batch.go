@@ -125,6 +125,12 @@ func (c *Client) SendBatchSent(ctx context.Context, calls []hrpc.Batchable, sent
 	waitTimeline()
 	for i := range results {
 		if err := results[i].Err; err != nil && calls[i] != nil {
+			if errors.Is(err, wire.ErrBadResponse) && !errors.Is(err, hberr.ErrCorruptResponse) {
+				// An answer of the wrong shape found after its frame was read (a
+				// MultiResponse whose results do not match the actions): the public
+				// sentinel of every integrity failure.
+				err = fmt.Errorf("%w: %w", hberr.ErrCorruptResponse, err)
+			}
 			if maybe != nil && maybe[i] && (sent != nil || !safeToResend(wireOf(calls[i]))) &&
 				!errors.Is(err, hberr.ErrIndeterminate) {
 				err = indeterminate(err)

@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/fakeserver"
 	"github.com/go-hbase/hbase/internal/pb"
@@ -63,13 +64,13 @@ func TestBatchResponseWithBadIndexes(t *testing.T) {
 				res := c.SendBatch(testContext(t, 10*time.Second), calls)
 				failed := 0
 				for i, r := range res {
-					if tc.name == "duplicate" && errors.Is(r.Err, wire.ErrBadResponse) {
+					if tc.name == "duplicate" && errors.Is(r.Err, wire.ErrBadResponse) && errors.Is(r.Err, hberr.ErrCorruptResponse) {
 						failed++
 						continue
 					}
 					if i == spoiled {
-						if !errors.Is(r.Err, wire.ErrBadResponse) {
-							t.Fatalf("action %d: %v, want ErrBadResponse", i, r.Err)
+						if !errors.Is(r.Err, wire.ErrBadResponse) || !errors.Is(r.Err, hberr.ErrCorruptResponse) {
+							t.Fatalf("action %d: %v, want ErrBadResponse and hberr.ErrCorruptResponse", i, r.Err)
 						}
 						failed++
 					} else if r.Err != nil {
@@ -82,5 +83,39 @@ func TestBatchResponseWithBadIndexes(t *testing.T) {
 				t.Logf("%d of %d actions failed", failed, n)
 			})
 		}
+	}
+}
+
+// A MultiResponse with fewer region results than the request has region actions fails every
+// action with an error that matches hberr.ErrCorruptResponse, the public sentinel of every
+// integrity failure; a CheckAndMutate among them may have been applied: indeterminate.
+func TestBatchRegionCountMismatchIsCorrupt(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", start: "", end: "m", id: 1}, fakeRegion{table: "t", start: "m", end: "", id: 2})
+	fc.onMulti = func(k int64, req *pb.MultiRequest) fakeserver.Response {
+		resp := fc.multi(k, req)
+		mr := resp.Msg.(*pb.MultiResponse)
+		mr.RegionActionResult = mr.RegionActionResult[:len(mr.RegionActionResult)-1]
+		return resp
+	}
+	c := fc.client(t)
+	put := func(row string) *hrpc.Put {
+		p, err := hrpc.NewPut("t", []byte(row), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cam, err := hrpc.NewCheckAndMutate(hrpc.IfNotExists([]byte("f"), []byte("q")), put("b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := c.SendBatch(testContext(t, 10*time.Second), []hrpc.Batchable{put("a"), put("z"), cam})
+	for i, r := range res {
+		if !errors.Is(r.Err, hberr.ErrCorruptResponse) {
+			t.Errorf("call %d: %v; want hberr.ErrCorruptResponse", i, r.Err)
+		}
+	}
+	if !errors.Is(res[2].Err, hberr.ErrIndeterminate) {
+		t.Errorf("CheckAndMutate: %v; want hberr.ErrIndeterminate: it may have been applied", res[2].Err)
 	}
 }
