@@ -8,14 +8,23 @@
 //			log.Printf("%v", o.Err) // an *hberr.OpError naming the row
 //		}
 //	}))
-//	...
-//	err = w.Write(ctx, put)
-//	...
-//	err = w.Close(ctx)
+//	if err != nil {
+//		return err
+//	}
+//	put, err := hrpc.NewPut(table, row, hrpc.Value(fam, []byte("n"), []byte("1")))
+//	if err != nil {
+//		return err
+//	}
+//	if err := w.Write(ctx, put); err != nil { // waits while the writer is full
+//		return err
+//	}
+//	return w.Close(ctx) // sends the rest; every outcome is delivered before it returns
 //
 // # Stability
 //
-// This package is part of go-hbase's API from v0.1.0. Before v1.0.0 a minor version may
-// change it; CHANGELOG.md lists every change with what to use instead, and a patch version
-// never changes it.
+// This package is part of go-hbase's stable API: hbase, admin, bufwriter, parallelscan, kerberos,
+// hrpc, hberr, hbasetrace, hbasetest, hbasetest/faultnet and fakehbase. Before v1.0.0 a minor
+// version (v0.X.0) may change the API of the stable packages; CHANGELOG.md lists every change with
+// what to use instead; a patch version (v0.X.Y) never changes it. The lower layers (region, zk,
+// sasl, cipher) may change in any minor version. internal/... is not API.
 package bufwriter
