@@ -21,9 +21,9 @@ func (w *Writer) flushLocked() {
 	if len(w.buf) == 0 {
 		return
 	}
-	f := &writerFlush{muts: w.buf, bytes: w.bufBytes, done: make(chan struct{})}
+	f := &writerFlush{muts: w.buf, tags: w.tags, bytes: w.bufBytes, done: make(chan struct{})}
 	w.lastFlush = len(w.buf)
-	w.buf, w.bufBytes = nil, 0
+	w.buf, w.tags, w.bufBytes = nil, nil, 0
 	w.flights[f] = struct{}{}
 	w.wg.Add(1)
 	go w.run(f)
@@ -45,26 +45,21 @@ func (w *Writer) intervalFlush(gen uint64) {
 // sent, and its mutations fail with hberr.ErrClosed.
 func (w *Writer) run(f *writerFlush) {
 	defer w.wg.Done()
-	outcomes := make([]Outcome, len(f.muts))
-	for i, m := range f.muts {
-		outcomes[i].Mutation = m
-	}
 	start := time.Now()
+	var results []hrpc.BatchResult
 	select {
 	case w.sem <- struct{}{}:
-		w.send(f, outcomes)
+		results = w.send(f)
 		<-w.sem
 	case <-w.lifetime.Done():
-		for i, m := range f.muts {
-			outcomes[i].Err = engine.OpError(hrpcwire.Batchable(m), fmt.Errorf("%w: the writer was closed before the mutation was sent", hberr.ErrClosed))
-		}
+		results = w.unsent(f)
 	}
-	w.finish(f, outcomes, time.Since(start))
+	w.finish(f, results, time.Since(start))
 }
 
-// send sends the mutations of f as one batch, under the flush timeout, and files their
-// outcomes.
-func (w *Writer) send(f *writerFlush, outcomes []Outcome) {
+// send sends the mutations of f as one batch, under the flush timeout, and returns their
+// results.
+func (w *Writer) send(f *writerFlush) []hrpc.BatchResult {
 	ctx := w.lifetime
 	if w.o.flushTimeout > 0 {
 		var cancel context.CancelFunc
@@ -76,18 +71,30 @@ func (w *Writer) send(f *writerFlush, outcomes []Outcome) {
 		calls[i] = m
 	}
 	maybe := make([]bool, len(calls))
-	results := w.e.SendBatchSent(ctx, calls, maybe)
-	for i, r := range results {
-		outcomes[i].Result, outcomes[i].Err = r.Result, r.Err
+	return w.e.SendBatchSent(ctx, calls, maybe)
+}
+
+// unsent returns the results of the mutations of f, never sent because the writer was closed
+// while f waited for a flush slot.
+func (w *Writer) unsent(f *writerFlush) []hrpc.BatchResult {
+	cause := fmt.Errorf("%w: the writer was closed before the mutation was sent", hberr.ErrClosed)
+	results := make([]hrpc.BatchResult, len(f.muts))
+	for i, m := range f.muts {
+		results[i].Err = engine.OpError(hrpcwire.Batchable(m), cause)
 	}
+	return results
 }
 
 // finish delivers the outcomes of f, then gives its bytes back and wakes the writers waiting
 // for room. Outcomes go first, so that Flush returns only once they are delivered.
-func (w *Writer) finish(f *writerFlush, outcomes []Outcome, d time.Duration) {
+func (w *Writer) finish(f *writerFlush, results []hrpc.BatchResult, d time.Duration) {
 	var applied, failed, indet int
 	w.deliver.Lock()
-	for _, o := range outcomes {
+	for i, r := range results {
+		o := Outcome{Mutation: f.muts[i], Result: r.Result, Err: r.Err}
+		if f.tags != nil {
+			o.Tag = f.tags[i]
+		}
 		switch {
 		case o.Err == nil:
 			applied++
