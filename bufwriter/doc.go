@@ -30,6 +30,14 @@
 // context value: the outcome comes after Write returned, on the writer's goroutines, and a
 // context kept past its call for one value would keep everything it holds.
 //
+// # Time to an outcome
+//
+// WithFlushTimeout bounds the time from a flush's start to its mutations' outcomes, the wait
+// for a flush slot (WithMaxFlushes) included; a flush starts at the latest WithFlushInterval
+// after its buffer's first mutation. So with both on, a mutation's outcome comes at most the
+// interval plus the timeout after Write accepted it (plus the time the WithOnOutcome callback
+// spends on the outcomes delivered before it).
+//
 // # Stability
 //
 // This package is part of go-hbase's stable API: hbase, admin, bufwriter, parallelscan, kerberos,

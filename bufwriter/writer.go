@@ -33,7 +33,9 @@ import (
 // and being sent together. When full, Write waits for room until its context ends, or with
 // WithFailFast refuses at once with hberr.ErrWriterFull. A mutation is sent when its buffer
 // reaches WithFlushBytes or WithFlushCount, WithFlushInterval after the buffer's first
-// mutation, or on Flush and Close. At most WithMaxFlushes flushes are sent at once.
+// mutation, or on Flush and Close. At most WithMaxFlushes flushes are sent at once, and
+// WithFlushTimeout bounds each flush from its start to its outcomes, its wait for its turn
+// included.
 //
 // Mutations are not ordered: flushes run in parallel and each action is retried on its own, so
 // two mutations of one row may be applied in either order (as with Java's BufferedMutator).
@@ -71,13 +73,15 @@ type Writer struct {
 	stats   writerCounters
 }
 
-// writerFlush is one flush: the mutations it sends (and their tags, nil when none was tagged)
-// and the channel closed once their outcomes are delivered.
+// writerFlush is one flush: the mutations it sends (and their tags, nil when none was tagged),
+// its deadline (zero without a flush timeout) and the channel closed once their outcomes are
+// delivered.
 type writerFlush struct {
-	muts  []hrpc.Mutation
-	tags  []any
-	bytes int64
-	done  chan struct{}
+	muts     []hrpc.Mutation
+	tags     []any
+	bytes    int64
+	deadline time.Time
+	done     chan struct{}
 }
 
 // New returns a writer of mutations to table through c. It sends nothing until mutations are
