@@ -62,7 +62,7 @@ func ExampleNew() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		// Blocks while the writer is full, until ctx ends (hbase.WithFailFast refuses instead).
+		// Blocks while the writer is full, until ctx ends (bufwriter.WithFailFast refuses instead).
 		if err := w.Write(ctx, put); err != nil {
 			log.Fatal(err) // refused: hberr.ErrWriterFull, hberr.ErrClosed or a bad mutation
 		}
@@ -96,4 +96,68 @@ func ExampleNew() {
 	// closed: write refused
 	// applied 101, failed 0, indeterminate 0
 	// count: 100
+}
+
+// Outcomes tied to the caller's data: each mutation is written with a tag (here the order it
+// stores), handed back in its Outcome beside the mutation's table, row and kind, so the
+// callback knows which order to retry or report without a map of its own.
+func ExampleWriter_WriteTagged() {
+	srv, err := fakehbase.Start()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	if err := srv.CreateTable("orders", []string{"o"}); err != nil {
+		log.Fatal(err)
+	}
+	client, err := hbase.NewClient("", hbase.WithBootstrapServers(srv.Addr()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+
+	type order struct {
+		ID     int
+		Amount int64
+	}
+	var mu sync.Mutex
+	var failed []string
+	w, err := bufwriter.New(client, "orders", bufwriter.WithOnOutcome(func(o bufwriter.Outcome) {
+		if o.Applied() {
+			return
+		}
+		ord := o.Tag.(*order) // the tag given to WriteTagged
+		mu.Lock()
+		defer mu.Unlock()
+		failed = append(failed, fmt.Sprintf("order %d: %v of %s/%s, no such family: %v",
+			ord.ID, o.Kind(), o.Table(), o.Row(), errors.Is(o.Err, hberr.ErrNoSuchFamily)))
+	}))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for id := range 5 {
+		ord := &order{ID: id, Amount: int64(100 * id)}
+		family := []byte("o")
+		if id == 3 {
+			family = []byte("x") // a bug: the table has no such family, the server refuses the Put
+		}
+		put, err := hrpc.NewPut("orders", fmt.Appendf(nil, "order-%d", id),
+			hrpc.Value(family, []byte("amount"), fmt.Append(nil, ord.Amount)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := w.WriteTagged(ctx, put, ord); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := w.Close(ctx); err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range failed {
+		fmt.Println(f)
+	}
+	// Output:
+	// order 3: Put of orders/order-3, no such family: true
 }

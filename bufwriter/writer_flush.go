@@ -21,9 +21,12 @@ func (w *Writer) flushLocked() {
 	if len(w.buf) == 0 {
 		return
 	}
-	f := &writerFlush{muts: w.buf, bytes: w.bufBytes, done: make(chan struct{})}
+	f := &writerFlush{muts: w.buf, tags: w.tags, bytes: w.bufBytes, done: make(chan struct{})}
+	if w.o.flushTimeout > 0 {
+		f.deadline = time.Now().Add(w.o.flushTimeout)
+	}
 	w.lastFlush = len(w.buf)
-	w.buf, w.bufBytes = nil, 0
+	w.buf, w.tags, w.bufBytes = nil, nil, 0
 	w.flights[f] = struct{}{}
 	w.wg.Add(1)
 	go w.run(f)
@@ -40,54 +43,71 @@ func (w *Writer) intervalFlush(gen uint64) {
 	w.mu.Unlock()
 }
 
-// run sends one flush and delivers its outcomes. It waits for a flush slot (WithMaxFlushes)
-// first; a flush that gets none before the writer's lifetime ends (Close gave up) was never
-// sent, and its mutations fail with hberr.ErrClosed.
+// run sends one flush and delivers its outcomes. The flush's deadline (WithFlushTimeout, from
+// the flush's start) bounds both its wait for a flush slot (WithMaxFlushes) and its sending,
+// so that no mutation waits for its outcome longer than the timeout after its flush started.
+// A flush that gets no slot before its deadline, or before the writer's lifetime ends (Close
+// gave up), was never sent: its mutations fail with the deadline's error or hberr.ErrClosed.
 func (w *Writer) run(f *writerFlush) {
 	defer w.wg.Done()
-	outcomes := make([]Outcome, len(f.muts))
-	for i, m := range f.muts {
-		outcomes[i].Mutation = m
-	}
-	start := time.Now()
-	select {
-	case w.sem <- struct{}{}:
-		w.send(f, outcomes)
-		<-w.sem
-	case <-w.lifetime.Done():
-		for i, m := range f.muts {
-			outcomes[i].Err = engine.OpError(hrpcwire.Batchable(m), fmt.Errorf("%w: the writer was closed before the mutation was sent", hberr.ErrClosed))
-		}
-	}
-	w.finish(f, outcomes, time.Since(start))
-}
-
-// send sends the mutations of f as one batch, under the flush timeout, and files their
-// outcomes.
-func (w *Writer) send(f *writerFlush, outcomes []Outcome) {
 	ctx := w.lifetime
-	if w.o.flushTimeout > 0 {
+	if !f.deadline.IsZero() {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, w.o.flushTimeout)
+		ctx, cancel = context.WithDeadline(ctx, f.deadline)
 		defer cancel()
 	}
+	start := time.Now()
+	var results []hrpc.BatchResult
+	select {
+	case w.sem <- struct{}{}:
+		if ctx.Err() != nil { // the slot came as the deadline passed
+			results = w.unsent(ctx, f)
+		} else {
+			results = w.send(ctx, f)
+		}
+		<-w.sem
+	case <-ctx.Done():
+		results = w.unsent(ctx, f)
+	}
+	w.finish(f, results, time.Since(start))
+}
+
+// send sends the mutations of f as one batch, bounded by ctx (the flush's deadline and the
+// writer's lifetime), and returns their results.
+func (w *Writer) send(ctx context.Context, f *writerFlush) []hrpc.BatchResult {
 	calls := make([]hrpc.Batchable, len(f.muts))
 	for i, m := range f.muts {
 		calls[i] = m
 	}
 	maybe := make([]bool, len(calls))
-	results := w.e.SendBatchSent(ctx, calls, maybe)
-	for i, r := range results {
-		outcomes[i].Result, outcomes[i].Err = r.Result, r.Err
+	return w.e.SendBatchSent(ctx, calls, maybe)
+}
+
+// unsent returns the results of the mutations of f, never sent because ctx ended while f
+// waited for a flush slot: the writer was closed, or the flush's deadline passed.
+func (w *Writer) unsent(ctx context.Context, f *writerFlush) []hrpc.BatchResult {
+	cause := fmt.Errorf("%w: the writer was closed before the mutation was sent", hberr.ErrClosed)
+	if w.lifetime.Err() == nil {
+		cause = fmt.Errorf("the flush timeout (%v) passed while the flush waited for its turn (WithMaxFlushes %d): %w",
+			w.o.flushTimeout, w.o.maxFlushes, context.Cause(ctx))
 	}
+	results := make([]hrpc.BatchResult, len(f.muts))
+	for i, m := range f.muts {
+		results[i].Err = engine.OpError(hrpcwire.Batchable(m), cause)
+	}
+	return results
 }
 
 // finish delivers the outcomes of f, then gives its bytes back and wakes the writers waiting
 // for room. Outcomes go first, so that Flush returns only once they are delivered.
-func (w *Writer) finish(f *writerFlush, outcomes []Outcome, d time.Duration) {
+func (w *Writer) finish(f *writerFlush, results []hrpc.BatchResult, d time.Duration) {
 	var applied, failed, indet int
 	w.deliver.Lock()
-	for _, o := range outcomes {
+	for i, r := range results {
+		o := Outcome{Mutation: f.muts[i], Result: r.Result, Err: r.Err}
+		if f.tags != nil {
+			o.Tag = f.tags[i]
+		}
 		switch {
 		case o.Err == nil:
 			applied++

@@ -123,10 +123,17 @@ func WithFailFast() Option {
 	}
 }
 
-// WithFlushTimeout bounds the time one flush spends sending its mutations, retries included
-// (default 1 min; 0: only the client's attempts cap and Close bound it). A mutation still
-// unanswered then gets its outcome: failed if it never reached a server, indeterminate if it
-// did.
+// WithFlushTimeout bounds the time from a flush's start to its mutations' outcomes: its wait
+// for a flush slot (WithMaxFlushes) and its sending, retries included (default 1 min; 0: only
+// the client's attempts cap and Close bound it). A mutation still unanswered then gets its
+// outcome: failed if it never reached a server (its flush found no slot in time, or its tries
+// were refused or never got out), indeterminate if it did.
+//
+// A flush starts when its buffer reaches WithFlushBytes or WithFlushCount,
+// WithFlushInterval after the buffer's first mutation, or on Flush or Close. With the
+// interval on, a mutation's outcome therefore comes at most the interval plus the timeout
+// after Write accepted it, plus the time the WithOnOutcome callback spends on the outcomes
+// delivered before it.
 func WithFlushTimeout(d time.Duration) Option {
 	return func(o *options) error {
 		if d < 0 {

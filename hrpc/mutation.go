@@ -53,6 +53,11 @@ type mutation struct {
 // CheckAndMutate applies. Only the types of this package implement it.
 type Mutation interface {
 	Batchable
+	// Table is the table the mutation is for, as it was given to its constructor.
+	Table() string
+	// Row is the row the mutation changes: the slice given to its constructor, not a copy,
+	// so it must not be modified.
+	Row() []byte
 	base() *mutation
 }
 
@@ -305,6 +310,13 @@ func WithDurability(d Durability) MutationOption {
 }
 
 func (m *mutation) base() *mutation { return m }
+
+// Table is the table the mutation is for, as it was given to its constructor.
+func (m *mutation) Table() string { return m.table }
+
+// Row is the row the mutation changes: the slice given to its constructor, not a copy, so it
+// must not be modified.
+func (m *mutation) Row() []byte { return m.row }
 
 func (m *mutation) batchable() wire.Batchable { return (*mutationCall)(m) }
 

@@ -177,6 +177,34 @@ func TestIncrementAndAppend(t *testing.T) {
 	}
 }
 
+// TestMutationTableRow: each kind of mutation names the table and row it was built with, as
+// a Mutation too.
+func TestMutationTableRow(t *testing.T) {
+	f := []byte("f")
+	row := []byte("r\x00w")
+	put, err := NewPut("ns:t", row, Value(f, f, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	del, err := NewDelete("ns:t", row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := NewAppend("ns:t", row, Value(f, f, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc, err := NewIncrement("ns:t", row, Amount(f, f, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []Mutation{put, del, app, inc} {
+		if m.Table() != "ns:t" || !bytes.Equal(m.Row(), row) {
+			t.Errorf("%T: table %q, row %q; want \"ns:t\", %q", m, m.Table(), m.Row(), row)
+		}
+	}
+}
+
 func TestMutationAction(t *testing.T) {
 	put := mustPut(t, "t", []byte("r"))
 	a, block, err := mutW(put).Action(7, nil)

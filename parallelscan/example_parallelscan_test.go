@@ -2,6 +2,7 @@ package parallelscan_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"time"
@@ -100,4 +101,74 @@ func ExampleScanner_Token() {
 	// Output:
 	// first run: 4 rows, then hbase: ScanParallel "events"/"": context canceled
 	// after resuming: 10 rows
+}
+
+// A batch job's loop over Scanner.All: when the work on a row fails, the loop breaks and the
+// job keeps the Token, which leaves that row (and every row not returned yet) to the resumed
+// scan.
+func ExampleScanner_All() {
+	srv, client := exampleTable()
+	defer srv.Close()
+	defer client.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	scan, err := hrpc.NewScan("events")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var done []string
+	process := func(row *hrpc.Result) error { // the job's work on one row
+		if string(row.Cells[0].Row) == "e6" {
+			return errors.New("e6: downstream unavailable")
+		}
+		done = append(done, string(row.Cells[0].Row))
+		return nil
+	}
+	var token []byte
+	ps := parallelscan.New(ctx, client, scan, parallelscan.WithOrder())
+	for row, err := range ps.All() {
+		if err != nil { // the scan failed: the token says what is left
+			token = ps.Token()
+			break
+		}
+		if err := process(row); err != nil {
+			fmt.Println("first run:", done, "then", err)
+			token = ps.Token() // row is not counted as done
+			break
+		}
+	}
+
+	// A later run resumes from the token, beginning with the row the loop broke out on.
+	done = nil
+	ps = parallelscan.New(ctx, client, scan, parallelscan.WithOrder(), parallelscan.WithResume(token))
+	for row, err := range ps.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		done = append(done, string(row.Cells[0].Row))
+	}
+	fmt.Println("resumed:", done)
+	// Output:
+	// first run: [e0 e1 e2 e3 e4 e5] then e6: downstream unavailable
+	// resumed: [e6 e7 e8 e9]
+}
+
+func ExampleClient_CacheRegions() {
+	srv, client := exampleTable()
+	defer srv.Close()
+	defer client.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	client.ClearRegionCache("events")
+	fmt.Println("cached:", client.Stats().CachedRegions)
+	// One scan of hbase:meta caches every region of the table, and connects to their servers.
+	if err := client.CacheRegions(ctx, "events"); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("cached:", client.Stats().CachedRegions)
+	// Output:
+	// cached: 0
+	// cached: 4
 }

@@ -88,8 +88,9 @@ func WithResume(token []byte) Option {
 //		save(ps.Token()) // resume later with parallelscan.WithResume
 //	}
 //
-// Nothing is sent until the first Next, which reads the table's regions from hbase:meta (and
-// caches them). A Scanner is not safe for concurrent use, except for Close. Reversed
+// A loop over All returns the same rows as an iterator, and leaves Token valid after it (see
+// All). Nothing is sent until the first Next (or the first row All is asked for), which reads
+// the table's regions from hbase:meta (and caches them). A Scanner is not safe for concurrent use, except for Close. Reversed
 // scans are refused (hberr.ErrBadRequest). A Scan's Limit caps the rows of the whole scan.
 // With BatchSize or AllowPartialResults, a row whose pieces were not all returned when the
 // token was taken is returned again from its first piece by a resumed scan.
@@ -162,20 +163,50 @@ func New(ctx context.Context, c *hbase.Client, s *hrpc.Scan, opts ...Option) *Sc
 	return p
 }
 
-// Scan returns the rows of a parallel scan of s through c as an iterator (see Scanner, whose
-// Token an iterator does not give: use New to resume after a failure). Breaking out of the
-// loop stops every scanner of the scan and waits for them.
+// Scan returns the rows of a parallel scan of s through c as an iterator: New(ctx, c, s,
+// opts...).All() for a loop that needs no token. To resume after a failed or broken loop, make
+// the Scanner with New and range over its All, whose Token says what is left after the loop.
+// Breaking out of the loop stops every scanner of the scan and waits for them.
 func Scan(ctx context.Context, c *hbase.Client, s *hrpc.Scan, opts ...Option) iter.Seq2[*hrpc.Result, error] {
 	return func(yield func(*hrpc.Result, error) bool) {
-		p := New(ctx, c, s, opts...)
+		New(ctx, c, s, opts...).All()(yield)
+	}
+}
+
+// All returns the rows of the scan as an iterator, for a loop after which the Scanner's Token
+// says what is left:
+//
+//	ps := parallelscan.New(ctx, client, scan)
+//	for row, err := range ps.All() {
+//		if err != nil {
+//			return save(ps.Token()) // the scan failed: resume later with WithResume
+//		}
+//		if err := process(row); err != nil {
+//			return save(ps.Token()) // row is left to the resumed scan
+//		}
+//	}
+//
+// A row counts as returned once the loop's body asks for the next one: the row the loop
+// breaks out on is left to a resumed scan (at least once: a body that breaks after dealing
+// with its row sees it again there), and a Token taken in the body leaves out the rows before
+// the current one. When the scan fails, the loop's last value is (nil, err), err being Err.
+// The loop's end, by a break or not, closes the Scanner (its scanners stop, its goroutines
+// end); Token and Err keep their values. All is for one loop, and not to be mixed with Next.
+func (p *Scanner) All() iter.Seq2[*hrpc.Result, error] {
+	return func(yield func(*hrpc.Result, error) bool) {
 		defer p.Close()
-		for p.Next() {
-			if !yield(p.Result(), nil) {
+		for {
+			pr, r := p.advance()
+			if r == nil {
+				break
+			}
+			if !yield(r, nil) {
 				return
 			}
+			p.returned(pr, r)
 		}
-		if err := p.Err(); err != nil {
-			yield(nil, err)
+		if p.err != nil {
+			yield(nil, p.err)
 		}
 	}
 }
@@ -183,33 +214,43 @@ func Scan(ctx context.Context, c *hbase.Client, s *hrpc.Scan, opts ...Option) it
 // Next moves to the next row and reports whether there is one. It returns false at the end
 // of the scan, after an error (see Err) and after Close.
 func (p *Scanner) Next() bool {
+	pr, r := p.advance()
+	if r == nil {
+		return false
+	}
+	p.returned(pr, r)
+	return true
+}
+
+// advance moves to the next row and returns it with its range, not yet counted as returned
+// (returned); nil at the end of the scan, after an error and after Close.
+func (p *Scanner) advance() (*parallelRange, *hrpc.Result) {
 	p.res = nil
 	if p.err != nil || p.done {
-		return false
+		return nil, nil
 	}
 	if !p.started {
 		p.started = true
 		if err := p.start(); err != nil {
 			p.fail(&hberr.OpError{Op: "ScanParallel", Table: p.table, Err: engine.UserError(err)})
-			return false
+			return nil, nil
 		}
 	}
 	for {
 		if p.ctx.Err() != nil {
 			// Stopped: the rows received but not returned are left to a resumed scan.
 			p.fail(p.ctxError())
-			return false
+			return nil, nil
 		}
 		if p.pos < len(p.chunk.rows) {
 			r := p.chunk.rows[p.pos]
 			p.chunk.rows[p.pos] = nil
 			p.pos++
-			p.returned(p.ranges[p.chunk.rng], r)
 			p.res = r
-			return true
+			return p.ranges[p.chunk.rng], r
 		}
 		if !p.receive() {
-			return false
+			return nil, nil
 		}
 	}
 }
@@ -222,10 +263,11 @@ func (p *Scanner) Result() *hrpc.Result { return p.res }
 // the context's.
 func (p *Scanner) Err() error { return p.err }
 
-// Token returns what is left of the scan after the rows Next has returned, for WithResume:
-// an opaque, versioned byte string a batch job can store. Every row Next returned is counted
-// as done, so call it after the last row was dealt with. Before the first Next it is nil
-// (resume with the scan itself); after a scan ran to its end it holds no range.
+// Token returns what is left of the scan after the rows returned so far, for WithResume: an
+// opaque, versioned byte string a batch job can store. Every row Next returned is counted as
+// done, so call it after the last row was dealt with; in a loop over All, the row the body is
+// dealing with is not (see All). Before the first row is asked for it is nil (resume with the
+// scan itself); after a scan ran to its end it holds no range. It stays valid after Close.
 func (p *Scanner) Token() []byte {
 	if !p.started || p.ranges == nil && p.err != nil {
 		if p.opts.resume {

@@ -404,3 +404,144 @@ func TestParallelScanMissingTable(t *testing.T) {
 		t.Fatalf("a token after a scan that never started: %q", ps.Token())
 	}
 }
+
+// TestParallelScanAllResume: loops over Scanner.All that are stopped (their context
+// cancelled), break (on a row they do not deal with) or fail (a region failing for good), each
+// followed by a scan resumed from the Scanner's Token after the loop, return every row exactly
+// once over all runs, ordered or not; the row a loop broke out on comes again in a later run.
+func TestParallelScanAllResume(t *testing.T) {
+	srv, c, rows := parallelFixture(t, 300)
+	const stop, brk, fail = 0, 1, 2 // the rounds' ends, in turn
+	for _, ordered := range []bool{false, true} {
+		t.Run(fmt.Sprintf("ordered=%v", ordered), func(t *testing.T) {
+			var got, brokenOn [][]byte
+			var token []byte
+			ends := map[int]int{}
+			for round := 0; ; round++ {
+				if round > 60 {
+					t.Fatal("not done after 60 rounds")
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				opts := []parallelscan.Option{parallelscan.WithConcurrency(3)}
+				if ordered {
+					opts = append(opts, parallelscan.WithOrder())
+				}
+				if token != nil {
+					opts = append(opts, parallelscan.WithResume(token))
+				}
+				if round%3 == fail {
+					// The region of a row not returned yet fails for good, on every call until
+					// the round ends (one fault could be taken by the close of an earlier
+					// run's scanner): the loop's last value is the error.
+					i := slices.IndexFunc(rows, func(r []byte) bool {
+						return !slices.ContainsFunc(got, func(g []byte) bool { return bytes.Equal(g, r) })
+					})
+					srv.InjectError(fakehbase.Match{Op: fakehbase.OpScan, Table: "p", Row: rows[i]}, fakehbase.DoNotRetry, "injected", 0)
+				}
+				ps := parallelscan.New(ctx, c, newScan(t, hrpc.NumberOfRows(5)), opts...)
+				n := 0
+				var loopErr error
+				broke := false
+				for r, err := range ps.All() {
+					if err != nil {
+						loopErr = err
+						break
+					}
+					row := rowOf(t, r)
+					n++
+					if round%3 == brk && n == 17 {
+						brokenOn = append(brokenOn, row) // not dealt with: left to the next run
+						broke = true
+						break
+					}
+					got = append(got, row)
+					if round%3 == stop && n == 29 {
+						cancel()
+					}
+				}
+				token = ps.Token()
+				cancel()
+				srv.ClearFaults()
+				if loopErr != nil && loopErr != ps.Err() {
+					t.Fatalf("round %d: the loop's error %v is not Err's %v", round, loopErr, ps.Err())
+				}
+				switch {
+				case broke:
+					ends[brk]++
+				case errors.Is(loopErr, hberr.ErrDoNotRetry):
+					ends[fail]++
+				case errors.Is(loopErr, context.Canceled):
+					ends[stop]++
+				case loopErr != nil:
+					t.Fatalf("round %d: %v", round, loopErr)
+				default: // the scan ran to its end
+					checkOnce(t, got, rows)
+					for _, r := range brokenOn {
+						if !slices.ContainsFunc(got, func(g []byte) bool { return bytes.Equal(g, r) }) {
+							t.Errorf("row %q a loop broke out on never came again", r)
+						}
+					}
+					t.Logf("%d stopped, %d broken, %d failed loops, then the rest", ends[stop], ends[brk], ends[fail])
+					if ends[stop] == 0 || ends[brk] == 0 || ends[fail] == 0 {
+						t.Errorf("want each kind of end at least once")
+					}
+					return
+				}
+			}
+		})
+	}
+}
+
+// TestParallelScanAllClosesAndTokens: All's loop ending closes the Scanner (no goroutine left)
+// and Token keeps what is left; Scan behaves as All.
+func TestParallelScanAllClosesAndTokens(t *testing.T) {
+	_, c, rows := parallelFixture(t, 400)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, err := range parallelscan.Scan(ctx, c, newScan(t), parallelscan.WithConcurrency(8)) {
+		if err != nil { // warms the client's own goroutines (connections, readers)
+			t.Fatal(err)
+		}
+	}
+	before := runtime.NumGoroutine()
+	ps := parallelscan.New(ctx, c, newScan(t, hrpc.NumberOfRows(1)), parallelscan.WithConcurrency(4), parallelscan.WithOrder())
+	if ps.Token() != nil {
+		t.Error("Token before the loop: want nil")
+	}
+	var first [][]byte
+	for r, err := range ps.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(first) == 10 {
+			break // the 11th row is left
+		}
+		first = append(first, rowOf(t, r))
+	}
+	if !slices.EqualFunc(first, rows[:10], bytes.Equal) {
+		t.Fatalf("first rows %q, want %q", first, rows[:10])
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines before, %d after the loop broke", before, after)
+	}
+	if ps.Err() != nil {
+		t.Errorf("Err after a broken loop: %v, want nil", ps.Err())
+	}
+	for r, err := range ps.All() {
+		t.Fatalf("a second loop over All returned %v, %v", r, err)
+	}
+	var rest [][]byte
+	for r, err := range parallelscan.New(ctx, c, newScan(t), parallelscan.WithResume(ps.Token()), parallelscan.WithOrder()).All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest = append(rest, rowOf(t, r))
+	}
+	if !slices.EqualFunc(rest, rows[10:], bytes.Equal) {
+		t.Errorf("resumed: %d rows from %q, want %d from %q", len(rest), rest[0], len(rows)-10, rows[10])
+	}
+}
