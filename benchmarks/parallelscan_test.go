@@ -111,8 +111,8 @@ func TestParallelScanThroughput(t *testing.T) {
 	runs = append(runs, run{"go-hbase Scan", goScan(), cputime.Self})
 	for _, conc := range []int{1, 4, 8} {
 		runs = append(runs,
-			run{fmt.Sprintf("go-hbase ScanParallel, %d", conc), goScan(parallelscan.WithConcurrency(conc)), cputime.Self},
-			run{fmt.Sprintf("go-hbase ScanParallel Ordered, %d", conc), goScan(parallelscan.WithConcurrency(conc), parallelscan.WithOrder()), cputime.Self},
+			run{fmt.Sprintf("go-hbase parallel scan, %d", conc), goScan(parallelscan.WithConcurrency(conc)), cputime.Self},
+			run{fmt.Sprintf("go-hbase parallel scan Ordered, %d", conc), goScan(parallelscan.WithConcurrency(conc), parallelscan.WithOrder()), cputime.Self},
 			run{fmt.Sprintf("Java client, %d threads", conc), javaScan(conc), java.CPUTime})
 	}
 	walls := make([][]time.Duration, len(runs))

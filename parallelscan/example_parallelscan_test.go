@@ -99,7 +99,7 @@ func ExampleScanner_Token() {
 	}
 	fmt.Println("after resuming:", done, "rows")
 	// Output:
-	// first run: 4 rows, then hbase: ScanParallel "events"/"": context canceled
+	// first run: 4 rows, then hbase: ParallelScan "events"/"": context canceled
 	// after resuming: 10 rows
 }
 

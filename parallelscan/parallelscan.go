@@ -148,11 +148,11 @@ func New(ctx context.Context, c *hbase.Client, s *hrpc.Scan, opts ...Option) *Sc
 	p.opts.concurrency = DefaultConcurrency
 	for _, o := range opts {
 		if err := o(&p.opts); err != nil && p.err == nil {
-			p.err = &hberr.OpError{Op: "ScanParallel", Err: err}
+			p.err = &hberr.OpError{Op: "ParallelScan", Err: err}
 		}
 	}
 	if s == nil {
-		p.err = engine.NilRequest("ScanParallel")
+		p.err = engine.NilRequest("ParallelScan")
 		return p
 	}
 	p.table = hrpcwire.Scan(s).TableName()
@@ -232,7 +232,7 @@ func (p *Scanner) advance() (*parallelRange, *hrpc.Result) {
 	if !p.started {
 		p.started = true
 		if err := p.start(); err != nil {
-			p.fail(&hberr.OpError{Op: "ScanParallel", Table: p.table, Err: engine.UserError(err)})
+			p.fail(&hberr.OpError{Op: "ParallelScan", Table: p.table, Err: engine.UserError(err)})
 			return nil, nil
 		}
 	}
@@ -514,7 +514,7 @@ func (p *Scanner) receive() bool {
 }
 
 func (p *Scanner) ctxError() error {
-	return &hberr.OpError{Op: "ScanParallel", Table: p.table, Err: engine.CtxErr(p.ctx, nil)}
+	return &hberr.OpError{Op: "ParallelScan", Table: p.table, Err: engine.CtxErr(p.ctx, nil)}
 }
 
 // returned counts row r of range pr as returned: the range's rest starts after it (at it,

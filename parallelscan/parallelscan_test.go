@@ -397,8 +397,8 @@ func TestParallelScanMissingTable(t *testing.T) {
 		t.Fatal("a row of a missing table")
 	}
 	var op *hberr.OpError
-	if err := ps.Err(); !errors.Is(err, hberr.ErrTableNotFound) || !errors.As(err, &op) || op.Op != "ScanParallel" {
-		t.Fatalf("got %v, want an OpError of ScanParallel wrapping hberr.ErrTableNotFound", err)
+	if err := ps.Err(); !errors.Is(err, hberr.ErrTableNotFound) || !errors.As(err, &op) || op.Op != "ParallelScan" {
+		t.Fatalf("got %v, want an OpError of ParallelScan wrapping hberr.ErrTableNotFound", err)
 	}
 	if ps.Token() != nil {
 		t.Fatalf("a token after a scan that never started: %q", ps.Token())
