@@ -48,7 +48,7 @@ func checkAtomicBatch(t *testing.T, ctx context.Context, c *Client, table string
 	if err != nil {
 		t.Fatal(err)
 	}
-	rmCond, err := hrpc.NewRowMutations(put(rows[2], "a", "1"), put(rows[2], "b", "2"))
+	rmCond, err := hrpc.NewRowMutations([]hrpc.Mutation{put(rows[2], "a", "1"), put(rows[2], "b", "2")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,9 +56,9 @@ func checkAtomicBatch(t *testing.T, ctx context.Context, c *Client, table string
 	if err != nil {
 		t.Fatal(err)
 	}
-	rm, err := hrpc.NewRowMutations(put(rows[3], "x", "1"),
+	rm, err := hrpc.NewRowMutations([]hrpc.Mutation{put(rows[3], "x", "1"),
 		must(hrpc.NewDelete(tb, []byte(rows[3]), hrpc.DeleteColumn(f, []byte("y")))),
-		must(hrpc.NewIncrement(tb, []byte(rows[3]), hrpc.Amount(f, []byte("n"), 2))))
+		must(hrpc.NewIncrement(tb, []byte(rows[3]), hrpc.Amount(f, []byte("n"), 2)))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func TestBadInputIsErrBadRequest(t *testing.T) {
 		{"Scan bad limit", func() error { _, err := NewScan(table, Limit(-1)); return err }, "Limit(-1)"},
 		{"Scan start row over 32767 bytes", func() error { _, err := NewScan(table, StartRow(longRow)); return err }, "row of 32768 bytes"},
 		{"Scan start after stop", func() error { _, err := NewScan(table, StartRow([]byte("b")), StopRow([]byte("a"))); return err }, "after stop row"},
-		{"RowMutations empty", func() error { _, err := NewRowMutations(); return err }, "mutation without cells"},
+		{"RowMutations empty", func() error { _, err := NewRowMutations(nil); return err }, "mutation without cells"},
 		{"CheckAndMutate nil mutation", func() error { _, err := NewCheckAndMutate(IfNotExists(f, f), nil); return err }, "without a mutation"},
 		{"CheckAndMutate bad op", func() error {
 			p, _ := NewPut(table, row, Value(f, f, f))

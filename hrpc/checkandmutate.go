@@ -85,15 +85,19 @@ func (c *Condition) proto(row []byte) (*pb.Condition, error) {
 // CheckAndMutate applies a mutation, or several mutations of one row, only if a condition on
 // that row holds; check and mutation are atomic.
 type CheckAndMutate struct {
-	table     string
-	row       []byte
-	condition *pb.Condition
-	mutation  Mutation
-	rows      *RowMutations
+	table       string
+	row         []byte
+	condition   *pb.Condition
+	mutation    Mutation
+	rows        *RowMutations
+	maxAttempts int
+	hdr         *callHeader // its own header options joined with its mutations'; nil: none
 }
 
-// NewCheckAndMutate applies m if cond holds on m's row.
-func NewCheckAndMutate(cond Condition, m Mutation) (*CheckAndMutate, error) {
+// NewCheckAndMutate applies m if cond holds on m's row. Its options are the RequestOptions
+// (MaxAttempts, Priority, RequestAttribute); the priority and request attributes of m count
+// too (see Priority and RequestAttribute), its MaxAttempts does not.
+func NewCheckAndMutate(cond Condition, m Mutation, opts ...CheckAndMutateOption) (*CheckAndMutate, error) {
 	if isNil(m) {
 		return nil, invalid("CheckAndMutate without a mutation")
 	}
@@ -102,11 +106,20 @@ func NewCheckAndMutate(cond Condition, m Mutation) (*CheckAndMutate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CheckAndMutate{table: b.table, row: b.row, condition: pc, mutation: m}, nil
+	maxAttempts, own, err := requestOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	j := headerJoin{h: own, owned: own != nil}
+	j.add(b.hdr)
+	return &CheckAndMutate{table: b.table, row: b.row, condition: pc, mutation: m,
+		maxAttempts: maxAttempts, hdr: j.h}, nil
 }
 
-// NewCheckAndMutateRow applies all of rm atomically if cond holds on rm's row.
-func NewCheckAndMutateRow(cond Condition, rm *RowMutations) (*CheckAndMutate, error) {
+// NewCheckAndMutateRow applies all of rm atomically if cond holds on rm's row. Its options
+// are NewCheckAndMutate's; the priority and request attributes of rm (its own and its
+// mutations') count too, its MaxAttempts does not.
+func NewCheckAndMutateRow(cond Condition, rm *RowMutations, opts ...CheckAndMutateOption) (*CheckAndMutate, error) {
 	if rm == nil {
 		return nil, invalid("CheckAndMutate without mutations")
 	}
@@ -114,7 +127,14 @@ func NewCheckAndMutateRow(cond Condition, rm *RowMutations) (*CheckAndMutate, er
 	if err != nil {
 		return nil, err
 	}
-	return &CheckAndMutate{table: rm.table, row: rm.row, condition: pc, rows: rm}, nil
+	maxAttempts, own, err := requestOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	j := headerJoin{h: own, owned: own != nil}
+	j.add(rm.hdr)
+	return &CheckAndMutate{table: rm.table, row: rm.row, condition: pc, rows: rm,
+		maxAttempts: maxAttempts, hdr: j.h}, nil
 }
 
 // checkAndMutateCall is a CheckAndMutate's wire side (wire.Call, wire.AtomicBatchable), on a
@@ -167,9 +187,13 @@ func (c *checkAndMutateCall) Method() string {
 // Op is "CheckAndMutate".
 func (c *checkAndMutateCall) Op() string { return "CheckAndMutate" }
 
-// MaxAttempts is 0: a CheckAndMutate has no options of its own, and the MaxAttempts option of
-// its mutation does not apply to it (the client's setting does).
-func (c *checkAndMutateCall) MaxAttempts() int { return 0 }
+// MaxAttempts is the CheckAndMutate's MaxAttempts option, 0 without one (the client's setting
+// applies): that of its mutation does not apply to it.
+func (c *checkAndMutateCall) MaxAttempts() int { return c.maxAttempts }
+
+// Header is the priority and request attributes of the CheckAndMutate and its mutations
+// (wire.HeaderFields).
+func (c *checkAndMutateCall) Header() (uint32, []*pb.NameBytesPair) { return c.hdr.fields() }
 
 // Marshal builds a MutateRequest with a condition, or for RowMutations a MultiRequest with one
 // atomic conditional RegionAction, and appends the cells to cellblock.

@@ -65,3 +65,42 @@ func ExampleNewScan() {
 	// true <nil>
 	// hrpc: bad request: PageFilter: negative page size -1
 }
+
+func ExampleNewCheckAndMutate() {
+	// Claim a username: write it only if no one holds it. Tried once (MaxAttempts(1)),
+	// served from the region servers' priority handlers (a priority above 10), with a
+	// request attribute that server-side code reads.
+	put, err := hrpc.NewPut("names", []byte("ada"),
+		hrpc.Value([]byte("info"), []byte("owner"), []byte("user-1")))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cam, err := hrpc.NewCheckAndMutate(hrpc.IfNotExists([]byte("info"), []byte("owner")), put,
+		hrpc.MaxAttempts(1), hrpc.Priority(100), hrpc.RequestAttribute("tenant", []byte("acme")))
+	fmt.Println(cam != nil, err)
+	// Output:
+	// true <nil>
+}
+
+func ExampleNewRowMutations() {
+	// Move a value from one column to another of the same row, atomically. The options of
+	// the RowMutations and the priorities and request attributes of its mutations go into
+	// the one RPC's header: priority 5 here, the highest of them.
+	put, _ := hrpc.NewPut("users", []byte("row-1"),
+		hrpc.Value([]byte("info"), []byte("email"), []byte("ada@example.com")),
+		hrpc.Priority(5))
+	del, _ := hrpc.NewDelete("users", []byte("row-1"),
+		hrpc.DeleteColumn([]byte("info"), []byte("mail")))
+	rm, err := hrpc.NewRowMutations([]hrpc.Mutation{put, del},
+		hrpc.Priority(2), hrpc.RequestAttribute("tenant", []byte("acme")))
+	fmt.Println(rm != nil, err)
+
+	// Every mutation is of one table and row.
+	other, _ := hrpc.NewDelete("users", []byte("row-2"))
+	_, err = hrpc.NewRowMutations([]hrpc.Mutation{put, other})
+	fmt.Println(err)
+	// Output:
+	// true <nil>
+	// hrpc: bad request: RowMutations: mutation 1 is for row "row-2", not "row-1"
+}

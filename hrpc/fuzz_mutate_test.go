@@ -31,7 +31,7 @@ func FuzzMutateResponses(f *testing.F) {
 	inc, _ := NewIncrement("t", row, Amount([]byte("f"), []byte("n"), 1))
 	put, _ := NewPut("t", row, Value([]byte("f"), []byte("q"), []byte("v")))
 	cam, _ := NewCheckAndMutate(IfNotExists([]byte("f"), []byte("q")), put)
-	rm, _ := NewRowMutations(put)
+	rm, _ := NewRowMutations([]Mutation{put})
 	camRows, _ := NewCheckAndMutateRow(IfNotExists([]byte("f"), []byte("q")), rm)
 	rowOnly := func(t *testing.T, what string, res *Result) {
 		if res == nil {

@@ -2,6 +2,7 @@ package hrpc
 
 import (
 	"math"
+	"slices"
 
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
@@ -13,7 +14,9 @@ import (
 // ordinary calls, and names priorities in HConstants: 0 is NORMAL_QOS (the default: nothing
 // is sent, and the server picks by method and table), 200 HIGH_QOS. A batch (SendBatch) goes
 // out with the highest priority of its calls, as the Java client's batches do; a scan's RPCs
-// (open, next, close) all carry its priority. n must be in [0, 2^31-1].
+// (open, next, close) all carry its priority. A CheckAndMutate or RowMutations goes out with
+// the highest of its own and its mutations' priorities, as the Java client's checkAndMutate
+// and mutateRow do. n must be in [0, 2^31-1].
 func Priority(n int) RequestOption {
 	return RequestOption(func(o *options) error {
 		if n < 0 || n > math.MaxInt32 {
@@ -32,8 +35,10 @@ func Priority(n int) RequestOption {
 // unlike Attribute, which sets an attribute of the operation itself
 // (OperationWithAttributes.setAttribute). A later RequestAttribute with the same name
 // replaces the earlier value; a nil value is sent as a name without a value. Servers before
-// 2.6 ignore them. A batch (SendBatch) carries the request attributes of all its calls to a
-// server, each name once (the first call's value).
+// 2.6 ignore them. A CheckAndMutate or RowMutations carries its own request attributes and
+// those of its mutations, each name once (its own value, else the first mutation's); a batch
+// (SendBatch) carries the request attributes of all its calls to a server, each name once
+// (the value of the call that comes first in the batch).
 func RequestAttribute(name string, value []byte) RequestOption {
 	return RequestOption(func(o *options) error {
 		if name == "" {
@@ -66,4 +71,32 @@ func (h *callHeader) fields() (uint32, []*pb.NameBytesPair) {
 		return 0, nil
 	}
 	return h.priority, h.attrs
+}
+
+// headerJoin builds the header of a request made of others, a CheckAndMutate of its mutation
+// or RowMutations of theirs: the highest priority of all and the request attributes of each,
+// each name once with the first value. It shares the one header when only one has any, and
+// copies before changing a header it does not own.
+type headerJoin struct {
+	h     *callHeader
+	owned bool
+}
+
+func (j *headerJoin) add(o *callHeader) {
+	switch {
+	case o == nil:
+	case j.h == nil:
+		j.h = o
+	default:
+		if !j.owned {
+			j.h = &callHeader{priority: j.h.priority, attrs: slices.Clone(j.h.attrs)}
+			j.owned = true
+		}
+		j.h.priority = max(j.h.priority, o.priority)
+		for _, a := range o.attrs {
+			if !slices.ContainsFunc(j.h.attrs, func(b *pb.NameBytesPair) bool { return b.GetName() == a.GetName() }) {
+				j.h.attrs = append(j.h.attrs, a)
+			}
+		}
+	}
 }

@@ -167,7 +167,7 @@ func TestEncodeMultiRequestShapes(t *testing.T) {
 			TimeRange(0, LatestTimestamp), Timestamp(77))),
 	}
 	get := ok(NewGet(tb, row, Columns(f, []byte("q")), MaxVersions(3)))
-	rm := ok(NewRowMutations(muts[0], muts[3]))
+	rm := ok(NewRowMutations([]Mutation{muts[0], muts[3]}))
 	cam := ok(NewCheckAndMutate(IfNotExists(f, []byte("q")), muts[1]))
 	camRows := ok(NewCheckAndMutateRow(IfNotExists(f, []byte("q")), rm))
 
@@ -328,7 +328,7 @@ func FuzzEncodeMultiRequest(f *testing.F) {
 	get := ok(NewGet("t", []byte("r"), Columns([]byte("f"), []byte("q"))))
 	put := ok(NewPut("t", []byte("r"), Value([]byte("f"), []byte("q"), []byte("v"))))
 	del := ok(NewDelete("t", []byte("r")))
-	rm := ok(NewRowMutations(put, del))
+	rm := ok(NewRowMutations([]Mutation{put, del}))
 	cam := ok(NewCheckAndMutate(IfNotExists([]byte("f"), []byte("q")), put))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		b := fuzzBytes(in)

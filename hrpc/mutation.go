@@ -140,7 +140,7 @@ func allocMutation[T any](n int) (m *T, cells []wire.Cell, size int) {
 
 // cellOptions counts the options that add a cell: Value, ValueAt, Amount and the Delete...
 // options, each of one cell; the other options of mutations (MutationOption, RequestOption,
-// TimeRangeOption) add none. An option converted to another type may break the count, which
+// AttributeOption, TimeRangeOption) add none. An option converted to another type may break the count, which
 // costs the cells' slice a reallocation (addCell appends), not correctness.
 func cellOptions[O any](opts []O) int {
 	n := 0

@@ -31,6 +31,10 @@ type (
 	AppendOption interface{ appendOption() }
 	// IncrementOption configures an Increment.
 	IncrementOption interface{ incrementOption() }
+	// CheckAndMutateOption configures a CheckAndMutate.
+	CheckAndMutateOption interface{ checkAndMutateOption() }
+	// RowMutationsOption configures a RowMutations.
+	RowMutationsOption interface{ rowMutationsOption() }
 )
 
 // optionFunc is what every option does to the options being collected.
@@ -64,15 +68,29 @@ type ValueOption func(*options) error
 func (ValueOption) putOption()    {}
 func (ValueOption) appendOption() {}
 
-// RequestOption applies to every request.
+// RequestOption applies to every request: what the client does with its RPCs (MaxAttempts)
+// and what their header carries (Priority, RequestAttribute).
 type RequestOption func(*options) error
 
-func (RequestOption) getOption()       {}
-func (RequestOption) scanOption()      {}
-func (RequestOption) putOption()       {}
-func (RequestOption) deleteOption()    {}
-func (RequestOption) appendOption()    {}
-func (RequestOption) incrementOption() {}
+func (RequestOption) getOption()            {}
+func (RequestOption) scanOption()           {}
+func (RequestOption) putOption()            {}
+func (RequestOption) deleteOption()         {}
+func (RequestOption) appendOption()         {}
+func (RequestOption) incrementOption()      {}
+func (RequestOption) checkAndMutateOption() {}
+func (RequestOption) rowMutationsOption()   {}
+
+// AttributeOption applies to Gets, Scans and the four mutations: the operations that carry
+// attributes of their own. A CheckAndMutate's or RowMutations' operations are its mutations.
+type AttributeOption func(*options) error
+
+func (AttributeOption) getOption()       {}
+func (AttributeOption) scanOption()      {}
+func (AttributeOption) putOption()       {}
+func (AttributeOption) deleteOption()    {}
+func (AttributeOption) appendOption()    {}
+func (AttributeOption) incrementOption() {}
 
 // Options of one kind of request only.
 type (
@@ -102,6 +120,8 @@ func funcOf(opt any) optionFunc {
 		return optionFunc(f)
 	case RequestOption:
 		return optionFunc(f)
+	case AttributeOption:
+		return optionFunc(f)
 	case getOnly:
 		return optionFunc(f)
 	case scanOnly:
@@ -128,6 +148,20 @@ func applyOptions[O any](o *options, opts []O) error {
 		}
 	}
 	return nil
+}
+
+// requestOptions applies the options of a request built of mutations (CheckAndMutate,
+// RowMutations), which take only RequestOptions, and returns its MaxAttempts and header. It
+// allocates only when there are options: the options escape to the option functions.
+func requestOptions[O any](opts []O) (maxAttempts int, hdr *callHeader, err error) {
+	if len(opts) == 0 {
+		return 0, nil, nil
+	}
+	o := new(options)
+	if err := applyOptions(o, opts); err != nil {
+		return 0, nil, err
+	}
+	return o.maxAttempts, o.hdr, nil
 }
 
 // options collects every option. Its common and mutation fields are few, so that a mutation
@@ -350,8 +384,9 @@ func ResultOffsetPerColumnFamily(n int) ReadOption {
 // Attribute sets an attribute of the operation (Operation.setAttribute in the Java client),
 // sent inside the Get, Scan or mutation itself. HBase 2.6's request attributes, which travel
 // in the RPC's header and which server-side code reads from the call, are RequestAttribute.
-func Attribute(name string, value []byte) RequestOption {
-	return RequestOption(func(o *options) error {
+// A CheckAndMutate or RowMutations has no attributes of its own: set them on its mutations.
+func Attribute(name string, value []byte) AttributeOption {
+	return AttributeOption(func(o *options) error {
 		if name == "" {
 			return invalid("empty attribute name")
 		}

@@ -52,7 +52,7 @@ func TestConstructionErrors(t *testing.T) {
 		{"get empty row", second(NewGet(table, []byte{})), errNilRow},
 		{"put empty row", second(NewPut(table, []byte{}, Value(f, q, v))), errNilRow},
 		{"delete empty row", second(NewDelete(table, []byte{})), errNilRow},
-		{"row mutations empty", second(NewRowMutations()), errNoCells},
+		{"row mutations empty", second(NewRowMutations(nil)), errNoCells},
 		{"check and mutate nil", second(NewCheckAndMutate(IfNotExists(f, q), nil)), hberr.ErrBadRequest},
 		{"condition nil filter", second(NewCheckAndMutate(IfFilter(nil), mustPut(t, table, row))), hberr.ErrBadRequest},
 		{"condition bad op", second(NewCheckAndMutate(IfValue(f, q, NoOp, v), mustPut(t, table, row))), hberr.ErrBadRequest},
@@ -70,13 +70,13 @@ func TestRowMutationsMismatch(t *testing.T) {
 	a := mustPut(t, "t", []byte("a"))
 	b := mustPut(t, "t", []byte("b"))
 	c := mustPut(t, "u", []byte("a"))
-	if _, err := NewRowMutations(a, b); !errors.Is(err, hberr.ErrBadRequest) {
+	if _, err := NewRowMutations([]Mutation{a, b}); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("different rows: %v", err)
 	}
-	if _, err := NewRowMutations(a, c); !errors.Is(err, hberr.ErrBadRequest) {
+	if _, err := NewRowMutations([]Mutation{a, c}); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("different tables: %v", err)
 	}
-	if _, err := NewRowMutations(a, nil); !errors.Is(err, hberr.ErrBadRequest) {
+	if _, err := NewRowMutations([]Mutation{a, nil}); !errors.Is(err, hberr.ErrBadRequest) {
 		t.Errorf("nil mutation: %v", err)
 	}
 }
@@ -109,12 +109,14 @@ func mustPut(t testing.TB, table string, row []byte) *Put {
 func TestOptionKinds(t *testing.T) {
 	f, q, v := []byte("f"), []byte("q"), []byte("v")
 	kinds := map[string]reflect.Type{
-		"Get":       reflect.TypeFor[GetOption](),
-		"Scan":      reflect.TypeFor[ScanOption](),
-		"Put":       reflect.TypeFor[PutOption](),
-		"Delete":    reflect.TypeFor[DeleteOption](),
-		"Append":    reflect.TypeFor[AppendOption](),
-		"Increment": reflect.TypeFor[IncrementOption](),
+		"Get":            reflect.TypeFor[GetOption](),
+		"Scan":           reflect.TypeFor[ScanOption](),
+		"Put":            reflect.TypeFor[PutOption](),
+		"Delete":         reflect.TypeFor[DeleteOption](),
+		"Append":         reflect.TypeFor[AppendOption](),
+		"Increment":      reflect.TypeFor[IncrementOption](),
+		"CheckAndMutate": reflect.TypeFor[CheckAndMutateOption](),
+		"RowMutations":   reflect.TypeFor[RowMutationsOption](),
 	}
 	cases := []struct {
 		name string
@@ -138,6 +140,9 @@ func TestOptionKinds(t *testing.T) {
 		{"Timestamp", Timestamp(1), "Put Delete Append Increment"},
 		{"WithDurability", WithDurability(SkipWAL), "Put Delete Append Increment"},
 		{"Attribute", Attribute("a", nil), "Get Scan Put Delete Append Increment"},
+		{"MaxAttempts", MaxAttempts(1), "Get Scan Put Delete Append Increment CheckAndMutate RowMutations"},
+		{"Priority", Priority(1), "Get Scan Put Delete Append Increment CheckAndMutate RowMutations"},
+		{"RequestAttribute", RequestAttribute("a", nil), "Get Scan Put Delete Append Increment CheckAndMutate RowMutations"},
 	}
 	for _, c := range cases {
 		for kind, iface := range kinds {

@@ -344,7 +344,7 @@ func TestCheckAndMutateMarshal(t *testing.T) {
 	}
 
 	del, _ := NewDelete("t", []byte("r"), DeleteColumn(f, q))
-	rm, _ := NewRowMutations(put, del)
+	rm, _ := NewRowMutations([]Mutation{put, del})
 	cam, err = NewCheckAndMutateRow(IfFilter(ValueFilter{Op: Equal, Comparator: BinaryComparator{Value: []byte("v")}}), rm)
 	if err != nil {
 		t.Fatal(err)
@@ -375,7 +375,7 @@ func TestCheckAndMutateMarshal(t *testing.T) {
 func TestRowMutationsMarshal(t *testing.T) {
 	put := mustPut(t, "t", []byte("r"))
 	inc, _ := NewIncrement("t", []byte("r"), Amount([]byte("f"), []byte("n"), 1))
-	rm, err := NewRowMutations(put, inc)
+	rm, err := NewRowMutations([]Mutation{put, inc})
 	if err != nil {
 		t.Fatal(err)
 	}

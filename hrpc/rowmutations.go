@@ -11,14 +11,18 @@ import (
 // RowMutations applies several mutations to one row atomically (the client's MutateRow): the
 // server applies all of them or none. They are applied in the order given.
 type RowMutations struct {
-	table     string
-	row       []byte
-	mutations []Mutation
+	table       string
+	row         []byte
+	mutations   []Mutation
+	maxAttempts int
+	hdr         *callHeader // its own header options joined with its mutations'; nil: none
 }
 
 // NewRowMutations groups mutations of the same table and row. Puts, Deletes, Appends and
-// Increments may be mixed.
-func NewRowMutations(mutations ...Mutation) (*RowMutations, error) {
+// Increments may be mixed. Its options are the RequestOptions (MaxAttempts, Priority,
+// RequestAttribute); the priorities and request attributes of the mutations count too (see
+// Priority and RequestAttribute), their MaxAttempts do not.
+func NewRowMutations(mutations []Mutation, opts ...RowMutationsOption) (*RowMutations, error) {
 	if len(mutations) == 0 {
 		return nil, errNoCells
 	}
@@ -35,10 +39,20 @@ func NewRowMutations(mutations ...Mutation) (*RowMutations, error) {
 			return nil, invalid("RowMutations: mutation %d is for row %q, not %q", i+1, b.row, first.row)
 		}
 	}
+	maxAttempts, own, err := requestOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	j := headerJoin{h: own, owned: own != nil}
+	for _, m := range mutations {
+		j.add(m.base().hdr)
+	}
 	return &RowMutations{
-		table:     first.table,
-		row:       first.row,
-		mutations: append([]Mutation(nil), mutations...),
+		table:       first.table,
+		row:         first.row,
+		mutations:   append([]Mutation(nil), mutations...),
+		maxAttempts: maxAttempts,
+		hdr:         j.h,
 	}, nil
 }
 
@@ -74,9 +88,13 @@ func (r *rowMutationsCall) Method() string { return "Multi" }
 // Op is "MutateRow".
 func (r *rowMutationsCall) Op() string { return "MutateRow" }
 
-// MaxAttempts is 0: the MaxAttempts options of the mutations do not apply to the row
-// mutation (the client's setting does).
-func (r *rowMutationsCall) MaxAttempts() int { return 0 }
+// MaxAttempts is the RowMutations' MaxAttempts option, 0 without one (the client's setting
+// applies): those of its mutations do not apply to it.
+func (r *rowMutationsCall) MaxAttempts() int { return r.maxAttempts }
+
+// Header is the priority and request attributes of the RowMutations and its mutations
+// (wire.HeaderFields).
+func (r *rowMutationsCall) Header() (uint32, []*pb.NameBytesPair) { return r.hdr.fields() }
 
 // regionAction builds the atomic RegionAction of the mutations and appends their cells.
 func (r *RowMutations) regionAction(regionName, cellblock []byte) (*pb.RegionAction, []byte) {

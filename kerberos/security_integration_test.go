@@ -244,7 +244,7 @@ func secureDataOps(t *testing.T, cl *hbasetest.Cluster, c *hbase.Client, table s
 	must(err)
 	p2, err := hrpc.NewPut(tb, []byte("rm"), hrpc.Value(f, []byte("b"), []byte("2")))
 	must(err)
-	rm, err := hrpc.NewRowMutations(p1, p2)
+	rm, err := hrpc.NewRowMutations([]hrpc.Mutation{p1, p2})
 	must(err)
 	must(c.MutateRow(ctx, rm))
 	del, err := hrpc.NewDelete(tb, []byte("row1"))

@@ -150,7 +150,7 @@ func (s *hbaseStore) CheckAndMutate(ctx context.Context, row []byte) (bool, erro
 	if _, err := s.client.Put(ctx, p); err != nil {
 		return false, err
 	}
-	rm, err := hrpc.NewRowMutations(p)
+	rm, err := hrpc.NewRowMutations([]hrpc.Mutation{p})
 	if err != nil {
 		return false, err
 	}

@@ -36,7 +36,7 @@ func (e *env) cam(label string, cond hrpc.Condition, m hrpc.Mutation) {
 }
 
 func (e *env) camRow(label string, cond hrpc.Condition, ms ...hrpc.Mutation) {
-	rm, err := hrpc.NewRowMutations(ms...)
+	rm, err := hrpc.NewRowMutations(ms)
 	if err != nil {
 		e.logf("%s: building: %v", label, err)
 		return
@@ -55,7 +55,7 @@ func (e *env) camRow(label string, cond hrpc.Condition, ms ...hrpc.Mutation) {
 }
 
 func (e *env) mutateRow(label string, ms ...hrpc.Mutation) {
-	rm, err := hrpc.NewRowMutations(ms...)
+	rm, err := hrpc.NewRowMutations(ms)
 	if err != nil {
 		e.logf("%s: building: %v", label, err)
 		return

@@ -122,3 +122,107 @@ func TestRequestAttributesAgainstHBase(t *testing.T) {
 		}
 	}
 }
+
+// TestAtomicCallAttributesAgainstHBase: a CheckAndMutate and RowMutations, alone and in a
+// batch beside a Put at priority 3, reach the region server's observer with the highest
+// priority of their own options and their mutations', and the request attributes of all of
+// them (a batch: of all its calls, each name with the value of the call first in the batch).
+func TestAtomicCallAttributesAgainstHBase(t *testing.T) {
+	cl := testCluster(t)
+	ctx := testContext(t, 2*time.Minute)
+	table := fmt.Sprintf("rec%d", tables.Add(1))
+	if err := cl.CreateRecordedTable(ctx, table, "f"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = cl.DisableTable(ctx, table)
+		_ = cl.DropTable(ctx, table)
+	})
+	c := newTestClient(t)
+	f, q, v := []byte("f"), []byte("q"), []byte("v")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	put := func(row string, opts ...hrpc.PutOption) *hrpc.Put {
+		p, err := hrpc.NewPut(table, []byte(row), append([]hrpc.PutOption{hrpc.Value(f, q, v)}, opts...)...)
+		must(err)
+		return p
+	}
+	cond := hrpc.IfNotExists(f, q)
+	attr := hrpc.RequestAttribute
+
+	cam, err := hrpc.NewCheckAndMutate(cond, put("cam", hrpc.Priority(2), attr("m", []byte("put"))),
+		hrpc.Priority(5), attr("cam", []byte("1")))
+	must(err)
+	if ok, err := c.CheckAndMutate(ctx, cam); err != nil || !ok {
+		t.Fatalf("CheckAndMutate = %v, %v; want applied", ok, err)
+	}
+	del, err := hrpc.NewDelete(table, []byte("rm"), attr("d", []byte("1")))
+	must(err)
+	rm, err := hrpc.NewRowMutations([]hrpc.Mutation{put("rm", hrpc.Priority(12)), del}, hrpc.Priority(6), attr("rm", []byte("1")))
+	must(err)
+	must(c.MutateRow(ctx, rm))
+	rmCond, err := hrpc.NewRowMutations([]hrpc.Mutation{put("camrow")}, attr("rm", []byte("2")))
+	must(err)
+	camRow, err := hrpc.NewCheckAndMutateRow(cond, rmCond, hrpc.Priority(150))
+	must(err)
+	if ok, err := c.CheckAndMutate(ctx, camRow); err != nil || !ok {
+		t.Fatalf("CheckAndMutate of RowMutations = %v, %v; want applied", ok, err)
+	}
+	bcam, err := hrpc.NewCheckAndMutate(cond, put("bcam"), hrpc.Priority(7), attr("k", []byte("cam")))
+	must(err)
+	brm, err := hrpc.NewRowMutations([]hrpc.Mutation{put("brm")}, hrpc.Priority(4), attr("r", []byte("1")))
+	must(err)
+	bput := put("bput", hrpc.Priority(3), attr("p", []byte("3")), attr("k", []byte("put")))
+	for i, r := range c.SendBatch(ctx, []hrpc.Batchable{bcam, bput, brm}) {
+		if r.Err != nil {
+			t.Fatalf("batch call %d: %v", i, r.Err)
+		}
+	}
+
+	got, err := cl.Recorded(ctx, table, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range got {
+		t.Logf("observer: %s %q header priority %d, call priority %d, request attributes %q",
+			g.Op, g.Row, g.HeaderPriority, g.Priority, g.RequestAttributes)
+	}
+	batch := hbasetest.RecordedRequest{HeaderPriority: 7, Priority: 7,
+		RequestAttributes: map[string][]byte{"k": []byte("cam"), "p": []byte("3"), "r": []byte("1")}}
+	want := map[string]hbasetest.RecordedRequest{
+		"Put cam": {HeaderPriority: 5, Priority: 5, RequestAttributes: map[string][]byte{"cam": []byte("1"), "m": []byte("put")}},
+		"Put rm":  {HeaderPriority: 12, Priority: 12, RequestAttributes: map[string][]byte{"rm": []byte("1"), "d": []byte("1")}},
+		"Delete rm": {HeaderPriority: 12, Priority: 12,
+			RequestAttributes: map[string][]byte{"rm": []byte("1"), "d": []byte("1")}},
+		"Put camrow": {HeaderPriority: 150, Priority: 150, RequestAttributes: map[string][]byte{"rm": []byte("2")}},
+		"Put bcam":   batch,
+		"Put brm":    batch,
+		"Put bput":   batch,
+	}
+	if len(got) != len(want) {
+		t.Errorf("recorded %d requests; want %d", len(got), len(want))
+	}
+	for _, g := range got {
+		key := g.Op + " " + string(g.Row)
+		w, ok := want[key]
+		if !ok {
+			t.Errorf("recorded %s, not sent", key)
+			continue
+		}
+		delete(want, key)
+		if g.HeaderPriority != w.HeaderPriority || g.Priority != w.Priority ||
+			!maps.EqualFunc(g.RequestAttributes, w.RequestAttributes, bytes.Equal) {
+			t.Errorf("%s: header priority %d, call priority %d, request attributes %q; want %d, %d, %q", key,
+				g.HeaderPriority, g.Priority, g.RequestAttributes, w.HeaderPriority, w.Priority, w.RequestAttributes)
+		}
+	}
+	for key := range want {
+		t.Errorf("%s not recorded", key)
+	}
+}

@@ -21,36 +21,41 @@ func extrasOf(call any) region.Extras {
 }
 
 // batchExtras are the RequestHeader fields of one MultiRequest: the highest priority of its
-// calls (as the Java client's batches have) and their request attributes, each name once
-// with the first call's value.
+// calls, atomic ones (CheckAndMutate, RowMutations) included, as the Java client's batches
+// have, and their request attributes, each name once with the value of the call that comes
+// first in the batch (the request puts a region's atomic calls after its others, and groups
+// calls by region).
 func batchExtras(calls []hrpc.Batchable, sent [][]int) region.Extras {
 	var x region.Extras
+	var from []int // the call each of x.Attributes comes from
 	for _, idx := range sent {
 		for _, i := range idx {
-			x = addExtras(x, wireOf(calls[i]))
-		}
-	}
-	return x
-}
-
-func addExtras(x region.Extras, call wire.Batchable) region.Extras {
-	if h, ok := call.(wire.HeaderFields); ok {
-		p, attrs := h.Header()
-		x.Priority = max(x.Priority, p)
-		for _, a := range attrs {
-			if !hasAttr(x.Attributes, a.GetName()) {
-				x.Attributes = append(x.Attributes, a)
+			h, ok := wireOf(calls[i]).(wire.HeaderFields)
+			if !ok {
+				continue
+			}
+			p, attrs := h.Header()
+			x.Priority = max(x.Priority, p)
+			for _, a := range attrs {
+				switch k := attrIndex(x.Attributes, a.GetName()); {
+				case k < 0:
+					x.Attributes = append(x.Attributes, a)
+					from = append(from, i)
+				case i < from[k]:
+					x.Attributes[k], from[k] = a, i
+				}
 			}
 		}
 	}
 	return x
 }
 
-func hasAttr(attrs []*pb.NameBytesPair, name string) bool {
-	for _, a := range attrs {
+// attrIndex is the index of the attribute called name in attrs, -1 if none is.
+func attrIndex(attrs []*pb.NameBytesPair, name string) int {
+	for k, a := range attrs {
 		if a.GetName() == name {
-			return true
+			return k
 		}
 	}
-	return false
+	return -1
 }

@@ -278,7 +278,7 @@ func TestMutateRowWithCorruptResultIsIndeterminate(t *testing.T) {
 	c := fc.client(t, WithLogger(slog.New(&logRecords{})))
 	put, _ := hrpc.NewPut("t", []byte("mine"), hrpc.Value([]byte("f"), []byte("a"), []byte("x")))
 	del, _ := hrpc.NewDelete("t", []byte("mine"), hrpc.DeleteColumn([]byte("f"), []byte("b")))
-	rm, err := hrpc.NewRowMutations(put, del)
+	rm, err := hrpc.NewRowMutations([]hrpc.Mutation{put, del})
 	if err != nil {
 		t.Fatal(err)
 	}

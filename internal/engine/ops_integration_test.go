@@ -406,10 +406,10 @@ func TestIntegrationOpsCheckAndMutate(t *testing.T) {
 	}
 	// RowMutations under a condition: all or nothing, both outcomes.
 	q2 := []byte("q2")
-	rm := opsMust[*hrpc.RowMutations](t)(hrpc.NewRowMutations(
+	rm := opsMust[*hrpc.RowMutations](t)(hrpc.NewRowMutations([]hrpc.Mutation{
 		put("h"),
 		opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, q2, []byte("other")))),
-	))
+	}))
 	ok, err := c.CheckAndMutate(ctx, opsMust[*hrpc.CheckAndMutate](t)(hrpc.NewCheckAndMutateRow(hrpc.IfValue(f, q, hrpc.Equal, []byte("zzz")), rm)))
 	if err != nil || ok || value() != "<none>" {
 		t.Fatalf("conditional row mutations applied: %v %v", ok, err)
@@ -504,11 +504,11 @@ func TestIntegrationOpsMutateRowAtomic(t *testing.T) {
 	if _, err := c.Put(ctx, opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, []byte("old"), []byte("x"))))); err != nil {
 		t.Fatal(err)
 	}
-	rm := opsMust[*hrpc.RowMutations](t)(hrpc.NewRowMutations(
+	rm := opsMust[*hrpc.RowMutations](t)(hrpc.NewRowMutations([]hrpc.Mutation{
 		opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, []byte("a"), []byte("1")))),
 		opsMust[*hrpc.Delete](t)(hrpc.NewDelete(tb, row, hrpc.DeleteColumn(f, []byte("old")))),
 		opsMust[*hrpc.Increment](t)(hrpc.NewIncrement(tb, row, hrpc.Amount(f, []byte("n"), 3))),
-	))
+	}))
 	if err := c.MutateRow(ctx, rm); err != nil {
 		t.Fatalf("MutateRow: %v", err)
 	}
@@ -522,10 +522,10 @@ func TestIntegrationOpsMutateRowAtomic(t *testing.T) {
 	}
 	// All or nothing: a mutation of a missing family fails the whole row mutation, so the
 	// valid Put next to it is not applied either.
-	bad := opsMust[*hrpc.RowMutations](t)(hrpc.NewRowMutations(
+	bad := opsMust[*hrpc.RowMutations](t)(hrpc.NewRowMutations([]hrpc.Mutation{
 		opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value(f, []byte("b"), []byte("2")))),
 		opsMust[*hrpc.Put](t)(hrpc.NewPut(tb, row, hrpc.Value([]byte("nosuch"), []byte("c"), []byte("3")))),
-	))
+	}))
 	err = c.MutateRow(ctx, bad)
 	if err == nil {
 		t.Fatal("MutateRow with a missing family succeeded")

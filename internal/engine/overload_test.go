@@ -297,6 +297,34 @@ func TestPriorityAndAttributesOnTheWire(t *testing.T) {
 		headers[r.Method] = r.Header
 		mu.Unlock()
 	}
+	// The batches' atomic region actions (CheckAndMutate, RowMutations) need their verdict.
+	fc.onMulti = func(n int64, req *pb.MultiRequest) fakeserver.Response {
+		resp := fc.multi(n, req)
+		for i, ra := range req.GetRegionAction() {
+			if ra.GetAtomic() {
+				resp.Msg.(*pb.MultiResponse).RegionActionResult[i].Processed = proto.Bool(true)
+			}
+		}
+		return resp
+	}
+	attrs := func(h *pb.RequestHeader) string {
+		var b bytes.Buffer
+		for _, a := range h.GetAttribute() {
+			b.WriteString(a.GetName() + "=" + string(a.GetValue()) + ";")
+		}
+		return b.String()
+	}
+	// check compares the header of the last request of method with want.
+	check := func(what, method string, priority uint32, want string) {
+		t.Helper()
+		mu.Lock()
+		h := headers[method]
+		delete(headers, method)
+		mu.Unlock()
+		if h.GetPriority() != priority || attrs(h) != want {
+			t.Errorf("%s: %s header priority %d, attributes %q; want %d, %q", what, method, h.GetPriority(), attrs(h), priority, want)
+		}
+	}
 	c := fc.client(t, WithConnectionAttribute("app", []byte("a")), WithConnectionAttribute("app", []byte("b")),
 		WithConnectionAttribute("k\x00", nil))
 	ctx := testContext(t, 10*time.Second)
@@ -308,6 +336,7 @@ func TestPriorityAndAttributesOnTheWire(t *testing.T) {
 	if _, err := c.Get(ctx, get); err != nil {
 		t.Fatal(err)
 	}
+	check("Get", "Get", 7, "x=2;y=;")
 	p1, _ := hrpc.NewPut("t", []byte("a"), hrpc.Value([]byte("f"), []byte("q"), nil), hrpc.Priority(3), hrpc.RequestAttribute("p", []byte("1")))
 	p2, _ := hrpc.NewPut("t", []byte("b"), hrpc.Value([]byte("f"), []byte("q"), nil), hrpc.Priority(201), hrpc.RequestAttribute("p", []byte("2")))
 	for _, r := range c.SendBatch(ctx, []hrpc.Batchable{p1, p2, mustGetT(t, "t", "c")}) {
@@ -315,32 +344,92 @@ func TestPriorityAndAttributesOnTheWire(t *testing.T) {
 			t.Fatal(r.Err)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	attrs := func(h *pb.RequestHeader) string {
-		var b bytes.Buffer
-		for _, a := range h.GetAttribute() {
-			b.WriteString(a.GetName() + "=" + string(a.GetValue()) + ";")
+	check("batch of Puts and a Get", "Multi", 201, "p=1;")
+
+	// A CheckAndMutate and RowMutations carry their own options and those of their mutations:
+	// the highest priority, each attribute name once (their own value first).
+	f := []byte("f")
+	inner, _ := hrpc.NewPut("t", []byte("c"), hrpc.Value(f, f, nil), hrpc.Priority(2),
+		hrpc.RequestAttribute("m", []byte("put")), hrpc.RequestAttribute("pm", []byte("1")))
+	cam, err := hrpc.NewCheckAndMutate(hrpc.IfNotExists(f, f), inner, hrpc.Priority(5),
+		hrpc.RequestAttribute("cam", []byte("1")), hrpc.RequestAttribute("m", []byte("own")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CheckAndMutate(ctx, cam); err != nil {
+		t.Fatal(err)
+	}
+	check("CheckAndMutate", "Mutate", 5, "cam=1;m=own;pm=1;")
+	plain, _ := hrpc.NewCheckAndMutate(hrpc.IfNotExists(f, f), inner)
+	if _, err := c.CheckAndMutate(ctx, plain); err != nil {
+		t.Fatal(err)
+	}
+	check("CheckAndMutate without options", "Mutate", 2, "m=put;pm=1;")
+	rp, _ := hrpc.NewPut("t", []byte("d"), hrpc.Value(f, f, nil), hrpc.Priority(8), hrpc.RequestAttribute("a", []byte("1")))
+	rd, _ := hrpc.NewDelete("t", []byte("d"), hrpc.RequestAttribute("b", []byte("2")), hrpc.RequestAttribute("a", []byte("del")))
+	rm, err := hrpc.NewRowMutations([]hrpc.Mutation{rp, rd}, hrpc.Priority(6), hrpc.RequestAttribute("rm", []byte("1")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.MutateRow(ctx, rm); err != nil {
+		t.Fatal(err)
+	}
+	check("MutateRow", "Multi", 8, "rm=1;a=1;b=2;")
+	camRow, err := hrpc.NewCheckAndMutateRow(hrpc.IfNotExists(f, f), rm, hrpc.Priority(9), hrpc.RequestAttribute("rm", []byte("row")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CheckAndMutate(ctx, camRow); err != nil {
+		t.Fatal(err)
+	}
+	check("CheckAndMutate of RowMutations", "Multi", 9, "rm=row;a=1;b=2;")
+
+	// In a batch beside a Put at priority 3: the highest priority of all and every call's
+	// attributes, a name's value from the call first in the batch, though the request puts
+	// atomic region actions after the Put.
+	bp, _ := hrpc.NewPut("t", []byte("e"), hrpc.Value(f, f, nil), hrpc.Priority(3),
+		hrpc.RequestAttribute("p", []byte("3")), hrpc.RequestAttribute("k", []byte("put")))
+	bi, _ := hrpc.NewPut("t", []byte("g"), hrpc.Value(f, f, nil))
+	bcam, _ := hrpc.NewCheckAndMutate(hrpc.IfNotExists(f, f), bi, hrpc.Priority(7),
+		hrpc.RequestAttribute("k", []byte("cam")), hrpc.RequestAttribute("c", []byte("1")))
+	bri, _ := hrpc.NewPut("t", []byte("h"), hrpc.Value(f, f, nil))
+	brm, _ := hrpc.NewRowMutations([]hrpc.Mutation{bri}, hrpc.Priority(4), hrpc.RequestAttribute("r", []byte("1")))
+	for i, r := range c.SendBatch(ctx, []hrpc.Batchable{bcam, bp, brm}) {
+		if r.Err != nil {
+			t.Fatalf("batch call %d: %v", i, r.Err)
 		}
-		return b.String()
 	}
-	if h := headers["Get"]; h.GetPriority() != 7 || attrs(h) != "x=2;y=;" {
-		t.Errorf("Get header: priority %d, attributes %q; want 7, %q", h.GetPriority(), attrs(h), "x=2;y=;")
+	check("batch of a CheckAndMutate, a Put and RowMutations", "Multi", 7, "p=3;k=cam;c=1;r=1;")
+	brm9, _ := hrpc.NewRowMutations([]hrpc.Mutation{bri}, hrpc.Priority(9))
+	for i, r := range c.SendBatch(ctx, []hrpc.Batchable{bp, brm9}) {
+		if r.Err != nil {
+			t.Fatalf("batch call %d: %v", i, r.Err)
+		}
 	}
-	if h := headers["Multi"]; h.GetPriority() != 201 || attrs(h) != "p=1;" {
-		t.Errorf("Multi header: priority %d, attributes %q; want 201, %q", h.GetPriority(), attrs(h), "p=1;")
-	}
+	check("batch of a Put and RowMutations", "Multi", 9, "p=3;k=put;")
+
 	for _, ch := range fc.srv.ConnectionHeaders() {
 		a := ch.GetAttribute()
 		if len(a) != 2 || a[0].GetName() != "app" || string(a[0].GetValue()) != "b" || a[1].GetName() != "k\x00" || a[1].Value != nil {
 			t.Errorf("connection header attributes %v; want app=b and k\\x00 without a value", a)
 		}
 	}
-	if _, err := hrpc.NewGet("t", []byte("r"), hrpc.Priority(-1)); !errors.Is(err, hberr.ErrBadRequest) {
-		t.Errorf("Priority(-1): err = %v; want ErrBadRequest", err)
-	}
-	if _, err := hrpc.NewGet("t", []byte("r"), hrpc.RequestAttribute("", nil)); !errors.Is(err, hberr.ErrBadRequest) {
-		t.Errorf("RequestAttribute(\"\"): err = %v; want ErrBadRequest", err)
+	for _, bad := range []struct {
+		name string
+		opt  hrpc.RequestOption
+	}{{"Priority(-1)", hrpc.Priority(-1)}, {"RequestAttribute(\"\")", hrpc.RequestAttribute("", nil)}} {
+		if _, err := hrpc.NewGet("t", []byte("r"), bad.opt); !errors.Is(err, hberr.ErrBadRequest) {
+			t.Errorf("NewGet with %s: err = %v; want ErrBadRequest", bad.name, err)
+		}
+		if _, err := hrpc.NewCheckAndMutate(hrpc.IfNotExists(f, f), inner, bad.opt); !errors.Is(err, hberr.ErrBadRequest) {
+			t.Errorf("NewCheckAndMutate with %s: err = %v; want ErrBadRequest", bad.name, err)
+		}
+		if _, err := hrpc.NewCheckAndMutateRow(hrpc.IfNotExists(f, f), rm, bad.opt); !errors.Is(err, hberr.ErrBadRequest) {
+			t.Errorf("NewCheckAndMutateRow with %s: err = %v; want ErrBadRequest", bad.name, err)
+		}
+		if _, err := hrpc.NewRowMutations([]hrpc.Mutation{rp}, bad.opt); !errors.Is(err, hberr.ErrBadRequest) {
+			t.Errorf("NewRowMutations with %s: err = %v; want ErrBadRequest", bad.name, err)
+		}
 	}
 }
 

@@ -72,7 +72,7 @@ func TestDeltasIntactOnAServerThatReusesReleasedBuffers(t *testing.T) {
 	t.Run("CheckAndMutate of row mutations", func(t *testing.T) {
 		put, _ := hrpc.NewPut(tb, []byte("r4"), hrpc.Value(famF, []byte("p"), []byte("x")))
 		app, _ := hrpc.NewAppend(tb, []byte("r4"), hrpc.Value(famF, []byte("a"), []byte("conditional value")))
-		rm, err := hrpc.NewRowMutations(put, app)
+		rm, err := hrpc.NewRowMutations([]hrpc.Mutation{put, app})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -107,6 +107,49 @@ func TestMaxAttemptsPerRequestOverridesClient(t *testing.T) {
 	}
 }
 
+// A CheckAndMutate's or RowMutations' own MaxAttempts caps it, alone and in a batch; that of
+// its mutations does not.
+func TestMaxAttemptsOfAtomicCalls(t *testing.T) {
+	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1})
+	refuse := fakeserver.Response{Exception: fakeserver.Exception("org.apache.hadoop.hbase.CallQueueTooBigException", "queue full")}
+	fc.onMutate = func(int64, *pb.MutateRequest) fakeserver.Response { return refuse }
+	fc.onMulti = func(int64, *pb.MultiRequest) fakeserver.Response { return refuse }
+	c := fc.client(t, WithMaxAttempts(6), WithMaxBackoff(time.Millisecond), WithOverloadPause(time.Millisecond))
+	ctx := testContext(t, 10*time.Second)
+	f := []byte("f")
+	put, _ := hrpc.NewPut("t", []byte("row"), hrpc.Value(f, f, f), hrpc.MaxAttempts(5))
+	cam, err := hrpc.NewCheckAndMutate(hrpc.IfNotExists(f, f), put, hrpc.MaxAttempts(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.CheckAndMutate(ctx, cam)
+	if ae, ok := errors.AsType[*hberr.AttemptsError](err); !ok || ae.Attempts != 2 {
+		t.Errorf("CheckAndMutate err = %v; want an *hberr.AttemptsError after 2 attempts", err)
+	}
+	if n := fc.mutates.Load(); n != 2 {
+		t.Errorf("server saw %d Mutates; want 2", n)
+	}
+	rm, err := hrpc.NewRowMutations([]hrpc.Mutation{put}, hrpc.MaxAttempts(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.MutateRow(ctx, rm)
+	if ae, ok := errors.AsType[*hberr.AttemptsError](err); !ok || ae.Attempts != 3 {
+		t.Errorf("MutateRow err = %v; want an *hberr.AttemptsError after 3 attempts", err)
+	}
+	if n := fc.multis.Load(); n != 3 {
+		t.Errorf("server saw %d Multis; want 3", n)
+	}
+	// In a batch: each call is capped by its own option, else the client's 6.
+	plain, _ := hrpc.NewRowMutations([]hrpc.Mutation{put})
+	res := c.SendBatch(ctx, []hrpc.Batchable{rm, plain})
+	for i, want := range []int{3, 6} {
+		if ae, ok := errors.AsType[*hberr.AttemptsError](res[i].Err); !ok || ae.Attempts != want {
+			t.Errorf("batch call %d: err = %v; want an *hberr.AttemptsError after %d attempts", i, res[i].Err, want)
+		}
+	}
+}
+
 func TestMaxAttemptsInBatchAndScan(t *testing.T) {
 	fc := newFakeCluster(t, fakeRegion{table: "t", end: "m", id: 1}, fakeRegion{table: "t", start: "m", id: 2})
 	fc.regionFault = func(_ int64, region []byte) string {

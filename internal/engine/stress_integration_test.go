@@ -471,7 +471,7 @@ func (w *stressWorker) mutateRow(ctx context.Context, i int) error {
 	if err != nil {
 		return err
 	}
-	rm, err := hrpc.NewRowMutations(p, inc)
+	rm, err := hrpc.NewRowMutations([]hrpc.Mutation{p, inc})
 	if err != nil {
 		return err
 	}

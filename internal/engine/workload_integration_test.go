@@ -172,7 +172,7 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 	fam := []byte("f")
 	counterRow, transferRow := []byte(row+"-counter"), []byte(row+"-transfer")
 	const total = 1000
-	seed, _ := hrpc.NewRowMutations(mustMutation(hrpc.NewIncrement(table, transferRow, hrpc.Amount(fam, []byte("a"), total))))
+	seed, _ := hrpc.NewRowMutations([]hrpc.Mutation{mustMutation(hrpc.NewIncrement(table, transferRow, hrpc.Amount(fam, []byte("a"), total)))})
 	if err := c.MutateRow(ctx, seed); err != nil {
 		t.Fatal(err)
 	}
@@ -240,9 +240,9 @@ func TestWorkloadsUnderNetworkFaults(t *testing.T) {
 		})
 		loop(func(i int) {
 			d := int64(1 - 2*(i%2)) // a → b, then back
-			rm, _ := hrpc.NewRowMutations(
+			rm, _ := hrpc.NewRowMutations([]hrpc.Mutation{
 				mustMutation(hrpc.NewIncrement(table, transferRow, hrpc.Amount(fam, []byte("a"), -d))),
-				mustMutation(hrpc.NewIncrement(table, transferRow, hrpc.Amount(fam, []byte("b"), d))))
+				mustMutation(hrpc.NewIncrement(table, transferRow, hrpc.Amount(fam, []byte("b"), d)))})
 			cctx, cancel, dl := callCtx()
 			err := c.MutateRow(cctx, rm)
 			cancel()

@@ -40,7 +40,7 @@ func TestViews(t *testing.T) {
 	if m := Mutation(inc); m.Op() != "Increment" || m.Method() != "Mutate" || m.(interface{ Nonce() uint64 }).Nonce() == 0 {
 		t.Errorf("Increment view: %s %s", m.Op(), m.Method())
 	}
-	rm, err := hrpc.NewRowMutations(inc)
+	rm, err := hrpc.NewRowMutations([]hrpc.Mutation{inc})
 	if err != nil {
 		t.Fatal(err)
 	}
