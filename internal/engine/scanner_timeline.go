@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
@@ -96,6 +97,16 @@ type scanLeg struct {
 	check *scanCheck
 }
 
+// fromReplica marks r, a row of a Timeline scan about to be returned, with the replica that
+// read it and whether the region's first page was hedged, and counts it when it is stale
+// (Stats.StaleScanRows: a row counts once, whatever the pieces it is returned in).
+func (s *Scanner) fromReplica(r *hrpc.Result) {
+	r.ReplicaID, r.Hedged = uint16(s.reg.replicaID), s.hedged
+	if r.Stale && (s.lastCell == nil || !bytes.Equal(r.Cells[0].Row, s.lastCell.Row)) {
+		s.c.hedge.staleScanRows.Add(1)
+	}
+}
+
 // openTimeline sends the open request req, built for the primary s.reg, as a hedged read.
 // On success s.reg and s.conn are the replica that answered (and s.sticky, when it is a
 // secondary), resp holds its answer and s.check its results, as after s.call.
@@ -105,6 +116,7 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 	if rep := s.stickyReplica(primary, reps); rep != nil {
 		return s.openOn(ctx, rep, req, resp) // reopening in the region: the same secondary
 	}
+	s.hedged = false
 	if len(reps) == 0 {
 		if s.conn == nil {
 			return fmt.Errorf("%w: region %s is out of service and has no replica", hberr.ErrRegionUnavailable, quoteBytes(primary.name))
@@ -117,6 +129,7 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 	defer pcancel()
 	race.pcancel = pcancel
 	hedged, err := race.openOnPrimary(ctx, pctx, req, resp)
+	s.hedged = hedged
 	if !hedged {
 		return err // no hedge went out: the primary's answer (or failure) is the scan's
 	}
