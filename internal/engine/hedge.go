@@ -97,7 +97,7 @@ type hedger struct {
 	tokens  atomic.Int64 // milli-hedges available
 	servers sync.Map     // host:port → *primaryWindow
 
-	refreshing sync.Map // *regionInfo → struct{}: a re-read of its replicas is under way
+	refreshing sync.Map // region name → *replicaRefresh: a re-read of its replicas under way
 
 	// races are hedgeRaces whose read ended before their timer fired: nothing else refers
 	// to them, and their timer is made already.
@@ -625,7 +625,7 @@ func (c *Client) hedgeOut(race *hedgeRace, force bool) {
 
 // secondaryLeg asks one secondary replica and files its answer in the race.
 func (c *Client) secondaryLeg(ctx context.Context, race *hedgeRace, rep *regionInfo) {
-	resp, cells, err := c.askReplica(ctx, race.primary, rep, race.call)
+	resp, cells, rep, err := c.askReplica(ctx, race.primary, rep, race.call)
 	if err == nil {
 		// The secondary's server is a peer of the primary's: its latency tells what a
 		// server not lagging answers in (lagging).
@@ -656,11 +656,11 @@ func (c *Client) secondaryLeg(ctx context.Context, race *hedgeRace, rep *regionI
 // is left to the primary and the other secondaries.
 const replicaAttempts = 3
 
-// askReplica sends call to secondary replica rep. A secondary that does not serve the
-// region any more (moved, closed) makes the client read the region's replicas from
-// hbase:meta again, in the background; its failure is otherwise ignored while another leg
-// may still answer (as Java's pollForFirstSuccessfullyCompletedTask does).
-func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call wire.Call) (proto.Message, []byte, error) {
+// askReplica sends call to secondary replica rep of the region primary, and returns the
+// answer and the replica that gave it: a replica found elsewhere than the client cached it is
+// asked where it is now (nextReplica). A failure is otherwise ignored while another leg may
+// still answer (as Java's pollForFirstSuccessfullyCompletedTask does).
+func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call wire.Call) (proto.Message, []byte, *regionInfo, error) {
 	b := c.NewBackoff()
 	var err error
 	// Observed, each attempt of the leg is an Attempt event (numbered within the leg, naming
@@ -672,35 +672,35 @@ func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call 
 		lo = &o
 	}
 	for range replicaAttempts {
-		var conn = rep.cachedConn()
-		if conn == nil || IsDead(conn) {
-			if conn, err = c.conn(ctx, rep.addr); err != nil {
-				return nil, nil, err
-			}
-			rep.setConn(conn)
-		}
 		var resp proto.Message
 		var cells []byte
-		resp, cells, err = c.attempt(ctx, &callRun{call: call}, lo, rep, conn)
-		if err == nil {
-			return resp, cells, nil
+		if resp, cells, err = c.askOnce(ctx, rep, call, lo); err == nil {
+			return resp, cells, rep, nil
 		}
 		if ctx.Err() != nil {
-			return nil, nil, err
+			break
 		}
-		switch Classify(err) {
-		case Pause:
-			if b.Sleep(ctx) != nil {
-				return nil, nil, err
-			}
-		case Relocate, PauseAndRelocate:
-			c.refreshReplicas(primary)
-			return nil, nil, err
-		default:
-			return nil, nil, err
+		next := c.nextReplica(ctx, primary, rep, err, &b)
+		if next == nil {
+			break
 		}
+		rep = next
 	}
-	return nil, nil, err
+	return nil, nil, rep, err
+}
+
+// askOnce sends call to secondary rep once, on the connection it was last reached on or a
+// new one.
+func (c *Client) askOnce(ctx context.Context, rep *regionInfo, call wire.Call, lo *CallObs) (proto.Message, []byte, error) {
+	conn := rep.cachedConn()
+	if conn == nil || IsDead(conn) {
+		var err error
+		if conn, err = c.conn(ctx, rep.addr); err != nil {
+			return nil, nil, replicaDialError{err}
+		}
+		rep.setConn(conn)
+	}
+	return c.attempt(ctx, &callRun{call: call}, lo, rep, conn)
 }
 
 // cachedConn is the connection a secondary replica was last reached on.
@@ -714,25 +714,6 @@ func (r *regionInfo) setConn(conn *region.Client) {
 	r.mu.Lock()
 	r.conn = conn
 	r.mu.Unlock()
-}
-
-// refreshReplicas reads the replicas of primary from hbase:meta again, once at a time.
-func (c *Client) refreshReplicas(primary *regionInfo) {
-	if _, busy := c.hedge.refreshing.LoadOrStore(primary, struct{}{}); busy {
-		return
-	}
-	if !c.spawn(func() {
-		defer c.hedge.refreshing.Delete(primary)
-		ctx, cancel := context.WithTimeout(context.WithValue(c.lifetime, primaryMetaKey{}, true), c.opts.LookupTimeout)
-		defer cancel()
-		nr, err := c.locateInMeta(ctx, primary.table, primary.start, false)
-		if err != nil || string(nr.name) != string(primary.name) {
-			return // the region itself changed: its next failure re-looks it up
-		}
-		primary.setReplicas(nr.replicas)
-	}) {
-		c.hedge.refreshing.Delete(primary)
-	}
 }
 
 // hedgeEvent reports a hedged read to the hooks.

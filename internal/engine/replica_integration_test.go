@@ -86,7 +86,7 @@ func readReplica(ctx context.Context, c *Client, table, row string, replica int)
 		return nil, fmt.Errorf("region %q has %d secondaries in the cache", r.name, len(reps))
 	}
 	call := hrpcwire.Get(g)
-	resp, cells, err := c.askReplica(ctx, r, reps[replica-1], call)
+	resp, cells, _, err := c.askReplica(ctx, r, reps[replica-1], call)
 	if err != nil {
 		return nil, err
 	}

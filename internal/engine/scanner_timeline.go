@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -332,12 +331,7 @@ func (s *Scanner) openOn(ctx context.Context, rep *regionInfo, req *pb.ScanReque
 // runScanLeg sends a Timeline scan's open request to secondary rep and files the answer.
 func (c *Client) runScanLeg(ctx context.Context, race *scanRace, rep *regionInfo, req *pb.ScanRequest,
 	chk *scanCheck, x region.Extras) {
-	conn, err := c.conn(ctx, rep.addr)
-	var resp *pb.ScanResponse
-	if err == nil {
-		resp = &pb.ScanResponse{}
-		_, err = conn.CallExtras(ctx, x, "Scan", req, nil, resp, chk)
-	}
+	rep, conn, resp, err := c.openOnReplica(ctx, race.primary, rep, req, chk, x)
 	race.mu.Lock()
 	defer race.mu.Unlock()
 	race.pending--
@@ -358,13 +352,41 @@ func (c *Client) runScanLeg(ctx context.Context, race *scanRace, rep *regionInfo
 		}
 	default:
 		race.lastErr = err
-		if errors.Is(err, hberr.ErrRegionUnavailable) || Classify(err) == Relocate || Classify(err) == PauseAndRelocate {
-			c.refreshReplicas(race.primary)
-		}
 	}
 	if race.pending == 0 && race.primaryDone {
 		race.finish()
 	}
+}
+
+// openOnReplica sends a Timeline scan's open request req (which names the replica's region)
+// to secondary rep of the region primary, following the replica where it went as a Get's
+// leg does (nextReplica), and returns the replica that answered, its connection and answer.
+func (c *Client) openOnReplica(ctx context.Context, primary, rep *regionInfo, req *pb.ScanRequest, chk *scanCheck,
+	x region.Extras) (*regionInfo, *region.Client, *pb.ScanResponse, error) {
+	b := c.NewBackoff()
+	fresh := *chk // each attempt checks its answer from the start
+	var err error
+	for range replicaAttempts {
+		*chk = fresh
+		conn, cerr := c.conn(ctx, rep.addr)
+		if cerr == nil {
+			resp := &pb.ScanResponse{}
+			if _, err = conn.CallExtras(ctx, x, "Scan", req, nil, resp, chk); err == nil {
+				return rep, conn, resp, nil
+			}
+		} else {
+			err = replicaDialError{cerr}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		next := c.nextReplica(ctx, primary, rep, err, &b)
+		if next == nil {
+			break
+		}
+		rep = next
+	}
+	return rep, nil, nil, err
 }
 
 // hedgeScanEvent reports a Timeline scan's hedged open to the hooks.
