@@ -58,7 +58,8 @@ func ExampleWithHedgeDelay() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%s stale=%v\n", res.Cells[0].Value, res.Stale)
+	// ReplicaID: the replica that answered (0 the primary); Hedged: the secondaries were asked.
+	fmt.Printf("%s stale=%v replica=%d hedged=%v\n", res.Cells[0].Value, res.Stale, res.ReplicaID, res.Hedged)
 
 	scan, err := hrpc.NewScan("profiles", hrpc.Consistency(hrpc.Timeline))
 	if err != nil {
@@ -71,11 +72,11 @@ func ExampleWithHedgeDelay() {
 		fmt.Printf("scan: %s stale=%v\n", r.Cells[0].Row, r.Stale)
 	}
 	st := client.Stats()
-	fmt.Println("hedges sent:", st.HedgesSent, "won:", st.HedgesWon)
+	fmt.Println("hedges sent:", st.HedgesSent, "won:", st.HedgesWon, "stale scan rows:", st.StaleScanRows)
 	// Output:
-	// Bob stale=false
+	// Bob stale=false replica=0 hedged=false
 	// scan: bob stale=false
-	// hedges sent: 0 won: 0
+	// hedges sent: 0 won: 0 stale scan rows: 0
 }
 
 // Region lookups spread over hbase:meta's replicas, for a cluster with hbase.meta.replica.count

@@ -30,8 +30,13 @@ type Stats struct {
 	BackpressureTime   time.Duration
 	// HedgesSent counts the requests sent to secondary replicas by Timeline reads whose
 	// primary was slow (past the hedge delay), down or failing; HedgesWon the reads a
-	// secondary answered first; StaleResults the Timeline results marked Stale.
+	// secondary answered first (a Get, or a scan's first request in a region); StaleResults
+	// the results of Timeline Gets marked Stale, single or in batches.
 	HedgesSent, HedgesWon, StaleResults uint64
+	// StaleScanRows counts the rows that Timeline scans returned marked Stale (read from a
+	// secondary replica); a row returned in several results (hrpc.BatchSize,
+	// hrpc.AllowPartialResults) counts once.
+	StaleScanRows uint64
 
 	// BytesWritten and BytesRead count the bytes of region server connections (frames,
 	// after encryption), including those of connections closed since.

@@ -59,6 +59,16 @@ type Result struct {
 	Exists  *bool  // set for exists-only Gets
 	Stale   bool   // the result came from a secondary replica and may be stale
 	Partial bool   // part of a row that may have more cells to come (BatchSize, AllowPartialResults)
+	// Hedged is set on the results of a read of consistency Timeline that was sent to the
+	// region's secondary replicas too (its primary did not answer within the hedge delay, was
+	// out of service or failed), whichever replica answered; for a scan, when the request
+	// that opened the scan in the row's region was. Never set for Strong reads.
+	Hedged bool
+	// ReplicaID is the replica of the row's region that answered a read of consistency
+	// Timeline: 0 for the primary, 1 and up for the secondaries (HBase's replica ids, 0 to
+	// 65535, as in Hedge events and hbase:meta's info:server_000N columns). A result with
+	// ReplicaID > 0 has Stale set. Always 0 for Strong reads.
+	ReplicaID uint16
 	// Cursor, when not nil, makes this a cursor result of a Scan with CursorResults: no
 	// cells, only the row the server's scan has reached while finding nothing to return.
 	Cursor []byte

@@ -16,8 +16,9 @@ const (
 	// Timeline reads may be answered by a secondary replica of the region (a table with
 	// REGION_REPLICATION above 1) when the primary does not answer within the client's hedge
 	// delay; such a result has Stale set and may miss the latest writes, but never holds data
-	// that was not written. A scan stays on the replica that answered its first page in each
-	// region.
+	// that was not written. Result.ReplicaID says which replica answered and Result.Hedged
+	// whether the secondaries were asked. A scan stays on the replica that answered its first
+	// page in each region.
 	Timeline
 )
 

@@ -43,15 +43,9 @@ func (c *Client) timelineBatch(ctx context.Context, calls []hrpc.Batchable, pend
 			defer func() { <-sem }()
 			// The error as it came: SendBatch makes every call's error an OpError.
 			call := hrpcwire.Get(g)
-			resp, cells, err := c.SendTimeline(ctx, call, "Get")
+			resp, cells, ans, err := c.SendTimeline(ctx, call, "Get")
 			if err == nil {
-				var res *hrpc.Result
-				if res, err = hrpcwire.DecodeGet(g, resp, cells); err == nil {
-					if res.Stale {
-						c.hedge.stale.Add(1)
-					}
-					results[i].Result = res
-				}
+				results[i].Result, err = c.timelineResult(g, resp, cells, ans)
 			}
 			results[i].Err = err
 		})

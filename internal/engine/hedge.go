@@ -97,13 +97,14 @@ type hedger struct {
 	tokens  atomic.Int64 // milli-hedges available
 	servers sync.Map     // host:port → *primaryWindow
 
-	refreshing sync.Map // *regionInfo → struct{}: a re-read of its replicas is under way
+	refreshing sync.Map // region name → *replicaRefresh: a re-read of its replicas under way
 
 	// races are hedgeRaces whose read ended before their timer fired: nothing else refers
 	// to them, and their timer is made already.
 	races sync.Pool
 
 	sent, won, stale atomic.Uint64
+	staleScanRows    atomic.Uint64 // Stats.StaleScanRows
 }
 
 func newHedger(o HedgeConfig) *hedger {
@@ -347,8 +348,10 @@ type hedgeRace struct {
 	abort       chan struct{}
 	abortClosed bool
 
-	late     bool      // the delay passed without the primary's answer (counted once)
-	hedgedAt time.Time // when the secondaries were asked
+	late        bool      // the delay passed without the primary's answer (counted once)
+	start       time.Time // when the read began
+	hedgedAt    time.Time // when the secondaries were asked
+	primaryAddr string    // the primary's server when the read began
 }
 
 func (r *hedgeRace) finish() {
@@ -402,22 +405,29 @@ func (r *hedgeRace) stopLegs() {
 	}
 }
 
+// TimelineAnswer says which replica answered a Timeline read and whether the read asked the
+// secondaries (hrpc.Result's ReplicaID and Hedged).
+type TimelineAnswer struct {
+	Replica int  // the replica id: 0 for the primary
+	Hedged  bool // requests went to the secondaries
+}
+
 // SendTimeline sends a Timeline read (a Get): to the primary, then after the hedge delay to
 // the secondaries, the first answer winning. A region without secondaries (a table without
 // region replication) takes the ordinary path.
-func (c *Client) SendTimeline(ctx context.Context, call wire.Call, op string) (proto.Message, []byte, error) {
+func (c *Client) SendTimeline(ctx context.Context, call wire.Call, op string) (proto.Message, []byte, TimelineAnswer, error) {
 	h := c.hedge
 	r := c.cache.get(call.Table(), call.Key())
 	if r == nil {
 		// Not cached: look it up first (the lookup reads the replicas' locations too).
 		var err error
 		if r, _, err = c.findRegion(ctx, call.TableName(), call.Key(), false); err != nil {
-			return c.Send(ctx, call) // the ordinary path retries as it does
+			return c.sendPrimary(ctx, call) // the ordinary path retries as it does
 		}
 	}
 	reps := r.secondaryReplicas()
 	if len(reps) == 0 {
-		return c.Send(ctx, call)
+		return c.sendPrimary(ctx, call)
 	}
 	h.earn()
 	conn, _, _ := r.state() // nil: out of service, the secondaries are asked at once
@@ -426,16 +436,21 @@ func (c *Client) SendTimeline(ctx context.Context, call wire.Call, op string) (p
 		// attempts, the call ends with the read's outcome.
 		o := NewCallObs(c, call.Op(), call.TableName(), call.Key())
 		ctx = o.Begin(ctx)
-		resp, cells, err := c.hedged(ctx, call, op, r, reps, conn, &o)
+		resp, cells, ans, err := c.hedged(ctx, call, op, r, reps, conn, &o)
 		o.End(ctx, err)
-		return resp, cells, err
+		return resp, cells, ans, err
 	}
 	return c.hedged(ctx, call, op, r, reps, conn, nil)
 }
 
-// hedged is sendTimeline's hedged read of region r; o follows the call when observed.
-func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regionInfo, reps []*regionInfo,
-	conn *region.Client, o *CallObs) (proto.Message, []byte, error) {
+// sendPrimary sends a Timeline read the ordinary way, to the primary alone.
+func (c *Client) sendPrimary(ctx context.Context, call wire.Call) (proto.Message, []byte, TimelineAnswer, error) {
+	resp, cells, err := c.Send(ctx, call)
+	return resp, cells, TimelineAnswer{}, err
+}
+
+// newHedgeRace prepares the hedged read of call in region r, whose secondaries are reps.
+func (c *Client) newHedgeRace(ctx context.Context, call wire.Call, r *regionInfo, reps []*regionInfo) *hedgeRace {
 	h := c.hedge
 	primary := r.location()
 	w := h.window(primary)
@@ -447,7 +462,15 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 	}
 	race := h.newRace()
 	race.c, race.ctx, race.primary, race.reps, race.call = c, ctx, r, reps, call
-	race.w, race.delay, race.lag = w, delay, lag
+	race.w, race.delay, race.lag, race.start, race.primaryAddr = w, delay, lag, start, primary
+	return race
+}
+
+// hedged is sendTimeline's hedged read of region r; o follows the call when observed.
+func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regionInfo, reps []*regionInfo,
+	conn *region.Client, o *CallObs) (proto.Message, []byte, TimelineAnswer, error) {
+	h := c.hedge
+	race := c.newHedgeRace(ctx, call, r, reps)
 	reuse := false
 	defer func() {
 		if reuse {
@@ -459,7 +482,7 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 		c.hedgeOut(race, true)
 	} else {
 		race.mu.Lock()
-		race.arm(delay)
+		race.arm(race.delay)
 		race.mu.Unlock()
 	}
 	hint := conn
@@ -469,7 +492,7 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 	resp, cells, err := c.run(ctx, &callRun{call: call, first: r, firstConn: hint, stop: race.abort}, o)
 	now := time.Now()
 	if err == nil {
-		w.answered(now, now.Sub(start))
+		race.w.answered(now, now.Sub(race.start))
 	}
 	race.mu.Lock()
 	race.settled = true
@@ -481,35 +504,42 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 		if err == nil || !hedgeAfterFailure(ctx, err) {
 			// Nothing else holds the race when its timer never fired: it serves again.
 			reuse = stopped
-			return resp, cells, err
+			return resp, cells, TimelineAnswer{}, err
 		}
 		c.hedgeOut(race, true) // the primary failed: ask the secondaries now, as Java does
 	}
+	return c.raceOutcome(ctx, race, op, now, o, resp, cells, err)
+}
+
+// raceOutcome ends a read that asked the secondaries, given the primary's outcome (resp,
+// cells and err, at now): a secondary's answer, the primary's, or, when the primary failed,
+// whatever the secondaries still answer within ctx.
+func (c *Client) raceOutcome(ctx context.Context, race *hedgeRace, op string, now time.Time, o *CallObs,
+	resp proto.Message, cells []byte, err error) (proto.Message, []byte, TimelineAnswer, error) {
+	ans := TimelineAnswer{Hedged: true}
 	race.mu.Lock()
 	switch {
 	case race.winner > 0:
-		w.sample(now, now.Sub(start))
+		race.w.sample(now, now.Sub(race.start))
 		resp, cells = race.resp, race.cells
-		if o != nil {
-			o.region, o.server = race.winnerRegion, race.winnerAddr
-		}
+		ans.Replica = race.winnerOf(o)
 		race.mu.Unlock()
-		c.hedgeEvent(ctx, op, call.TableName(), r, primary, delay, race)
-		return resp, cells, nil
+		c.hedgeEvent(ctx, op, race)
+		return resp, cells, ans, nil
 	case err == nil:
 		race.winner = 0
 		race.finish()
 		race.mu.Unlock()
 		race.stopLegs()
-		c.hedgeEvent(ctx, op, call.TableName(), r, primary, delay, race)
-		return resp, cells, nil
+		c.hedgeEvent(ctx, op, race)
+		return resp, cells, ans, nil
 	}
 	race.primaryDone = true
 	if race.launched == 0 || race.failed == race.launched || ctx.Err() != nil {
 		race.finish()
 		race.mu.Unlock()
-		c.hedgeEvent(ctx, op, call.TableName(), r, primary, delay, race)
-		return nil, nil, err
+		c.hedgeEvent(ctx, op, race)
+		return nil, nil, ans, err
 	}
 	race.mu.Unlock()
 	select {
@@ -518,17 +548,24 @@ func (c *Client) hedged(ctx context.Context, call wire.Call, op string, r *regio
 	}
 	race.mu.Lock()
 	defer race.mu.Unlock()
-	c.hedgeEvent(ctx, op, call.TableName(), r, primary, delay, race)
+	c.hedgeEvent(ctx, op, race)
 	if race.winner > 0 {
-		if o != nil {
-			o.region, o.server = race.winnerRegion, race.winnerAddr
-		}
-		return race.resp, race.cells, nil
+		ans.Replica = race.winnerOf(o)
+		return race.resp, race.cells, ans, nil
 	}
 	if ctx.Err() != nil {
-		return nil, nil, CtxErr(ctx, err)
+		return nil, nil, ans, CtxErr(ctx, err)
 	}
-	return nil, nil, err
+	return nil, nil, ans, err
+}
+
+// winnerOf returns the secondary that won, and names it to o (the hooks' CallDone) when the
+// call is observed. r.mu is held.
+func (r *hedgeRace) winnerOf(o *CallObs) int {
+	if o != nil {
+		o.region, o.server = r.winnerRegion, r.winnerAddr
+	}
+	return r.winner
 }
 
 // hedgeAfterFailure reports whether a primary's failure should send the read to the
@@ -588,7 +625,7 @@ func (c *Client) hedgeOut(race *hedgeRace, force bool) {
 
 // secondaryLeg asks one secondary replica and files its answer in the race.
 func (c *Client) secondaryLeg(ctx context.Context, race *hedgeRace, rep *regionInfo) {
-	resp, cells, err := c.askReplica(ctx, race.primary, rep, race.call)
+	resp, cells, rep, err := c.askReplica(ctx, race.primary, rep, race.call)
 	if err == nil {
 		// The secondary's server is a peer of the primary's: its latency tells what a
 		// server not lagging answers in (lagging).
@@ -619,11 +656,11 @@ func (c *Client) secondaryLeg(ctx context.Context, race *hedgeRace, rep *regionI
 // is left to the primary and the other secondaries.
 const replicaAttempts = 3
 
-// askReplica sends call to secondary replica rep. A secondary that does not serve the
-// region any more (moved, closed) makes the client read the region's replicas from
-// hbase:meta again, in the background; its failure is otherwise ignored while another leg
-// may still answer (as Java's pollForFirstSuccessfullyCompletedTask does).
-func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call wire.Call) (proto.Message, []byte, error) {
+// askReplica sends call to secondary replica rep of the region primary, and returns the
+// answer and the replica that gave it: a replica found elsewhere than the client cached it is
+// asked where it is now (nextReplica). A failure is otherwise ignored while another leg may
+// still answer (as Java's pollForFirstSuccessfullyCompletedTask does).
+func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call wire.Call) (proto.Message, []byte, *regionInfo, error) {
 	b := c.NewBackoff()
 	var err error
 	// Observed, each attempt of the leg is an Attempt event (numbered within the leg, naming
@@ -635,35 +672,35 @@ func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call 
 		lo = &o
 	}
 	for range replicaAttempts {
-		var conn = rep.cachedConn()
-		if conn == nil || IsDead(conn) {
-			if conn, err = c.conn(ctx, rep.addr); err != nil {
-				return nil, nil, err
-			}
-			rep.setConn(conn)
-		}
 		var resp proto.Message
 		var cells []byte
-		resp, cells, err = c.attempt(ctx, &callRun{call: call}, lo, rep, conn)
-		if err == nil {
-			return resp, cells, nil
+		if resp, cells, err = c.askOnce(ctx, rep, call, lo); err == nil {
+			return resp, cells, rep, nil
 		}
 		if ctx.Err() != nil {
-			return nil, nil, err
+			break
 		}
-		switch Classify(err) {
-		case Pause:
-			if b.Sleep(ctx) != nil {
-				return nil, nil, err
-			}
-		case Relocate, PauseAndRelocate:
-			c.refreshReplicas(primary)
-			return nil, nil, err
-		default:
-			return nil, nil, err
+		next := c.nextReplica(ctx, primary, rep, err, &b)
+		if next == nil {
+			break
 		}
+		rep = next
 	}
-	return nil, nil, err
+	return nil, nil, rep, err
+}
+
+// askOnce sends call to secondary rep once, on the connection it was last reached on or a
+// new one.
+func (c *Client) askOnce(ctx context.Context, rep *regionInfo, call wire.Call, lo *CallObs) (proto.Message, []byte, error) {
+	conn := rep.cachedConn()
+	if conn == nil || IsDead(conn) {
+		var err error
+		if conn, err = c.conn(ctx, rep.addr); err != nil {
+			return nil, nil, replicaDialError{err}
+		}
+		rep.setConn(conn)
+	}
+	return c.attempt(ctx, &callRun{call: call}, lo, rep, conn)
 }
 
 // cachedConn is the connection a secondary replica was last reached on.
@@ -679,32 +716,13 @@ func (r *regionInfo) setConn(conn *region.Client) {
 	r.mu.Unlock()
 }
 
-// refreshReplicas reads the replicas of primary from hbase:meta again, once at a time.
-func (c *Client) refreshReplicas(primary *regionInfo) {
-	if _, busy := c.hedge.refreshing.LoadOrStore(primary, struct{}{}); busy {
-		return
-	}
-	if !c.spawn(func() {
-		defer c.hedge.refreshing.Delete(primary)
-		ctx, cancel := context.WithTimeout(context.WithValue(c.lifetime, primaryMetaKey{}, true), c.opts.LookupTimeout)
-		defer cancel()
-		nr, err := c.locateInMeta(ctx, primary.table, primary.start, false)
-		if err != nil || string(nr.name) != string(primary.name) {
-			return // the region itself changed: its next failure re-looks it up
-		}
-		primary.setReplicas(nr.replicas)
-	}) {
-		c.hedge.refreshing.Delete(primary)
-	}
-}
-
 // hedgeEvent reports a hedged read to the hooks.
-func (c *Client) hedgeEvent(ctx context.Context, op, table string, r *regionInfo, primary string, delay time.Duration, race *hedgeRace) {
+func (c *Client) hedgeEvent(ctx context.Context, op string, race *hedgeRace) {
 	if c.Hooks == nil || c.Hooks.Hedge == nil || race.launched == 0 {
 		return
 	}
-	c.Hooks.Hedge(ctx, hbasetrace.HedgeInfo{Op: op, Table: table, Region: r.name, Primary: primary,
-		Delay: delay, Sent: race.launched, Winner: race.winner})
+	c.Hooks.Hedge(ctx, hbasetrace.HedgeInfo{Op: op, Table: race.call.TableName(), Region: race.primary.name,
+		Primary: race.primaryAddr, Delay: race.delay, Sent: race.launched, Winner: race.winner})
 }
 
 // CountStale counts a Timeline result a secondary replica answered (Stats.StaleResults).

@@ -56,6 +56,31 @@ type metaReplicas struct {
 // metaReplica returns the hbase:meta replica the next lookup should read and its connection,
 // or a nil connection for the primary (its turn, or no replica known or reachable).
 func (c *Client) metaReplica(ctx context.Context) ([]byte, *region.Client) {
+	return c.pickMetaReplica(ctx, true)
+}
+
+// lookupOnMetaReplica reads the region of table holding row from a secondary replica of
+// hbase:meta (the next in turn), never from the primary: for the re-reads of a region's
+// replicas (readReplicas).
+func (c *Client) lookupOnMetaReplica(ctx context.Context, table, row []byte) (*regionInfo, error) {
+	name, conn := c.pickMetaReplica(ctx, false)
+	if conn == nil {
+		return nil, errNoMetaReplicas
+	}
+	r, err := c.lookupOn(ctx, conn, name, table, row, false)
+	if err != nil {
+		c.metaReps.failed()
+		return nil, err
+	}
+	c.metaReplicaRPCs.Add(1)
+	return r, nil
+}
+
+// pickMetaReplica returns the replica of hbase:meta whose turn it is and its connection: in
+// turn with the primary when withPrimary is set (a nil connection then stands for the
+// primary), else among the secondary replicas alone (a nil connection: none known or
+// reachable).
+func (c *Client) pickMetaReplica(ctx context.Context, withPrimary bool) ([]byte, *region.Client) {
 	m := c.metaReps
 	m.mu.Lock()
 	if time.Since(m.fetched) > metaReplicaRefresh && !m.reading {
@@ -66,10 +91,11 @@ func (c *Client) metaReplica(ctx context.Context) ([]byte, *region.Client) {
 	}
 	n := len(m.reps)
 	m.turn++
-	k := int(m.turn % uint64(n+1))
 	var rep metaReplica
-	if k > 0 {
+	if k := int(m.turn % uint64(n+1)); withPrimary && k > 0 {
 		rep = m.reps[k-1]
+	} else if !withPrimary && n > 0 {
+		rep = m.reps[int(m.turn%uint64(n))]
 	}
 	m.mu.Unlock()
 	if rep.addr == "" {

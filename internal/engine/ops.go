@@ -6,6 +6,7 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/wire"
+	"google.golang.org/protobuf/proto"
 )
 
 // Get is hbase.Client.Get.
@@ -108,14 +109,25 @@ func (c *Client) MutateRow(ctx context.Context, rm *hrpc.RowMutations) error {
 
 // getTimeline is Get for consistency Timeline: hedged over the region's replicas.
 func (c *Client) getTimeline(ctx context.Context, g *hrpc.Get, call wire.Call) (*hrpc.Result, error) {
-	resp, cells, err := c.SendTimeline(ctx, call, "Get")
+	resp, cells, ans, err := c.SendTimeline(ctx, call, "Get")
 	if err != nil {
 		return nil, OpError(call, err)
 	}
+	res, err := c.timelineResult(g, resp, cells, ans)
+	if err != nil {
+		return nil, OpError(call, err)
+	}
+	return res, nil
+}
+
+// timelineResult decodes the answer of Timeline Get g, says which replica gave it and whether
+// the read was hedged, and counts it when stale (Stats.StaleResults).
+func (c *Client) timelineResult(g *hrpc.Get, resp proto.Message, cells []byte, ans TimelineAnswer) (*hrpc.Result, error) {
 	res, err := hrpcwire.DecodeGet(g, resp, cells)
 	if err != nil {
-		return nil, OpError(call, err)
+		return nil, err
 	}
+	res.ReplicaID, res.Hedged = uint16(ans.Replica), ans.Hedged
 	if res.Stale {
 		c.CountStale()
 	}

@@ -115,3 +115,70 @@ func (r *regionInfo) setReplicas(reps []*regionInfo) {
 	r.replicas = reps
 	r.mu.Unlock()
 }
+
+// replicaByID returns the region's secondary replica id as last known, or nil.
+func (r *regionInfo) replicaByID(id int) *regionInfo {
+	for _, rep := range r.secondaryReplicas() {
+		if rep.replicaID == id {
+			return rep
+		}
+	}
+	return nil
+}
+
+// movedTo returns secondary replica r served by addr: a new entry, as the old one may be in
+// use by reads under way.
+func (r *regionInfo) movedTo(addr string) *regionInfo {
+	return &regionInfo{table: r.table, start: r.start, end: r.end, name: r.name, id: r.id,
+		replicaID: r.replicaID, addr: addr}
+}
+
+// swapReplica puts moved in the place of old among the region's secondaries, in a new slice:
+// the old one is shared with the reads under way and with the entries copied from this one
+// (regionInfo.at). It does nothing when old is not among them any more (replaced meanwhile,
+// by a re-read of hbase:meta or another read that followed the move).
+func (r *regionInfo) swapReplica(old, moved *regionInfo) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i := slices.Index(r.replicas, old)
+	if i < 0 {
+		return
+	}
+	reps := slices.Clone(r.replicas)
+	reps[i] = moved
+	r.replicas = reps
+}
+
+// sameReplicas reports whether a and b are the same secondaries on the same servers.
+func sameReplicas(a, b []*regionInfo) bool {
+	return slices.EqualFunc(a, b, func(x, y *regionInfo) bool { return x.replicaID == y.replicaID && x.addr == y.addr })
+}
+
+// currentEntry returns the cache's entry of the region r is (or was) the primary of: r
+// itself, or a copy made since (a move followed, regionInfo.at), which shares r's
+// secondaries until one of them changes; nil when the cache holds no entry of that region.
+func (c *Client) currentEntry(r *regionInfo) *regionInfo {
+	cur := c.cache.get(r.table, r.start)
+	if cur == nil || !bytes.Equal(cur.name, r.name) {
+		return nil
+	}
+	return cur
+}
+
+// replicaMoved records that secondary old of the region primary is served as moved now: in
+// primary, the entry a read started from, and in the cache's current entry of the region.
+func (c *Client) replicaMoved(primary, old, moved *regionInfo) {
+	primary.swapReplica(old, moved)
+	if cur := c.currentEntry(primary); cur != nil && cur != primary {
+		cur.swapReplica(old, moved)
+	}
+}
+
+// keepReplicas records reps, read from hbase:meta, as the secondaries of the region primary:
+// in primary and in the cache's current entry of the region.
+func (c *Client) keepReplicas(primary *regionInfo, reps []*regionInfo) {
+	primary.setReplicas(reps)
+	if cur := c.currentEntry(primary); cur != nil && cur != primary {
+		cur.setReplicas(reps)
+	}
+}

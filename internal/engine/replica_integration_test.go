@@ -86,7 +86,7 @@ func readReplica(ctx context.Context, c *Client, table, row string, replica int)
 		return nil, fmt.Errorf("region %q has %d secondaries in the cache", r.name, len(reps))
 	}
 	call := hrpcwire.Get(g)
-	resp, cells, err := c.askReplica(ctx, r, reps[replica-1], call)
+	resp, cells, _, err := c.askReplica(ctx, r, reps[replica-1], call)
 	if err != nil {
 		return nil, err
 	}
@@ -236,8 +236,9 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Timeline Get %d with the primary partitioned: %v", i, err)
 		}
-		if v, err := versionOf(res); err != nil || v != want || !res.Stale {
-			t.Fatalf("Timeline Get %d: version %d (%v) stale=%v, want version %d from a secondary", i, v, err, res.Stale, want)
+		if v, err := versionOf(res); err != nil || v != want || !res.Stale || res.ReplicaID == 0 || !res.Hedged {
+			t.Fatalf("Timeline Get %d: version %d (%v) stale=%v replica %d hedged %v, want version %d from a secondary",
+				i, v, err, res.Stale, res.ReplicaID, res.Hedged, want)
 		}
 		worst = max(worst, took)
 	}
@@ -295,8 +296,11 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 			t.Fatalf("Timeline scan: row %q version %d: %v", res.Cells[0].Row, v, err)
 		}
 		r := string(res.Cells[0].Row)
-		if r == row && !res.Stale {
-			t.Fatalf("row %q of the partitioned primary's region not stale", r)
+		if r == row && (!res.Stale || res.ReplicaID == 0 || !res.Hedged) {
+			t.Fatalf("row %q of the partitioned primary's region: stale %v, replica %d, hedged %v", r, res.Stale, res.ReplicaID, res.Hedged)
+		}
+		if r != row && (res.Stale != (res.ReplicaID > 0)) {
+			t.Fatalf("row %q: stale %v from replica %d", r, res.Stale, res.ReplicaID)
 		}
 		scanned = append(scanned, r)
 	}
@@ -324,9 +328,9 @@ func TestTimelineReadsAgainstHBase(t *testing.T) {
 		t.Errorf("goroutines grew from %d to %d", baseline, g)
 	}
 	s := c.Stats()
-	t.Logf("stats: hedges sent %d, won %d, stale results %d", s.HedgesSent, s.HedgesWon, s.StaleResults)
-	if s.HedgesWon < 20 || s.StaleResults < 20 {
-		t.Errorf("stats: %d hedges won, %d stale results, want at least 20", s.HedgesWon, s.StaleResults)
+	t.Logf("stats: hedges sent %d, won %d, stale results %d, stale scan rows %d", s.HedgesSent, s.HedgesWon, s.StaleResults, s.StaleScanRows)
+	if s.HedgesWon < 20 || s.StaleResults < 20 || s.StaleScanRows < 1 {
+		t.Errorf("stats: %d hedges won, %d stale results, %d stale scan rows, want at least 20, 20, 1", s.HedgesWon, s.StaleResults, s.StaleScanRows)
 	}
 }
 

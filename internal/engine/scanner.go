@@ -92,9 +92,11 @@ type Scanner struct {
 	closed   bool
 
 	// timeline: the Scan's consistency is Timeline (scanner_timeline.go); sticky is the
-	// secondary replica that answered its first page in the current region, which it stays on.
+	// secondary replica that answered its first page in the current region, which it stays on;
+	// hedged: that first page was asked of the secondaries (hrpc.Result.Hedged).
 	timeline bool
 	sticky   *regionInfo
+	hedged   bool
 
 	obs     *CallObs               // the hooks' view of the scan; nil when the client has none (scanner_obs.go)
 	track   bool                   // hrpc.TrackScanMetrics
@@ -565,6 +567,9 @@ func (s *Scanner) emit(r *hrpc.Result) {
 	}
 	if !s.withinLimit(r) {
 		return
+	}
+	if s.timeline {
+		s.fromReplica(r)
 	}
 	s.buf = append(s.buf, r)
 	s.lastRow = row

@@ -3,13 +3,13 @@ package engine
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/go-hbase/hbase/hbasetrace"
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
 	"github.com/go-hbase/hbase/region"
@@ -96,6 +96,16 @@ type scanLeg struct {
 	check *scanCheck
 }
 
+// fromReplica marks r, a row of a Timeline scan about to be returned, with the replica that
+// read it and whether the region's first page was hedged, and counts it when it is stale
+// (Stats.StaleScanRows: a row counts once, whatever the pieces it is returned in).
+func (s *Scanner) fromReplica(r *hrpc.Result) {
+	r.ReplicaID, r.Hedged = uint16(s.reg.replicaID), s.hedged
+	if r.Stale && (s.lastCell == nil || !bytes.Equal(r.Cells[0].Row, s.lastCell.Row)) {
+		s.c.hedge.staleScanRows.Add(1)
+	}
+}
+
 // openTimeline sends the open request req, built for the primary s.reg, as a hedged read.
 // On success s.reg and s.conn are the replica that answered (and s.sticky, when it is a
 // secondary), resp holds its answer and s.check its results, as after s.call.
@@ -105,6 +115,7 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 	if rep := s.stickyReplica(primary, reps); rep != nil {
 		return s.openOn(ctx, rep, req, resp) // reopening in the region: the same secondary
 	}
+	s.hedged = false
 	if len(reps) == 0 {
 		if s.conn == nil {
 			return fmt.Errorf("%w: region %s is out of service and has no replica", hberr.ErrRegionUnavailable, quoteBytes(primary.name))
@@ -117,6 +128,7 @@ func (s *Scanner) openTimeline(ctx context.Context, req *pb.ScanRequest, resp *p
 	defer pcancel()
 	race.pcancel = pcancel
 	hedged, err := race.openOnPrimary(ctx, pctx, req, resp)
+	s.hedged = hedged
 	if !hedged {
 		return err // no hedge went out: the primary's answer (or failure) is the scan's
 	}
@@ -319,12 +331,7 @@ func (s *Scanner) openOn(ctx context.Context, rep *regionInfo, req *pb.ScanReque
 // runScanLeg sends a Timeline scan's open request to secondary rep and files the answer.
 func (c *Client) runScanLeg(ctx context.Context, race *scanRace, rep *regionInfo, req *pb.ScanRequest,
 	chk *scanCheck, x region.Extras) {
-	conn, err := c.conn(ctx, rep.addr)
-	var resp *pb.ScanResponse
-	if err == nil {
-		resp = &pb.ScanResponse{}
-		_, err = conn.CallExtras(ctx, x, "Scan", req, nil, resp, chk)
-	}
+	rep, conn, resp, err := c.openOnReplica(ctx, race.primary, rep, req, chk, x)
 	race.mu.Lock()
 	defer race.mu.Unlock()
 	race.pending--
@@ -345,13 +352,41 @@ func (c *Client) runScanLeg(ctx context.Context, race *scanRace, rep *regionInfo
 		}
 	default:
 		race.lastErr = err
-		if errors.Is(err, hberr.ErrRegionUnavailable) || Classify(err) == Relocate || Classify(err) == PauseAndRelocate {
-			c.refreshReplicas(race.primary)
-		}
 	}
 	if race.pending == 0 && race.primaryDone {
 		race.finish()
 	}
+}
+
+// openOnReplica sends a Timeline scan's open request req (which names the replica's region)
+// to secondary rep of the region primary, following the replica where it went as a Get's
+// leg does (nextReplica), and returns the replica that answered, its connection and answer.
+func (c *Client) openOnReplica(ctx context.Context, primary, rep *regionInfo, req *pb.ScanRequest, chk *scanCheck,
+	x region.Extras) (*regionInfo, *region.Client, *pb.ScanResponse, error) {
+	b := c.NewBackoff()
+	fresh := *chk // each attempt checks its answer from the start
+	var err error
+	for range replicaAttempts {
+		*chk = fresh
+		conn, cerr := c.conn(ctx, rep.addr)
+		if cerr == nil {
+			resp := &pb.ScanResponse{}
+			if _, err = conn.CallExtras(ctx, x, "Scan", req, nil, resp, chk); err == nil {
+				return rep, conn, resp, nil
+			}
+		} else {
+			err = replicaDialError{cerr}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		next := c.nextReplica(ctx, primary, rep, err, &b)
+		if next == nil {
+			break
+		}
+		rep = next
+	}
+	return rep, nil, nil, err
 }
 
 // hedgeScanEvent reports a Timeline scan's hedged open to the hooks.

@@ -22,6 +22,7 @@ func (c *Client) Stats() hbasetrace.Stats {
 		BackpressureDelays: c.stats.backpressureDelays.Load(),
 		BackpressureTime:   time.Duration(c.stats.backpressureNanos.Load()),
 		HedgesSent:         c.hedge.sent.Load(), HedgesWon: c.hedge.won.Load(), StaleResults: c.hedge.stale.Load(),
+		StaleScanRows: c.hedge.staleScanRows.Load(),
 	}
 	c.pool.mu.Lock()
 	for addr, e := range c.pool.conns {
