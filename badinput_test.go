@@ -276,10 +276,10 @@ func noClusterCases() []badCase {
 		}, call: get("t", "r"), is: []error{hberr.ErrConfiguration}, fast: true, want: `hbase: Get "t"/"r": locating hbase:meta: zk: <http> is not a ZooKeeper server: it answered ZooKeeper's connect request with "HTTP/1.1 400 Bad Request\r\nConnec"... (is the port ZooKeeper's client port, 2181 by default?)`},
 		{name: "Ping, unreachable ZooKeeper", client: func(e *badEnv) (string, []hbase.Option) { return e.dead, nil },
 			call: func(ctx context.Context, c *hbase.Client, _ *badEnv) error { return c.Ping(ctx) },
-			is: []error{hberr.ErrConnection}, fast: true, want: `hbase: Ping: locating hbase:meta: zk: ZooKeeper unreachable (<dead>): dial tcp <dead>: connect: connection refused`},
+			is:   []error{hberr.ErrConnection}, fast: true, want: `hbase: Ping: locating hbase:meta: zk: ZooKeeper unreachable (<dead>): dial tcp <dead>: connect: connection refused`},
 		{name: "Ping, HTTP server as ZooKeeper", client: func(e *badEnv) (string, []hbase.Option) { return e.http, nil },
 			call: func(ctx context.Context, c *hbase.Client, _ *badEnv) error { return c.Ping(ctx) },
-			is: []error{hberr.ErrConfiguration}, fast: true, want: `hbase: Ping: locating hbase:meta: zk: <http> is not a ZooKeeper server: it answered ZooKeeper's connect request with "HTTP/1.1 400 Bad Request\r\nConnec"... (is the port ZooKeeper's client port, 2181 by default?)`},
+			is:   []error{hberr.ErrConfiguration}, fast: true, want: `hbase: Ping: locating hbase:meta: zk: <http> is not a ZooKeeper server: it answered ZooKeeper's connect request with "HTTP/1.1 400 Bad Request\r\nConnec"... (is the port ZooKeeper's client port, 2181 by default?)`},
 		{name: "unreachable ZooKeeper, WithNoRetries", client: func(e *badEnv) (string, []hbase.Option) {
 			return e.dead, []hbase.Option{hbase.WithNoRetries()}
 		}, call: get("t", "r"), is: []error{hberr.ErrAttemptsExhausted, hberr.ErrConnection}, fast: true,
