@@ -109,8 +109,9 @@
 //
 // # What it does not do
 //
-// A request the fake does not implement is answered with a DoNotRetryIOException that names
-// it ("fakehbase: filter X is not supported"), never with a guess. Not supported:
+// A request the fake does not implement is answered with an UnsupportedOperationException
+// that names it ("fakehbase: filter X is not supported"), never with a guess: the client's
+// error matches hberr.ErrNotSupported (and hberr.ErrDoNotRetry). Not supported:
 // cellblock compression, coprocessors and their endpoints,
 // raw scans (attribute _raw_), read isolation levels, per-family time ranges, per-cell TTLs
 // and visibility labels, KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with

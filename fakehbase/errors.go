@@ -24,10 +24,11 @@ func jerr(class Exception, format string, args ...any) *javaError {
 	return &javaError{class: class, msg: fmt.Sprintf(format, args...)}
 }
 
-// unsupported is the answer to anything the fake does not implement: a DoNotRetryIOException
-// that names it, never a guess.
+// unsupported is the answer to anything the fake does not implement: an
+// UnsupportedOperationException that names it (hberr.ErrNotSupported and ErrDoNotRetry),
+// never a guess.
 func unsupported(format string, args ...any) *javaError {
-	return jerr(DoNotRetry, "fakehbase: "+format+" is not supported", args...)
+	return jerr(notSupported, "fakehbase: "+format+" is not supported", args...)
 }
 
 // badRequest is the answer to a request HBase would refuse as malformed.

@@ -76,6 +76,8 @@ const (
 	regionMoved        Exception = "org.apache.hadoop.hbase.exceptions.RegionMovedException"
 	unknownService     Exception = "org.apache.hadoop.hbase.ipc.UnknownServiceException"
 	incompatibleFilter Exception = "org.apache.hadoop.hbase.filter.IncompatibleFilterException"
+	// notSupported answers what the fake does not implement (hberr.ErrNotSupported).
+	notSupported Exception = "java.lang.UnsupportedOperationException"
 )
 
 // exceptionInfo is what the server knows of an exception class.

@@ -247,7 +247,7 @@ func TestUnsupportedIsNamed(t *testing.T) {
 	g, _ := hrpc.NewGet("t", []byte("a"), hrpc.WithFilter(hrpc.ValueFilter{Op: hrpc.Equal,
 		Comparator: hrpc.BinaryComponentComparator{Value: []byte("v")}}))
 	_, err := c.Get(ctxT(t, 5*time.Second), g)
-	if !errors.Is(err, hberr.ErrDoNotRetry) || !strings.Contains(err.Error(), "BinaryComponentComparator is not supported") {
+	if !errors.Is(err, hberr.ErrDoNotRetry) || !errors.Is(err, hberr.ErrNotSupported) || !strings.Contains(err.Error(), "BinaryComponentComparator is not supported") {
 		t.Fatalf("get = %v; want a DoNotRetryIOException naming the comparator", err)
 	}
 	desc, _ := hrpc.NewTableDescriptor("kdc", hrpc.WithFamily("f", hrpc.FamilyAttribute("KEEP_DELETED_CELLS", "TRUE")))

@@ -219,7 +219,6 @@ var remoteKinds = map[string][]error{
 	"InvalidFamilyOperationException":      {ErrDoNotRetry},
 	"QuotaExceededException":               {ErrDoNotRetry},
 	"RequestTooBigException":               {ErrDoNotRetry},
-	"UnknownProtocolException":             {ErrDoNotRetry},
 	"OperationTimeoutExceededException":    {ErrDoNotRetry},
 	"ConcurrentTableModificationException": {ErrDoNotRetry},
 	"NotAllMetaRegionsOnlineException":     {ErrDoNotRetry},
@@ -230,6 +229,12 @@ var remoteKinds = map[string][]error{
 	"UnsupportedCompressionCodecException": {ErrDoNotRetry},
 	"UnsupportedCryptoException":           {ErrDoNotRetry},
 	"WrongVersionException":                {ErrDoNotRetry},
+
+	// A method or service the server does not have: a coprocessor service that is not
+	// loaded (UnknownProtocolException), a feature switched off, or a call fakehbase does not
+	// implement (UnsupportedOperationException).
+	"UnknownProtocolException":      {ErrNotSupported, ErrDoNotRetry},
+	"UnsupportedOperationException": {ErrNotSupported, ErrDoNotRetry},
 }
 
 // fatalClasses are the FatalConnectionException family: the server closes the connection
