@@ -72,43 +72,15 @@ func (c *Client) SendBatchSent(ctx context.Context, calls []hrpc.Batchable, sent
 		if ctx.Err() != nil || c.IsClosed() {
 			break
 		}
-		servers, again, needPause := c.groupBatch(ctx, calls, pending, results, last)
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		for _, sb := range servers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				retry, p := c.sendMulti(ctx, sb, calls, results, last, maybe)
-				mu.Lock()
-				again = append(again, retry...)
-				needPause = needPause || p
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
+		again, needPause := c.sendRound(ctx, calls, pending, results, last, maybe)
 		pending = c.countAttempts(calls, again, tries, last, results)
 		c.stats.retries.Add(uint64(len(pending)))
 		c.batchRetried(ctx, calls, pending, tries, last)
 		rounds++
-		// The first retry of moved regions is immediate; later rounds are paced, and last
-		// at least as long as a throttled action's server asked. An action asked to wait
-		// past the batch's deadline fails now, as a single call does.
 		var wait time.Duration
-		overloaded := false
-		kept := pending[:0]
-		for _, i := range pending {
-			w := serverWait(last[i])
-			if early := waitPastDeadline(ctx, w, last[i]); early != nil {
-				a := attempts{n: tries[i]}
-				results[i].Err = a.withCount(early)
-				continue
-			}
-			wait = max(wait, w)
-			overloaded = overloaded || hberr.IsOverloaded(last[i])
-			kept = append(kept, i)
-		}
-		pending = kept
+		var overloaded bool
+		pending, wait, overloaded = retryWait(ctx, pending, tries, last, results)
+		// The first retry of moved regions is immediate; later rounds are paced.
 		if len(pending) > 0 && (needPause || rounds > 1) && b.sleepFor(ctx, wait, overloaded) != nil {
 			break
 		}
@@ -123,22 +95,75 @@ func (c *Client) SendBatchSent(ctx context.Context, calls []hrpc.Batchable, sent
 		}
 	}
 	waitTimeline()
-	for i := range results {
-		if err := results[i].Err; err != nil && calls[i] != nil {
-			if errors.Is(err, wire.ErrBadResponse) && !errors.Is(err, hberr.ErrCorruptResponse) {
-				// An answer of the wrong shape found after its frame was read (a
-				// MultiResponse whose results do not match the actions): the public
-				// sentinel of every integrity failure.
-				err = fmt.Errorf("%w: %w", hberr.ErrCorruptResponse, err)
-			}
-			if maybe != nil && maybe[i] && (sent != nil || !safeToResend(wireOf(calls[i]))) &&
-				!errors.Is(err, hberr.ErrIndeterminate) {
-				err = indeterminate(err)
-			}
-			results[i].Err = OpError(wireOf(calls[i]), err)
-		}
-	}
+	finishBatch(calls, results, maybe, sent != nil)
 	return results
+}
+
+// sendRound sends one round of a batch: the pending calls grouped by server, one
+// MultiRequest per server at once. It returns the calls to try again and whether the next
+// round must pause first.
+func (c *Client) sendRound(ctx context.Context, calls []hrpc.Batchable, pending []int,
+	results []hrpc.BatchResult, last []error, maybe []bool) (again []int, needPause bool) {
+	servers, again, needPause := c.groupBatch(ctx, calls, pending, results, last)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for _, sb := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			retry, p := c.sendMulti(ctx, sb, calls, results, last, maybe)
+			mu.Lock()
+			again = append(again, retry...)
+			needPause = needPause || p
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return again, needPause
+}
+
+// retryWait returns the calls of pending that will be tried again and how long the next
+// round must wait: at least as long as a throttled action's server asked. An action asked to
+// wait past the batch's deadline fails now, as a single call does.
+func retryWait(ctx context.Context, pending, tries []int, last []error,
+	results []hrpc.BatchResult) (kept []int, wait time.Duration, overloaded bool) {
+	kept = pending[:0]
+	for _, i := range pending {
+		w := serverWait(last[i])
+		if early := waitPastDeadline(ctx, w, last[i]); early != nil {
+			a := attempts{n: tries[i]}
+			results[i].Err = a.withCount(early)
+			continue
+		}
+		wait = max(wait, w)
+		overloaded = overloaded || hberr.IsOverloaded(last[i])
+		kept = append(kept, i)
+	}
+	return kept, wait, overloaded
+}
+
+// finishBatch gives each failed call its final error: a bad answer matches
+// hberr.ErrCorruptResponse, a call that may have been applied is indeterminate (every such
+// call when the caller tracks what was sent, else those not safe to send twice), and each
+// error names its call.
+func finishBatch(calls []hrpc.Batchable, results []hrpc.BatchResult, maybe []bool, tracked bool) {
+	for i := range results {
+		err := results[i].Err
+		if err == nil || calls[i] == nil {
+			continue
+		}
+		if errors.Is(err, wire.ErrBadResponse) && !errors.Is(err, hberr.ErrCorruptResponse) {
+			// An answer of the wrong shape found after its frame was read (a
+			// MultiResponse whose results do not match the actions): the public
+			// sentinel of every integrity failure.
+			err = fmt.Errorf("%w: %w", hberr.ErrCorruptResponse, err)
+		}
+		if maybe != nil && maybe[i] && (tracked || !safeToResend(wireOf(calls[i]))) &&
+			!errors.Is(err, hberr.ErrIndeterminate) {
+			err = indeterminate(err)
+		}
+		results[i].Err = OpError(wireOf(calls[i]), err)
+	}
 }
 
 // anyUnsafe reports whether a call of pending is not safe to send twice.
