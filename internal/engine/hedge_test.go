@@ -226,7 +226,9 @@ func TestTimelineGetPrimaryFails(t *testing.T) {
 // The budget caps hedges while the primary answers, slowly: with every read past the delay,
 // at most the budget's share (plus its burst) sends hedges.
 func TestTimelineHedgeBudget(t *testing.T) {
-	sec := startReplicaServer(t, "sec1", 50*time.Millisecond, "")
+	// The secondary is 50 times slower than the primary, so that only a primary held up for
+	// a quarter of a second lets it win: a loaded 2-core machine held one up past 55 ms once.
+	sec := startReplicaServer(t, "sec1", 250*time.Millisecond, "")
 	fc := newFakeCluster(t, fakeRegion{table: "t", id: 1, encoded: fakeEncoded, replicas: []string{sec.srv.Addr()}})
 	fc.onGet = func(_ int64, req *pb.GetRequest) fakeserver.Response { return primaryAnswer(req, 5*time.Millisecond) }
 	c := fc.client(t, WithHedgeDelay(time.Millisecond), WithHedgeBudget(0.1))
