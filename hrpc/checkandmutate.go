@@ -102,18 +102,12 @@ func NewCheckAndMutate(cond Condition, m Mutation, opts ...CheckAndMutateOption)
 		return nil, invalid("CheckAndMutate without a mutation")
 	}
 	b := m.base()
-	pc, err := cond.proto(b.row)
+	cm, err := newCheckAndMutate(cond, b.table, b.row, b.hdr, opts)
 	if err != nil {
 		return nil, err
 	}
-	maxAttempts, own, err := requestOptions(opts)
-	if err != nil {
-		return nil, err
-	}
-	j := headerJoin{h: own, owned: own != nil}
-	j.add(b.hdr)
-	return &CheckAndMutate{table: b.table, row: b.row, condition: pc, mutation: m,
-		maxAttempts: maxAttempts, hdr: j.h}, nil
+	cm.mutation = m
+	return cm, nil
 }
 
 // NewCheckAndMutateRow applies all of rm atomically if cond holds on rm's row. Its options
@@ -123,7 +117,18 @@ func NewCheckAndMutateRow(cond Condition, rm *RowMutations, opts ...CheckAndMuta
 	if rm == nil {
 		return nil, invalid("CheckAndMutate without mutations")
 	}
-	pc, err := cond.proto(rm.row)
+	cm, err := newCheckAndMutate(cond, rm.table, rm.row, rm.hdr, opts)
+	if err != nil {
+		return nil, err
+	}
+	cm.rows = rm
+	return cm, nil
+}
+
+// newCheckAndMutate is the CheckAndMutate of cond on row of table, without its mutations:
+// its header is opts' priority and attributes joined with hdr, its mutations'.
+func newCheckAndMutate(cond Condition, table string, row []byte, hdr *callHeader, opts []CheckAndMutateOption) (*CheckAndMutate, error) {
+	pc, err := cond.proto(row)
 	if err != nil {
 		return nil, err
 	}
@@ -132,9 +137,8 @@ func NewCheckAndMutateRow(cond Condition, rm *RowMutations, opts ...CheckAndMuta
 		return nil, err
 	}
 	j := headerJoin{h: own, owned: own != nil}
-	j.add(rm.hdr)
-	return &CheckAndMutate{table: rm.table, row: rm.row, condition: pc, rows: rm,
-		maxAttempts: maxAttempts, hdr: j.h}, nil
+	j.add(hdr)
+	return &CheckAndMutate{table: table, row: row, condition: pc, maxAttempts: maxAttempts, hdr: j.h}, nil
 }
 
 // checkAndMutateCall is a CheckAndMutate's wire side (wire.Call, wire.AtomicBatchable), on a

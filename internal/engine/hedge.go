@@ -661,8 +661,6 @@ const replicaAttempts = 3
 // asked where it is now (nextReplica). A failure is otherwise ignored while another leg may
 // still answer (as Java's pollForFirstSuccessfullyCompletedTask does).
 func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call wire.Call) (proto.Message, []byte, *regionInfo, error) {
-	b := c.NewBackoff()
-	var err error
 	// Observed, each attempt of the leg is an Attempt event (numbered within the leg, naming
 	// the secondary) and a latency sample of its server; the read's CallDone counts the
 	// primary's attempts.
@@ -671,11 +669,27 @@ func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call 
 		o := NewCallObs(c, call.Op(), call.TableName(), call.Key())
 		lo = &o
 	}
+	var resp proto.Message
+	var cells []byte
+	rep, err := c.onReplica(ctx, primary, rep, func(rep *regionInfo) (err error) {
+		resp, cells, err = c.askOnce(ctx, rep, call, lo)
+		return err
+	})
+	if err != nil {
+		return nil, nil, rep, err
+	}
+	return resp, cells, rep, nil
+}
+
+// onReplica runs ask on secondary rep of the region primary until it succeeds, at most
+// replicaAttempts times, asking the replica where it is now after each failure
+// (nextReplica), and returns the replica last asked and ask's last error.
+func (c *Client) onReplica(ctx context.Context, primary, rep *regionInfo, ask func(*regionInfo) error) (*regionInfo, error) {
+	b := c.NewBackoff()
+	var err error
 	for range replicaAttempts {
-		var resp proto.Message
-		var cells []byte
-		if resp, cells, err = c.askOnce(ctx, rep, call, lo); err == nil {
-			return resp, cells, rep, nil
+		if err = ask(rep); err == nil {
+			return rep, nil
 		}
 		if ctx.Err() != nil {
 			break
@@ -686,7 +700,7 @@ func (c *Client) askReplica(ctx context.Context, primary, rep *regionInfo, call 
 		}
 		rep = next
 	}
-	return nil, nil, rep, err
+	return rep, err
 }
 
 // askOnce sends call to secondary rep once, on the connection it was last reached on or a

@@ -363,30 +363,23 @@ func (c *Client) runScanLeg(ctx context.Context, race *scanRace, rep *regionInfo
 // leg does (nextReplica), and returns the replica that answered, its connection and answer.
 func (c *Client) openOnReplica(ctx context.Context, primary, rep *regionInfo, req *pb.ScanRequest, chk *scanCheck,
 	x region.Extras) (*regionInfo, *region.Client, *pb.ScanResponse, error) {
-	b := c.NewBackoff()
 	fresh := *chk // each attempt checks its answer from the start
-	var err error
-	for range replicaAttempts {
+	var conn *region.Client
+	var resp *pb.ScanResponse
+	rep, err := c.onReplica(ctx, primary, rep, func(rep *regionInfo) error {
 		*chk = fresh
-		conn, cerr := c.conn(ctx, rep.addr)
-		if cerr == nil {
-			resp := &pb.ScanResponse{}
-			if _, err = conn.CallExtras(ctx, x, "Scan", req, nil, resp, chk); err == nil {
-				return rep, conn, resp, nil
-			}
-		} else {
-			err = replicaDialError{cerr}
+		var err error
+		if conn, err = c.conn(ctx, rep.addr); err != nil {
+			return replicaDialError{err}
 		}
-		if ctx.Err() != nil {
-			break
-		}
-		next := c.nextReplica(ctx, primary, rep, err, &b)
-		if next == nil {
-			break
-		}
-		rep = next
+		resp = &pb.ScanResponse{}
+		_, err = conn.CallExtras(ctx, x, "Scan", req, nil, resp, chk)
+		return err
+	})
+	if err != nil {
+		return rep, nil, nil, err
 	}
-	return rep, nil, nil, err
+	return rep, conn, resp, nil
 }
 
 // hedgeScanEvent reports a Timeline scan's hedged open to the hooks.
