@@ -194,7 +194,9 @@ func TestUnansweredProbeBoundedByTheCall(t *testing.T) {
 	if err == nil {
 		t.Fatal("the call succeeded")
 	}
-	if took > 700*time.Millisecond {
+	// The margin is for a loaded machine; a call that ignored its context would wait on the
+	// black hole for the 5 s dial context or more.
+	if took > 2300*time.Millisecond {
 		t.Errorf("the call returned after %v, its context ended after 300 ms: %v", took, err)
 	}
 	if d.n.Load() < 2 {

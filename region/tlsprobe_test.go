@@ -92,7 +92,7 @@ func TestSpeaksTLS(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("speaksTLS = %v; want %v", got, tc.want)
 			}
-			if took > tlsProbeTimeout+500*time.Millisecond {
+			if took > tlsProbeTimeout+2*time.Second { // a margin for a loaded machine
 				t.Errorf("speaksTLS took %v; want at most about %v", took, tlsProbeTimeout)
 			}
 			if ends == nil {

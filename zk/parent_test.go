@@ -18,10 +18,9 @@ func TestMissingParentIsReported(t *testing.T) {
 
 	wrong := mustNew(t, hc.ZKQuorum, WithZNodeParent("/hbase-wrong"))
 	defer wrong.Close()
-	start := time.Now()
 	_, err := wrong.LocateMeta(ctx)
-	if took := time.Since(start); took > time.Second {
-		t.Errorf("LocateMeta under a missing parent took %v", took)
+	if ctx.Err() != nil {
+		t.Errorf("LocateMeta under a missing parent was retried until its context ended")
 	}
 	var npe *NoParentError
 	if !errors.As(err, &npe) || !errors.Is(err, ErrNoParent) || !errors.Is(err, ErrNoNode) {

@@ -35,14 +35,14 @@ func TestUnreachableQuorumSaysWhy(t *testing.T) {
 		start := time.Now()
 		_, err := c.LocateMeta(ctx)
 		took := time.Since(start)
-		cancel()
 		if !errors.Is(err, ErrUnreachable) || !errors.Is(err, hberr.ErrConnection) || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s: LocateMeta = %v; want ErrUnreachable and hberr.ErrConnection, %q", tc.quorum, err, tc.want)
 		}
-		if took > 1500*time.Millisecond {
-			t.Errorf("%s: LocateMeta took %v; want the first failed round (go-zookeeper pauses 1 s between rounds)", tc.quorum, took)
+		if ctx.Err() != nil {
+			t.Errorf("%s: LocateMeta took %v, until its context ended; want the verdict of the first failed round", tc.quorum, took)
 		}
 		t.Logf("%s: %v after %v", tc.quorum, err, took)
+		cancel()
 		c.Close()
 	}
 }
