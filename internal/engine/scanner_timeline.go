@@ -55,7 +55,12 @@ func sameRegion(a, b *regionInfo) bool {
 
 // scanRace is the hedged open of one Timeline scan in one region.
 type scanRace struct {
-	s        *Scanner
+	s *Scanner
+	// c and extras are the scanner's, taken when the race starts: the hedge timer's launch
+	// may run after openTimeline returned and the Scanner went back to the pool (zeroed),
+	// so it must not read them through s.
+	c        *Client
+	extras   region.Extras
 	primary  *regionInfo
 	reps     []*regionInfo
 	w        *primaryWindow // the primary server's latency (hedge.go)
@@ -166,7 +171,7 @@ func (s *Scanner) newScanRace(ctx context.Context, primary *regionInfo, reps []*
 	h := s.c.hedge
 	h.earn()
 	w := h.window(primary.location())
-	race := &scanRace{s: s, primary: primary, reps: reps, w: w, delay: h.delayFor(w), down: s.conn == nil,
+	race := &scanRace{s: s, c: s.c, extras: s.extras, primary: primary, reps: reps, w: w, delay: h.delayFor(w), down: s.conn == nil,
 		start: time.Now(), open: wire.NewReplicaOpen(req), done: make(chan struct{}),
 		chk: scanCheck{reversed: s.check.reversed, meta: s.check.meta}}
 	race.legsCtx, race.legsDone = context.WithCancel(ctx)
@@ -206,7 +211,7 @@ func (r *scanRace) openOnPrimary(ctx, pctx context.Context, req *pb.ScanRequest,
 // won, or (not forced) the primary's leg ended or the hedge budget refuses it while the
 // primary's server answers (then it looks again when the server would be silent: hedge.go).
 func (r *scanRace) launch(force bool) {
-	h := r.s.c.hedge
+	h := r.c.hedge
 	r.mu.Lock()
 	if r.launched > 0 || r.primaryWon || (r.settled && !force) {
 		r.mu.Unlock()
@@ -225,7 +230,7 @@ func (r *scanRace) launch(force bool) {
 	for _, rep := range r.reps {
 		chk := r.chk
 		req := r.open.Request(rep.name)
-		if !r.s.c.spawn(func() { r.s.c.runScanLeg(r.legsCtx, r, rep, req, &chk, r.s.extras) }) {
+		if !r.c.spawn(func() { r.c.runScanLeg(r.legsCtx, r, rep, req, &chk, r.extras) }) {
 			r.mu.Lock()
 			r.pending--
 			r.lastErr = hberr.ErrClosed
