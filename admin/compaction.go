@@ -166,7 +166,6 @@ func (a *Admin) FlushRegionFamily(ctx context.Context, regionName []byte, family
 	return call.end(ctx, err)
 }
 
-
 func compactFamilyReq(family string, major bool) func(r *hrpc.Region) (proto.Message, proto.Message, error) {
 	return func(r *hrpc.Region) (proto.Message, proto.Message, error) {
 		req, err := wire.CompactFamilyRequest(r.Name, family, major)
