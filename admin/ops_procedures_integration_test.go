@@ -1,0 +1,268 @@
+package admin
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/go-hbase/hbase/hbasetest"
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
+)
+
+// javaProcedure is a procedure of the Java Admin's getProcedures JSON (protobuf's JSON: 64-bit
+// numbers as strings).
+type javaProcedure struct {
+	ClassName string `json:"className"`
+	ProcID    string `json:"procId"`
+	State     string `json:"state"`
+	ParentID  string `json:"parentId"`
+}
+
+// The master's procedures as go-hbase lists them and as the Java Admin does, on the same
+// cluster; aborts refused as typed errors.
+func TestAdminProceduresAndLocks(t *testing.T) {
+	c := newAdminTestClient(t)
+	a := New(c)
+	ctx := testContext(t, 2*time.Minute)
+	cl := testCluster(t)
+	name := adminTableName(t, "proc")
+	adminDropLater(t, a, name)
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DisableTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	first, err := a.Procedures(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := cl.JavaProcedures(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var java []javaProcedure
+	if err := json.Unmarshal([]byte(js), &java); err != nil {
+		t.Fatalf("the Java Admin's procedures: %v\n%s", err, js)
+	}
+	second, err := a.Procedures(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[uint64]javaProcedure{}
+	for _, p := range java {
+		id, err := strconv.ParseUint(p.ProcID, 10, 64)
+		if err != nil {
+			t.Fatalf("Java procedure %+v: %v", p, err)
+		}
+		byID[id] = p
+	}
+	// Every procedure finished before the Java listing and still listed after it is in the
+	// Java listing, with the same class, state and parent.
+	compared, kinds := 0, map[string]bool{}
+	for _, p := range first {
+		if !p.Finished() || !slices.ContainsFunc(second, func(q Procedure) bool { return q.ID == p.ID }) {
+			continue
+		}
+		j, ok := byID[p.ID]
+		parent := strconv.FormatUint(p.ParentID, 10)
+		if j.ParentID == "" {
+			j.ParentID = "0"
+		}
+		if !ok || j.ClassName != p.Class || j.State != p.State || j.ParentID != parent {
+			t.Errorf("procedure %d %s %s parent %s: the Java Admin has %+v (listed: %v)", p.ID, p.Class, p.State, parent, j, ok)
+		}
+		compared++
+		kinds[p.Class[max(0, len(p.Class)-30):]] = true
+	}
+	if compared < 3 {
+		t.Fatalf("%d finished procedures compared; want the create's and the disable's at least", compared)
+	}
+	t.Logf("%d finished procedures agree with the Java Admin (%d listed by it); kinds ...%v", compared, len(java), kinds)
+	var create *Procedure
+	for i := range second {
+		if p := &second[i]; p.Finished() && p.State == "SUCCESS" && p.Submitted.After(time.Now().Add(-time.Minute)) &&
+			len(p.Class) > 20 && p.Class[len(p.Class)-20:] == "CreateTableProcedure" {
+			create = p
+		}
+	}
+	if create == nil || create.LastUpdate.Before(create.Submitted) || create.Err != nil {
+		t.Fatalf("the create's procedure = %+v; want a finished CreateTableProcedure", create)
+	}
+
+	// Aborts the master refuses: a finished procedure, an unknown one.
+	for _, id := range []uint64{create.ID, 1 << 60} {
+		err := a.AbortProcedure(ctx, id, true)
+		if !errors.Is(err, hberr.ErrAbortRefused) {
+			t.Fatalf("AbortProcedure(%d): %v; want hberr.ErrAbortRefused", id, err)
+		}
+		t.Logf("refused abort: %v", err)
+	}
+
+	// Locks: none held at rest, as the Java Admin lists them too.
+	locks, err := a.Locks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jl, err := cl.JavaLocks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var javaLocks []json.RawMessage
+	if err := json.Unmarshal([]byte(jl), &javaLocks); err != nil {
+		t.Fatalf("the Java Admin's locks: %v\n%s", err, jl)
+	}
+	if len(locks) != len(javaLocks) {
+		t.Fatalf("Locks = %+v; the Java Admin lists %s", locks, jl)
+	}
+}
+
+// Snapshots with a TTL, an owner, and without the flush: listed with them, as the Java Admin
+// lists them; a skip-flush snapshot holds no row that was only in the memstore.
+func TestAdminSnapshotOptions(t *testing.T) {
+	c := newAdminTestClient(t)
+	a := New(c)
+	ctx := testContext(t, 3*time.Minute)
+	cl := testCluster(t)
+	name := adminTableName(t, "snapopt")
+	adminDropLater(t, a, name)
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc); err != nil {
+		t.Fatal(err)
+	}
+	adminPut(t, c, ctx, name, "a", "b") // in the memstore only
+	snap, flushed := name+"_skip", name+"_flush"
+	t.Cleanup(func() {
+		_ = a.DeleteSnapshot(ctx, snap)
+		_ = a.DeleteSnapshot(ctx, flushed)
+	})
+	if err := a.Snapshot(ctx, snap, name, SnapshotTTL(time.Hour), SnapshotOwner("bob"), SkipFlush()); err != nil {
+		t.Fatalf("Snapshot(TTL, owner, skip flush): %v", err)
+	}
+	if err := a.Snapshot(ctx, flushed, name); err != nil {
+		t.Fatal(err)
+	}
+	list, err := a.ListSnapshots(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jl, err := cl.JavaSnapshots(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []hrpc.Snapshot{{Name: snap, Table: name, Owner: "bob", Type: "SKIPFLUSH", TTL: time.Hour},
+		{Name: flushed, Table: name, Type: "FLUSH"}} {
+		i := slices.IndexFunc(list, func(s hrpc.Snapshot) bool { return s.Name == want.Name })
+		j := slices.IndexFunc(jl, func(s hbasetest.JavaSnapshot) bool { return s.Name == want.Name })
+		if i < 0 || j < 0 {
+			t.Fatalf("snapshot %s: listed by go-hbase %v, by the Java Admin %v", want.Name, i >= 0, j >= 0)
+		}
+		g, js := list[i], jl[j]
+		if g.Table != want.Table || g.Type != want.Type || g.TTL != want.TTL || want.Owner != "" && g.Owner != want.Owner {
+			t.Errorf("ListSnapshots: %+v; want %+v", g, want)
+		}
+		if js.Table != g.Table || js.Type != g.Type || js.TTL != g.TTL || js.Owner != g.Owner || !js.Created.Equal(g.Created) {
+			t.Errorf("the Java Admin lists %+v; go-hbase %+v", js, g)
+		}
+	}
+	// By effect: clones of each; the skip-flush one lacks the rows the memstore held.
+	for _, s := range []struct {
+		snap string
+		rows int
+	}{{snap, 0}, {flushed, 2}} {
+		clone := adminTableName(t, "clone")
+		adminDropLater(t, a, clone)
+		if err := a.CloneSnapshot(ctx, s.snap, clone); err != nil {
+			t.Fatal(err)
+		}
+		if got := adminRows(t, c, ctx, clone); len(got) != s.rows {
+			t.Fatalf("clone of %s: rows %q; want %d", s.snap, got, s.rows)
+		}
+	}
+	// Bad options: refused before anything is sent, no snapshot made.
+	for _, o := range []SnapshotOption{SnapshotTTL(-time.Second), SnapshotTTL(1500 * time.Millisecond), SnapshotOwner(""), nil} {
+		if err := a.Snapshot(ctx, name+"_bad", name, o); !errors.Is(err, hberr.ErrBadRequest) {
+			t.Fatalf("Snapshot with a bad option: %v; want hberr.ErrBadRequest", err)
+		}
+	}
+	if list, err := a.ListSnapshots(ctx); err != nil || slices.ContainsFunc(list, func(s hrpc.Snapshot) bool { return s.Name == name+"_bad" }) {
+		t.Fatalf("after refused snapshots: %v, %v; want no %s_bad", list, err, name)
+	}
+}
+
+// The refusals typed by what they mean, the table or namespace left as it was.
+func TestAdminTypedRefusals(t *testing.T) {
+	c := newAdminTestClient(t)
+	a := New(c)
+	ctx := testContext(t, 2*time.Minute)
+	name := adminTableName(t, "ref")
+	adminDropLater(t, a, name)
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc); err != nil {
+		t.Fatal(err)
+	}
+	f, err := hrpc.NewFamily("f", hrpc.Versions(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := hrpc.NewFamily("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		err  error
+		want error
+	}{
+		{"AddFamily(existing)", a.AddFamily(ctx, name, f), hberr.ErrFamilyExists},
+		{"ModifyFamily(missing)", a.ModifyFamily(ctx, name, g), hberr.ErrNoSuchFamily},
+		{"DeleteFamily(missing)", a.DeleteFamily(ctx, name, "g"), hberr.ErrNoSuchFamily},
+		{"DeleteFamily(the only one)", a.DeleteFamily(ctx, name, "f"), hberr.ErrLastFamily},
+		{"DeleteNamespace(default)", a.DeleteNamespace(ctx, "default"), hberr.ErrNamespaceReserved},
+		{"DeleteNamespace(hbase)", a.DeleteNamespace(ctx, "hbase"), hberr.ErrNamespaceReserved},
+	} {
+		if !errors.Is(c.err, c.want) || !errors.Is(c.err, hberr.ErrDoNotRetry) {
+			t.Errorf("%s: %v; want %v", c.what, c.err, c.want)
+		} else {
+			t.Logf("%s: %v", c.what, c.err)
+		}
+	}
+	got, err := a.DescribeTable(ctx, name)
+	if err != nil || len(got.Families) != 1 || got.Families[0].MaxVersions != 1 {
+		t.Fatalf("after the refusals: %+v, %v; want the table as created", got, err)
+	}
+	if ns, err := a.ListNamespaces(ctx); err != nil || len(ns) < 2 {
+		t.Fatalf("ListNamespaces = %v, %v", ns, err)
+	}
+
+	// TableDisabled, the other side of TableEnabled.
+	if off, err := a.TableDisabled(ctx, name); err != nil || off {
+		t.Fatalf("TableDisabled(enabled) = %v, %v", off, err)
+	}
+	if err := a.DisableTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if off, err := a.TableDisabled(ctx, name); err != nil || !off {
+		t.Fatalf("TableDisabled(disabled) = %v, %v", off, err)
+	}
+	if _, err := a.TableDisabled(ctx, name+"_none"); !errors.Is(err, hberr.ErrTableNotFound) {
+		t.Fatalf("TableDisabled(no table): %v; want hberr.ErrTableNotFound", err)
+	}
+	if err := a.OfflineRegion(ctx, []byte("0123456789abcdef0123456789abcdef")); !errors.Is(err, hberr.ErrRegionNotFound) {
+		t.Fatalf("OfflineRegion(no region): %v; want hberr.ErrRegionNotFound", err)
+	}
+}

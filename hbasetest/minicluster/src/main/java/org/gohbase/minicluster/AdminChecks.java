@@ -1,0 +1,180 @@
+package org.gohbase.minicluster;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.CoprocessorDescriptor;
+import org.apache.hadoop.hbase.client.SnapshotDescription;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * What the Java Admin says about the cluster, for the Go admin's tests to compare with (the
+ * "admin-..." commands). Each answer is a list of words "key=hexvalue", or of such lists.
+ */
+final class AdminChecks {
+  private AdminChecks() {}
+
+  /** Runs an "admin-..." command; null for any other command. */
+  static String dispatch(MiniCluster mc, String[] w) throws Exception {
+    switch (w[0]) {
+      case "admin-describe":
+        // admin-describe TABLE: the Java Admin's getDescriptor, raw and through its getters.
+        need(w, 2);
+        return describe(mc, TableName.valueOf(w[1]));
+      case "admin-procedures":
+        // admin-procedures: getProcedures' JSON, hex.
+        need(w, 1);
+        try (Admin admin = mc.adminConn.getAdmin()) {
+          return Hex.encode(admin.getProcedures().getBytes(StandardCharsets.UTF_8));
+        }
+      case "admin-locks":
+        need(w, 1);
+        try (Admin admin = mc.adminConn.getAdmin()) {
+          return Hex.encode(admin.getLocks().getBytes(StandardCharsets.UTF_8));
+        }
+      case "admin-snapshots":
+        // admin-snapshots: every snapshot, name/table/type/owner/ttl/creation, each hex.
+        need(w, 1);
+        return snapshots(mc);
+      case "admin-split-keys":
+        // admin-split-keys START END N: the split keys of createTable(desc, START, END, N).
+        need(w, 4);
+        return splitKeys(Hex.decode(w[1]), Hex.decode(w[2]), Integer.parseInt(w[3]));
+      case "admin-state":
+        // admin-state [TABLE]: the switches, the decommissioned servers, and a table's
+        // compaction state and last major compaction.
+        if (w.length > 2) {
+          throw new IllegalArgumentException("admin-state: wrong number of arguments");
+        }
+        return state(mc, w.length > 1 ? TableName.valueOf(w[1]) : null);
+      default:
+        return null;
+    }
+  }
+
+  private static void need(String[] w, int n) {
+    if (w.length != n) {
+      throw new IllegalArgumentException(w[0] + ": wrong number of arguments (" + (w.length - 1) + ")");
+    }
+  }
+
+  private static void kv(StringBuilder b, String k, Object v) {
+    if (b.length() > 0) {
+      b.append(' ');
+    }
+    b.append(k).append('=').append(Hex.encode(String.valueOf(v).getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static String describe(MiniCluster mc, TableName tn) throws Exception {
+    TableDescriptor d;
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      d = admin.getDescriptor(tn);
+    }
+    StringBuilder b = new StringBuilder();
+    d.getValues().forEach((k, v) -> kv(b, "T:" + Bytes.toString(k.get()), Bytes.toString(v.get())));
+    kv(b, "TG:MaxFileSize", d.getMaxFileSize());
+    kv(b, "TG:MemStoreFlushSize", d.getMemStoreFlushSize());
+    kv(b, "TG:ReadOnly", d.isReadOnly());
+    kv(b, "TG:CompactionEnabled", d.isCompactionEnabled());
+    kv(b, "TG:SplitEnabled", d.isSplitEnabled());
+    kv(b, "TG:MergeEnabled", d.isMergeEnabled());
+    kv(b, "TG:NormalizationEnabled", d.isNormalizationEnabled());
+    kv(b, "TG:Durability", d.getDurability());
+    kv(b, "TG:RegionReplication", d.getRegionReplication());
+    kv(b, "TG:RegionMemStoreReplication", d.hasRegionMemStoreReplication());
+    kv(b, "TG:Priority", d.getPriority());
+    kv(b, "TG:Owner", d.getOwnerString());
+    kv(b, "TG:FlushPolicy", d.getFlushPolicyClassName());
+    kv(b, "TG:SplitPolicy", d.getRegionSplitPolicyClassName());
+    kv(b, "TG:NormalizerTargetRegionCount", d.getNormalizerTargetRegionCount());
+    kv(b, "TG:NormalizerTargetRegionSize", d.getNormalizerTargetRegionSize());
+    List<String> cps = new ArrayList<>();
+    for (CoprocessorDescriptor c : d.getCoprocessorDescriptors()) {
+      cps.add(c.getJarPath().orElse("") + "|" + c.getClassName() + "|" + c.getPriority() + "|"
+        + new TreeMap<>(c.getProperties()));
+    }
+    kv(b, "TG:Coprocessors", String.join(";", cps));
+    for (ColumnFamilyDescriptor f : d.getColumnFamilies()) {
+      String p = f.getNameAsString();
+      f.getValues().forEach((k, v) -> kv(b, "F:" + p + ":" + Bytes.toString(k.get()), Bytes.toString(v.get())));
+      Map<String, String> conf = new TreeMap<>(f.getConfiguration());
+      kv(b, "FG:" + p + ":Configuration", conf);
+      kv(b, "FG:" + p + ":MaxVersions", f.getMaxVersions());
+      kv(b, "FG:" + p + ":MinVersions", f.getMinVersions());
+      kv(b, "FG:" + p + ":TimeToLive", f.getTimeToLive());
+      kv(b, "FG:" + p + ":Compression", f.getCompressionType().getName());
+      kv(b, "FG:" + p + ":CompactionCompression", f.getCompactionCompressionType().getName());
+      kv(b, "FG:" + p + ":Bloom", f.getBloomFilterType());
+      kv(b, "FG:" + p + ":BlockSize", f.getBlocksize());
+      kv(b, "FG:" + p + ":InMemory", f.isInMemory());
+      kv(b, "FG:" + p + ":Encoding", f.getDataBlockEncoding());
+      kv(b, "FG:" + p + ":KeepDeletedCells", f.getKeepDeletedCells());
+      kv(b, "FG:" + p + ":BlockCache", f.isBlockCacheEnabled());
+      kv(b, "FG:" + p + ":CacheDataOnWrite", f.isCacheDataOnWrite());
+      kv(b, "FG:" + p + ":CacheIndexesOnWrite", f.isCacheIndexesOnWrite());
+      kv(b, "FG:" + p + ":CacheBloomsOnWrite", f.isCacheBloomsOnWrite());
+      kv(b, "FG:" + p + ":EvictBlocksOnClose", f.isEvictBlocksOnClose());
+      kv(b, "FG:" + p + ":PrefetchBlocksOnOpen", f.isPrefetchBlocksOnOpen());
+      kv(b, "FG:" + p + ":CompressTags", f.isCompressTags());
+      kv(b, "FG:" + p + ":NewVersionBehavior", f.isNewVersionBehavior());
+      kv(b, "FG:" + p + ":Scope", f.getScope());
+      kv(b, "FG:" + p + ":DFSReplication", f.getDFSReplication());
+      kv(b, "FG:" + p + ":StoragePolicy", f.getStoragePolicy());
+      kv(b, "FG:" + p + ":InMemoryCompaction", f.getInMemoryCompaction());
+      kv(b, "FG:" + p + ":Mob", f.isMobEnabled());
+      kv(b, "FG:" + p + ":MobThreshold", f.getMobThreshold());
+      kv(b, "FG:" + p + ":MobCompactPartitionPolicy", f.getMobCompactPartitionPolicy());
+    }
+    return b.toString();
+  }
+
+  private static String snapshots(MiniCluster mc) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      for (SnapshotDescription s : admin.listSnapshots()) {
+        out.add(String.join("/", Hex.encode(Bytes.toBytes(s.getName())), Hex.encode(Bytes.toBytes(s.getTableNameAsString())),
+          s.getType().name(), Hex.encode(s.getOwner() == null ? new byte[0] : Bytes.toBytes(s.getOwner())),
+          Long.toString(s.getTtl()), Long.toString(s.getCreationTime())));
+      }
+    }
+    return String.join(" ", out);
+  }
+
+  private static String splitKeys(byte[] start, byte[] end, int n) {
+    byte[][] keys = n == 3 ? new byte[][] { start, end } : Bytes.split(start, end, n - 3);
+    List<String> out = new ArrayList<>();
+    for (byte[] k : keys) {
+      out.add(Hex.encode(k));
+    }
+    return String.join(" ", out);
+  }
+
+  private static String state(MiniCluster mc, TableName tn) throws Exception {
+    StringBuilder b = new StringBuilder();
+    try (Admin admin = mc.adminConn.getAdmin()) {
+      kv(b, "split", admin.isSplitEnabled());
+      kv(b, "merge", admin.isMergeEnabled());
+      kv(b, "catalogJanitor", admin.isCatalogJanitorEnabled());
+      kv(b, "cleanerChore", admin.isCleanerChoreEnabled());
+      kv(b, "normalizer", admin.isNormalizerEnabled());
+      kv(b, "snapshotCleanup", admin.isSnapshotCleanupEnabled());
+      List<String> dec = new ArrayList<>();
+      for (ServerName sn : admin.listDecommissionedRegionServers()) {
+        dec.add(sn.getServerName());
+      }
+      kv(b, "decommissioned", String.join(";", dec));
+      if (tn != null) {
+        kv(b, "compactionState", admin.getCompactionState(tn));
+        kv(b, "lastMajorCompaction", admin.getLastMajorCompactionTimestamp(tn));
+      }
+    }
+    return b.toString();
+  }
+}
