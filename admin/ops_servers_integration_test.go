@@ -195,7 +195,10 @@ func TestAdminCompactionsAndFlushes(t *testing.T) {
 		{"CompactFamily(no such family)", a.CompactFamily(ctx, name, "nofam", true), hberr.ErrNoSuchFamily},
 		{"CompactRegionServer(no server)", a.CompactRegionServer(ctx, "localhost:1", true), hberr.ErrServerNotFound},
 		{"FlushRegionServer(no server)", a.FlushRegionServer(ctx, "nohost"), hberr.ErrServerNotFound},
-		{"RegionCompactionState(no region)", func() error { _, err := a.RegionCompactionState(ctx, []byte("0123456789abcdef0123456789abcdef")); return err }(), hberr.ErrRegionNotFound},
+		{"RegionCompactionState(no region)", func() error {
+			_, err := a.RegionCompactionState(ctx, []byte("0123456789abcdef0123456789abcdef"))
+			return err
+		}(), hberr.ErrRegionNotFound},
 		{"LastMajorCompaction(no table)", func() error { _, err := a.LastMajorCompaction(ctx, name+"_none"); return err }(), hberr.ErrTableNotFound},
 		{"TableCompactionState(no table)", func() error { _, err := a.TableCompactionState(ctx, name+"_none"); return err }(), hberr.ErrTableNotFound},
 	} {
