@@ -362,14 +362,54 @@ func TestAdminServerCalls(t *testing.T) {
 	if err := a.RollWALWriter(ctx, rs[0].Server.Addr()); err != nil {
 		t.Fatalf("RollWALWriter: %v", err)
 	}
+
+	// A setting changed in a configuration file reaches the server reloaded, and only it, then
+	// every server (hbasetest's live site file, which the servers read again only when told).
+	cl := testCluster(t)
+	key := "gohbase.test.live." + name
+	if err := cl.SetLiveSite(ctx, key, "v1"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.SetLiveSite(ctx, key, "") })
+	status, err := cl.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	confs := func() []string {
+		t.Helper()
+		var out []string
+		for _, i := range []int{-1, 0, 1, 2} {
+			v, _, err := cl.ServerConf(ctx, i, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+	if got := confs(); !slices.Equal(got, []string{"", "", "", ""}) {
+		t.Fatalf("before a reload: master and servers see %q; want nothing", got)
+	}
+	if err := a.UpdateConfiguration(ctx, status.RegionServers[1].Addr); err != nil {
+		t.Fatalf("UpdateConfiguration(region server 1): %v", err)
+	}
+	if got := confs(); !slices.Equal(got, []string{"", "", "v1", ""}) {
+		t.Fatalf("after UpdateConfiguration of region server 1: master and servers see %q; want it on 1 only", got)
+	}
 	if err := a.UpdateConfiguration(ctx, st.Master.String()); err != nil {
 		t.Fatalf("UpdateConfiguration(master): %v", err)
 	}
-	if err := a.UpdateConfiguration(ctx, rs[0].Server.Addr()); err != nil {
-		t.Fatalf("UpdateConfiguration(region server): %v", err)
+	if got := confs(); !slices.Equal(got, []string{"v1", "", "v1", ""}) {
+		t.Fatalf("after UpdateConfiguration of the master: master and servers see %q", got)
+	}
+	if err := cl.SetLiveSite(ctx, key, "v2"); err != nil {
+		t.Fatal(err)
 	}
 	if err := a.UpdateAllConfigurations(ctx); err != nil {
 		t.Fatalf("UpdateAllConfigurations: %v", err)
+	}
+	if got := confs(); !slices.Equal(got, []string{"v2", "v2", "v2", "v2"}) {
+		t.Fatalf("after UpdateAllConfigurations: master and servers see %q; want v2 everywhere", got)
 	}
 	for _, bad := range []error{
 		a.RollWALWriter(ctx, "localhost:1"), a.UpdateConfiguration(ctx, "localhost:1"),

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -170,4 +172,51 @@ func JavaAdminMethods(ctx context.Context, hbaseVersion string) ([]JavaMethod, e
 		return nil, errors.New("hbasetest: listing the Java Admin's methods: no method")
 	}
 	return out, nil
+}
+
+// liveSiteDir is the directory of the configuration file the cluster's servers read again on
+// a configuration reload (SetLiveSite); it is on the launcher's class path.
+func (c *Cluster) liveSiteDir() (string, error) {
+	d := filepath.Join(c.Dir, "live-site")
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return "", fmt.Errorf("hbasetest: %w", err)
+	}
+	return d, nil
+}
+
+// SetLiveSite sets key to value ("" removes it) in a configuration file that every server of
+// the cluster has among its configuration resources but reads again only when told to (an
+// admin client's update_config, HBase's Admin.updateConfiguration): a test changes a setting
+// there, then checks that the servers it reloaded, and only those, see it (ServerConf).
+func (c *Cluster) SetLiveSite(ctx context.Context, key, value string) error {
+	if key == "" || strings.ContainsAny(key, " \t\n") {
+		return fmt.Errorf("hbasetest: live-site: bad key %q", key)
+	}
+	words := []string{"live-site", key}
+	if value != "" {
+		words = append(words, encodeBytes([]byte(value)))
+	}
+	_, err := c.do(ctx, words...)
+	return err
+}
+
+// ServerConf returns key of the live configuration of region server index, or of the active
+// master when index is -1, and whether it is set.
+func (c *Cluster) ServerConf(ctx context.Context, index int, key string) (string, bool, error) {
+	who := "master"
+	if index >= 0 {
+		who = strconv.Itoa(index)
+	}
+	w, err := c.do(ctx, "server-conf", who, key)
+	if err != nil {
+		return "", false, err
+	}
+	if len(w) != 1 {
+		return "", false, fmt.Errorf("hbasetest: server-conf: %d words, want 1", len(w))
+	}
+	if w[0] == "-" {
+		return "", false, nil
+	}
+	b, err := decodeBytes(w[0])
+	return string(b), err == nil, err
 }

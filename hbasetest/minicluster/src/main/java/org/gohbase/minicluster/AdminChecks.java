@@ -54,9 +54,39 @@ final class AdminChecks {
           throw new IllegalArgumentException("admin-state: wrong number of arguments");
         }
         return state(mc, w.length > 1 ? TableName.valueOf(w[1]) : null);
+      case "live-site":
+        // live-site KEY [VALUE]: sets (or removes) KEY in the configuration file the servers
+        // read again on updateConfiguration (LiveSite).
+        if (w.length != 2 && w.length != 3) {
+          throw new IllegalArgumentException("live-site: wrong number of arguments");
+        }
+        LiveSite.set(w[1], w.length > 2 ? new String(Hex.decode(w[2]), StandardCharsets.UTF_8) : "");
+        return "";
+      case "server-conf":
+        // server-conf SLOT|master KEY: KEY in the server's live configuration, hex ("-" unset).
+        need(w, 3);
+        return serverConf(mc, w[1], w[2]);
       default:
         return null;
     }
+  }
+
+  private static String serverConf(MiniCluster mc, String server, String key) {
+    org.apache.hadoop.conf.Configuration c;
+    if (server.equals("master")) {
+      if (mc.master() == null) {
+        throw new IllegalArgumentException("server-conf: no active master");
+      }
+      c = mc.master().getConfiguration();
+    } else {
+      int i = Integer.parseInt(server);
+      if (i < 0 || i >= mc.slots() || mc.regionServer(i) == null) {
+        throw new IllegalArgumentException("server-conf: region server " + server + " is not running");
+      }
+      c = mc.regionServer(i).getConfiguration();
+    }
+    String v = c.get(key);
+    return v == null ? "-" : Hex.encode(v.getBytes(StandardCharsets.UTF_8));
   }
 
   private static void need(String[] w, int n) {
