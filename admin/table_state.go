@@ -16,9 +16,11 @@ func (a *Admin) TableDisabled(ctx context.Context, table string) (bool, error) {
 	return err == nil && st == pb.TableState_DISABLED, call.end(ctx, err)
 }
 
-// OfflineRegion marks a region (full or encoded name) offline in hbase:meta and closes it,
-// without the procedure an UnassignRegion runs: for operators repairing hbase:meta. The
-// region stays offline until AssignRegion.
+// OfflineRegion sets the master's state of a region (full or encoded name) to OFFLINE without
+// closing it anywhere, as HBase's Admin.offline does: a repair of the master's view for
+// operators who know the region is not served (hbck's business). A region that is open stays
+// open on its server, and the master no longer knows it; UnassignRegion is the way to close
+// one.
 func (a *Admin) OfflineRegion(ctx context.Context, regionName []byte) error {
 	ctx, call := a.begin(ctx, "OfflineRegion", string(regionName), regionTable(regionName))
 	r, err := a.region(ctx, regionName)
