@@ -30,6 +30,9 @@ func TestAdminOpsOnFakeHBase(t *testing.T) {
 	if off, err := a.TableDisabled(ctx, "t"); err != nil || off {
 		t.Fatalf("TableDisabled = %v, %v; want false", off, err)
 	}
+	if ok, err := a.TableAvailable(ctx, "t"); err != nil || !ok {
+		t.Fatalf("TableAvailable = %v, %v; want true", ok, err)
+	}
 	rs, err := a.Regions(ctx, "t")
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -249,9 +250,12 @@ func TestAdminTypedRefusals(t *testing.T) {
 		t.Fatalf("ListNamespaces = %v, %v", ns, err)
 	}
 
-	// TableDisabled, the other side of TableEnabled.
+	// TableDisabled, the other side of TableEnabled; TableAvailable.
 	if off, err := a.TableDisabled(ctx, name); err != nil || off {
 		t.Fatalf("TableDisabled(enabled) = %v, %v", off, err)
+	}
+	if ok, err := a.TableAvailable(ctx, name); err != nil || !ok {
+		t.Fatalf("TableAvailable(enabled) = %v, %v", ok, err)
 	}
 	if err := a.DisableTable(ctx, name); err != nil {
 		t.Fatal(err)
@@ -259,8 +263,13 @@ func TestAdminTypedRefusals(t *testing.T) {
 	if off, err := a.TableDisabled(ctx, name); err != nil || !off {
 		t.Fatalf("TableDisabled(disabled) = %v, %v", off, err)
 	}
-	if _, err := a.TableDisabled(ctx, name+"_none"); !errors.Is(err, hberr.ErrTableNotFound) {
-		t.Fatalf("TableDisabled(no table): %v; want hberr.ErrTableNotFound", err)
+	if ok, err := a.TableAvailable(ctx, name); err != nil || ok {
+		t.Fatalf("TableAvailable(disabled) = %v, %v", ok, err)
+	}
+	for _, f := range []func(context.Context, string) (bool, error){a.TableDisabled, a.TableAvailable} {
+		if _, err := f(ctx, name+"_none"); !errors.Is(err, hberr.ErrTableNotFound) {
+			t.Fatalf("TableDisabled/TableAvailable(no table): %v; want hberr.ErrTableNotFound", err)
+		}
 	}
 	if err := a.OfflineRegion(ctx, []byte("0123456789abcdef0123456789abcdef")); !errors.Is(err, hberr.ErrRegionNotFound) {
 		t.Fatalf("OfflineRegion(no region): %v; want hberr.ErrRegionNotFound", err)

@@ -32,3 +32,24 @@ func (a *Admin) OfflineRegion(ctx context.Context, regionName []byte) error {
 	}
 	return call.end(ctx, err)
 }
+
+// TableAvailable reports whether table is enabled and every region of it is assigned to a
+// server in hbase:meta, as the Java Admin's isTableAvailable does; hberr.ErrTableNotFound
+// when it does not exist.
+func (a *Admin) TableAvailable(ctx context.Context, table string) (bool, error) {
+	ctx, call := a.begin(ctx, "TableAvailable", table, table)
+	st, err := a.tableState(ctx, table)
+	if err != nil || st != pb.TableState_ENABLED {
+		return false, call.end(ctx, err)
+	}
+	rs, err := a.regions(ctx, table)
+	if err != nil {
+		return false, call.end(ctx, err)
+	}
+	for _, r := range rs {
+		if r.Server.Port == 0 {
+			return false, call.end(ctx, nil)
+		}
+	}
+	return len(rs) > 0, call.end(ctx, nil)
+}
