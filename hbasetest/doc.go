@@ -99,6 +99,16 @@
 //	                                <renew> seconds, 0: not renewable, -1: Kerby's default
 //	kdc-clockskew [seconds|default] OK <previous seconds>  (secure only) sets the KDC's allowable
 //	                                clock skew (default 300; negative rejects every client time)
+//	admin-describe <table>          OK T:<key>=<value> F:<fam>:<key>=<value> TG:<getter>=<value> FG:<fam>:<getter>=<value> ...
+//	                                the Java Admin's getDescriptor, values in hex (Cluster.JavaDescribe)
+//	admin-state [table]             OK <switch>=<value> ...  the Java Admin's switches, decommissioned
+//	                                servers, a table's compaction state (Cluster.JavaAdminState)
+//	admin-procedures|admin-locks    OK <json>  the Java Admin's getProcedures, getLocks (hex)
+//	admin-snapshots                 OK <name>/<table>/<type>/<owner>/<ttl s>/<created ms> ...
+//	admin-split-keys <start> <end> <n>   OK <key> ...  createTable(desc, start, end, n)'s split keys
+//	live-site <key> [value]         sets (no value: removes) key in the configuration file the
+//	                                servers read again on update_config (Cluster.SetLiveSite)
+//	server-conf <index|master> <key>   OK <value|->  key in that server's live configuration
 //	stop                            stops the cluster and removes its directory
 //
 // Admin commands wait for their effect (a split's daughters open, a moved region open on its
