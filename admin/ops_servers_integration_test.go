@@ -86,7 +86,15 @@ func TestAdminCompactionsAndFlushes(t *testing.T) {
 	r := rs[0]
 	files := func(want int) {
 		t.Helper()
-		waitFor(t, ctx, strconv.Itoa(want)+" store files", func() bool { return storeFiles(t, a, ctx, r.Encoded) == want })
+		last := -2
+		waitFor(t, ctx, strconv.Itoa(want)+" store files", func() bool {
+			n := storeFiles(t, a, ctx, r.Encoded)
+			if n != last {
+				t.Logf("store files of %s: %d (want %d)", r.Encoded, n, want)
+				last = n
+			}
+			return n == want
+		})
 	}
 	if ts, err := a.LastMajorCompaction(ctx, name); err != nil || !ts.IsZero() {
 		t.Fatalf("LastMajorCompaction of a new table = %v, %v; want none", ts, err)
@@ -348,7 +356,8 @@ func TestAdminServerCalls(t *testing.T) {
 	}
 	adminRows(t, c, ctx, name)
 	stats, err := a.ClearBlockCache(ctx, name)
-	if err != nil || stats.EvictedBlocks == 0 || stats.EvictedBytes == 0 || stats.MaxCacheSize == 0 || len(stats.Failed) != 0 {
+	// (HBase 2.6 counts the blocks and the cache size, not the bytes: EvictedBytes stays 0.)
+	if err != nil || stats.EvictedBlocks == 0 || stats.MaxCacheSize == 0 || len(stats.Failed) != 0 {
 		t.Fatalf("ClearBlockCache = %+v, %v; want blocks evicted", stats, err)
 	}
 	if again, err := a.ClearBlockCache(ctx, name); err != nil || again.EvictedBlocks != 0 {

@@ -105,7 +105,9 @@ func (a *Admin) CleanerChoreEnabled(ctx context.Context) (bool, error) {
 		(*pb.IsCleanerChoreEnabledResponse).GetValue)
 }
 
-// RunCleanerChore runs the cleaner chore once and reports whether it ran.
+// RunCleanerChore runs the cleaner chore once and reports what HBase's runCleanerChore does:
+// whether the cleaners deleted every old file they went through (false when some stay, such
+// as archived files a snapshot still references).
 func (a *Admin) RunCleanerChore(ctx context.Context) (bool, error) {
 	return masterBool(a, ctx, "RunCleanerChore", wire.MethodRunCleanerChore, &pb.RunCleanerChoreRequest{},
 		(*pb.RunCleanerChoreResponse).GetCleanerChoreRan)

@@ -181,7 +181,7 @@ func TestTypedAttributesRefused(t *testing.T) {
 }
 
 // KeyRangeSplits gives the split keys of HBase's Bytes.split (values from HBase 2.6.1's
-// Bytes.split, computed by the Java client).
+// Bytes.split, as TestAdminKeyRangeSplits compares them with the Java client's).
 func TestKeyRangeSplits(t *testing.T) {
 	for _, c := range []struct {
 		start, end string
@@ -191,7 +191,8 @@ func TestKeyRangeSplits(t *testing.T) {
 		{"a", "z", 3, []string{"a", "z"}},
 		{"a", "z", 5, []string{"a", "i", "q", "z"}},
 		{"\x00", "\xff", 4, []string{"\x00", "\x7f", "\xff"}},
-		{"a", "b", 6, []string{"a", "a@", "a\x80", "a\xc0", "b"}},
+		{"a", "b", 6, []string{"a\x00", "a@", "a\x80", "a\xc0", "b\x00"}},
+		{"row,", "row,\x01", 5, []string{"row,\x00\x00", "row,\x00U", "row,\x00\xaa", "row,\x01\x00"}},
 		{"aaa", "b", 4, []string{"aaa", "a\xb0\xb0", "b"}},
 	} {
 		got, err := splitKeys([]CreateTableOption{KeyRangeSplits([]byte(c.start), []byte(c.end), c.n)})

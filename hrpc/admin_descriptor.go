@@ -347,7 +347,8 @@ func RegionReplication(n int) TableOption {
 	}
 }
 
-// TableConfiguration overrides a server configuration key for this table.
+// TableConfiguration overrides a server configuration key for this table. HBase 2 keeps it
+// among the table's values: DescribeTable gives it back in Attributes.
 func TableConfiguration(key, value string) TableOption {
 	return func(t *TableDescriptor) error {
 		if key == "" {

@@ -8,9 +8,9 @@ import (
 // KeyRangeSplits pre-splits the table into n regions (at least 3) between start and end, as
 // the Java Admin's createTable(desc, startKey, endKey, numRegions) does: a first region
 // below start, a last one from end, and n-2 regions of equal shares of the keys between them
-// (HBase's Bytes.split: the keys read as numbers, the shorter padded with zero bytes, a byte
-// added while the range has fewer keys than regions), so the regions are the same as
-// the Java client's.
+// (HBase's Bytes.split: the keys read as numbers, the shorter padded with zero bytes, a zero
+// byte added to both while the range has fewer keys than regions, and then the first and
+// last split keys are start and end so padded), so the regions are the Java client's.
 func KeyRangeSplits(start, end []byte, n int) CreateTableOption {
 	return func(c *createTable) error {
 		if n < 3 {
@@ -32,7 +32,8 @@ func KeyRangeSplits(start, end []byte, n int) CreateTableOption {
 
 // splitRange returns a, num keys between a and b, and b: Bytes.split(a, b, num) of HBase.
 // Both are padded to the longer length with zero bytes and read as unsigned numbers behind a
-// 0x01 0x00 header; while b-a is below num+1 a zero byte is added to both. The inner keys are
+// 0x01 0x00 header; while b-a is below num+1 a zero byte is added to both, and the padded keys
+// replace a and b as the first and last keys (as HBase's recursion does). The inner keys are
 // a + i*((b-a)/(num+1)) without the header.
 func splitRange(a, b []byte, num int) [][]byte {
 	ap, bp := a, b
@@ -49,6 +50,7 @@ func splitRange(a, b []byte, num int) [][]byte {
 		parts := big.NewInt(int64(num) + 1)
 		if diff.Cmp(parts) < 0 {
 			ap, bp = append(ap, 0), append(bp, 0)
+			a, b = ap, bp
 			continue
 		}
 		step := new(big.Int).Div(diff, parts)
