@@ -81,6 +81,7 @@ func TestAdminOpsOnFakeHBase(t *testing.T) {
 		{"Locks", "GetLocks", noErr(a.Locks(ctx))},
 		{"AbortProcedure", "AbortProcedure", a.AbortProcedure(ctx, 1, true)},
 		{"OfflineRegion", "OfflineRegion", a.OfflineRegion(ctx, region)},
+		{"TruncateRegion", "TruncateRegion", a.TruncateRegion(ctx, region)},
 		{"Snapshot", "Snapshot", a.Snapshot(ctx, "s", "t", SnapshotTTL(time.Hour))},
 	} {
 		if !errors.Is(c.err, hberr.ErrNotSupported) || !strings.Contains(c.err.Error(), c.rpc) || !strings.Contains(c.err.Error(), c.call) {

@@ -115,6 +115,24 @@ func TestAdminSplitMergeSwitches(t *testing.T) {
 		t.Fatalf("after the merge: regions %q; want [\"\" p]", got)
 	}
 
+	// TruncateRegion empties one region and keeps its boundaries.
+	rs, err = a.Regions(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.TruncateRegion(ctx, []byte(rs[0].Encoded)); err != nil {
+		t.Fatalf("TruncateRegion: %v", err)
+	}
+	if got := adminRows(t, c, ctx, name); len(got) != 1 || got[0] != "t" {
+		t.Fatalf("rows after truncating the first region = %q; want [t]", got)
+	}
+	if got := starts(); len(got) != 2 || got[1] != "p" {
+		t.Fatalf("after TruncateRegion: regions %q; want [\"\" p]", got)
+	}
+	if err := a.TruncateRegion(ctx, []byte("0123456789abcdef0123456789abcdef")); !errors.Is(err, hberr.ErrRegionNotFound) {
+		t.Fatalf("TruncateRegion(no region): %v; want hberr.ErrRegionNotFound", err)
+	}
+
 	// A table whose SPLIT_ENABLED is off refuses a split with the same error.
 	name2 := adminTableName(t, "nosplit")
 	adminDropLater(t, a, name2)

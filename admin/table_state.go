@@ -53,3 +53,18 @@ func (a *Admin) TableAvailable(ctx context.Context, table string) (bool, error) 
 	}
 	return len(rs) > 0, call.end(ctx, nil)
 }
+
+// TruncateRegion deletes every row of a region (full or encoded name) and waits until it is
+// open again, empty, with its boundaries (HBase 2.6; an older master answers
+// hberr.ErrNotSupported).
+func (a *Admin) TruncateRegion(ctx context.Context, regionName []byte) error {
+	ctx, call := a.begin(ctx, "TruncateRegion", string(regionName), regionTable(regionName))
+	r, err := a.region(ctx, regionName)
+	if err == nil {
+		var req *pb.TruncateRegionRequest
+		if req, err = wire.TruncateRegionRequest(hrpcwire.RegionInfo(r), a.nonce()); err == nil {
+			err = a.procedure(ctx, wire.MethodTruncateRegion, req, &pb.TruncateRegionResponse{}, nil)
+		}
+	}
+	return call.end(ctx, err)
+}

@@ -121,7 +121,7 @@
 // UpdateConfiguration, RollWALWriter), the master's switches and chores (split, merge,
 // catalog janitor, cleaner chore, snapshot cleanup, maintenance mode, Normalize), compaction
 // states and last major compactions, procedures and locks (Procedures, Locks, AbortProcedure),
-// decommissioned servers, OfflineRegion, ClearBlockCache, flushes and compactions of one
+// decommissioned servers, OfflineRegion, TruncateRegion, ClearBlockCache, flushes and compactions of one
 // family, the region servers' other AdminService calls, and the filters and comparators not listed
 // above (FirstKeyValueMatchingQualifiersFilter, BinaryComponentComparator,
 // BigDecimalComparator...). RegexStringComparator and table regular expressions use Go's

@@ -302,6 +302,117 @@ func (*OfflineRegionResponse) Descriptor() ([]byte, []int) {
 	return file_AdminOps_proto_rawDescGZIP(), []int{1}
 }
 
+// MasterService TruncateRegion: deletes a region's data (HBase 2.6).
+type TruncateRegionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RegionInfo    *RegionInfo            `protobuf:"bytes,1,req,name=region_info,json=regionInfo" json:"region_info,omitempty"`
+	NonceGroup    *uint64                `protobuf:"varint,2,opt,name=nonce_group,json=nonceGroup,def=0" json:"nonce_group,omitempty"`
+	Nonce         *uint64                `protobuf:"varint,3,opt,name=nonce,def=0" json:"nonce,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+// Default values for TruncateRegionRequest fields.
+const (
+	Default_TruncateRegionRequest_NonceGroup = uint64(0)
+	Default_TruncateRegionRequest_Nonce      = uint64(0)
+)
+
+func (x *TruncateRegionRequest) Reset() {
+	*x = TruncateRegionRequest{}
+	mi := &file_AdminOps_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TruncateRegionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TruncateRegionRequest) ProtoMessage() {}
+
+func (x *TruncateRegionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_AdminOps_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TruncateRegionRequest.ProtoReflect.Descriptor instead.
+func (*TruncateRegionRequest) Descriptor() ([]byte, []int) {
+	return file_AdminOps_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *TruncateRegionRequest) GetRegionInfo() *RegionInfo {
+	if x != nil {
+		return x.RegionInfo
+	}
+	return nil
+}
+
+func (x *TruncateRegionRequest) GetNonceGroup() uint64 {
+	if x != nil && x.NonceGroup != nil {
+		return *x.NonceGroup
+	}
+	return Default_TruncateRegionRequest_NonceGroup
+}
+
+func (x *TruncateRegionRequest) GetNonce() uint64 {
+	if x != nil && x.Nonce != nil {
+		return *x.Nonce
+	}
+	return Default_TruncateRegionRequest_Nonce
+}
+
+type TruncateRegionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ProcId        *uint64                `protobuf:"varint,1,opt,name=proc_id,json=procId" json:"proc_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TruncateRegionResponse) Reset() {
+	*x = TruncateRegionResponse{}
+	mi := &file_AdminOps_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TruncateRegionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TruncateRegionResponse) ProtoMessage() {}
+
+func (x *TruncateRegionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_AdminOps_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TruncateRegionResponse.ProtoReflect.Descriptor instead.
+func (*TruncateRegionResponse) Descriptor() ([]byte, []int) {
+	return file_AdminOps_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *TruncateRegionResponse) GetProcId() uint64 {
+	if x != nil && x.ProcId != nil {
+		return *x.ProcId
+	}
+	return 0
+}
+
 // MasterService Normalize: the tables to look at (all when none is named).
 type NormalizeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -314,7 +425,7 @@ type NormalizeRequest struct {
 
 func (x *NormalizeRequest) Reset() {
 	*x = NormalizeRequest{}
-	mi := &file_AdminOps_proto_msgTypes[2]
+	mi := &file_AdminOps_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -326,7 +437,7 @@ func (x *NormalizeRequest) String() string {
 func (*NormalizeRequest) ProtoMessage() {}
 
 func (x *NormalizeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[2]
+	mi := &file_AdminOps_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -339,7 +450,7 @@ func (x *NormalizeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NormalizeRequest.ProtoReflect.Descriptor instead.
 func (*NormalizeRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{2}
+	return file_AdminOps_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *NormalizeRequest) GetTableNames() []*TableName {
@@ -372,7 +483,7 @@ type NormalizeResponse struct {
 
 func (x *NormalizeResponse) Reset() {
 	*x = NormalizeResponse{}
-	mi := &file_AdminOps_proto_msgTypes[3]
+	mi := &file_AdminOps_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -384,7 +495,7 @@ func (x *NormalizeResponse) String() string {
 func (*NormalizeResponse) ProtoMessage() {}
 
 func (x *NormalizeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[3]
+	mi := &file_AdminOps_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -397,7 +508,7 @@ func (x *NormalizeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NormalizeResponse.ProtoReflect.Descriptor instead.
 func (*NormalizeResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{3}
+	return file_AdminOps_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *NormalizeResponse) GetNormalizerRan() bool {
@@ -416,7 +527,7 @@ type RunCatalogScanRequest struct {
 
 func (x *RunCatalogScanRequest) Reset() {
 	*x = RunCatalogScanRequest{}
-	mi := &file_AdminOps_proto_msgTypes[4]
+	mi := &file_AdminOps_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -428,7 +539,7 @@ func (x *RunCatalogScanRequest) String() string {
 func (*RunCatalogScanRequest) ProtoMessage() {}
 
 func (x *RunCatalogScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[4]
+	mi := &file_AdminOps_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -441,7 +552,7 @@ func (x *RunCatalogScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunCatalogScanRequest.ProtoReflect.Descriptor instead.
 func (*RunCatalogScanRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{4}
+	return file_AdminOps_proto_rawDescGZIP(), []int{6}
 }
 
 type RunCatalogScanResponse struct {
@@ -454,7 +565,7 @@ type RunCatalogScanResponse struct {
 
 func (x *RunCatalogScanResponse) Reset() {
 	*x = RunCatalogScanResponse{}
-	mi := &file_AdminOps_proto_msgTypes[5]
+	mi := &file_AdminOps_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -466,7 +577,7 @@ func (x *RunCatalogScanResponse) String() string {
 func (*RunCatalogScanResponse) ProtoMessage() {}
 
 func (x *RunCatalogScanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[5]
+	mi := &file_AdminOps_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -479,7 +590,7 @@ func (x *RunCatalogScanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunCatalogScanResponse.ProtoReflect.Descriptor instead.
 func (*RunCatalogScanResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{5}
+	return file_AdminOps_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *RunCatalogScanResponse) GetScanResult() int32 {
@@ -499,7 +610,7 @@ type EnableCatalogJanitorRequest struct {
 
 func (x *EnableCatalogJanitorRequest) Reset() {
 	*x = EnableCatalogJanitorRequest{}
-	mi := &file_AdminOps_proto_msgTypes[6]
+	mi := &file_AdminOps_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -511,7 +622,7 @@ func (x *EnableCatalogJanitorRequest) String() string {
 func (*EnableCatalogJanitorRequest) ProtoMessage() {}
 
 func (x *EnableCatalogJanitorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[6]
+	mi := &file_AdminOps_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -524,7 +635,7 @@ func (x *EnableCatalogJanitorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnableCatalogJanitorRequest.ProtoReflect.Descriptor instead.
 func (*EnableCatalogJanitorRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{6}
+	return file_AdminOps_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *EnableCatalogJanitorRequest) GetEnable() bool {
@@ -543,7 +654,7 @@ type EnableCatalogJanitorResponse struct {
 
 func (x *EnableCatalogJanitorResponse) Reset() {
 	*x = EnableCatalogJanitorResponse{}
-	mi := &file_AdminOps_proto_msgTypes[7]
+	mi := &file_AdminOps_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -555,7 +666,7 @@ func (x *EnableCatalogJanitorResponse) String() string {
 func (*EnableCatalogJanitorResponse) ProtoMessage() {}
 
 func (x *EnableCatalogJanitorResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[7]
+	mi := &file_AdminOps_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -568,7 +679,7 @@ func (x *EnableCatalogJanitorResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnableCatalogJanitorResponse.ProtoReflect.Descriptor instead.
 func (*EnableCatalogJanitorResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{7}
+	return file_AdminOps_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *EnableCatalogJanitorResponse) GetPrevValue() bool {
@@ -587,7 +698,7 @@ type IsCatalogJanitorEnabledRequest struct {
 
 func (x *IsCatalogJanitorEnabledRequest) Reset() {
 	*x = IsCatalogJanitorEnabledRequest{}
-	mi := &file_AdminOps_proto_msgTypes[8]
+	mi := &file_AdminOps_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -599,7 +710,7 @@ func (x *IsCatalogJanitorEnabledRequest) String() string {
 func (*IsCatalogJanitorEnabledRequest) ProtoMessage() {}
 
 func (x *IsCatalogJanitorEnabledRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[8]
+	mi := &file_AdminOps_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -612,7 +723,7 @@ func (x *IsCatalogJanitorEnabledRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsCatalogJanitorEnabledRequest.ProtoReflect.Descriptor instead.
 func (*IsCatalogJanitorEnabledRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{8}
+	return file_AdminOps_proto_rawDescGZIP(), []int{10}
 }
 
 type IsCatalogJanitorEnabledResponse struct {
@@ -624,7 +735,7 @@ type IsCatalogJanitorEnabledResponse struct {
 
 func (x *IsCatalogJanitorEnabledResponse) Reset() {
 	*x = IsCatalogJanitorEnabledResponse{}
-	mi := &file_AdminOps_proto_msgTypes[9]
+	mi := &file_AdminOps_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -636,7 +747,7 @@ func (x *IsCatalogJanitorEnabledResponse) String() string {
 func (*IsCatalogJanitorEnabledResponse) ProtoMessage() {}
 
 func (x *IsCatalogJanitorEnabledResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[9]
+	mi := &file_AdminOps_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -649,7 +760,7 @@ func (x *IsCatalogJanitorEnabledResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsCatalogJanitorEnabledResponse.ProtoReflect.Descriptor instead.
 func (*IsCatalogJanitorEnabledResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{9}
+	return file_AdminOps_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *IsCatalogJanitorEnabledResponse) GetValue() bool {
@@ -668,7 +779,7 @@ type RunCleanerChoreRequest struct {
 
 func (x *RunCleanerChoreRequest) Reset() {
 	*x = RunCleanerChoreRequest{}
-	mi := &file_AdminOps_proto_msgTypes[10]
+	mi := &file_AdminOps_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -680,7 +791,7 @@ func (x *RunCleanerChoreRequest) String() string {
 func (*RunCleanerChoreRequest) ProtoMessage() {}
 
 func (x *RunCleanerChoreRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[10]
+	mi := &file_AdminOps_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -693,7 +804,7 @@ func (x *RunCleanerChoreRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunCleanerChoreRequest.ProtoReflect.Descriptor instead.
 func (*RunCleanerChoreRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{10}
+	return file_AdminOps_proto_rawDescGZIP(), []int{12}
 }
 
 type RunCleanerChoreResponse struct {
@@ -705,7 +816,7 @@ type RunCleanerChoreResponse struct {
 
 func (x *RunCleanerChoreResponse) Reset() {
 	*x = RunCleanerChoreResponse{}
-	mi := &file_AdminOps_proto_msgTypes[11]
+	mi := &file_AdminOps_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -717,7 +828,7 @@ func (x *RunCleanerChoreResponse) String() string {
 func (*RunCleanerChoreResponse) ProtoMessage() {}
 
 func (x *RunCleanerChoreResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[11]
+	mi := &file_AdminOps_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -730,7 +841,7 @@ func (x *RunCleanerChoreResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunCleanerChoreResponse.ProtoReflect.Descriptor instead.
 func (*RunCleanerChoreResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{11}
+	return file_AdminOps_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RunCleanerChoreResponse) GetCleanerChoreRan() bool {
@@ -750,7 +861,7 @@ type SetCleanerChoreRunningRequest struct {
 
 func (x *SetCleanerChoreRunningRequest) Reset() {
 	*x = SetCleanerChoreRunningRequest{}
-	mi := &file_AdminOps_proto_msgTypes[12]
+	mi := &file_AdminOps_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -762,7 +873,7 @@ func (x *SetCleanerChoreRunningRequest) String() string {
 func (*SetCleanerChoreRunningRequest) ProtoMessage() {}
 
 func (x *SetCleanerChoreRunningRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[12]
+	mi := &file_AdminOps_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -775,7 +886,7 @@ func (x *SetCleanerChoreRunningRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetCleanerChoreRunningRequest.ProtoReflect.Descriptor instead.
 func (*SetCleanerChoreRunningRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{12}
+	return file_AdminOps_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SetCleanerChoreRunningRequest) GetOn() bool {
@@ -794,7 +905,7 @@ type SetCleanerChoreRunningResponse struct {
 
 func (x *SetCleanerChoreRunningResponse) Reset() {
 	*x = SetCleanerChoreRunningResponse{}
-	mi := &file_AdminOps_proto_msgTypes[13]
+	mi := &file_AdminOps_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -806,7 +917,7 @@ func (x *SetCleanerChoreRunningResponse) String() string {
 func (*SetCleanerChoreRunningResponse) ProtoMessage() {}
 
 func (x *SetCleanerChoreRunningResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[13]
+	mi := &file_AdminOps_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -819,7 +930,7 @@ func (x *SetCleanerChoreRunningResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetCleanerChoreRunningResponse.ProtoReflect.Descriptor instead.
 func (*SetCleanerChoreRunningResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{13}
+	return file_AdminOps_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SetCleanerChoreRunningResponse) GetPrevValue() bool {
@@ -838,7 +949,7 @@ type IsCleanerChoreEnabledRequest struct {
 
 func (x *IsCleanerChoreEnabledRequest) Reset() {
 	*x = IsCleanerChoreEnabledRequest{}
-	mi := &file_AdminOps_proto_msgTypes[14]
+	mi := &file_AdminOps_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -850,7 +961,7 @@ func (x *IsCleanerChoreEnabledRequest) String() string {
 func (*IsCleanerChoreEnabledRequest) ProtoMessage() {}
 
 func (x *IsCleanerChoreEnabledRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[14]
+	mi := &file_AdminOps_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -863,7 +974,7 @@ func (x *IsCleanerChoreEnabledRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsCleanerChoreEnabledRequest.ProtoReflect.Descriptor instead.
 func (*IsCleanerChoreEnabledRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{14}
+	return file_AdminOps_proto_rawDescGZIP(), []int{16}
 }
 
 type IsCleanerChoreEnabledResponse struct {
@@ -875,7 +986,7 @@ type IsCleanerChoreEnabledResponse struct {
 
 func (x *IsCleanerChoreEnabledResponse) Reset() {
 	*x = IsCleanerChoreEnabledResponse{}
-	mi := &file_AdminOps_proto_msgTypes[15]
+	mi := &file_AdminOps_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -887,7 +998,7 @@ func (x *IsCleanerChoreEnabledResponse) String() string {
 func (*IsCleanerChoreEnabledResponse) ProtoMessage() {}
 
 func (x *IsCleanerChoreEnabledResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[15]
+	mi := &file_AdminOps_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -900,7 +1011,7 @@ func (x *IsCleanerChoreEnabledResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsCleanerChoreEnabledResponse.ProtoReflect.Descriptor instead.
 func (*IsCleanerChoreEnabledResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{15}
+	return file_AdminOps_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *IsCleanerChoreEnabledResponse) GetValue() bool {
@@ -921,7 +1032,7 @@ type SetSnapshotCleanupRequest struct {
 
 func (x *SetSnapshotCleanupRequest) Reset() {
 	*x = SetSnapshotCleanupRequest{}
-	mi := &file_AdminOps_proto_msgTypes[16]
+	mi := &file_AdminOps_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -933,7 +1044,7 @@ func (x *SetSnapshotCleanupRequest) String() string {
 func (*SetSnapshotCleanupRequest) ProtoMessage() {}
 
 func (x *SetSnapshotCleanupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[16]
+	mi := &file_AdminOps_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -946,7 +1057,7 @@ func (x *SetSnapshotCleanupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetSnapshotCleanupRequest.ProtoReflect.Descriptor instead.
 func (*SetSnapshotCleanupRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{16}
+	return file_AdminOps_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *SetSnapshotCleanupRequest) GetEnabled() bool {
@@ -972,7 +1083,7 @@ type SetSnapshotCleanupResponse struct {
 
 func (x *SetSnapshotCleanupResponse) Reset() {
 	*x = SetSnapshotCleanupResponse{}
-	mi := &file_AdminOps_proto_msgTypes[17]
+	mi := &file_AdminOps_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -984,7 +1095,7 @@ func (x *SetSnapshotCleanupResponse) String() string {
 func (*SetSnapshotCleanupResponse) ProtoMessage() {}
 
 func (x *SetSnapshotCleanupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[17]
+	mi := &file_AdminOps_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -997,7 +1108,7 @@ func (x *SetSnapshotCleanupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetSnapshotCleanupResponse.ProtoReflect.Descriptor instead.
 func (*SetSnapshotCleanupResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{17}
+	return file_AdminOps_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *SetSnapshotCleanupResponse) GetPrevSnapshotCleanup() bool {
@@ -1016,7 +1127,7 @@ type IsSnapshotCleanupEnabledRequest struct {
 
 func (x *IsSnapshotCleanupEnabledRequest) Reset() {
 	*x = IsSnapshotCleanupEnabledRequest{}
-	mi := &file_AdminOps_proto_msgTypes[18]
+	mi := &file_AdminOps_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1028,7 +1139,7 @@ func (x *IsSnapshotCleanupEnabledRequest) String() string {
 func (*IsSnapshotCleanupEnabledRequest) ProtoMessage() {}
 
 func (x *IsSnapshotCleanupEnabledRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[18]
+	mi := &file_AdminOps_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1041,7 +1152,7 @@ func (x *IsSnapshotCleanupEnabledRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsSnapshotCleanupEnabledRequest.ProtoReflect.Descriptor instead.
 func (*IsSnapshotCleanupEnabledRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{18}
+	return file_AdminOps_proto_rawDescGZIP(), []int{20}
 }
 
 type IsSnapshotCleanupEnabledResponse struct {
@@ -1053,7 +1164,7 @@ type IsSnapshotCleanupEnabledResponse struct {
 
 func (x *IsSnapshotCleanupEnabledResponse) Reset() {
 	*x = IsSnapshotCleanupEnabledResponse{}
-	mi := &file_AdminOps_proto_msgTypes[19]
+	mi := &file_AdminOps_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1065,7 +1176,7 @@ func (x *IsSnapshotCleanupEnabledResponse) String() string {
 func (*IsSnapshotCleanupEnabledResponse) ProtoMessage() {}
 
 func (x *IsSnapshotCleanupEnabledResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[19]
+	mi := &file_AdminOps_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1078,7 +1189,7 @@ func (x *IsSnapshotCleanupEnabledResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsSnapshotCleanupEnabledResponse.ProtoReflect.Descriptor instead.
 func (*IsSnapshotCleanupEnabledResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{19}
+	return file_AdminOps_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *IsSnapshotCleanupEnabledResponse) GetEnabled() bool {
@@ -1097,7 +1208,7 @@ type IsInMaintenanceModeRequest struct {
 
 func (x *IsInMaintenanceModeRequest) Reset() {
 	*x = IsInMaintenanceModeRequest{}
-	mi := &file_AdminOps_proto_msgTypes[20]
+	mi := &file_AdminOps_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1109,7 +1220,7 @@ func (x *IsInMaintenanceModeRequest) String() string {
 func (*IsInMaintenanceModeRequest) ProtoMessage() {}
 
 func (x *IsInMaintenanceModeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[20]
+	mi := &file_AdminOps_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1122,7 +1233,7 @@ func (x *IsInMaintenanceModeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsInMaintenanceModeRequest.ProtoReflect.Descriptor instead.
 func (*IsInMaintenanceModeRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{20}
+	return file_AdminOps_proto_rawDescGZIP(), []int{22}
 }
 
 type IsInMaintenanceModeResponse struct {
@@ -1134,7 +1245,7 @@ type IsInMaintenanceModeResponse struct {
 
 func (x *IsInMaintenanceModeResponse) Reset() {
 	*x = IsInMaintenanceModeResponse{}
-	mi := &file_AdminOps_proto_msgTypes[21]
+	mi := &file_AdminOps_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1146,7 +1257,7 @@ func (x *IsInMaintenanceModeResponse) String() string {
 func (*IsInMaintenanceModeResponse) ProtoMessage() {}
 
 func (x *IsInMaintenanceModeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[21]
+	mi := &file_AdminOps_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1159,7 +1270,7 @@ func (x *IsInMaintenanceModeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsInMaintenanceModeResponse.ProtoReflect.Descriptor instead.
 func (*IsInMaintenanceModeResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{21}
+	return file_AdminOps_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *IsInMaintenanceModeResponse) GetInMaintenanceMode() bool {
@@ -1179,7 +1290,7 @@ type MajorCompactionTimestampRequest struct {
 
 func (x *MajorCompactionTimestampRequest) Reset() {
 	*x = MajorCompactionTimestampRequest{}
-	mi := &file_AdminOps_proto_msgTypes[22]
+	mi := &file_AdminOps_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1191,7 +1302,7 @@ func (x *MajorCompactionTimestampRequest) String() string {
 func (*MajorCompactionTimestampRequest) ProtoMessage() {}
 
 func (x *MajorCompactionTimestampRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[22]
+	mi := &file_AdminOps_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1204,7 +1315,7 @@ func (x *MajorCompactionTimestampRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MajorCompactionTimestampRequest.ProtoReflect.Descriptor instead.
 func (*MajorCompactionTimestampRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{22}
+	return file_AdminOps_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *MajorCompactionTimestampRequest) GetTableName() *TableName {
@@ -1224,7 +1335,7 @@ type MajorCompactionTimestampForRegionRequest struct {
 
 func (x *MajorCompactionTimestampForRegionRequest) Reset() {
 	*x = MajorCompactionTimestampForRegionRequest{}
-	mi := &file_AdminOps_proto_msgTypes[23]
+	mi := &file_AdminOps_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1236,7 +1347,7 @@ func (x *MajorCompactionTimestampForRegionRequest) String() string {
 func (*MajorCompactionTimestampForRegionRequest) ProtoMessage() {}
 
 func (x *MajorCompactionTimestampForRegionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[23]
+	mi := &file_AdminOps_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1249,7 +1360,7 @@ func (x *MajorCompactionTimestampForRegionRequest) ProtoReflect() protoreflect.M
 
 // Deprecated: Use MajorCompactionTimestampForRegionRequest.ProtoReflect.Descriptor instead.
 func (*MajorCompactionTimestampForRegionRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{23}
+	return file_AdminOps_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *MajorCompactionTimestampForRegionRequest) GetRegion() *RegionSpecifier {
@@ -1269,7 +1380,7 @@ type MajorCompactionTimestampResponse struct {
 
 func (x *MajorCompactionTimestampResponse) Reset() {
 	*x = MajorCompactionTimestampResponse{}
-	mi := &file_AdminOps_proto_msgTypes[24]
+	mi := &file_AdminOps_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1281,7 +1392,7 @@ func (x *MajorCompactionTimestampResponse) String() string {
 func (*MajorCompactionTimestampResponse) ProtoMessage() {}
 
 func (x *MajorCompactionTimestampResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[24]
+	mi := &file_AdminOps_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1294,7 +1405,7 @@ func (x *MajorCompactionTimestampResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MajorCompactionTimestampResponse.ProtoReflect.Descriptor instead.
 func (*MajorCompactionTimestampResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{24}
+	return file_AdminOps_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *MajorCompactionTimestampResponse) GetCompactionTimestamp() int64 {
@@ -1313,7 +1424,7 @@ type ListDecommissionedRegionServersRequest struct {
 
 func (x *ListDecommissionedRegionServersRequest) Reset() {
 	*x = ListDecommissionedRegionServersRequest{}
-	mi := &file_AdminOps_proto_msgTypes[25]
+	mi := &file_AdminOps_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1325,7 +1436,7 @@ func (x *ListDecommissionedRegionServersRequest) String() string {
 func (*ListDecommissionedRegionServersRequest) ProtoMessage() {}
 
 func (x *ListDecommissionedRegionServersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[25]
+	mi := &file_AdminOps_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1338,7 +1449,7 @@ func (x *ListDecommissionedRegionServersRequest) ProtoReflect() protoreflect.Mes
 
 // Deprecated: Use ListDecommissionedRegionServersRequest.ProtoReflect.Descriptor instead.
 func (*ListDecommissionedRegionServersRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{25}
+	return file_AdminOps_proto_rawDescGZIP(), []int{27}
 }
 
 type ListDecommissionedRegionServersResponse struct {
@@ -1350,7 +1461,7 @@ type ListDecommissionedRegionServersResponse struct {
 
 func (x *ListDecommissionedRegionServersResponse) Reset() {
 	*x = ListDecommissionedRegionServersResponse{}
-	mi := &file_AdminOps_proto_msgTypes[26]
+	mi := &file_AdminOps_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1362,7 +1473,7 @@ func (x *ListDecommissionedRegionServersResponse) String() string {
 func (*ListDecommissionedRegionServersResponse) ProtoMessage() {}
 
 func (x *ListDecommissionedRegionServersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[26]
+	mi := &file_AdminOps_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1375,7 +1486,7 @@ func (x *ListDecommissionedRegionServersResponse) ProtoReflect() protoreflect.Me
 
 // Deprecated: Use ListDecommissionedRegionServersResponse.ProtoReflect.Descriptor instead.
 func (*ListDecommissionedRegionServersResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{26}
+	return file_AdminOps_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ListDecommissionedRegionServersResponse) GetServerName() []*ServerName {
@@ -1397,7 +1508,7 @@ type DecommissionRegionServersRequest struct {
 
 func (x *DecommissionRegionServersRequest) Reset() {
 	*x = DecommissionRegionServersRequest{}
-	mi := &file_AdminOps_proto_msgTypes[27]
+	mi := &file_AdminOps_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1409,7 +1520,7 @@ func (x *DecommissionRegionServersRequest) String() string {
 func (*DecommissionRegionServersRequest) ProtoMessage() {}
 
 func (x *DecommissionRegionServersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[27]
+	mi := &file_AdminOps_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1422,7 +1533,7 @@ func (x *DecommissionRegionServersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecommissionRegionServersRequest.ProtoReflect.Descriptor instead.
 func (*DecommissionRegionServersRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{27}
+	return file_AdminOps_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *DecommissionRegionServersRequest) GetServerName() []*ServerName {
@@ -1447,7 +1558,7 @@ type DecommissionRegionServersResponse struct {
 
 func (x *DecommissionRegionServersResponse) Reset() {
 	*x = DecommissionRegionServersResponse{}
-	mi := &file_AdminOps_proto_msgTypes[28]
+	mi := &file_AdminOps_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1459,7 +1570,7 @@ func (x *DecommissionRegionServersResponse) String() string {
 func (*DecommissionRegionServersResponse) ProtoMessage() {}
 
 func (x *DecommissionRegionServersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[28]
+	mi := &file_AdminOps_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1472,7 +1583,7 @@ func (x *DecommissionRegionServersResponse) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use DecommissionRegionServersResponse.ProtoReflect.Descriptor instead.
 func (*DecommissionRegionServersResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{28}
+	return file_AdminOps_proto_rawDescGZIP(), []int{30}
 }
 
 // MasterService RecommissionRegionServer: the server takes regions again; the regions named
@@ -1487,7 +1598,7 @@ type RecommissionRegionServerRequest struct {
 
 func (x *RecommissionRegionServerRequest) Reset() {
 	*x = RecommissionRegionServerRequest{}
-	mi := &file_AdminOps_proto_msgTypes[29]
+	mi := &file_AdminOps_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1499,7 +1610,7 @@ func (x *RecommissionRegionServerRequest) String() string {
 func (*RecommissionRegionServerRequest) ProtoMessage() {}
 
 func (x *RecommissionRegionServerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[29]
+	mi := &file_AdminOps_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1512,7 +1623,7 @@ func (x *RecommissionRegionServerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecommissionRegionServerRequest.ProtoReflect.Descriptor instead.
 func (*RecommissionRegionServerRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{29}
+	return file_AdminOps_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *RecommissionRegionServerRequest) GetServerName() *ServerName {
@@ -1537,7 +1648,7 @@ type RecommissionRegionServerResponse struct {
 
 func (x *RecommissionRegionServerResponse) Reset() {
 	*x = RecommissionRegionServerResponse{}
-	mi := &file_AdminOps_proto_msgTypes[30]
+	mi := &file_AdminOps_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1549,7 +1660,7 @@ func (x *RecommissionRegionServerResponse) String() string {
 func (*RecommissionRegionServerResponse) ProtoMessage() {}
 
 func (x *RecommissionRegionServerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[30]
+	mi := &file_AdminOps_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1562,7 +1673,7 @@ func (x *RecommissionRegionServerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecommissionRegionServerResponse.ProtoReflect.Descriptor instead.
 func (*RecommissionRegionServerResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{30}
+	return file_AdminOps_proto_rawDescGZIP(), []int{32}
 }
 
 // A master procedure as GetProcedures lists it (the state_data and state_message fields 12
@@ -1600,7 +1711,7 @@ const (
 
 func (x *Procedure) Reset() {
 	*x = Procedure{}
-	mi := &file_AdminOps_proto_msgTypes[31]
+	mi := &file_AdminOps_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1612,7 +1723,7 @@ func (x *Procedure) String() string {
 func (*Procedure) ProtoMessage() {}
 
 func (x *Procedure) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[31]
+	mi := &file_AdminOps_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1625,7 +1736,7 @@ func (x *Procedure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Procedure.ProtoReflect.Descriptor instead.
 func (*Procedure) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{31}
+	return file_AdminOps_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Procedure) GetClassName() string {
@@ -1749,7 +1860,7 @@ type GetProceduresRequest struct {
 
 func (x *GetProceduresRequest) Reset() {
 	*x = GetProceduresRequest{}
-	mi := &file_AdminOps_proto_msgTypes[32]
+	mi := &file_AdminOps_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1761,7 +1872,7 @@ func (x *GetProceduresRequest) String() string {
 func (*GetProceduresRequest) ProtoMessage() {}
 
 func (x *GetProceduresRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[32]
+	mi := &file_AdminOps_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1774,7 +1885,7 @@ func (x *GetProceduresRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProceduresRequest.ProtoReflect.Descriptor instead.
 func (*GetProceduresRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{32}
+	return file_AdminOps_proto_rawDescGZIP(), []int{34}
 }
 
 type GetProceduresResponse struct {
@@ -1786,7 +1897,7 @@ type GetProceduresResponse struct {
 
 func (x *GetProceduresResponse) Reset() {
 	*x = GetProceduresResponse{}
-	mi := &file_AdminOps_proto_msgTypes[33]
+	mi := &file_AdminOps_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1798,7 +1909,7 @@ func (x *GetProceduresResponse) String() string {
 func (*GetProceduresResponse) ProtoMessage() {}
 
 func (x *GetProceduresResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[33]
+	mi := &file_AdminOps_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1811,7 +1922,7 @@ func (x *GetProceduresResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProceduresResponse.ProtoReflect.Descriptor instead.
 func (*GetProceduresResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{33}
+	return file_AdminOps_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetProceduresResponse) GetProcedure() []*Procedure {
@@ -1836,7 +1947,7 @@ type LockedResource struct {
 
 func (x *LockedResource) Reset() {
 	*x = LockedResource{}
-	mi := &file_AdminOps_proto_msgTypes[34]
+	mi := &file_AdminOps_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1848,7 +1959,7 @@ func (x *LockedResource) String() string {
 func (*LockedResource) ProtoMessage() {}
 
 func (x *LockedResource) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[34]
+	mi := &file_AdminOps_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1861,7 +1972,7 @@ func (x *LockedResource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LockedResource.ProtoReflect.Descriptor instead.
 func (*LockedResource) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{34}
+	return file_AdminOps_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *LockedResource) GetResourceType() LockedResourceType {
@@ -1915,7 +2026,7 @@ type GetLocksRequest struct {
 
 func (x *GetLocksRequest) Reset() {
 	*x = GetLocksRequest{}
-	mi := &file_AdminOps_proto_msgTypes[35]
+	mi := &file_AdminOps_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1927,7 +2038,7 @@ func (x *GetLocksRequest) String() string {
 func (*GetLocksRequest) ProtoMessage() {}
 
 func (x *GetLocksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[35]
+	mi := &file_AdminOps_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1940,7 +2051,7 @@ func (x *GetLocksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLocksRequest.ProtoReflect.Descriptor instead.
 func (*GetLocksRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{35}
+	return file_AdminOps_proto_rawDescGZIP(), []int{37}
 }
 
 type GetLocksResponse struct {
@@ -1952,7 +2063,7 @@ type GetLocksResponse struct {
 
 func (x *GetLocksResponse) Reset() {
 	*x = GetLocksResponse{}
-	mi := &file_AdminOps_proto_msgTypes[36]
+	mi := &file_AdminOps_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1964,7 +2075,7 @@ func (x *GetLocksResponse) String() string {
 func (*GetLocksResponse) ProtoMessage() {}
 
 func (x *GetLocksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[36]
+	mi := &file_AdminOps_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1977,7 +2088,7 @@ func (x *GetLocksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLocksResponse.ProtoReflect.Descriptor instead.
 func (*GetLocksResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{36}
+	return file_AdminOps_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetLocksResponse) GetLock() []*LockedResource {
@@ -1996,7 +2107,7 @@ type UpdateConfigurationRequest struct {
 
 func (x *UpdateConfigurationRequest) Reset() {
 	*x = UpdateConfigurationRequest{}
-	mi := &file_AdminOps_proto_msgTypes[37]
+	mi := &file_AdminOps_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2008,7 +2119,7 @@ func (x *UpdateConfigurationRequest) String() string {
 func (*UpdateConfigurationRequest) ProtoMessage() {}
 
 func (x *UpdateConfigurationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[37]
+	mi := &file_AdminOps_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2021,7 +2132,7 @@ func (x *UpdateConfigurationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateConfigurationRequest.ProtoReflect.Descriptor instead.
 func (*UpdateConfigurationRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{37}
+	return file_AdminOps_proto_rawDescGZIP(), []int{39}
 }
 
 type UpdateConfigurationResponse struct {
@@ -2032,7 +2143,7 @@ type UpdateConfigurationResponse struct {
 
 func (x *UpdateConfigurationResponse) Reset() {
 	*x = UpdateConfigurationResponse{}
-	mi := &file_AdminOps_proto_msgTypes[38]
+	mi := &file_AdminOps_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2044,7 +2155,7 @@ func (x *UpdateConfigurationResponse) String() string {
 func (*UpdateConfigurationResponse) ProtoMessage() {}
 
 func (x *UpdateConfigurationResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[38]
+	mi := &file_AdminOps_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2057,7 +2168,7 @@ func (x *UpdateConfigurationResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateConfigurationResponse.ProtoReflect.Descriptor instead.
 func (*UpdateConfigurationResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{38}
+	return file_AdminOps_proto_rawDescGZIP(), []int{40}
 }
 
 // AdminService ClearRegionBlockCache: evicts the blocks of these regions from the cache.
@@ -2070,7 +2181,7 @@ type ClearRegionBlockCacheRequest struct {
 
 func (x *ClearRegionBlockCacheRequest) Reset() {
 	*x = ClearRegionBlockCacheRequest{}
-	mi := &file_AdminOps_proto_msgTypes[39]
+	mi := &file_AdminOps_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2082,7 +2193,7 @@ func (x *ClearRegionBlockCacheRequest) String() string {
 func (*ClearRegionBlockCacheRequest) ProtoMessage() {}
 
 func (x *ClearRegionBlockCacheRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[39]
+	mi := &file_AdminOps_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2095,7 +2206,7 @@ func (x *ClearRegionBlockCacheRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClearRegionBlockCacheRequest.ProtoReflect.Descriptor instead.
 func (*ClearRegionBlockCacheRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{39}
+	return file_AdminOps_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ClearRegionBlockCacheRequest) GetRegion() []*RegionSpecifier {
@@ -2114,7 +2225,7 @@ type ClearRegionBlockCacheResponse struct {
 
 func (x *ClearRegionBlockCacheResponse) Reset() {
 	*x = ClearRegionBlockCacheResponse{}
-	mi := &file_AdminOps_proto_msgTypes[40]
+	mi := &file_AdminOps_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2126,7 +2237,7 @@ func (x *ClearRegionBlockCacheResponse) String() string {
 func (*ClearRegionBlockCacheResponse) ProtoMessage() {}
 
 func (x *ClearRegionBlockCacheResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[40]
+	mi := &file_AdminOps_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2139,7 +2250,7 @@ func (x *ClearRegionBlockCacheResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClearRegionBlockCacheResponse.ProtoReflect.Descriptor instead.
 func (*ClearRegionBlockCacheResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{40}
+	return file_AdminOps_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ClearRegionBlockCacheResponse) GetStats() *CacheEvictionStats {
@@ -2161,7 +2272,7 @@ type CacheEvictionStats struct {
 
 func (x *CacheEvictionStats) Reset() {
 	*x = CacheEvictionStats{}
-	mi := &file_AdminOps_proto_msgTypes[41]
+	mi := &file_AdminOps_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2173,7 +2284,7 @@ func (x *CacheEvictionStats) String() string {
 func (*CacheEvictionStats) ProtoMessage() {}
 
 func (x *CacheEvictionStats) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[41]
+	mi := &file_AdminOps_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2186,7 +2297,7 @@ func (x *CacheEvictionStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CacheEvictionStats.ProtoReflect.Descriptor instead.
 func (*CacheEvictionStats) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{41}
+	return file_AdminOps_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *CacheEvictionStats) GetEvictedBlocks() int64 {
@@ -2227,7 +2338,7 @@ type RegionExceptionMessage struct {
 
 func (x *RegionExceptionMessage) Reset() {
 	*x = RegionExceptionMessage{}
-	mi := &file_AdminOps_proto_msgTypes[42]
+	mi := &file_AdminOps_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2239,7 +2350,7 @@ func (x *RegionExceptionMessage) String() string {
 func (*RegionExceptionMessage) ProtoMessage() {}
 
 func (x *RegionExceptionMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[42]
+	mi := &file_AdminOps_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2252,7 +2363,7 @@ func (x *RegionExceptionMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegionExceptionMessage.ProtoReflect.Descriptor instead.
 func (*RegionExceptionMessage) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{42}
+	return file_AdminOps_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *RegionExceptionMessage) GetRegion() *RegionSpecifier {
@@ -2278,7 +2389,7 @@ type RollWALWriterRequest struct {
 
 func (x *RollWALWriterRequest) Reset() {
 	*x = RollWALWriterRequest{}
-	mi := &file_AdminOps_proto_msgTypes[43]
+	mi := &file_AdminOps_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2290,7 +2401,7 @@ func (x *RollWALWriterRequest) String() string {
 func (*RollWALWriterRequest) ProtoMessage() {}
 
 func (x *RollWALWriterRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[43]
+	mi := &file_AdminOps_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2303,7 +2414,7 @@ func (x *RollWALWriterRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollWALWriterRequest.ProtoReflect.Descriptor instead.
 func (*RollWALWriterRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{43}
+	return file_AdminOps_proto_rawDescGZIP(), []int{45}
 }
 
 type RollWALWriterResponse struct {
@@ -2316,7 +2427,7 @@ type RollWALWriterResponse struct {
 
 func (x *RollWALWriterResponse) Reset() {
 	*x = RollWALWriterResponse{}
-	mi := &file_AdminOps_proto_msgTypes[44]
+	mi := &file_AdminOps_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2328,7 +2439,7 @@ func (x *RollWALWriterResponse) String() string {
 func (*RollWALWriterResponse) ProtoMessage() {}
 
 func (x *RollWALWriterResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[44]
+	mi := &file_AdminOps_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2341,7 +2452,7 @@ func (x *RollWALWriterResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollWALWriterResponse.ProtoReflect.Descriptor instead.
 func (*RollWALWriterResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{44}
+	return file_AdminOps_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *RollWALWriterResponse) GetRegionToFlush() [][]byte {
@@ -2361,7 +2472,7 @@ type CompactionSwitchRequest struct {
 
 func (x *CompactionSwitchRequest) Reset() {
 	*x = CompactionSwitchRequest{}
-	mi := &file_AdminOps_proto_msgTypes[45]
+	mi := &file_AdminOps_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2373,7 +2484,7 @@ func (x *CompactionSwitchRequest) String() string {
 func (*CompactionSwitchRequest) ProtoMessage() {}
 
 func (x *CompactionSwitchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[45]
+	mi := &file_AdminOps_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2386,7 +2497,7 @@ func (x *CompactionSwitchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompactionSwitchRequest.ProtoReflect.Descriptor instead.
 func (*CompactionSwitchRequest) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{45}
+	return file_AdminOps_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *CompactionSwitchRequest) GetEnabled() bool {
@@ -2405,7 +2516,7 @@ type CompactionSwitchResponse struct {
 
 func (x *CompactionSwitchResponse) Reset() {
 	*x = CompactionSwitchResponse{}
-	mi := &file_AdminOps_proto_msgTypes[46]
+	mi := &file_AdminOps_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2417,7 +2528,7 @@ func (x *CompactionSwitchResponse) String() string {
 func (*CompactionSwitchResponse) ProtoMessage() {}
 
 func (x *CompactionSwitchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_AdminOps_proto_msgTypes[46]
+	mi := &file_AdminOps_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2430,7 +2541,7 @@ func (x *CompactionSwitchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompactionSwitchResponse.ProtoReflect.Descriptor instead.
 func (*CompactionSwitchResponse) Descriptor() ([]byte, []int) {
-	return file_AdminOps_proto_rawDescGZIP(), []int{46}
+	return file_AdminOps_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *CompactionSwitchResponse) GetPrevState() bool {
@@ -2447,7 +2558,15 @@ const file_AdminOps_proto_rawDesc = "" +
 	"\x0eAdminOps.proto\x12\bhbase.pb\x1a\vHBase.proto\x1a\x13ErrorHandling.proto\"I\n" +
 	"\x14OfflineRegionRequest\x121\n" +
 	"\x06region\x18\x01 \x02(\v2\x19.hbase.pb.RegionSpecifierR\x06region\"\x17\n" +
-	"\x15OfflineRegionResponse\"|\n" +
+	"\x15OfflineRegionResponse\"\x8b\x01\n" +
+	"\x15TruncateRegionRequest\x125\n" +
+	"\vregion_info\x18\x01 \x02(\v2\x14.hbase.pb.RegionInfoR\n" +
+	"regionInfo\x12\"\n" +
+	"\vnonce_group\x18\x02 \x01(\x04:\x010R\n" +
+	"nonceGroup\x12\x17\n" +
+	"\x05nonce\x18\x03 \x01(\x04:\x010R\x05nonce\"1\n" +
+	"\x16TruncateRegionResponse\x12\x17\n" +
+	"\aproc_id\x18\x01 \x01(\x04R\x06procId\"|\n" +
 	"\x10NormalizeRequest\x124\n" +
 	"\vtable_names\x18\x01 \x03(\v2\x13.hbase.pb.TableNameR\n" +
 	"tableNames\x12\x14\n" +
@@ -2602,91 +2721,95 @@ func file_AdminOps_proto_rawDescGZIP() []byte {
 }
 
 var file_AdminOps_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_AdminOps_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
+var file_AdminOps_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_AdminOps_proto_goTypes = []any{
 	(ProcedureState)(0),                              // 0: hbase.pb.ProcedureState
 	(LockType)(0),                                    // 1: hbase.pb.LockType
 	(LockedResourceType)(0),                          // 2: hbase.pb.LockedResourceType
 	(*OfflineRegionRequest)(nil),                     // 3: hbase.pb.OfflineRegionRequest
 	(*OfflineRegionResponse)(nil),                    // 4: hbase.pb.OfflineRegionResponse
-	(*NormalizeRequest)(nil),                         // 5: hbase.pb.NormalizeRequest
-	(*NormalizeResponse)(nil),                        // 6: hbase.pb.NormalizeResponse
-	(*RunCatalogScanRequest)(nil),                    // 7: hbase.pb.RunCatalogScanRequest
-	(*RunCatalogScanResponse)(nil),                   // 8: hbase.pb.RunCatalogScanResponse
-	(*EnableCatalogJanitorRequest)(nil),              // 9: hbase.pb.EnableCatalogJanitorRequest
-	(*EnableCatalogJanitorResponse)(nil),             // 10: hbase.pb.EnableCatalogJanitorResponse
-	(*IsCatalogJanitorEnabledRequest)(nil),           // 11: hbase.pb.IsCatalogJanitorEnabledRequest
-	(*IsCatalogJanitorEnabledResponse)(nil),          // 12: hbase.pb.IsCatalogJanitorEnabledResponse
-	(*RunCleanerChoreRequest)(nil),                   // 13: hbase.pb.RunCleanerChoreRequest
-	(*RunCleanerChoreResponse)(nil),                  // 14: hbase.pb.RunCleanerChoreResponse
-	(*SetCleanerChoreRunningRequest)(nil),            // 15: hbase.pb.SetCleanerChoreRunningRequest
-	(*SetCleanerChoreRunningResponse)(nil),           // 16: hbase.pb.SetCleanerChoreRunningResponse
-	(*IsCleanerChoreEnabledRequest)(nil),             // 17: hbase.pb.IsCleanerChoreEnabledRequest
-	(*IsCleanerChoreEnabledResponse)(nil),            // 18: hbase.pb.IsCleanerChoreEnabledResponse
-	(*SetSnapshotCleanupRequest)(nil),                // 19: hbase.pb.SetSnapshotCleanupRequest
-	(*SetSnapshotCleanupResponse)(nil),               // 20: hbase.pb.SetSnapshotCleanupResponse
-	(*IsSnapshotCleanupEnabledRequest)(nil),          // 21: hbase.pb.IsSnapshotCleanupEnabledRequest
-	(*IsSnapshotCleanupEnabledResponse)(nil),         // 22: hbase.pb.IsSnapshotCleanupEnabledResponse
-	(*IsInMaintenanceModeRequest)(nil),               // 23: hbase.pb.IsInMaintenanceModeRequest
-	(*IsInMaintenanceModeResponse)(nil),              // 24: hbase.pb.IsInMaintenanceModeResponse
-	(*MajorCompactionTimestampRequest)(nil),          // 25: hbase.pb.MajorCompactionTimestampRequest
-	(*MajorCompactionTimestampForRegionRequest)(nil), // 26: hbase.pb.MajorCompactionTimestampForRegionRequest
-	(*MajorCompactionTimestampResponse)(nil),         // 27: hbase.pb.MajorCompactionTimestampResponse
-	(*ListDecommissionedRegionServersRequest)(nil),   // 28: hbase.pb.ListDecommissionedRegionServersRequest
-	(*ListDecommissionedRegionServersResponse)(nil),  // 29: hbase.pb.ListDecommissionedRegionServersResponse
-	(*DecommissionRegionServersRequest)(nil),         // 30: hbase.pb.DecommissionRegionServersRequest
-	(*DecommissionRegionServersResponse)(nil),        // 31: hbase.pb.DecommissionRegionServersResponse
-	(*RecommissionRegionServerRequest)(nil),          // 32: hbase.pb.RecommissionRegionServerRequest
-	(*RecommissionRegionServerResponse)(nil),         // 33: hbase.pb.RecommissionRegionServerResponse
-	(*Procedure)(nil),                                // 34: hbase.pb.Procedure
-	(*GetProceduresRequest)(nil),                     // 35: hbase.pb.GetProceduresRequest
-	(*GetProceduresResponse)(nil),                    // 36: hbase.pb.GetProceduresResponse
-	(*LockedResource)(nil),                           // 37: hbase.pb.LockedResource
-	(*GetLocksRequest)(nil),                          // 38: hbase.pb.GetLocksRequest
-	(*GetLocksResponse)(nil),                         // 39: hbase.pb.GetLocksResponse
-	(*UpdateConfigurationRequest)(nil),               // 40: hbase.pb.UpdateConfigurationRequest
-	(*UpdateConfigurationResponse)(nil),              // 41: hbase.pb.UpdateConfigurationResponse
-	(*ClearRegionBlockCacheRequest)(nil),             // 42: hbase.pb.ClearRegionBlockCacheRequest
-	(*ClearRegionBlockCacheResponse)(nil),            // 43: hbase.pb.ClearRegionBlockCacheResponse
-	(*CacheEvictionStats)(nil),                       // 44: hbase.pb.CacheEvictionStats
-	(*RegionExceptionMessage)(nil),                   // 45: hbase.pb.RegionExceptionMessage
-	(*RollWALWriterRequest)(nil),                     // 46: hbase.pb.RollWALWriterRequest
-	(*RollWALWriterResponse)(nil),                    // 47: hbase.pb.RollWALWriterResponse
-	(*CompactionSwitchRequest)(nil),                  // 48: hbase.pb.CompactionSwitchRequest
-	(*CompactionSwitchResponse)(nil),                 // 49: hbase.pb.CompactionSwitchResponse
-	(*RegionSpecifier)(nil),                          // 50: hbase.pb.RegionSpecifier
-	(*TableName)(nil),                                // 51: hbase.pb.TableName
-	(*ServerName)(nil),                               // 52: hbase.pb.ServerName
-	(*ForeignExceptionMessage)(nil),                  // 53: hbase.pb.ForeignExceptionMessage
-	(*NameBytesPair)(nil),                            // 54: hbase.pb.NameBytesPair
+	(*TruncateRegionRequest)(nil),                    // 5: hbase.pb.TruncateRegionRequest
+	(*TruncateRegionResponse)(nil),                   // 6: hbase.pb.TruncateRegionResponse
+	(*NormalizeRequest)(nil),                         // 7: hbase.pb.NormalizeRequest
+	(*NormalizeResponse)(nil),                        // 8: hbase.pb.NormalizeResponse
+	(*RunCatalogScanRequest)(nil),                    // 9: hbase.pb.RunCatalogScanRequest
+	(*RunCatalogScanResponse)(nil),                   // 10: hbase.pb.RunCatalogScanResponse
+	(*EnableCatalogJanitorRequest)(nil),              // 11: hbase.pb.EnableCatalogJanitorRequest
+	(*EnableCatalogJanitorResponse)(nil),             // 12: hbase.pb.EnableCatalogJanitorResponse
+	(*IsCatalogJanitorEnabledRequest)(nil),           // 13: hbase.pb.IsCatalogJanitorEnabledRequest
+	(*IsCatalogJanitorEnabledResponse)(nil),          // 14: hbase.pb.IsCatalogJanitorEnabledResponse
+	(*RunCleanerChoreRequest)(nil),                   // 15: hbase.pb.RunCleanerChoreRequest
+	(*RunCleanerChoreResponse)(nil),                  // 16: hbase.pb.RunCleanerChoreResponse
+	(*SetCleanerChoreRunningRequest)(nil),            // 17: hbase.pb.SetCleanerChoreRunningRequest
+	(*SetCleanerChoreRunningResponse)(nil),           // 18: hbase.pb.SetCleanerChoreRunningResponse
+	(*IsCleanerChoreEnabledRequest)(nil),             // 19: hbase.pb.IsCleanerChoreEnabledRequest
+	(*IsCleanerChoreEnabledResponse)(nil),            // 20: hbase.pb.IsCleanerChoreEnabledResponse
+	(*SetSnapshotCleanupRequest)(nil),                // 21: hbase.pb.SetSnapshotCleanupRequest
+	(*SetSnapshotCleanupResponse)(nil),               // 22: hbase.pb.SetSnapshotCleanupResponse
+	(*IsSnapshotCleanupEnabledRequest)(nil),          // 23: hbase.pb.IsSnapshotCleanupEnabledRequest
+	(*IsSnapshotCleanupEnabledResponse)(nil),         // 24: hbase.pb.IsSnapshotCleanupEnabledResponse
+	(*IsInMaintenanceModeRequest)(nil),               // 25: hbase.pb.IsInMaintenanceModeRequest
+	(*IsInMaintenanceModeResponse)(nil),              // 26: hbase.pb.IsInMaintenanceModeResponse
+	(*MajorCompactionTimestampRequest)(nil),          // 27: hbase.pb.MajorCompactionTimestampRequest
+	(*MajorCompactionTimestampForRegionRequest)(nil), // 28: hbase.pb.MajorCompactionTimestampForRegionRequest
+	(*MajorCompactionTimestampResponse)(nil),         // 29: hbase.pb.MajorCompactionTimestampResponse
+	(*ListDecommissionedRegionServersRequest)(nil),   // 30: hbase.pb.ListDecommissionedRegionServersRequest
+	(*ListDecommissionedRegionServersResponse)(nil),  // 31: hbase.pb.ListDecommissionedRegionServersResponse
+	(*DecommissionRegionServersRequest)(nil),         // 32: hbase.pb.DecommissionRegionServersRequest
+	(*DecommissionRegionServersResponse)(nil),        // 33: hbase.pb.DecommissionRegionServersResponse
+	(*RecommissionRegionServerRequest)(nil),          // 34: hbase.pb.RecommissionRegionServerRequest
+	(*RecommissionRegionServerResponse)(nil),         // 35: hbase.pb.RecommissionRegionServerResponse
+	(*Procedure)(nil),                                // 36: hbase.pb.Procedure
+	(*GetProceduresRequest)(nil),                     // 37: hbase.pb.GetProceduresRequest
+	(*GetProceduresResponse)(nil),                    // 38: hbase.pb.GetProceduresResponse
+	(*LockedResource)(nil),                           // 39: hbase.pb.LockedResource
+	(*GetLocksRequest)(nil),                          // 40: hbase.pb.GetLocksRequest
+	(*GetLocksResponse)(nil),                         // 41: hbase.pb.GetLocksResponse
+	(*UpdateConfigurationRequest)(nil),               // 42: hbase.pb.UpdateConfigurationRequest
+	(*UpdateConfigurationResponse)(nil),              // 43: hbase.pb.UpdateConfigurationResponse
+	(*ClearRegionBlockCacheRequest)(nil),             // 44: hbase.pb.ClearRegionBlockCacheRequest
+	(*ClearRegionBlockCacheResponse)(nil),            // 45: hbase.pb.ClearRegionBlockCacheResponse
+	(*CacheEvictionStats)(nil),                       // 46: hbase.pb.CacheEvictionStats
+	(*RegionExceptionMessage)(nil),                   // 47: hbase.pb.RegionExceptionMessage
+	(*RollWALWriterRequest)(nil),                     // 48: hbase.pb.RollWALWriterRequest
+	(*RollWALWriterResponse)(nil),                    // 49: hbase.pb.RollWALWriterResponse
+	(*CompactionSwitchRequest)(nil),                  // 50: hbase.pb.CompactionSwitchRequest
+	(*CompactionSwitchResponse)(nil),                 // 51: hbase.pb.CompactionSwitchResponse
+	(*RegionSpecifier)(nil),                          // 52: hbase.pb.RegionSpecifier
+	(*RegionInfo)(nil),                               // 53: hbase.pb.RegionInfo
+	(*TableName)(nil),                                // 54: hbase.pb.TableName
+	(*ServerName)(nil),                               // 55: hbase.pb.ServerName
+	(*ForeignExceptionMessage)(nil),                  // 56: hbase.pb.ForeignExceptionMessage
+	(*NameBytesPair)(nil),                            // 57: hbase.pb.NameBytesPair
 }
 var file_AdminOps_proto_depIdxs = []int32{
-	50, // 0: hbase.pb.OfflineRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
-	51, // 1: hbase.pb.NormalizeRequest.table_names:type_name -> hbase.pb.TableName
-	51, // 2: hbase.pb.MajorCompactionTimestampRequest.table_name:type_name -> hbase.pb.TableName
-	50, // 3: hbase.pb.MajorCompactionTimestampForRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
-	52, // 4: hbase.pb.ListDecommissionedRegionServersResponse.server_name:type_name -> hbase.pb.ServerName
-	52, // 5: hbase.pb.DecommissionRegionServersRequest.server_name:type_name -> hbase.pb.ServerName
-	52, // 6: hbase.pb.RecommissionRegionServerRequest.server_name:type_name -> hbase.pb.ServerName
-	50, // 7: hbase.pb.RecommissionRegionServerRequest.region:type_name -> hbase.pb.RegionSpecifier
-	0,  // 8: hbase.pb.Procedure.state:type_name -> hbase.pb.ProcedureState
-	53, // 9: hbase.pb.Procedure.exception:type_name -> hbase.pb.ForeignExceptionMessage
-	34, // 10: hbase.pb.GetProceduresResponse.procedure:type_name -> hbase.pb.Procedure
-	2,  // 11: hbase.pb.LockedResource.resource_type:type_name -> hbase.pb.LockedResourceType
-	1,  // 12: hbase.pb.LockedResource.lock_type:type_name -> hbase.pb.LockType
-	34, // 13: hbase.pb.LockedResource.exclusive_lock_owner_procedure:type_name -> hbase.pb.Procedure
-	34, // 14: hbase.pb.LockedResource.waitingProcedures:type_name -> hbase.pb.Procedure
-	37, // 15: hbase.pb.GetLocksResponse.lock:type_name -> hbase.pb.LockedResource
-	50, // 16: hbase.pb.ClearRegionBlockCacheRequest.region:type_name -> hbase.pb.RegionSpecifier
-	44, // 17: hbase.pb.ClearRegionBlockCacheResponse.stats:type_name -> hbase.pb.CacheEvictionStats
-	45, // 18: hbase.pb.CacheEvictionStats.exception:type_name -> hbase.pb.RegionExceptionMessage
-	50, // 19: hbase.pb.RegionExceptionMessage.region:type_name -> hbase.pb.RegionSpecifier
-	54, // 20: hbase.pb.RegionExceptionMessage.exception:type_name -> hbase.pb.NameBytesPair
-	21, // [21:21] is the sub-list for method output_type
-	21, // [21:21] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	52, // 0: hbase.pb.OfflineRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
+	53, // 1: hbase.pb.TruncateRegionRequest.region_info:type_name -> hbase.pb.RegionInfo
+	54, // 2: hbase.pb.NormalizeRequest.table_names:type_name -> hbase.pb.TableName
+	54, // 3: hbase.pb.MajorCompactionTimestampRequest.table_name:type_name -> hbase.pb.TableName
+	52, // 4: hbase.pb.MajorCompactionTimestampForRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
+	55, // 5: hbase.pb.ListDecommissionedRegionServersResponse.server_name:type_name -> hbase.pb.ServerName
+	55, // 6: hbase.pb.DecommissionRegionServersRequest.server_name:type_name -> hbase.pb.ServerName
+	55, // 7: hbase.pb.RecommissionRegionServerRequest.server_name:type_name -> hbase.pb.ServerName
+	52, // 8: hbase.pb.RecommissionRegionServerRequest.region:type_name -> hbase.pb.RegionSpecifier
+	0,  // 9: hbase.pb.Procedure.state:type_name -> hbase.pb.ProcedureState
+	56, // 10: hbase.pb.Procedure.exception:type_name -> hbase.pb.ForeignExceptionMessage
+	36, // 11: hbase.pb.GetProceduresResponse.procedure:type_name -> hbase.pb.Procedure
+	2,  // 12: hbase.pb.LockedResource.resource_type:type_name -> hbase.pb.LockedResourceType
+	1,  // 13: hbase.pb.LockedResource.lock_type:type_name -> hbase.pb.LockType
+	36, // 14: hbase.pb.LockedResource.exclusive_lock_owner_procedure:type_name -> hbase.pb.Procedure
+	36, // 15: hbase.pb.LockedResource.waitingProcedures:type_name -> hbase.pb.Procedure
+	39, // 16: hbase.pb.GetLocksResponse.lock:type_name -> hbase.pb.LockedResource
+	52, // 17: hbase.pb.ClearRegionBlockCacheRequest.region:type_name -> hbase.pb.RegionSpecifier
+	46, // 18: hbase.pb.ClearRegionBlockCacheResponse.stats:type_name -> hbase.pb.CacheEvictionStats
+	47, // 19: hbase.pb.CacheEvictionStats.exception:type_name -> hbase.pb.RegionExceptionMessage
+	52, // 20: hbase.pb.RegionExceptionMessage.region:type_name -> hbase.pb.RegionSpecifier
+	57, // 21: hbase.pb.RegionExceptionMessage.exception:type_name -> hbase.pb.NameBytesPair
+	22, // [22:22] is the sub-list for method output_type
+	22, // [22:22] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_AdminOps_proto_init() }
@@ -2702,7 +2825,7 @@ func file_AdminOps_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_AdminOps_proto_rawDesc), len(file_AdminOps_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   47,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -28,6 +28,7 @@ const (
 	MethodIsMasterInMaintenanceMode      = "IsMasterInMaintenanceMode"
 	MethodNormalize                      = "Normalize"
 	MethodOfflineRegion                  = "OfflineRegion"
+	MethodTruncateRegion                 = "TruncateRegion"
 	MethodLastMajorCompaction            = "getLastMajorCompactionTimestamp"
 	MethodLastMajorCompactionForRegion   = "getLastMajorCompactionTimestampForRegion"
 	MethodDecommissionRegionServers      = "DecommissionRegionServers"
@@ -104,6 +105,14 @@ func OfflineRegionRequest(name []byte, info *pb.RegionInfo) (*pb.OfflineRegionRe
 		return nil, err
 	}
 	return &pb.OfflineRegionRequest{Region: RegionSpecifier(name)}, nil
+}
+
+// TruncateRegionRequest builds the request deleting the data of the region of info.
+func TruncateRegionRequest(info *pb.RegionInfo, n Nonce) (*pb.TruncateRegionRequest, error) {
+	if err := checkRegion(info); err != nil {
+		return nil, err
+	}
+	return &pb.TruncateRegionRequest{RegionInfo: info, NonceGroup: &n.Group, Nonce: &n.Nonce}, nil
 }
 
 // LastMajorCompactionRequest builds the request for the time of table's oldest last major
