@@ -89,13 +89,17 @@ func (a *Admin) regionCompactionState(ctx context.Context, name []byte, r *hrpc.
 
 // LastMajorCompaction returns when the region of table whose last major compaction is
 // oldest had it: the time every region has been major compacted since (the zero Time when one
-// never was).
+// never was). The master answers 0 for a table that does not exist too: that answer is
+// checked, and gives hberr.ErrTableNotFound for no table.
 func (a *Admin) LastMajorCompaction(ctx context.Context, table string) (time.Time, error) {
 	ctx, call := a.begin(ctx, "LastMajorCompaction", table, table)
 	req, err := wire.LastMajorCompactionRequest(table)
 	resp := &pb.MajorCompactionTimestampResponse{}
 	if err == nil {
 		err = a.callMaster(ctx, wire.MethodLastMajorCompaction, req, resp)
+	}
+	if err == nil && resp.GetCompactionTimestamp() == 0 {
+		_, err = a.tableState(ctx, table)
 	}
 	return millisTime(resp.GetCompactionTimestamp()), call.end(ctx, err)
 }
