@@ -43,15 +43,20 @@ func (c *Cluster) javaKV(ctx context.Context, words ...string) (map[string]strin
 	if err != nil {
 		return nil, err
 	}
+	return kvWords(words[0], w)
+}
+
+// kvWords reads a command's "key=hexvalue" words.
+func kvWords(cmd string, w []string) (map[string]string, error) {
 	out := make(map[string]string, len(w))
 	for _, kv := range w {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return nil, fmt.Errorf("hbasetest: %s: bad word %q", words[0], truncate(kv, 40))
+			return nil, fmt.Errorf("hbasetest: %s: bad word %q", cmd, truncate(kv, 40))
 		}
 		b, err := decodeBytes(v)
 		if err != nil {
-			return nil, fmt.Errorf("hbasetest: %s: %s: %w", words[0], k, err)
+			return nil, fmt.Errorf("hbasetest: %s: %s: %w", cmd, k, err)
 		}
 		out[k] = string(b)
 	}
@@ -219,4 +224,40 @@ func (c *Cluster) ServerConf(ctx context.Context, index int, key string) (string
 	}
 	b, err := decodeBytes(w[0])
 	return string(b), err == nil, err
+}
+
+// ServerWALs returns the file names of the current write-ahead logs of region server index:
+// a WAL roll (an admin client's wal_roll) gives each a new one.
+func (c *Cluster) ServerWALs(ctx context.Context, index int) ([]string, error) {
+	w, err := c.do(ctx, "server-wals", strconv.Itoa(index))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(w))
+	for _, h := range w {
+		b, err := decodeBytes(h)
+		if err != nil {
+			return nil, fmt.Errorf("hbasetest: server-wals: %w", err)
+		}
+		out = append(out, string(b))
+	}
+	return out, nil
+}
+
+// MasterRegionState returns the active master's state of a region (encoded name): "OPEN",
+// "CLOSED", "OFFLINE"... and the server it puts the region on ("host,port,startcode", "" for
+// none); known is false when the master has no state of the region.
+func (c *Cluster) MasterRegionState(ctx context.Context, encoded string) (state, server string, known bool, err error) {
+	w, err := c.do(ctx, "region-state", encoded)
+	if err != nil {
+		return "", "", false, err
+	}
+	if len(w) == 1 && w[0] == "-" {
+		return "", "", false, nil
+	}
+	kv, err := kvWords("region-state", w)
+	if err != nil {
+		return "", "", false, err
+	}
+	return kv["state"], kv["server"], true, nil
 }

@@ -109,6 +109,10 @@
 //	live-site <key> [value]         sets (no value: removes) key in the configuration file the
 //	                                servers read again on update_config (Cluster.SetLiveSite)
 //	server-conf <index|master> <key>   OK <value|->  key in that server's live configuration
+//	server-wals <index>             OK <file> ...  the file names of the region server's current
+//	                                WALs, hex (Cluster.ServerWALs)
+//	region-state <encoded>          OK state=<hex> server=<hex> | -  the active master's state of
+//	                                the region (Cluster.MasterRegionState)
 //	stop                            stops the cluster and removes its directory
 //
 // Admin commands wait for their effect (a split's daughters open, a moved region open on its

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -12,7 +13,10 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.CoprocessorDescriptor;
 import org.apache.hadoop.hbase.client.SnapshotDescription;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.master.RegionState;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.wal.AbstractFSWALProvider;
+import org.apache.hadoop.hbase.wal.WAL;
 
 /**
  * What the Java Admin says about the cluster, for the Go admin's tests to compare with (the
@@ -66,9 +70,45 @@ final class AdminChecks {
         // server-conf SLOT|master KEY: KEY in the server's live configuration, hex ("-" unset).
         need(w, 3);
         return serverConf(mc, w[1], w[2]);
+      case "server-wals":
+        // server-wals SLOT: the file names of the region server's current WALs, hex.
+        need(w, 2);
+        return serverWALs(mc, w[1]);
+      case "region-state":
+        // region-state ENCODED: the active master's state of the region and its server, hex
+        // ("-" when the master does not know it).
+        need(w, 2);
+        return regionState(mc, w[1]);
       default:
         return null;
     }
+  }
+
+  private static String regionState(MiniCluster mc, String encoded) {
+    if (mc.master() == null) {
+      throw new IllegalArgumentException("region-state: no active master");
+    }
+    RegionState st = mc.master().getAssignmentManager().getRegionStates().getRegionState(encoded);
+    if (st == null) {
+      return "-";
+    }
+    StringBuilder b = new StringBuilder();
+    kv(b, "state", st.getState());
+    kv(b, "server", st.getServerName() == null ? "" : st.getServerName().getServerName());
+    return b.toString();
+  }
+
+  private static String serverWALs(MiniCluster mc, String slot) throws Exception {
+    int i = Integer.parseInt(slot);
+    if (i < 0 || i >= mc.slots() || mc.regionServer(i) == null) {
+      throw new IllegalArgumentException("server-wals: region server " + slot + " is not running");
+    }
+    List<String> out = new ArrayList<>();
+    for (WAL wal : mc.regionServer(i).getWALs()) {
+      Path p = AbstractFSWALProvider.getCurrentFileName(wal);
+      out.add(Hex.encode(Bytes.toBytes(p == null ? "" : p.getName())));
+    }
+    return String.join(" ", out);
   }
 
   private static String serverConf(MiniCluster mc, String server, String key) {
