@@ -251,6 +251,7 @@ func TestAdminTypedRefusals(t *testing.T) {
 	}
 
 	// TableDisabled, the other side of TableEnabled; TableAvailable.
+	adminPut(t, c, ctx, name, "row")
 	if off, err := a.TableDisabled(ctx, name); err != nil || off {
 		t.Fatalf("TableDisabled(enabled) = %v, %v", off, err)
 	}
@@ -270,6 +271,34 @@ func TestAdminTypedRefusals(t *testing.T) {
 		if _, err := f(ctx, name+"_none"); !errors.Is(err, hberr.ErrTableNotFound) {
 			t.Fatalf("TableDisabled/TableAvailable(no table): %v; want hberr.ErrTableNotFound", err)
 		}
+	}
+
+	// OfflineRegion, by its effect on the master's state of a region of the disabled table:
+	// CLOSED to OFFLINE; enabled again, the region opens and serves its row.
+	rs, err := a.Regions(ctx, name)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("Regions = %v, %v", rs, err)
+	}
+	cl := testCluster(t)
+	masterState := func(want string) {
+		t.Helper()
+		st, server, known, err := cl.MasterRegionState(ctx, rs[0].Encoded)
+		if err != nil || !known || st != want {
+			t.Fatalf("the master's state of %s = %q on %q (known %v), %v; want %s", rs[0].Encoded, st, server, known, err, want)
+		}
+		t.Logf("the master's state of %s: %s on %q", rs[0].Encoded, st, server)
+	}
+	masterState("CLOSED")
+	if err := a.OfflineRegion(ctx, []byte(rs[0].Encoded)); err != nil {
+		t.Fatalf("OfflineRegion(%s): %v", rs[0].Encoded, err)
+	}
+	masterState("OFFLINE")
+	if err := a.EnableTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	masterState("OPEN")
+	if got := adminRows(t, c, ctx, name); len(got) != 1 {
+		t.Fatalf("rows after OfflineRegion and EnableTable = %q; want the one row", got)
 	}
 	if err := a.OfflineRegion(ctx, []byte("0123456789abcdef0123456789abcdef")); !errors.Is(err, hberr.ErrRegionNotFound) {
 		t.Fatalf("OfflineRegion(no region): %v; want hberr.ErrRegionNotFound", err)

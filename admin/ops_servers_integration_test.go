@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -323,7 +324,7 @@ func TestAdminDecommission(t *testing.T) {
 }
 
 // The calls about one server: its regions named as hbase:meta names them, the block cache
-// evicted, the WAL rolled, the configuration read again.
+// evicted, its WAL rolled (new files, as the server says), the configuration read again.
 func TestAdminServerCalls(t *testing.T) {
 	c := newAdminTestClient(t)
 	a := New(c)
@@ -370,22 +371,51 @@ func TestAdminServerCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cl := testCluster(t)
+	status, err := cl.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The WAL rolled: each of the server's write-ahead logs is a new file, the other servers'
+	// are the same.
+	wals := func() [][]string {
+		t.Helper()
+		var out [][]string
+		for i := range status.RegionServers {
+			w, err := cl.ServerWALs(ctx, i)
+			if err != nil || len(w) == 0 {
+				t.Fatalf("ServerWALs(%d) = %q, %v; want a WAL", i, w, err)
+			}
+			out = append(out, w)
+		}
+		return out
+	}
+	rolled := slices.IndexFunc(status.RegionServers, func(s hbasetest.Server) bool { return s.Addr == rs[0].Server.Addr() })
+	if rolled < 0 {
+		t.Fatalf("region server %s is not in the launcher's status %+v", rs[0].Server, status.RegionServers)
+	}
+	before := wals()
 	if err := a.RollWALWriter(ctx, rs[0].Server.Addr()); err != nil {
 		t.Fatalf("RollWALWriter: %v", err)
 	}
+	after := wals()
+	for i := range before {
+		changed := !slices.Equal(before[i], after[i])
+		if changed != (i == rolled) || i == rolled && slices.ContainsFunc(after[i], func(f string) bool { return slices.Contains(before[i], f) }) {
+			t.Fatalf("WALs of region server %d: %q before RollWALWriter(%s), %q after; want new files on %d only",
+				i, before[i], rs[0].Server, after[i], rolled)
+		}
+	}
+	t.Logf("RollWALWriter(%s): %q to %q", rs[0].Server, before[rolled], after[rolled])
 
 	// A setting changed in a configuration file reaches the server reloaded, and only it, then
 	// every server (hbasetest's live site file, which the servers read again only when told).
-	cl := testCluster(t)
 	key := "gohbase.test.live." + name
 	if err := cl.SetLiveSite(ctx, key, "v1"); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cl.SetLiveSite(ctx, key, "") })
-	status, err := cl.Status(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	confs := func() []string {
 		t.Helper()
 		var out []string

@@ -3,9 +3,11 @@ package admin
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -152,7 +154,7 @@ func TestAdminSplitMergeSwitches(t *testing.T) {
 func TestAdminChoreSwitches(t *testing.T) {
 	c := newAdminTestClient(t)
 	a := New(c)
-	ctx := testContext(t, 2*time.Minute)
+	ctx := testContext(t, 3*time.Minute)
 	cl := testCluster(t)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -230,4 +232,77 @@ func TestAdminChoreSwitches(t *testing.T) {
 			t.Fatalf("Normalize with a bad option: %v; want hberr.ErrBadRequest", err)
 		}
 	}
+	normalizeAndJanitorEffect(t, a, c, ctx)
+}
+
+// Normalize and RunCatalogJanitor by their effects: the normalizer merges the empty regions of
+// a table whose regions may merge at any age (its descriptor's
+// hbase.normalizer.merge.min_region_age.days 0), and the merge parents the merged region names
+// in hbase:meta are cleaned by a janitor run, the janitor's own chore switched off meanwhile.
+func normalizeAndJanitorEffect(t *testing.T, a *Admin, c *hbase.Client, ctx context.Context) {
+	t.Helper()
+	if _, err := a.SetCatalogJanitor(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	name := adminTableName(t, "nmerge")
+	adminDropLater(t, a, name)
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"), hrpc.NormalizationEnabled(true),
+		hrpc.TableAttribute("hbase.normalizer.merge.min_region_age.days", "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc, hrpc.SplitKeys([]byte("b"), []byte("d"), []byte("f"))); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := a.Regions(ctx, name)
+	if err != nil || len(rs) != 4 {
+		t.Fatalf("Regions = %v, %v; want 4", rs, err)
+	}
+	// The normalizer leaves out a region whose size its servers have not reported yet.
+	waitFor(t, ctx, "the servers to report the new regions", func() bool {
+		for _, r := range rs {
+			if storeFiles(t, a, ctx, r.Encoded) < 0 {
+				return false
+			}
+		}
+		return true
+	})
+	if ran, err := a.Normalize(ctx, NormalizeTables(name)); err != nil || !ran {
+		t.Fatalf("Normalize(%s) = %v, %v; want it ran", name, ran, err)
+	}
+	var merged []*hrpc.Region
+	waitFor(t, ctx, "the normalizer to merge the empty regions", func() bool {
+		merged, err = a.Regions(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(merged) == 1
+	})
+	mergeParents := func() int {
+		t.Helper()
+		get, err := hrpc.NewGet("hbase:meta", merged[0].Name, hrpc.Families([]byte("info")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Get(ctx, get)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, cell := range res.Cells {
+			if strings.HasPrefix(string(cell.Qualifier), "merge") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := mergeParents(); n != 4 {
+		t.Fatalf("the merged region %s names %d merge parents in hbase:meta; want 4", merged[0].Encoded, n)
+	}
+	cleaned, err := a.RunCatalogJanitor(ctx)
+	if err != nil || cleaned < 1 {
+		t.Fatalf("RunCatalogJanitor = %d, %v; want at least the merged region's parents cleaned", cleaned, err)
+	}
+	waitFor(t, ctx, "the janitor to clean the merge parents", func() bool { return mergeParents() == 0 })
+	t.Logf("Normalize merged %s's 4 regions into %s; RunCatalogJanitor cleaned %d merged regions' parents", name, merged[0].Encoded, cleaned)
 }

@@ -82,7 +82,8 @@ func (a *Admin) CatalogJanitorEnabled(ctx context.Context) (bool, error) {
 }
 
 // RunCatalogJanitor runs the catalog janitor once, on or off, and returns how many cleanups
-// of split and merge parents it started.
+// of split and merge parents it started (they finish in the master's procedures soon after),
+// or -1 when a run of the janitor was going on already and this one did nothing.
 func (a *Admin) RunCatalogJanitor(ctx context.Context) (int, error) {
 	ctx, call := a.begin(ctx, "RunCatalogJanitor", "", "")
 	resp := &pb.RunCatalogScanResponse{}
