@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,7 +29,7 @@ type javaProcedure struct {
 func TestAdminProceduresAndLocks(t *testing.T) {
 	c := newAdminTestClient(t)
 	a := New(c)
-	ctx := testContext(t, 2*time.Minute)
+	ctx := testContext(t, 3*time.Minute)
 	cl := testCluster(t)
 	name := adminTableName(t, "proc")
 	adminDropLater(t, a, name)
@@ -124,6 +125,95 @@ func TestAdminProceduresAndLocks(t *testing.T) {
 	if len(locks) != len(javaLocks) {
 		t.Fatalf("Locks = %+v; the Java Admin lists %s", locks, jl)
 	}
+	abortByEffect(t, a, ctx, name)
+}
+
+// javaLock is a lock of the Java Admin's getLocks JSON.
+type javaLock struct {
+	ResourceType string          `json:"resourceType"`
+	ResourceName string          `json:"resourceName"`
+	LockType     string          `json:"lockType"`
+	Owner        *javaProcedure  `json:"exclusiveLockOwnerProcedure"`
+	Waiting      []javaProcedure `json:"waitingProcedures"`
+}
+
+// An abort the master accepts, by its effect: while the master holds an exclusive lock of the
+// disabled table (hbasetest's HoldTableLock), EnableTable's procedure waits for it, listed
+// among the lock's waiters as the Java Admin lists it too; aborted, it rolls back once the
+// lock is released: EnableTable fails with hberr.ErrProcedureAborted, the table still
+// disabled.
+func abortByEffect(t *testing.T, a *Admin, ctx context.Context, table string) {
+	t.Helper()
+	cl := testCluster(t)
+	if err := cl.HoldTableLock(ctx, table); err != nil {
+		t.Fatalf("HoldTableLock: %v", err)
+	}
+	held := true
+	t.Cleanup(func() {
+		if held {
+			_ = cl.ReleaseTableLock(context.Background(), table)
+		}
+	})
+	errc := make(chan error, 1)
+	go func() { errc <- a.EnableTable(ctx, table) }()
+	var lock Lock
+	waitFor(t, ctx, "EnableTable's procedure to wait for the table's lock", func() bool {
+		locks, err := a.Locks(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range locks {
+			if l.Resource == "TABLE" && strings.HasSuffix(l.Name, table) && len(l.Waiting) > 0 {
+				lock = l
+				return true
+			}
+		}
+		return false
+	})
+	enable := lock.Waiting[0]
+	if !lock.Exclusive || lock.Owner == nil || !strings.HasSuffix(lock.Owner.Class, ".LockProcedure") ||
+		len(lock.Waiting) != 1 || !strings.HasSuffix(enable.Class, ".EnableTableProcedure") || enable.Finished() {
+		t.Fatalf("the table's lock = %+v; want held by a LockProcedure, an EnableTableProcedure waiting", lock)
+	}
+	jl, err := cl.JavaLocks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var javaLocks []javaLock
+	if err := json.Unmarshal([]byte(jl), &javaLocks); err != nil {
+		t.Fatalf("the Java Admin's locks: %v\n%s", err, jl)
+	}
+	i := slices.IndexFunc(javaLocks, func(j javaLock) bool { return j.ResourceType == "TABLE" && j.ResourceName == lock.Name })
+	if i < 0 || javaLocks[i].LockType != "EXCLUSIVE" || javaLocks[i].Owner == nil ||
+		javaLocks[i].Owner.ProcID != strconv.FormatUint(lock.Owner.ID, 10) || len(javaLocks[i].Waiting) != 1 ||
+		javaLocks[i].Waiting[0].ProcID != strconv.FormatUint(enable.ID, 10) || javaLocks[i].Waiting[0].ClassName != enable.Class {
+		t.Fatalf("go-hbase's lock of %s: %+v; the Java Admin's locks: %s", table, lock, jl)
+	}
+
+	if err := a.AbortProcedure(ctx, enable.ID, true); err != nil {
+		t.Fatalf("AbortProcedure(%d, the waiting EnableTableProcedure): %v", enable.ID, err)
+	}
+	if err := cl.ReleaseTableLock(ctx, table); err != nil {
+		t.Fatal(err)
+	}
+	held = false
+	err = <-errc
+	if !errors.Is(err, hberr.ErrProcedureAborted) || !errors.Is(err, hberr.ErrDoNotRetry) {
+		t.Fatalf("EnableTable aborted: %v; want hberr.ErrProcedureAborted", err)
+	}
+	t.Logf("EnableTable aborted: %v", err)
+	if off, err := a.TableDisabled(ctx, table); err != nil || !off {
+		t.Fatalf("TableDisabled after the aborted enable = %v, %v; want true", off, err)
+	}
+	procs, err := a.Procedures(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := slices.IndexFunc(procs, func(p Procedure) bool { return p.ID == enable.ID })
+	if j < 0 || !procs[j].Finished() || procs[j].State == "SUCCESS" || !errors.Is(procs[j].Err, hberr.ErrProcedureAborted) {
+		t.Fatalf("the aborted procedure %d: %+v; want it failed with hberr.ErrProcedureAborted", enable.ID, procs)
+	}
+	t.Logf("the aborted procedure %d: %s, %v", enable.ID, procs[j].State, procs[j].Err)
 }
 
 // Snapshots with a TTL, an owner, and without the flush: listed with them, as the Java Admin

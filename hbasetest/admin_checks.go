@@ -261,3 +261,17 @@ func (c *Cluster) MasterRegionState(ctx context.Context, encoded string) (state,
 	}
 	return kv["state"], kv["server"], true, nil
 }
+
+// HoldTableLock has the active master take an exclusive lock of table (a LockProcedure, as
+// HBase's lock service does) and keep it until ReleaseTableLock: the table's procedures wait
+// for it meanwhile, listed among the lock's waiters.
+func (c *Cluster) HoldTableLock(ctx context.Context, table string) error {
+	_, err := c.do(ctx, "hold-table-lock", table)
+	return err
+}
+
+// ReleaseTableLock releases the lock HoldTableLock took.
+func (c *Cluster) ReleaseTableLock(ctx context.Context, table string) error {
+	_, err := c.do(ctx, "release-table-lock", table)
+	return err
+}

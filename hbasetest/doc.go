@@ -113,6 +113,9 @@
 //	                                WALs, hex (Cluster.ServerWALs)
 //	region-state <encoded>          OK state=<hex> server=<hex> | -  the active master's state of
 //	                                the region (Cluster.MasterRegionState)
+//	hold-table-lock <table>         the master takes an exclusive lock of the table (a
+//	                                LockProcedure) and keeps it (Cluster.HoldTableLock)
+//	release-table-lock <table>      releases it (Cluster.ReleaseTableLock)
 //	stop                            stops the cluster and removes its directory
 //
 // Admin commands wait for their effect (a split's daughters open, a moved region open on its

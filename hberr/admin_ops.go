@@ -32,6 +32,10 @@ var (
 	// ErrAbortRefused: the master did not abort the procedure: it does not know it, it has
 	// finished, or its kind cannot be aborted at its current step.
 	ErrAbortRefused = errors.New("procedure abort refused")
+	// ErrProcedureAborted: the master procedure of the call was aborted (an operator's
+	// AbortProcedure) and rolled back; the call's change was not made
+	// (ProcedureAbortedException).
+	ErrProcedureAborted = errors.New("procedure aborted")
 )
 
 // classifyAdminOps gives the meanings HBase says in the message of an exception whose class
@@ -53,6 +57,8 @@ func (e *RemoteError) classifyAdminOps(name string) {
 		e.kinds = []error{ErrMergeRefused, ErrRegionsNotAdjacent, ErrDoNotRetry}
 	case name == "MergeRegionException":
 		e.kinds = []error{ErrMergeRefused, ErrDoNotRetry}
+	case name == "ProcedureAbortedException":
+		e.kinds = []error{ErrProcedureAborted, ErrDoNotRetry}
 	case (name == "IOException" || name == "DoNotRetryIOException") && switchedOff(m):
 		e.kinds = []error{ErrSwitchedOff, ErrDoNotRetry}
 	}

@@ -32,6 +32,8 @@ func TestAdminOpsClassified(t *testing.T) {
 			[]error{ErrSwitchedOff, ErrDoNotRetry}, ErrRetryable},
 		{"org.apache.hadoop.hbase.DoNotRetryIOException", "Merge of [a, b] failed because merge switch is off",
 			[]error{ErrSwitchedOff, ErrDoNotRetry}, nil},
+		{"org.apache.hadoop.hbase.procedure2.ProcedureAbortedException", "abort requested",
+			[]error{ErrProcedureAborted, ErrDoNotRetry}, ErrRetryable},
 		// Not a switch: a message that merely mentions one.
 		{"java.io.IOException", "the switch is off somewhere", []error{ErrRetryable}, ErrSwitchedOff},
 	} {

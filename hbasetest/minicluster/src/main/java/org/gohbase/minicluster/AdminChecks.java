@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
@@ -14,6 +15,8 @@ import org.apache.hadoop.hbase.client.CoprocessorDescriptor;
 import org.apache.hadoop.hbase.client.SnapshotDescription;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.master.RegionState;
+import org.apache.hadoop.hbase.master.locking.LockManager;
+import org.apache.hadoop.hbase.procedure2.LockType;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.wal.AbstractFSWALProvider;
 import org.apache.hadoop.hbase.wal.WAL;
@@ -79,9 +82,41 @@ final class AdminChecks {
         // ("-" when the master does not know it).
         need(w, 2);
         return regionState(mc, w[1]);
+      case "hold-table-lock":
+        // hold-table-lock TABLE: the master takes an exclusive lock of the table (a
+        // LockProcedure, as HBase's lock service does) and keeps it until release-table-lock.
+        need(w, 2);
+        holdTableLock(mc, w[1]);
+        return "";
+      case "release-table-lock":
+        need(w, 2);
+        LockManager.MasterLock lock = HELD.remove(w[1]);
+        if (lock == null) {
+          throw new IllegalArgumentException("release-table-lock: no lock held on " + w[1]);
+        }
+        lock.release();
+        return "";
       default:
         return null;
     }
+  }
+
+  /** The table locks hold-table-lock took, by table name. */
+  private static final Map<String, LockManager.MasterLock> HELD = new ConcurrentHashMap<>();
+
+  private static void holdTableLock(MiniCluster mc, String table) throws Exception {
+    if (mc.master() == null) {
+      throw new IllegalArgumentException("hold-table-lock: no active master");
+    }
+    if (HELD.containsKey(table)) {
+      throw new IllegalArgumentException("hold-table-lock: " + table + " is held already");
+    }
+    LockManager.MasterLock lock = mc.master().getLockManager().createMasterLock(TableName.valueOf(table),
+      LockType.EXCLUSIVE, "hbasetest hold-table-lock");
+    if (!lock.tryAcquire(60000)) {
+      throw new IllegalStateException("hold-table-lock: the lock of " + table + " was not granted in 60 s");
+    }
+    HELD.put(table, lock);
   }
 
   private static String regionState(MiniCluster mc, String encoded) {
