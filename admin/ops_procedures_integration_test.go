@@ -138,10 +138,10 @@ type javaLock struct {
 }
 
 // An abort the master accepts, by its effect: while the master holds an exclusive lock of the
-// disabled table (hbasetest's HoldTableLock), EnableTable's procedure waits for it, listed
-// among the lock's waiters as the Java Admin lists it too; aborted, it rolls back once the
+// disabled table (hbasetest's HoldTableLock; Locks lists it as the Java Admin's getLocks
+// does), EnableTable's procedure waits in the table's queue; aborted, it rolls back once the
 // lock is released: EnableTable fails with hberr.ErrProcedureAborted, the table still
-// disabled.
+// disabled. (The master lists only its lock service's procedures among a lock's waiters.)
 func abortByEffect(t *testing.T, a *Admin, ctx context.Context, table string) {
 	t.Helper()
 	cl := testCluster(t)
@@ -154,27 +154,15 @@ func abortByEffect(t *testing.T, a *Admin, ctx context.Context, table string) {
 			_ = cl.ReleaseTableLock(context.Background(), table)
 		}
 	})
-	errc := make(chan error, 1)
-	go func() { errc <- a.EnableTable(ctx, table) }()
-	var lock Lock
-	waitFor(t, ctx, "EnableTable's procedure to wait for the table's lock", func() bool {
-		locks, err := a.Locks(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range locks {
-			if l.Resource == "TABLE" && strings.HasSuffix(l.Name, table) && len(l.Waiting) > 0 {
-				lock = l
-				return true
-			}
-		}
-		return false
-	})
-	enable := lock.Waiting[0]
-	if !lock.Exclusive || lock.Owner == nil || !strings.HasSuffix(lock.Owner.Class, ".LockProcedure") ||
-		len(lock.Waiting) != 1 || !strings.HasSuffix(enable.Class, ".EnableTableProcedure") || enable.Finished() {
-		t.Fatalf("the table's lock = %+v; want held by a LockProcedure, an EnableTableProcedure waiting", lock)
+	locks, err := a.Locks(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
+	i := slices.IndexFunc(locks, func(l Lock) bool { return l.Resource == "TABLE" && strings.HasSuffix(l.Name, table) })
+	if i < 0 || !locks[i].Exclusive || locks[i].Owner == nil || !strings.HasSuffix(locks[i].Owner.Class, ".LockProcedure") {
+		t.Fatalf("Locks = %+v; want %s's exclusive lock held by a LockProcedure", locks, table)
+	}
+	lock := locks[i]
 	jl, err := cl.JavaLocks(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -183,13 +171,29 @@ func abortByEffect(t *testing.T, a *Admin, ctx context.Context, table string) {
 	if err := json.Unmarshal([]byte(jl), &javaLocks); err != nil {
 		t.Fatalf("the Java Admin's locks: %v\n%s", err, jl)
 	}
-	i := slices.IndexFunc(javaLocks, func(j javaLock) bool { return j.ResourceType == "TABLE" && j.ResourceName == lock.Name })
-	if i < 0 || javaLocks[i].LockType != "EXCLUSIVE" || javaLocks[i].Owner == nil ||
-		javaLocks[i].Owner.ProcID != strconv.FormatUint(lock.Owner.ID, 10) || len(javaLocks[i].Waiting) != 1 ||
-		javaLocks[i].Waiting[0].ProcID != strconv.FormatUint(enable.ID, 10) || javaLocks[i].Waiting[0].ClassName != enable.Class {
+	k := slices.IndexFunc(javaLocks, func(j javaLock) bool { return j.ResourceType == "TABLE" && j.ResourceName == lock.Name })
+	if k < 0 || javaLocks[k].LockType != "EXCLUSIVE" || javaLocks[k].Owner == nil ||
+		javaLocks[k].Owner.ProcID != strconv.FormatUint(lock.Owner.ID, 10) || javaLocks[k].Owner.ClassName != lock.Owner.Class ||
+		len(javaLocks[k].Waiting) != len(lock.Waiting) {
 		t.Fatalf("go-hbase's lock of %s: %+v; the Java Admin's locks: %s", table, lock, jl)
 	}
 
+	errc := make(chan error, 1)
+	go func() { errc <- a.EnableTable(ctx, table) }()
+	var enable Procedure
+	waitFor(t, ctx, "EnableTable's procedure", func() bool {
+		procs, err := a.Procedures(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(procs, func(p Procedure) bool {
+			return strings.HasSuffix(p.Class, ".EnableTableProcedure") && !p.Finished() && p.ID > lock.Owner.ID
+		})
+		if i >= 0 {
+			enable = procs[i]
+		}
+		return i >= 0
+	})
 	if err := a.AbortProcedure(ctx, enable.ID, true); err != nil {
 		t.Fatalf("AbortProcedure(%d, the waiting EnableTableProcedure): %v", enable.ID, err)
 	}
