@@ -403,7 +403,11 @@ func TestAdminServerCalls(t *testing.T) {
 	if err := a.RollWALWriter(ctx, rs[0].Server.Addr()); err != nil {
 		t.Fatalf("RollWALWriter: %v", err)
 	}
-	after := wals()
+	var after [][]string
+	waitFor(t, ctx, "the server's log roller to roll its WALs", func() bool {
+		after = wals()
+		return !slices.Equal(before[rolled], after[rolled])
+	})
 	for i := range before {
 		changed := !slices.Equal(before[i], after[i])
 		if changed != (i == rolled) || i == rolled && slices.ContainsFunc(after[i], func(f string) bool { return slices.Contains(before[i], f) }) {

@@ -267,7 +267,9 @@ func (a *Admin) anyServer(ctx context.Context, server string) (string, error) {
 	return sn.Addr(), err
 }
 
-// RollWALWriter has a region server close its current write-ahead log and start a new one.
+// RollWALWriter asks a region server to close its current write-ahead logs and start new
+// ones. The server's log roller rolls them soon after the call returns (the server answers
+// once the roll is requested, as it does to the Java Admin's rollWALWriter).
 func (a *Admin) RollWALWriter(ctx context.Context, server string) error {
 	ctx, call := a.begin(ctx, "RollWALWriter", server, "")
 	sn, err := a.liveServer(ctx, server)

@@ -34,7 +34,8 @@ var (
 	ErrAbortRefused = errors.New("procedure abort refused")
 	// ErrProcedureAborted: the master procedure of the call was aborted (an operator's
 	// AbortProcedure) and rolled back; the call's change was not made
-	// (ProcedureAbortedException).
+	// (ProcedureAbortedException, which a procedure's result wraps in a
+	// DoNotRetryIOException).
 	ErrProcedureAborted = errors.New("procedure aborted")
 )
 
@@ -57,12 +58,16 @@ func (e *RemoteError) classifyAdminOps(name string) {
 		e.kinds = []error{ErrMergeRefused, ErrRegionsNotAdjacent, ErrDoNotRetry}
 	case name == "MergeRegionException":
 		e.kinds = []error{ErrMergeRefused, ErrDoNotRetry}
-	case name == "ProcedureAbortedException":
+	case name == "ProcedureAbortedException" || name == "DoNotRetryIOException" && strings.HasPrefix(m, procedureAborted):
 		e.kinds = []error{ErrProcedureAborted, ErrDoNotRetry}
 	case (name == "IOException" || name == "DoNotRetryIOException") && switchedOff(m):
 		e.kinds = []error{ErrSwitchedOff, ErrDoNotRetry}
 	}
 }
+
+// procedureAborted starts the message of the DoNotRetryIOException a master procedure's
+// result carries when an operator aborted it.
+const procedureAborted = "org.apache.hadoop.hbase.procedure2.ProcedureAbortedException"
 
 // switchedOff reports whether a split's or merge's refusal says a switch is off (HBase 2.6:
 // "Split region ... failed due to split switch off", "Merge of ... failed because merge switch

@@ -34,6 +34,11 @@ func TestAdminOpsClassified(t *testing.T) {
 			[]error{ErrSwitchedOff, ErrDoNotRetry}, nil},
 		{"org.apache.hadoop.hbase.procedure2.ProcedureAbortedException", "abort requested",
 			[]error{ErrProcedureAborted, ErrDoNotRetry}, ErrRetryable},
+		// As HBase 2.6.1's master gives an aborted EnableTable's result.
+		{"org.apache.hadoop.hbase.DoNotRetryIOException", "org.apache.hadoop.hbase.procedure2.ProcedureAbortedException: abort requested",
+			[]error{ErrProcedureAborted, ErrDoNotRetry}, ErrRetryable},
+		{"org.apache.hadoop.hbase.DoNotRetryIOException", "abort requested by org.apache.hadoop.hbase.procedure2.ProcedureAbortedException",
+			[]error{ErrDoNotRetry}, ErrProcedureAborted},
 		// Not a switch: a message that merely mentions one.
 		{"java.io.IOException", "the switch is off somewhere", []error{ErrRetryable}, ErrSwitchedOff},
 	} {
