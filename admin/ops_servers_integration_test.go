@@ -342,6 +342,7 @@ func TestAdminServerCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cl := testCluster(t)
 	for _, r := range rs {
 		names, err := a.ServerRegions(ctx, r.Server.String())
 		if err != nil {
@@ -349,6 +350,15 @@ func TestAdminServerCalls(t *testing.T) {
 		}
 		if !slices.ContainsFunc(names, func(n []byte) bool { return bytes.Equal(n, r.Name) }) {
 			t.Fatalf("ServerRegions(%s) = %q; want it to hold %q", r.Server, names, r.Name)
+		}
+		java, err := cl.JavaServerRegions(ctx, r.Server.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(names, bytes.Compare)
+		slices.SortFunc(java, bytes.Compare)
+		if !slices.EqualFunc(names, java, bytes.Equal) {
+			t.Fatalf("ServerRegions(%s) = %q; the Java Admin's getRegions gives %q", r.Server, names, java)
 		}
 	}
 
@@ -371,7 +381,6 @@ func TestAdminServerCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := testCluster(t)
 	status, err := cl.Status(ctx)
 	if err != nil {
 		t.Fatal(err)

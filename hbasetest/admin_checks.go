@@ -275,3 +275,21 @@ func (c *Cluster) ReleaseTableLock(ctx context.Context, table string) error {
 	_, err := c.do(ctx, "release-table-lock", table)
 	return err
 }
+
+// JavaServerRegions returns the Java Admin's getRegions of a region server
+// ("host,port,startcode"): the full names of the regions it says it has open.
+func (c *Cluster) JavaServerRegions(ctx context.Context, server string) ([][]byte, error) {
+	w, err := c.do(ctx, "admin-server-regions", server)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, 0, len(w))
+	for _, h := range w {
+		b, err := decodeBytes(h)
+		if err != nil {
+			return nil, fmt.Errorf("hbasetest: admin-server-regions: %w", err)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}

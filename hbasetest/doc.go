@@ -105,6 +105,8 @@
 //	                                servers, a table's compaction state (Cluster.JavaAdminState)
 //	admin-procedures|admin-locks    OK <json>  the Java Admin's getProcedures, getLocks (hex)
 //	admin-snapshots                 OK <name>/<table>/<type>/<owner>/<ttl s>/<created ms> ...
+//	admin-server-regions <host,port,startcode>   OK <region name> ...  the Java Admin's
+//	                                getRegions(server), hex (Cluster.JavaServerRegions)
 //	admin-split-keys <start> <end> <n>   OK <key> ...  createTable(desc, start, end, n)'s split keys
 //	live-site <key> [value]         sets (no value: removes) key in the configuration file the
 //	                                servers read again on update_config (Cluster.SetLiveSite)

@@ -12,6 +12,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.CoprocessorDescriptor;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.SnapshotDescription;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.master.RegionState;
@@ -50,6 +51,17 @@ final class AdminChecks {
         // admin-snapshots: every snapshot, name/table/type/owner/ttl/creation, each hex.
         need(w, 1);
         return snapshots(mc);
+      case "admin-server-regions":
+        // admin-server-regions HOST,PORT,STARTCODE: the Java Admin's getRegions(server), the
+        // full region names, hex.
+        need(w, 2);
+        try (Admin admin = mc.adminConn.getAdmin()) {
+          List<String> out = new ArrayList<>();
+          for (RegionInfo ri : admin.getRegions(ServerName.valueOf(w[1]))) {
+            out.add(Hex.encode(ri.getRegionName()));
+          }
+          return String.join(" ", out);
+        }
       case "admin-split-keys":
         // admin-split-keys START END N: the split keys of createTable(desc, START, END, N).
         need(w, 4);
