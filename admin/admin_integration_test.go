@@ -118,8 +118,8 @@ func TestAdminTables(t *testing.T) {
 	if g := got.Family("g"); g.MaxVersions != 1 || g.TTL != 0 || g.BloomFilter != hrpc.BloomRow {
 		t.Fatalf("family g = %+v; want HBase's defaults (1 version, no TTL, ROW bloom)", g)
 	}
-	if got.Attributes["MAX_FILESIZE"] != "1073741824" {
-		t.Fatalf("table attributes = %v; want MAX_FILESIZE", got.Attributes)
+	if got.MaxFileSize != 1073741824 {
+		t.Fatalf("table MaxFileSize = %d (attributes %v); want 1073741824", got.MaxFileSize, got.Attributes)
 	}
 
 	// Listing: by regex, by namespace, with and without system tables.
@@ -190,7 +190,7 @@ func TestAdminTables(t *testing.T) {
 	}
 
 	// ModifyTable: read, change, write back.
-	got.Attributes["MAX_FILESIZE"] = "2147483648"
+	got.MaxFileSize = 2147483648
 	got.Family("f").MaxVersions = 3
 	if err := a.ModifyTable(ctx, got); err != nil {
 		t.Fatalf("ModifyTable: %v", err)
@@ -199,8 +199,8 @@ func TestAdminTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Attributes["MAX_FILESIZE"] != "2147483648" || got.Family("f").MaxVersions != 3 {
-		t.Fatalf("after ModifyTable: %v, f = %+v", got.Attributes, got.Family("f"))
+	if got.MaxFileSize != 2147483648 || got.Family("f").MaxVersions != 3 {
+		t.Fatalf("after ModifyTable: MaxFileSize %d, f = %+v", got.MaxFileSize, got.Family("f"))
 	}
 
 	// Disable, truncate keeping the splits, then not.

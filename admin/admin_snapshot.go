@@ -14,12 +14,22 @@ import (
 	"github.com/go-hbase/hbase/internal/wire"
 )
 
-// Snapshot takes snapshot name of table (flushing its memstores first) and waits until it is
-// complete. A name already taken gives hberr.ErrSnapshotExists; a table that does not exist gives
-// hberr.ErrTableNotFound.
-func (a *Admin) Snapshot(ctx context.Context, name, table string) error {
+// Snapshot takes snapshot name of table (flushing its memstores first, unless SkipFlush) and
+// waits until it is complete; opts set its TTL and owner. A name already taken gives
+// hberr.ErrSnapshotExists; a table that does not exist gives hberr.ErrTableNotFound.
+func (a *Admin) Snapshot(ctx context.Context, name, table string, opts ...SnapshotOption) error {
 	ctx, call := a.begin(ctx, "Snapshot", name, table)
 	req, err := wire.SnapshotRequest(name, table, a.nonce())
+	for _, o := range opts {
+		if err != nil {
+			break
+		}
+		if o == nil {
+			err = wire.BadRequest("nil SnapshotOption")
+		} else {
+			err = o(req.Snapshot)
+		}
+	}
 	resp := &pb.SnapshotResponse{}
 	if err == nil {
 		err = a.callMaster(ctx, wire.MethodSnapshot, req, resp)

@@ -69,9 +69,41 @@ func ExampleAdmin() {
 
 	err = adm.DeleteNamespace(ctx, "shop")
 	fmt.Println("namespace not empty:", errors.Is(err, hberr.ErrNamespaceNotEmpty))
+
+	// An operator's calls: switches, compaction state, a snapshot kept for a day.
+	wasOn, err := adm.SetSplit(ctx, false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = adm.SplitTable(ctx, "shop:orders", []byte("2"))
+	fmt.Println("split while splits are off:", errors.Is(err, hberr.ErrSwitchedOff))
+	if _, err := adm.SetSplit(ctx, wasOn); err != nil {
+		log.Fatal(err)
+	}
+	state, err := adm.TableCompactionState(ctx, "shop:orders")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("compaction state:", state)
+	if err := adm.Snapshot(ctx, "orders-daily", "shop:orders", admin.SnapshotTTL(24*time.Hour)); err != nil {
+		log.Fatal(err)
+	}
+	snaps, err := adm.ListSnapshots(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range snaps {
+		fmt.Printf("snapshot %s of %s, kept %v\n", s.Name, s.Table, s.TTL)
+	}
+	if err := adm.DeleteSnapshot(ctx, "orders-daily"); err != nil {
+		log.Fatal(err)
+	}
+
 	if err := adm.DisableTable(ctx, "shop:orders"); err != nil {
 		log.Fatal(err)
 	}
+	disabled, err := adm.TableDisabled(ctx, "shop:orders")
+	fmt.Println("disabled:", disabled, err)
 	if err := adm.DeleteTable(ctx, "shop:orders"); err != nil {
 		log.Fatal(err)
 	}
@@ -88,4 +120,8 @@ func ExampleAdmin() {
 	// region ["c0000000", "")
 	// tables: [shop:orders]
 	// namespace not empty: true
+	// split while splits are off: true
+	// compaction state: NONE
+	// snapshot orders-daily of shop:orders, kept 24h0m0s
+	// disabled: true <nil>
 }

@@ -115,8 +115,14 @@
 // cellblock compression, coprocessors and their endpoints,
 // raw scans (attribute _raw_), read isolation levels, per-family time ranges, per-cell TTLs
 // and visibility labels, KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with
-// a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status,
-// the region servers' other AdminService calls, and the filters and comparators not listed
+// a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status
+// (so no call of package admin about one region server: ServerRegions, CompactRegionServer,
+// FlushRegionServer, CompactionSwitch, DecommissionServers, RecommissionServer,
+// UpdateConfiguration, RollWALWriter), the master's switches and chores (split, merge,
+// catalog janitor, cleaner chore, snapshot cleanup, maintenance mode, Normalize), compaction
+// states and last major compactions, procedures and locks (Procedures, Locks, AbortProcedure),
+// decommissioned servers, OfflineRegion, TruncateRegion, ClearBlockCache, flushes and compactions of one
+// family, the region servers' other AdminService calls, and the filters and comparators not listed
 // above (FirstKeyValueMatchingQualifiersFilter, BinaryComponentComparator,
 // BigDecimalComparator...). RegexStringComparator and table regular expressions use Go's
 // RE2 syntax, which lacks some of Java's (back references, look-arounds): a pattern RE2

@@ -259,9 +259,14 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	for i, port := range p.rs {
 		rs[i] = strconv.Itoa(port)
 	}
+	site, err := c.liveSiteDir()
+	if err != nil {
+		return nil, err
+	}
 	args := append(c.jvmArgs(),
 		"-Dhbasetest.log.dir="+filepath.Join(c.Dir, "logs"),
-		"-cp", c.launcher.classpath,
+		"-Dhbasetest.live.site="+site,
+		"-cp", site+string(os.PathListSeparator)+c.launcher.classpath,
 		"org.gohbase.minicluster.Launcher",
 		"--dir", filepath.Join(c.Dir, "cluster"),
 		"--zk-port", strconv.Itoa(p.zk),

@@ -99,6 +99,25 @@
 //	                                <renew> seconds, 0: not renewable, -1: Kerby's default
 //	kdc-clockskew [seconds|default] OK <previous seconds>  (secure only) sets the KDC's allowable
 //	                                clock skew (default 300; negative rejects every client time)
+//	admin-describe <table>          OK T:<key>=<value> F:<fam>:<key>=<value> TG:<getter>=<value> FG:<fam>:<getter>=<value> ...
+//	                                the Java Admin's getDescriptor, values in hex (Cluster.JavaDescribe)
+//	admin-state [table]             OK <switch>=<value> ...  the Java Admin's switches, decommissioned
+//	                                servers, a table's compaction state (Cluster.JavaAdminState)
+//	admin-procedures|admin-locks    OK <json>  the Java Admin's getProcedures, getLocks (hex)
+//	admin-snapshots                 OK <name>/<table>/<type>/<owner>/<ttl s>/<created ms> ...
+//	admin-server-regions <host,port,startcode>   OK <region name> ...  the Java Admin's
+//	                                getRegions(server), hex (Cluster.JavaServerRegions)
+//	admin-split-keys <start> <end> <n>   OK <key> ...  createTable(desc, start, end, n)'s split keys
+//	live-site <key> [value]         sets (no value: removes) key in the configuration file the
+//	                                servers read again on update_config (Cluster.SetLiveSite)
+//	server-conf <index|master> <key>   OK <value|->  key in that server's live configuration
+//	server-wals <index>             OK <file> ...  the file names of the region server's current
+//	                                WALs, hex (Cluster.ServerWALs)
+//	region-state <encoded>          OK state=<hex> server=<hex> | -  the active master's state of
+//	                                the region (Cluster.MasterRegionState)
+//	hold-table-lock <table>         the master takes an exclusive lock of the table (a
+//	                                LockProcedure) and keeps it (Cluster.HoldTableLock)
+//	release-table-lock <table>      releases it (Cluster.ReleaseTableLock)
 //	stop                            stops the cluster and removes its directory
 //
 // Admin commands wait for their effect (a split's daughters open, a moved region open on its

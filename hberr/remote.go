@@ -250,6 +250,7 @@ var fatalClasses = map[string]bool{
 
 func (e *RemoteError) classify() {
 	name := simpleName(e.Class)
+	defer e.classifyAdminOps(name)
 	e.fatal = fatalClasses[name]
 	if kinds, ok := remoteKinds[name]; ok {
 		e.kinds = kinds

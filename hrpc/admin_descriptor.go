@@ -4,7 +4,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/go-hbase/hbase/internal/pb"
@@ -51,18 +50,6 @@ const (
 	EncodingRowIndexV1 Encoding = "ROW_INDEX_V1"
 )
 
-// The attribute keys of a column family descriptor that FamilyDescriptor has fields for.
-const (
-	attrVersions    = "VERSIONS"
-	attrMinVersions = "MIN_VERSIONS"
-	attrTTL         = "TTL"
-	attrCompression = "COMPRESSION"
-	attrBloom       = "BLOOMFILTER"
-	attrBlockSize   = "BLOCKSIZE"
-	attrInMemory    = "IN_MEMORY"
-	attrEncoding    = "DATA_BLOCK_ENCODING"
-)
-
 // ttlForever is HBase's TTL meaning "never expire" (HConstants.FOREVER, seconds).
 const ttlForever = math.MaxInt32
 
@@ -79,8 +66,44 @@ type FamilyDescriptor struct {
 	BlockSize   int  // BLOCKSIZE in bytes
 	InMemory    bool // IN_MEMORY: favoured in the block cache
 	Encoding    Encoding
-	// Attributes are the other attributes of the family (BLOCKCACHE, REPLICATION_SCOPE...)
-	// as HBase names them.
+
+	// The other attributes the HBase shell names (admin_family_attrs.go has their options).
+
+	KeepDeletedCells KeepDeletedCells // KEEP_DELETED_CELLS
+	// CompactionCompression is COMPRESSION_COMPACT, the compression of the files compactions
+	// write (Compression when unset); MajorCompactionCompression and
+	// MinorCompactionCompression (COMPRESSION_COMPACT_MAJOR, _MINOR) override it for one kind.
+	CompactionCompression      Compression
+	MajorCompactionCompression Compression
+	MinorCompactionCompression Compression
+	BlockCache                 Flag // BLOCKCACHE: data blocks cached on read (on by default)
+	CacheDataOnWrite           Flag // CACHE_DATA_ON_WRITE
+	CacheIndexOnWrite          Flag // CACHE_INDEX_ON_WRITE
+	CacheBloomsOnWrite         Flag // CACHE_BLOOMS_ON_WRITE
+	EvictBlocksOnClose         Flag // EVICT_BLOCKS_ON_CLOSE
+	PrefetchBlocksOnOpen       Flag // PREFETCH_BLOCKS_ON_OPEN
+	CompressTags               Flag // COMPRESS_TAGS (on by default)
+	NewVersionBehavior         Flag // NEW_VERSION_BEHAVIOR
+	// ReplicationScope is REPLICATION_SCOPE: 0 (the default) keeps the family's writes to
+	// this cluster, 1 replicates them to the replication peers.
+	ReplicationScope int
+	// DFSReplication is DFS_REPLICATION, the HDFS replication of the family's files (0: the
+	// file system's default).
+	DFSReplication int
+	// StoragePolicy is STORAGE_POLICY, the HDFS storage policy of the family's files (HOT,
+	// WARM, COLD, ALL_SSD, ONE_SSD, LAZY_PERSIST).
+	StoragePolicy      string
+	InMemoryCompaction MemoryCompaction // IN_MEMORY_COMPACTION
+	// MOB: values over MobThreshold bytes (MOB_THRESHOLD; 0: HBase's 100 KiB) go to MOB
+	// files when Mob (IS_MOB) is on; MobCompactPartition is MOB_COMPACT_PARTITION_POLICY.
+	Mob                 Flag
+	MobThreshold        int64
+	MobCompactPartition MobPartitionPolicy
+
+	// Attributes are the other attributes of the family as HBase names them (ENCRYPTION,
+	// INDEX_BLOCK_ENCODING, METADATA of coprocessors...). An attribute with a typed field
+	// above is read into the field, not here; given here and in the field with another value,
+	// the descriptor is refused.
 	Attributes map[string]string
 	// Configuration overrides server configuration for this family.
 	Configuration map[string]string
@@ -180,8 +203,7 @@ func (f *FamilyDescriptor) check() error {
 	case f.BlockSize < 0:
 		return invalid("family %q: negative block size %d", f.Name, f.BlockSize)
 	}
-	if f.Compression != "" && !slices.Contains([]Compression{CompressionNone, CompressionGZ, CompressionSnappy,
-		CompressionLZ4, CompressionLZO, CompressionZSTD, CompressionBZIP2, CompressionLZMA}, f.Compression) {
+	if !oneOf(f.Compression, compressions...) {
 		return invalid("family %q: unknown compression %q", f.Name, f.Compression)
 	}
 	if f.BloomFilter != "" && !slices.Contains([]BloomType{BloomNone, BloomRow, BloomRowCol, BloomRowPrefix}, f.BloomFilter) {
@@ -190,38 +212,13 @@ func (f *FamilyDescriptor) check() error {
 	if f.Encoding != "" && !slices.Contains([]Encoding{EncodingNone, EncodingPrefix, EncodingDiff, EncodingFastDiff, EncodingRowIndexV1}, f.Encoding) {
 		return invalid("family %q: unknown data block encoding %q", f.Name, f.Encoding)
 	}
-	return nil
+	return f.checkAttrs()
 }
 
-// proto builds the ColumnFamilySchema of a checked f: the typed fields win over Attributes.
+// proto builds the ColumnFamilySchema of a checked f: Attributes with the typed fields
+// written in.
 func (f *FamilyDescriptor) proto() *pb.ColumnFamilySchema {
-	attrs := maps.Clone(f.Attributes)
-	if attrs == nil {
-		attrs = make(map[string]string)
-	}
-	setInt := func(k string, v int) {
-		if v > 0 {
-			attrs[k] = strconv.Itoa(v)
-		}
-	}
-	setInt(attrVersions, f.MaxVersions)
-	setInt(attrMinVersions, f.MinVersions)
-	setInt(attrBlockSize, f.BlockSize)
-	if f.TTL > 0 {
-		attrs[attrTTL] = strconv.FormatInt(int64(f.TTL/time.Second), 10)
-	}
-	if f.Compression != "" {
-		attrs[attrCompression] = string(f.Compression)
-	}
-	if f.BloomFilter != "" {
-		attrs[attrBloom] = string(f.BloomFilter)
-	}
-	if f.Encoding != "" {
-		attrs[attrEncoding] = string(f.Encoding)
-	}
-	if f.InMemory {
-		attrs[attrInMemory] = "true"
-	}
+	attrs := withTyped(familyAttrs, f, f.Attributes)
 	return &pb.ColumnFamilySchema{Name: []byte(f.Name), Attributes: bytesPairs(attrs), Configuration: stringPairs(f.Configuration)}
 }
 
@@ -231,27 +228,7 @@ func familyFromProto(s *pb.ColumnFamilySchema) FamilyDescriptor {
 	f := FamilyDescriptor{Name: string(s.GetName()), Attributes: make(map[string]string)}
 	for _, p := range s.GetAttributes() {
 		k, v := string(p.GetFirst()), string(p.GetSecond())
-		n, nerr := strconv.ParseInt(v, 10, 64)
-		switch {
-		case k == attrVersions && nerr == nil:
-			f.MaxVersions = int(n)
-		case k == attrMinVersions && nerr == nil:
-			f.MinVersions = int(n)
-		case k == attrBlockSize && nerr == nil:
-			f.BlockSize = int(n)
-		case k == attrTTL && nerr == nil:
-			if n > 0 && n < ttlForever {
-				f.TTL = time.Duration(n) * time.Second
-			}
-		case k == attrCompression:
-			f.Compression = Compression(v)
-		case k == attrBloom:
-			f.BloomFilter = BloomType(v)
-		case k == attrEncoding:
-			f.Encoding = Encoding(v)
-		case k == attrInMemory && (v == "true" || v == "false"):
-			f.InMemory = v == "true"
-		default:
+		if !readTyped(familyAttrs, &f, k, v) {
 			f.Attributes[k] = v
 		}
 	}
@@ -265,11 +242,45 @@ func familyFromProto(s *pb.ColumnFamilySchema) FamilyDescriptor {
 }
 
 // TableDescriptor describes a table: its name ("ns:qualifier", or "qualifier" in the default
-// namespace), its column families, and its other attributes (MAX_FILESIZE, READONLY,
-// NORMALIZATION_ENABLED... as HBase names them) and configuration overrides.
+// namespace), its column families, the attributes the HBase shell names (zero values leave
+// HBase's defaults), its other attributes and configuration overrides.
 type TableDescriptor struct {
-	Name          string
-	Families      []FamilyDescriptor
+	Name     string
+	Families []FamilyDescriptor
+
+	// The attributes the HBase shell names (admin_table_attrs.go has their options).
+
+	MaxFileSize       int64 // MAX_FILESIZE: a region splits past it (bytes)
+	MemStoreFlushSize int64 // MEMSTORE_FLUSHSIZE: a region's memstore flushes past it (bytes)
+	ReadOnly          Flag  // READONLY
+	// CompactionEnabled, SplitEnabled and MergeEnabled (COMPACTION_ENABLED, SPLIT_ENABLED,
+	// MERGE_ENABLED, on by default) allow the table's regions to be compacted, split, merged.
+	CompactionEnabled    Flag
+	SplitEnabled         Flag
+	MergeEnabled         Flag
+	NormalizationEnabled Flag       // NORMALIZATION_ENABLED: the normalizer looks at the table
+	Durability           Durability // DURABILITY: how the table's writes reach the WAL
+	// RegionReplication is REGION_REPLICATION, the replicas of each region (1: the primary
+	// alone); RegionMemStoreReplication (REGION_MEMSTORE_REPLICATION, on by default) has the
+	// secondaries follow the primary's memstore, not only its flushed files.
+	RegionReplication         int
+	RegionMemStoreReplication Flag
+	Priority                  int    // PRIORITY: the RPC priority of the table's requests
+	Owner                     string // OWNER (deprecated by HBase, kept for the shell's alter)
+	FlushPolicy               string // FLUSH_POLICY: the class choosing which stores flush
+	SplitPolicy               string // SPLIT_POLICY: the RegionSplitPolicy class
+	// NormalizerTargetRegionCount and NormalizerTargetRegionSizeMB
+	// (NORMALIZER_TARGET_REGION_COUNT, NORMALIZER_TARGET_REGION_SIZE_MB) are the normalizer's
+	// targets for this table.
+	NormalizerTargetRegionCount  int
+	NormalizerTargetRegionSizeMB int64
+	// Coprocessors are the table's coprocessors (the attributes coprocessor$1, $2...).
+	Coprocessors []Coprocessor
+
+	// Attributes are the other attributes of the table as HBase names them
+	// (ERASURE_CODING_POLICY, hbase.rsgroup.name...). An attribute with a typed field above is
+	// read into the field, not here; given here and in the field with another value, the
+	// descriptor is refused.
 	Attributes    map[string]string
 	Configuration map[string]string
 }
@@ -331,11 +342,13 @@ func RegionReplication(n int) TableOption {
 		if n < 1 || n > 0xffff {
 			return invalid("region replication %d: want 1 to 65535", n)
 		}
-		return TableAttribute("REGION_REPLICATION", strconv.Itoa(n))(t)
+		t.RegionReplication = n
+		return nil
 	}
 }
 
-// TableConfiguration overrides a server configuration key for this table.
+// TableConfiguration overrides a server configuration key for this table. HBase 2 keeps it
+// among the table's values: DescribeTable gives it back in Attributes.
 func TableConfiguration(key, value string) TableOption {
 	return func(t *TableDescriptor) error {
 		if key == "" {
@@ -380,7 +393,7 @@ func (t *TableDescriptor) check() error {
 		}
 		seen[f.Name] = true
 	}
-	return nil
+	return t.checkAttrs()
 }
 
 func (t *TableDescriptor) proto() (*pb.TableSchema, error) {
@@ -391,7 +404,7 @@ func (t *TableDescriptor) proto() (*pb.TableSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &pb.TableSchema{TableName: tn, Attributes: bytesPairs(t.Attributes), Configuration: stringPairs(t.Configuration)}
+	s := &pb.TableSchema{TableName: tn, Attributes: bytesPairs(t.attributes()), Configuration: stringPairs(t.Configuration)}
 	for i := range t.Families {
 		s.ColumnFamilies = append(s.ColumnFamilies, t.Families[i].proto())
 	}
@@ -401,12 +414,7 @@ func (t *TableDescriptor) proto() (*pb.TableSchema, error) {
 // tableFromProto reads a TableSchema the master returned.
 func tableFromProto(s *pb.TableSchema) *TableDescriptor {
 	t := &TableDescriptor{Name: wire.TableNameString(s.GetTableName())}
-	if len(s.GetAttributes()) > 0 {
-		t.Attributes = make(map[string]string, len(s.GetAttributes()))
-		for _, p := range s.GetAttributes() {
-			t.Attributes[string(p.GetFirst())] = string(p.GetSecond())
-		}
-	}
+	t.readAttributes(s.GetAttributes())
 	if len(s.GetConfiguration()) > 0 {
 		t.Configuration = make(map[string]string, len(s.GetConfiguration()))
 		for _, p := range s.GetConfiguration() {

@@ -18,7 +18,7 @@ func TestFamilyDescriptorRoundTrip(t *testing.T) {
 	got := familyFromProto(f.proto())
 	if got.MaxVersions != 3 || got.MinVersions != 1 || got.TTL != time.Hour || got.Compression != CompressionGZ ||
 		got.BloomFilter != BloomRowCol || got.BlockSize != 16384 || !got.InMemory || got.Encoding != EncodingDiff ||
-		got.Attributes["BLOCKCACHE"] != "false" {
+		got.BlockCache != FlagOff || len(got.Attributes) != 0 {
 		t.Fatalf("round trip = %+v; want what was built", got)
 	}
 	// HBase's "forever" TTL reads as 0.
@@ -65,7 +65,7 @@ func TestTableDescriptorAndCreate(t *testing.T) {
 		t.Fatalf("schema = %v", schema)
 	}
 	back := tableFromProto(schema)
-	if back.Name != "ns:t" || back.Attributes["READONLY"] != "true" || back.Configuration["k"] != "v" || back.Family("f") == nil {
+	if back.Name != "ns:t" || back.ReadOnly != FlagOn || len(back.Attributes) != 0 || back.Configuration["k"] != "v" || back.Family("f") == nil {
 		t.Fatalf("tableFromProto = %+v", back)
 	}
 	for _, opt := range []CreateTableOption{SplitKeys([]byte("a"), []byte("a")), SplitKeys(nil), UniformSplits(1), HexStringSplits(0)} {

@@ -47,8 +47,8 @@ func TestRegionReplication(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Attributes["REGION_REPLICATION"] != "3" {
-		t.Fatalf("attributes %v", d.Attributes)
+	if d.RegionReplication != 3 || d.attributes()["REGION_REPLICATION"] != "3" {
+		t.Fatalf("RegionReplication %d, attributes %v; want 3", d.RegionReplication, d.attributes())
 	}
 	for _, n := range []int{0, -1, 1 << 16} {
 		if _, err := NewTableDescriptor("t", WithFamily("f"), RegionReplication(n)); !errors.Is(err, hberr.ErrBadRequest) {

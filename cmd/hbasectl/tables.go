@@ -112,10 +112,14 @@ type familyOut struct {
 }
 
 func familyOf(f *hrpc.FamilyDescriptor) familyOut {
+	other := f.AllAttributes() // the attributes the columns do not show
+	for _, k := range []string{"VERSIONS", "MIN_VERSIONS", "TTL", "COMPRESSION", "BLOOMFILTER", "BLOCKSIZE", "IN_MEMORY", "DATA_BLOCK_ENCODING"} {
+		delete(other, k)
+	}
 	return familyOut{
 		Name: f.Name, Versions: f.MaxVersions, MinVersions: f.MinVersions, TTLSeconds: int64(f.TTL / time.Second),
 		Compression: string(f.Compression), BloomFilter: string(f.BloomFilter), BlockSize: f.BlockSize,
-		InMemory: f.InMemory, Encoding: string(f.Encoding), Attributes: f.Attributes,
+		InMemory: f.InMemory, Encoding: string(f.Encoding), Attributes: other,
 	}
 }
 
@@ -234,7 +238,7 @@ func describe(ctx context.Context, c *cli, admin *admin.Admin, table string) err
 	if err != nil {
 		return err
 	}
-	out := &describeResult{Table: desc.Name, Enabled: enabled, Attributes: desc.Attributes, Configuration: desc.Configuration, Regions: regionsOf(regions)}
+	out := &describeResult{Table: desc.Name, Enabled: enabled, Attributes: desc.AllAttributes(), Configuration: desc.Configuration, Regions: regionsOf(regions)}
 	for i := range desc.Families {
 		out.Families = append(out.Families, familyOf(&desc.Families[i]))
 	}

@@ -19,9 +19,9 @@ func (e *env) describe(label, table string) {
 	}
 	e.logf("%s: table %s attributes %s", label, d.Name, showMap(d.Attributes))
 	for _, fd := range d.Families {
-		e.logf("  family %s versions=%d min=%d ttl=%v compression=%s bloom=%s blocksize=%d inmemory=%v encoding=%s attributes %s",
+		e.logf("  family %s versions=%d min=%d ttl=%v compression=%s bloom=%s blocksize=%d inmemory=%v encoding=%s blockcache=%v keepdeleted=%s scope=%d attributes %s",
 			fd.Name, fd.MaxVersions, fd.MinVersions, fd.TTL, fd.Compression, fd.BloomFilter, fd.BlockSize,
-			fd.InMemory, fd.Encoding, showMap(fd.Attributes))
+			fd.InMemory, fd.Encoding, fd.BlockCache, fd.KeepDeletedCells, fd.ReplicationScope, showMap(fd.Attributes))
 	}
 }
 
@@ -107,11 +107,19 @@ var adminCases = []kase{
 		e.errf("disable", e.admin.DisableTable(e.ctx, "cadm_toggle"))
 		ok, err := e.admin.TableEnabled(e.ctx, "cadm_toggle")
 		e.logf("enabled: %v %s", ok, errText(err))
+		ok, err = e.admin.TableDisabled(e.ctx, "cadm_toggle")
+		e.logf("disabled: %v %s", ok, errText(err))
+		_, err = e.admin.TableDisabled(e.ctx, "cadm_none")
+		e.errf("disabled, no table", err)
+		ok, err = e.admin.TableAvailable(e.ctx, "cadm_toggle")
+		e.logf("available: %v %s", ok, errText(err))
 		e.get("get while disabled", "a")
 		e.put("z", hrpc.ValueAt(f, b("q"), 1, b("v")))
 		e.scan("scan while disabled")
 		e.errf("disable again", e.admin.DisableTable(e.ctx, "cadm_toggle"))
 		e.errf("enable", e.admin.EnableTable(e.ctx, "cadm_toggle"))
+		ok, err = e.admin.TableAvailable(e.ctx, "cadm_toggle")
+		e.logf("available: %v %s", ok, errText(err))
 		e.errf("enable again", e.admin.EnableTable(e.ctx, "cadm_toggle"))
 		e.get("get after enable", "a")
 	}},

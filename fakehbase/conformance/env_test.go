@@ -180,6 +180,8 @@ func errText(err error) string {
 		{"TableExists", hberr.ErrTableExists}, {"TableNotDisabled", hberr.ErrTableNotDisabled},
 		{"NamespaceExists", hberr.ErrNamespaceExists}, {"NamespaceNotEmpty", hberr.ErrNamespaceNotEmpty},
 		{"InvalidName", hberr.ErrInvalidName}, {"RegionUnavailable", hberr.ErrRegionUnavailable},
+		{"FamilyExists", hberr.ErrFamilyExists}, {"LastFamily", hberr.ErrLastFamily},
+		{"NamespaceReserved", hberr.ErrNamespaceReserved},
 		{"Retryable", hberr.ErrRetryable}, {"DoNotRetry", hberr.ErrDoNotRetry},
 		{"Timeout", context.DeadlineExceeded},
 	}

@@ -60,3 +60,20 @@ func TestProcedureResult(t *testing.T) {
 		t.Fatalf("running = %v, %v", st, err)
 	}
 }
+
+func TestRegionNameOf(t *testing.T) {
+	info := &pb.RegionInfo{TableName: &pb.TableName{Namespace: []byte("ns"), Qualifier: []byte("t")}, StartKey: []byte("a,b"), RegionId: new(uint64(42))}
+	name := RegionNameOf(info)
+	tb, start, ok := ParseRegionName(name)
+	if !ok || tb != "ns:t" || string(start) != "a,b" || len(EncodedRegionName(name)) != 32 {
+		t.Fatalf("RegionNameOf = %q: table %q start %q ok %v", name, tb, start, ok)
+	}
+	info.ReplicaId = new(int32(1))
+	if r := RegionNameOf(info); string(r[:len("ns:t,a,b,42_0001.")]) != "ns:t,a,b,42_0001." {
+		t.Fatalf("replica 1 = %q", r)
+	}
+	meta := &pb.RegionInfo{TableName: &pb.TableName{Namespace: []byte("hbase"), Qualifier: []byte("meta")}, RegionId: new(uint64(1))}
+	if got := string(RegionNameOf(meta)); got != "hbase:meta,,1" {
+		t.Fatalf("meta = %q", got)
+	}
+}

@@ -231,6 +231,10 @@ final class Commands {
         stopper.run();
         return "";
       default:
+        String answer = AdminChecks.dispatch(mc, w);
+        if (answer != null) {
+          return answer;
+        }
         throw new UsageException("unknown command " + Hex.abbreviate(cmd));
     }
   }

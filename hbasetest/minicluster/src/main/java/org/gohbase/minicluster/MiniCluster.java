@@ -49,6 +49,7 @@ final class MiniCluster {
     // HBaseTestingUtility puts its data under this directory (default: ./target/test-data).
     System.setProperty("test.build.data.basedirectory", new File(a.dir, "data").getPath());
     this.kdc = a.secure ? new Kdc(a.dir) : null;
+    LiveSite.install();
     Configuration conf = ClusterConf.create(a, kdc);
     if (a.secure) {
       UserGroupInformation.setConfiguration(conf);
