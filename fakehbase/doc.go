@@ -116,6 +116,11 @@
 // raw scans (attribute _raw_), read isolation levels, per-family time ranges, per-cell TTLs
 // and visibility labels, KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with
 // a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status,
+// replication peers (admin's AddReplicationPeer, RemoveReplicationPeer, EnableReplicationPeer,
+// DisableReplicationPeer, DescribeReplicationPeer, UpdateReplicationPeerConfig, the Append and
+// Remove table-CFs and namespace edits, ListReplicationPeers, ReplicationPeerEnabled, the peer
+// modification switch, and EnableTableReplication, which lists the peers; a family's
+// REPLICATION_SCOPE is kept, so ListReplicatedTableCFs and DisableTableReplication work),
 // the region servers' other AdminService calls, and the filters and comparators not listed
 // above (FirstKeyValueMatchingQualifiersFilter, BinaryComponentComparator,
 // BigDecimalComparator...). RegexStringComparator and table regular expressions use Go's
