@@ -51,7 +51,7 @@ var adminKinds = map[string][]error{
 // bad name is an IllegalArgumentException whose message speaks of illegal characters or names.
 func (e *RemoteError) classifyAdmin(name string) {
 	switch name {
-	case "DoNotRetryIOException":
+	case "DoNotRetryIOException", "IOException":
 		e.classifyReplication()
 	case "ConstraintException":
 		if strings.Contains(e.Message, "Only empty namespaces") {

@@ -31,8 +31,9 @@ var (
 	ErrPeerTableMismatch = errors.New("table differs on the replication peer cluster")
 )
 
-// classifyReplication gives a meaning to the DoNotRetryIOExceptions of the master's replication
-// peer checks (ReplicationPeerManager), which say it in their message only.
+// classifyReplication gives a meaning to the exceptions of the master's replication peer checks
+// (ReplicationPeerManager's DoNotRetryIOExceptions; a plain IOException when the peer
+// modification switch is off), which say it in their message only.
 func (e *RemoteError) classifyReplication() {
 	m := e.Message
 	switch {

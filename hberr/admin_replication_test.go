@@ -18,7 +18,7 @@ func TestReplicationClassification(t *testing.T) {
 		{dnr, "Replication peer 1 has already been enabled", ErrPeerStateUnchanged},
 		{dnr, "Replication peer 1 has already been disabled", ErrPeerStateUnchanged},
 		{dnr, "Found invalid peer name: a-b", ErrInvalidName},
-		{dnr, "Replication peer modification disabled", ErrPeerModificationDisabled},
+		{"java.io.IOException", "Replication peer modification disabled", ErrPeerModificationDisabled},
 		{dnr, "Invalid cluster key: nonsense", ErrInvalidPeerConfig},
 		{dnr, "Invalid cluster key: 127.0.0.1:2181:/hbase, should not replicate to itself for HBaseInterClusterReplicationEndpoint", ErrInvalidPeerConfig},
 		{dnr, "Can not instantiate configured replication endpoint class=org.example.Nope", ErrInvalidPeerConfig},
@@ -40,5 +40,10 @@ func TestReplicationClassification(t *testing.T) {
 	}
 	if !errors.Is(err, ErrDoNotRetry) {
 		t.Errorf("%q is not ErrDoNotRetry", err)
+	}
+	// A plain IOException about something else is retried, as before.
+	err = NewRemoteError("java.io.IOException", "java.io.IOException: Connection reset", false)
+	if !errors.Is(err, ErrRetryable) || errors.Is(err, ErrDoNotRetry) || errors.Is(err, ErrPeerModificationDisabled) {
+		t.Errorf("%q: want ErrRetryable only", err)
 	}
 }
