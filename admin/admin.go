@@ -18,16 +18,18 @@ import (
 )
 
 // Admin makes the cluster's administrative calls: tables, namespaces, regions, the balancer
-// and normalizer, snapshots and the cluster status. It shares its Client's registry
-// (ZooKeeper or bootstrap servers), security, retry settings and lifetime: make it with New,
-// share it, and Close it, or close the Client, which closes it.
+// and normalizer, snapshots, the cluster status and replication peers. It shares its Client's
+// registry (ZooKeeper or bootstrap servers), security, retry settings and lifetime: make it
+// with New, share it, and Close it, or close the Client, which closes it.
 //
 // Calls to the master go to the active master, found through the registry; when it fails
 // or restarts the call finds the new one and sends again, until the call's context ends.
 // Calls that start a master procedure (create, delete, enable, disable, truncate and modify
-// a table, namespaces, split, merge, restore and clone) wait for it to finish, across master
-// restarts, and return its error; each is sent with a nonce, so that sending it again after a
-// restart does not run it twice. Every error is an *hberr.AdminError naming the call.
+// a table, namespaces, split, merge, restore and clone, replication peer changes) wait for it
+// to finish, across master restarts, and return its error. Each but the peer changes is sent
+// with a nonce, so that sending it again after a restart does not run it twice; HBase's peer
+// calls take none, so a peer change sent again after a restart may find itself done (an add
+// then fails with hberr.ErrPeerExists). Every error is an *hberr.AdminError naming the call.
 type Admin struct {
 	c          *hbase.Client
 	e          *engine.Client

@@ -1,6 +1,7 @@
 // Package admin makes an HBase cluster's administrative calls through a client of package
 // hbase: tables, column families, namespaces, regions (split, merge, move, assign, flush,
-// compact), snapshots, the balancer and normalizer switches and the cluster status.
+// compact), snapshots, the balancer and normalizer switches, the cluster status, and
+// replication peers and a table's replication switch (docs/replication.md).
 //
 //	adm := admin.New(client) // closed by adm.Close, or with the client
 //	desc, err := hrpc.NewTableDescriptor("users", hrpc.WithFamily("f", hrpc.Versions(3)))

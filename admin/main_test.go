@@ -24,8 +24,9 @@ var (
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if hbasetest.Skipped() {
-		// ExampleAdmin starts a mini cluster of its own and cannot skip itself.
-		skip := "^ExampleAdmin$"
+		// ExampleAdmin and ExampleAdmin_AddReplicationPeer start mini clusters of their own
+		// and cannot skip themselves.
+		skip := "^ExampleAdmin$|^ExampleAdmin_AddReplicationPeer$"
 		if f := flag.Lookup("test.skip"); f != nil && f.Value.String() != "" {
 			skip = f.Value.String() + "|" + skip
 		}

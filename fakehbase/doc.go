@@ -123,6 +123,13 @@
 // states and last major compactions, procedures and locks (Procedures, Locks, AbortProcedure),
 // decommissioned servers, OfflineRegion, TruncateRegion, ClearBlockCache, flushes and compactions of one
 // family, the region servers' other AdminService calls, and the filters and comparators not listed
+// a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status,
+// replication peers (admin's AddReplicationPeer, RemoveReplicationPeer, EnableReplicationPeer,
+// DisableReplicationPeer, DescribeReplicationPeer, UpdateReplicationPeerConfig, the Append and
+// Remove table-CFs and namespace edits, ListReplicationPeers, ReplicationPeerEnabled, the peer
+// modification switch, and EnableTableReplication, which lists the peers; a family's
+// REPLICATION_SCOPE is kept, so ListReplicatedTableCFs and DisableTableReplication work),
+// the region servers' other AdminService calls, and the filters and comparators not listed
 // above (FirstKeyValueMatchingQualifiersFilter, BinaryComponentComparator,
 // BigDecimalComparator...). RegexStringComparator and table regular expressions use Go's
 // RE2 syntax, which lacks some of Java's (back references, look-arounds): a pattern RE2

@@ -40,6 +40,9 @@ type Cluster struct {
 	// TLS mode only: the certificates, and a client configuration (TLS.TLSConfig).
 	TLS *TLSFiles
 
+	// Peer is the second cluster of Options.PeerCluster, nil without it.
+	Peer *PeerCluster
+
 	opts     Options
 	launcher *launcher
 	log      *slog.Logger
@@ -170,6 +173,9 @@ func validate(o *Options) error {
 	if o.TicketLifetime < 0 || (o.TicketLifetime > 0 && !o.Secure) {
 		return fmt.Errorf("hbasetest: ticket lifetime %v needs Secure and a positive duration", o.TicketLifetime)
 	}
+	if o.PeerCluster && (o.Secure || o.TLS) {
+		return errors.New("hbasetest: PeerCluster needs a plain cluster (not Secure, not TLS)")
+	}
 	if o.TLSAllowPlaintext && !o.TLS {
 		return errors.New("hbasetest: TLSAllowPlaintext needs TLS")
 	}
@@ -286,6 +292,9 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	if c.opts.Quotas {
 		args = append(args, "--quotas")
 	}
+	if c.opts.PeerCluster {
+		args = append(args, "--peer-cluster")
+	}
 	if c.opts.PoisonReleasedBuffers {
 		args = append(args, "--poison-released-buffers")
 	}
@@ -366,6 +375,8 @@ func (c *Cluster) parseReady(line string) error {
 			c.Keytab = v
 		case "server_principal":
 			c.ServerPrincipal = v
+		case "peer_zk", "peer_znode":
+			c.Peer = c.Peer.withReadyField(k, v)
 		}
 	}
 	if c.ZKQuorum == "" || c.ControlAddr == "" || c.ZNodeParent == "" {
@@ -373,6 +384,9 @@ func (c *Cluster) parseReady(line string) error {
 	}
 	if c.opts.Secure && (c.KRB5Conf == "" || c.Keytab == "" || c.ClientPrincipal == "" || c.ServerPrincipal == "") {
 		return fmt.Errorf("secure cluster without credentials: %q", line)
+	}
+	if c.opts.PeerCluster && (c.Peer == nil || c.Peer.ZKQuorum == "" || c.Peer.ZNodeParent == "") {
+		return fmt.Errorf("no peer cluster in the ready line %q", line)
 	}
 	return nil
 }

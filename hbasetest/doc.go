@@ -85,6 +85,9 @@
 //	                                serves by <ms> each, on the server side (share 0 ends it)
 //	secondary-gets                  OK <n>  Gets served by secondary region replicas so far, on
 //	                                every server (Cluster.SecondaryGets)
+//	replication-peers               OK peer=<id> enabled=<bool> key=<cluster key> ... the Java
+//	                                Admin's listReplicationPeers, one key=value word per field,
+//	                                strings in hex (Cluster.ReplicationPeers)
 //	thread-dump <path>              OK <n>  every thread of the JVM, full stacks and locks, into
 //	                                the file <path> (hex of an absolute path; Cluster.ThreadDump)
 //	create-recorded <table> <fam>   a table with one family whose regions record each Get,
@@ -145,6 +148,12 @@
 // (Balance) does not keep a region's replicas apart in a mini cluster: all its region servers
 // are on one host, and HBase's StochasticLoadBalancer weighs replicas that share a host, not a
 // server, so after a balance two or three replicas of a region may share a server.
+//
+// Replication: Options.PeerCluster starts a second cluster (a master and a region server) in
+// the same JVM, on the first cluster's ZooKeeper under "/hbase-peer", as HBase's own
+// replication tests do; the READY line then carries peer_zk=<host:port> and
+// peer_znode=<parent>, Cluster.Peer has them and PeerCluster.ClusterKey names the peer for a
+// replication peer's configuration.
 //
 // Two stand-alone Java clients run in JVMs of their own: JavaSmoke exercises every data
 // operation once, and StartJavaClient keeps a Java client connected that runs timed blocks of

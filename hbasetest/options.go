@@ -68,6 +68,14 @@ type Options struct {
 	// minutes, so that Cluster.ThrottleTable takes effect within a second or two. Quotas
 	// cannot be switched on in a running cluster; the master creates hbase:quota at startup.
 	Quotas bool
+	// PeerCluster starts a second cluster in the same JVM, the destination of replication
+	// tests: its own master and region server, on free ports, under the parent znode
+	// "/hbase-peer" of the first cluster's ZooKeeper (as HBase's own replication tests run
+	// their peer), described by Cluster.Peer. Both clusters retry a disabled or unreachable
+	// peer every 100 ms to 1 s (HBase waits up to 5 minutes), so that replication resumes
+	// within a second or two of an enable. Plain clusters only (not Secure, not TLS); the
+	// heap defaults to 1024 MB instead of 768.
+	PeerCluster bool
 	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion. A
 	// version without "-hadoop3" (2.4.18, the only form of 2.4) is a Hadoop 2 build; the
 	// launcher then adds Hadoop 3's Kerby-based MiniKdc, so secure clusters work the same.
@@ -114,6 +122,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.HeapMB <= 0 {
 		o.HeapMB = 768
+		if o.PeerCluster {
+			o.HeapMB = 1024
+		}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

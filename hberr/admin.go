@@ -40,6 +40,8 @@ var adminKinds = map[string][]error{
 	"SnapshotDoesNotExistException": {ErrSnapshotNotFound, ErrDoNotRetry},
 	"SnapshotExistsException":       {ErrSnapshotExists, ErrDoNotRetry},
 	"UnknownRegionException":        {ErrRegionNotFound, ErrDoNotRetry},
+	// The replication peer calls' (admin_replication.go).
+	"ReplicationPeerNotFoundException": {ErrPeerNotFound, ErrDoNotRetry},
 	// A bad argument the server refused; a bad name when the message says so (classifyAdmin).
 	"IllegalArgumentException": {ErrDoNotRetry},
 }
@@ -49,6 +51,8 @@ var adminKinds = map[string][]error{
 // bad name is an IllegalArgumentException whose message speaks of illegal characters or names.
 func (e *RemoteError) classifyAdmin(name string) {
 	switch name {
+	case "DoNotRetryIOException", "IOException":
+		e.classifyReplication()
 	case "ConstraintException":
 		if strings.Contains(e.Message, "Only empty namespaces") {
 			e.kinds = []error{ErrNamespaceNotEmpty, ErrDoNotRetry}

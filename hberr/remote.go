@@ -269,6 +269,7 @@ func (e *RemoteError) classify() {
 		// The Java client retries IOExceptions it does not know; so do we.
 		e.kinds = []error{ErrRetryable}
 	}
+	e.classifyAdmin(name) // a plain IOException that says what it means
 }
 
 // Error implements error.

@@ -110,6 +110,9 @@ final class ClusterConf {
     if (a.poisonReleasedBuffers) {
       c.set("hbase.netty.rpcserver.allocator", PoisonReleasedBuffers.class.getName());
     }
+    if (a.peerCluster) {
+      PeerCluster.tuneSource(c);
+    }
     // On every region, inert until the slow-reads command names a server.
     c.set("hbase.coprocessor.region.classes", SlowReads.class.getName());
     for (java.util.Map.Entry<String, String> e : a.conf.entrySet()) {

@@ -206,6 +206,10 @@ final class Commands {
         // secondary-gets: how many Gets secondary replicas have served (SlowReads counts them).
         args(w, 1, 1);
         return Long.toString(SlowReads.secondaryGets());
+      case "replication-peers":
+        // replication-peers: the Java Admin's listReplicationPeers (ReplicationPeers).
+        args(w, 1, 1);
+        return ReplicationPeers.list(mc.adminConn);
       case "thread-dump":
         // thread-dump PATH: every thread's stack into the file PATH (hex of an absolute path),
         // for a test that finds the cluster stalled; answers the number of threads.

@@ -96,6 +96,9 @@ public final class Launcher {
     ready.append(" master=localhost:").append(args.masterPort);
     ready.append(" control=127.0.0.1:").append(control.getLocalPort());
     ready.append(" startup_ms=").append(ms);
+    if (cluster.peer != null) {
+      ready.append(cluster.peer.readyFields());
+    }
     if (args.secure) {
       Kdc k = cluster.kdc;
       ready.append(" krb5=").append(k.krb5conf().getAbsolutePath());

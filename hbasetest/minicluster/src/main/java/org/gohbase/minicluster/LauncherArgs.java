@@ -51,6 +51,8 @@ final class LauncherArgs {
    * second instead of every 5 minutes, so a throttle set by the throttle command applies soon.
    */
   boolean quotas;
+  /** A second cluster in this JVM, the destination of replication tests ({@link PeerCluster}). */
+  boolean peerCluster;
 
   /** QoP names from weakest to strongest. */
   private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
@@ -74,6 +76,9 @@ final class LauncherArgs {
           continue;
         case "--quotas":
           a.quotas = true;
+          continue;
+        case "--peer-cluster":
+          a.peerCluster = true;
           continue;
         default:
           break;

@@ -38,6 +38,8 @@ final class MiniCluster {
   final Connection dataConn;
   /** Last start code seen per slot, reported for dead servers. */
   final long[] lastStartCode;
+  /** The replication tests' second cluster (--peer-cluster), or null. */
+  final PeerCluster peer;
   /** stopZooKeeper ran: stop leaves HBase to the launcher's halt. */
   private volatile boolean zkStopped;
 
@@ -90,6 +92,7 @@ final class MiniCluster {
     try (Admin admin = adminConn.getAdmin()) {
       admin.balancerSwitch(false, true);
     }
+    peer = a.peerCluster ? PeerCluster.start(util, a) : null;
   }
 
   String zkQuorum() {
@@ -165,6 +168,7 @@ final class MiniCluster {
       stopKdc();
       return;
     }
+    PeerCluster.stopQuietly(peer);
     try {
       util.shutdownMiniHBaseCluster();
     } catch (Throwable t) {
