@@ -40,6 +40,18 @@ func (t QuotaTarget) String() string {
 	return strings.Join(parts, " on ")
 }
 
+// name is the target as an *hberr.AdminError names it (which quotes it whole): "user bob on
+// table t".
+func (t QuotaTarget) name() string {
+	var parts []string
+	for _, p := range [...]struct{ what, v string }{{"user", t.User}, {"table", t.Table}, {"namespace", t.Namespace}, {"region server", t.RegionServer}} {
+		if p.v != "" {
+			parts = append(parts, p.what+" "+p.v)
+		}
+	}
+	return strings.Join(parts, " on ")
+}
+
 // ThrottleType is what a throttle counts. Reads are Gets and Scans, writes are Puts, Deletes,
 // Appends and Increments; sizes are in bytes; a capacity unit is a read or write of up to
 // hbase.quota.read.capacity.unit (hbase.quota.write.capacity.unit) bytes, 1 KiB by default.

@@ -19,7 +19,7 @@ import (
 // hberr.ErrNotSupported); a target or throttle HBase cannot take is hberr.ErrBadRequest and
 // nothing is sent.
 func (a *Admin) SetThrottle(ctx context.Context, target QuotaTarget, t Throttle) error {
-	ctx, call := a.begin(ctx, "SetThrottle", target.String(), target.Table)
+	ctx, call := a.begin(ctx, "SetThrottle", target.name(), target.Table)
 	req, err := wire.SetThrottleRequest(subject(target), pb.ThrottleType(t.Type), t.Limit, t.Per, t.ClusterWide)
 	if err == nil {
 		err = a.setQuota(ctx, req)
@@ -29,7 +29,7 @@ func (a *Admin) SetThrottle(ctx context.Context, target QuotaTarget, t Throttle)
 
 // RemoveThrottle removes target's throttle of type typ (none is no error).
 func (a *Admin) RemoveThrottle(ctx context.Context, target QuotaTarget, typ ThrottleType) error {
-	ctx, call := a.begin(ctx, "RemoveThrottle", target.String(), target.Table)
+	ctx, call := a.begin(ctx, "RemoveThrottle", target.name(), target.Table)
 	req, err := wire.RemoveThrottleRequest(subject(target), pb.ThrottleType(typ), false)
 	if err == nil {
 		err = a.setQuota(ctx, req)
@@ -40,7 +40,7 @@ func (a *Admin) RemoveThrottle(ctx context.Context, target QuotaTarget, typ Thro
 // RemoveThrottles removes every throttle of target (none is no error). Its space quota and a
 // user's bypass of the global throttles stay.
 func (a *Admin) RemoveThrottles(ctx context.Context, target QuotaTarget) error {
-	ctx, call := a.begin(ctx, "RemoveThrottles", target.String(), target.Table)
+	ctx, call := a.begin(ctx, "RemoveThrottles", target.name(), target.Table)
 	req, err := wire.RemoveThrottleRequest(subject(target), 0, true)
 	if err == nil {
 		err = a.setQuota(ctx, req)
@@ -51,7 +51,7 @@ func (a *Admin) RemoveThrottles(ctx context.Context, target QuotaTarget) error {
 // SetBypassGlobals makes user's calls bypass (or not) the throttles of tables, namespaces and
 // region servers: held to the user's own throttles only.
 func (a *Admin) SetBypassGlobals(ctx context.Context, user string, bypass bool) error {
-	ctx, call := a.begin(ctx, "SetBypassGlobals", QuotaTarget{User: user}.String(), "")
+	ctx, call := a.begin(ctx, "SetBypassGlobals", QuotaTarget{User: user}.name(), "")
 	req, err := wire.BypassGlobalsRequest(user, bypass)
 	if err == nil {
 		err = a.setQuota(ctx, req)
@@ -66,7 +66,7 @@ func (a *Admin) SetBypassGlobals(ctx context.Context, user string, bypass bool) 
 // servers enforce the policy after their next refresh (hbase.regionserver.quotas.policy.refresher.chore.period).
 // Writes refused by it fail with hberr.ErrSpaceQuotaViolated.
 func (a *Admin) SetSpaceQuota(ctx context.Context, target QuotaTarget, q SpaceQuota) error {
-	ctx, call := a.begin(ctx, "SetSpaceQuota", target.String(), target.Table)
+	ctx, call := a.begin(ctx, "SetSpaceQuota", target.name(), target.Table)
 	req, err := wire.SpaceQuotaRequest(subject(target), q.Limit, pb.SpaceViolationPolicy(q.Policy))
 	if err == nil {
 		err = a.setQuota(ctx, req)
@@ -77,7 +77,7 @@ func (a *Admin) SetSpaceQuota(ctx context.Context, target QuotaTarget, q SpaceQu
 // RemoveSpaceQuota removes the space quota of a table or a namespace; its policy stops being
 // enforced after the region servers' next refresh.
 func (a *Admin) RemoveSpaceQuota(ctx context.Context, target QuotaTarget) error {
-	ctx, call := a.begin(ctx, "RemoveSpaceQuota", target.String(), target.Table)
+	ctx, call := a.begin(ctx, "RemoveSpaceQuota", target.name(), target.Table)
 	req, err := wire.RemoveSpaceQuotaRequest(subject(target))
 	if err == nil {
 		err = a.setQuota(ctx, req)
