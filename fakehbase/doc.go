@@ -115,8 +115,10 @@
 // cellblock compression, coprocessors and their endpoints,
 // raw scans (attribute _raw_), read isolation levels, per-family time ranges, per-cell TTLs
 // and visibility labels, KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with
-// a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status,
-// the region servers' other AdminService calls, and the filters and comparators not listed
+// a TTL, region replicas, snapshots, splits, merges, the balancer, quotas (admin.SetThrottle,
+// admin.Quotas... and their switches), region server groups (admin.AddRSGroup...), the slow,
+// large and balancer logs (admin.SlowLogs, admin.BalancerDecisions...), cluster status, the
+// region servers' other AdminService calls, and the filters and comparators not listed
 // above (FirstKeyValueMatchingQualifiersFilter, BinaryComponentComparator,
 // BigDecimalComparator...). RegexStringComparator and table regular expressions use Go's
 // RE2 syntax, which lacks some of Java's (back references, look-arounds): a pattern RE2
