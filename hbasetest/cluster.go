@@ -281,6 +281,9 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	if c.opts.Quotas {
 		args = append(args, "--quotas")
 	}
+	if c.opts.RSGroups {
+		args = append(args, "--rsgroups")
+	}
 	if c.opts.PoisonReleasedBuffers {
 		args = append(args, "--poison-released-buffers")
 	}

@@ -68,6 +68,11 @@ type Options struct {
 	// minutes, so that Cluster.ThrottleTable takes effect within a second or two. Quotas
 	// cannot be switched on in a running cluster; the master creates hbase:quota at startup.
 	Quotas bool
+	// RSGroups turns on region server groups as HBase 2.x has them: the hbase-rsgroup
+	// module's RSGroupAdminEndpoint on the master (a Conf of hbase.coprocessor.master.classes
+	// replaces it: list the endpoint there too) and
+	// its RSGroupBasedLoadBalancer. Every server and table starts in the group "default".
+	RSGroups bool
 	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion. A
 	// version without "-hadoop3" (2.4.18, the only form of 2.4) is a Hadoop 2 build; the
 	// launcher then adds Hadoop 3's Kerby-based MiniKdc, so secure clusters work the same.

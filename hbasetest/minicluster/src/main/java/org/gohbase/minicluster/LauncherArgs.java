@@ -51,6 +51,8 @@ final class LauncherArgs {
    * second instead of every 5 minutes, so a throttle set by the throttle command applies soon.
    */
   boolean quotas;
+  /** Region server groups on (HBase 2.x's hbase-rsgroup endpoint and balancer). */
+  boolean rsgroups;
 
   /** QoP names from weakest to strongest. */
   private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
@@ -74,6 +76,9 @@ final class LauncherArgs {
           continue;
         case "--quotas":
           a.quotas = true;
+          continue;
+        case "--rsgroups":
+          a.rsgroups = true;
           continue;
         default:
           break;
