@@ -91,19 +91,6 @@ func word(s string) string {
 	return hex.EncodeToString([]byte(s))
 }
 
-// unword decodes a launcher hex word.
-func unword(t *testing.T, w string) string {
-	t.Helper()
-	if w == "-" {
-		return ""
-	}
-	b, err := hex.DecodeString(w)
-	if err != nil {
-		t.Fatalf("launcher word %q: %v", w, err)
-	}
-	return string(b)
-}
-
 // eventually calls f until it returns true or d passes (then fails the test with what).
 func eventually(t *testing.T, d time.Duration, what string, f func() bool) time.Duration {
 	t.Helper()

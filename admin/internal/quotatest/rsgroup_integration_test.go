@@ -162,6 +162,10 @@ func TestRSGroupBadInput(t *testing.T) {
 	} else {
 		t.Logf("MoveTablesToRSGroup into a group without servers: %v", err)
 	}
+	st, err := cl.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	before := checkGroupsMatchJava(t, ctx, cl, adm)
 	for _, tc := range []struct {
 		name string
@@ -183,6 +187,7 @@ func TestRSGroupBadInput(t *testing.T) {
 		{"bad server", func() error { return adm.MoveServersToRSGroup(ctx, group, "localhost") }, hberr.ErrBadRequest, "not host:port"},
 		{"no server", func() error { return adm.MoveServersToRSGroup(ctx, group) }, hberr.ErrBadRequest, "no server"},
 		{"bad table", func() error { return adm.MoveTablesToRSGroup(ctx, group, "a b") }, hberr.ErrInvalidName, "a b"},
+		{"remove a live server", func() error { return adm.RemoveServersFromRSGroup(ctx, st.RegionServers[0].Addr) }, hberr.ErrDoNotRetry, st.RegionServers[0].Addr},
 	} {
 		err := tc.call()
 		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.says) {
