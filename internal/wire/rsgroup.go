@@ -17,9 +17,9 @@ import (
 // MethodExecMasterService runs a method of a master coprocessor endpoint.
 const MethodExecMasterService = "ExecMasterService"
 
-// RSGroupService is the endpoint's service as the master registers it (the protobuf
-// service's full name).
-const RSGroupService = "hbase.pb.RSGroupAdminService"
+// RSGroupService is the endpoint's service as the master registers it: HBase names the
+// services of its own package (hbase.pb) by their simple name (CoprocessorRpcUtils.getServiceName).
+const RSGroupService = "RSGroupAdminService"
 
 // Methods of RSGroupAdminService.
 const (

@@ -16,7 +16,7 @@ func TestRSGroupCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := req.GetCall()
-	if c.GetServiceName() != "hbase.pb.RSGroupAdminService" || c.GetMethodName() != "AddRSGroup" || req.GetRegion() == nil {
+	if c.GetServiceName() != "RSGroupAdminService" || c.GetMethodName() != "AddRSGroup" || req.GetRegion() == nil {
 		t.Fatalf("call = %v", req)
 	}
 	var back pb.AddRSGroupRequest
