@@ -89,6 +89,9 @@ final class MiniCluster {
     try (Admin admin = adminConn.getAdmin()) {
       admin.balancerSwitch(false, true);
     }
+    if (a.rsgroups) {
+      RSGroupCommands.awaitOnline(this);
+    }
   }
 
   String zkQuorum() {

@@ -1,16 +1,22 @@
 package org.gohbase.minicluster;
 
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.coprocessor.MasterCoprocessor;
+import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.net.Address;
 import org.apache.hadoop.hbase.rsgroup.RSGroupAdminClient;
 import org.apache.hadoop.hbase.rsgroup.RSGroupInfo;
+import org.apache.hadoop.hbase.rsgroup.RSGroupInfoManager;
 
 /**
  * Region server groups as HBase 2.x has them (the hbase-rsgroup module): the configuration
@@ -31,6 +37,31 @@ final class RSGroupCommands {
     String cps = c.get("hbase.coprocessor.master.classes", "");
     c.set("hbase.coprocessor.master.classes", cps.isEmpty() ? ENDPOINT : cps + "," + ENDPOINT);
     c.set("hbase.master.loadbalancer.class", BALANCER);
+  }
+
+  /**
+   * Waits until the master's group manager is online: until then it refuses table creation
+   * ("Only servers in default group can be updated during offline mode"). Its state is not
+   * public; the endpoint's package-private getGroupInfoManager is read by reflection.
+   */
+  static void awaitOnline(MiniCluster mc) throws Exception {
+    long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (true) {
+      HMaster m = mc.master();
+      MasterCoprocessor cp = m == null ? null : m.getMasterCoprocessorHost().findCoprocessor(ENDPOINT);
+      if (cp != null) {
+        Method get = cp.getClass().getDeclaredMethod("getGroupInfoManager");
+        get.setAccessible(true);
+        RSGroupInfoManager mgr = (RSGroupInfoManager) get.invoke(cp);
+        if (mgr != null && mgr.isOnline()) {
+          return;
+        }
+      }
+      if (System.nanoTime() > end) {
+        throw new TimeoutException("the rsgroup manager did not come online in 2 minutes");
+      }
+      Thread.sleep(100);
+    }
   }
 
   static String list(MiniCluster mc, String[] w) throws Exception {
