@@ -219,7 +219,9 @@ func (a *Admin) RemoveServersFromRSGroup(ctx context.Context, servers ...string)
 }
 
 // BalanceRSGroup runs the balancer over the servers and tables of one group and reports
-// whether it ran (it does not while the balancer is off or regions are in transition).
+// whether it ran (it does not while the balancer is off or regions are in transition). With
+// the balancer off, HBase 2.x answers false without looking for the group; on, a missing
+// group is hberr.ErrRSGroupNotFound.
 func (a *Admin) BalanceRSGroup(ctx context.Context, name string) (ran bool, err error) {
 	ctx, call := a.begin(ctx, "BalanceRSGroup", name, "")
 	err = wire.CheckRSGroupName(name)
@@ -267,7 +269,10 @@ const rsgroupsOff = "RSGroups are off in this cluster (HBase 2.x: put the hbase-
 	"hbase.master.loadbalancer.class to org.apache.hadoop.hbase.rsgroup.RSGroupBasedLoadBalancer)"
 
 // rsgroupError types the refusals of the group calls, which the master makes with an
-// UnknownProtocolException (no endpoint) or a ConstraintException whose message says what.
+// UnknownProtocolException (no endpoint) or a ConstraintException or DoNotRetryIOException
+// whose message says what (HBase 2.6's AddRSGroup of an existing name: DoNotRetryIOException
+// "Group already exists: NAME"; every "does not exist" of these calls names a group, but for
+// "Server HOST:PORT is either offline or it does not exist").
 func rsgroupError(err error) error {
 	re, ok := errors.AsType[*hberr.RemoteError](err)
 	if !ok {
@@ -276,7 +281,7 @@ func rsgroupError(err error) error {
 	switch {
 	case errors.Is(err, hberr.ErrNotSupported):
 		return fmt.Errorf("%w: %s: %w", hberr.ErrNotSupported, rsgroupsOff, err)
-	case !strings.HasSuffix(re.Class, ".ConstraintException"):
+	case !strings.HasSuffix(re.Class, ".ConstraintException") && re.Class != "org.apache.hadoop.hbase.DoNotRetryIOException":
 		return err
 	case strings.Contains(re.Message, "already exists"):
 		return fmt.Errorf("%w: %w", hberr.ErrRSGroupExists, err)
