@@ -1,6 +1,7 @@
 package org.gohbase.minicluster;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -15,9 +16,10 @@ import org.apache.hadoop.hbase.client.ServerType;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 
 /**
- * request-log slow|large LIMIT and|or [region=HEX] [table=HEX] [user=HEX] [client=HEX]: the
- * entries of every live region server's slow or large request log as the Java Admin's
- * getLogEntries returns them, one word per entry:
+ * request-log slow|large LIMIT and|or [region=HEX] [table=HEX] [user=HEX] [client=HEX]
+ * [servers=HEX]: the entries of every live region server's slow or large request log (or of
+ * those of servers, host:port;host:port...) as the Java Admin's getLogEntries returns them, one
+ * word per entry:
  * rec=START,PROCESSING,QUEUE,SIZE,BLOCKBYTES,FSREAD,GETS,MUTATIONS,SERVICECALLS,CLIENT,CLASS,METHOD,DETAILS,PARAM,USER,REGION,CONNATTRS,REQATTRS
  * (strings in hex, attributes as hex of name=hexvalue;... sorted by name).
  * request-log clear: clears them on every live region server (Admin.clearSlowLogResponses)
@@ -45,7 +47,7 @@ final class RequestLogCommands {
       }
     }
     if (w.length < 4 || !(w[1].equals("slow") || w[1].equals("large")) || !(w[3].equals("and") || w[3].equals("or"))) {
-      throw new Commands.UsageException("request-log: want slow|large LIMIT and|or [region=HEX] [table=HEX] [user=HEX] [client=HEX], or clear");
+      throw new Commands.UsageException("request-log: want slow|large LIMIT and|or [region=HEX] [table=HEX] [user=HEX] [client=HEX] [servers=HEX], or clear");
     }
     int limit;
     try {
@@ -70,13 +72,22 @@ final class RequestLogCommands {
         case "client":
           key = "clientAddress";
           break;
+        case "servers":
+          key = null;
+          break;
         default:
           throw new Commands.UsageException("request-log: unknown filter " + Hex.abbreviate(w[i]));
       }
       if (kv.length != 2) {
         throw new Commands.UsageException("request-log: filter without a value " + Hex.abbreviate(w[i]));
       }
-      filter.put(key, new String(Hex.decode(kv[1]), StandardCharsets.UTF_8));
+      String v = new String(Hex.decode(kv[1]), StandardCharsets.UTF_8);
+      if (key == null) {
+        Set<String> want = new HashSet<>(Arrays.asList(v.split(";")));
+        servers.removeIf(sn -> !want.contains(sn.getAddress().toString()));
+      } else {
+        filter.put(key, v);
+      }
     }
     filter.put("filterByOperator", w[3].toUpperCase());
     List<LogEntry> entries;
