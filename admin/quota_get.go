@@ -14,8 +14,10 @@ import (
 
 // Quotas returns the quotas hbase:quota holds that f selects (the Java Admin's getQuota, its
 // QuotaRetriever), in the table's order: namespaces, the region servers, tables, then users,
-// each user's own quota before those on its tables and namespaces. A regular expression of f
-// that does not compile is hberr.ErrBadRequest.
+// each user's own quota before those on its tables and namespaces (by name). A regular
+// expression of f that does not compile is hberr.ErrBadRequest. Unlike HBase 2.6's
+// QuotaRetriever, which stops at a row holding no setting (a user whose bypass was switched
+// off and who has no throttle), Quotas lists every quota after it.
 func (a *Admin) Quotas(ctx context.Context, f QuotaFilter) ([]Quota, error) {
 	ctx, call := a.begin(ctx, "Quotas", "", "")
 	qs, err := a.quotas(ctx, f)
@@ -47,7 +49,13 @@ func (a *Admin) quotas(ctx context.Context, f QuotaFilter) ([]Quota, error) {
 			if !ok || !m.selects(s.Subject) {
 				continue
 			}
-			out = append(out, quotaOf(s))
+			// A cell can hold no setting: HBase keeps a bypass switched off as false, and a
+			// user's row whose bypass was set then unset stays so. The Java Admin makes no
+			// QuotaSettings of it (and HBase 2.6's QuotaRetriever ends its listing there);
+			// Quotas skips it and goes on.
+			if q := quotaOf(s); len(q.Throttles) > 0 || q.BypassGlobals || q.Space != nil {
+				out = append(out, q)
+			}
 		}
 	}
 	return out, nil
