@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hberr"
@@ -176,37 +177,110 @@ func TestQuotaListingsMatchJava(t *testing.T) {
 			}
 		}
 	}
+
+	// Its throttles removed and its bypass switched off, the user's row holds a bypass of
+	// false and no setting. Quotas skips it and lists the quota of the user after it; HBase
+	// 2.6's QuotaRetriever (the Java Admin's getQuota) stops at it.
+	for _, tg := range []admin.QuotaTarget{{User: user}, {User: user, Table: table}, {User: user, Namespace: ns}} {
+		if err := adm.RemoveThrottles(ctx, tg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := adm.SetBypassGlobals(ctx, user, false); err != nil {
+		t.Fatal(err)
+	}
+	next := admin.Quota{Target: admin.QuotaTarget{User: "quota-next"}, Throttles: []admin.Throttle{{Type: admin.ReadNumber, Limit: 9, Per: time.Second}}}
+	if err := adm.SetThrottle(ctx, next.Target, next.Throttles[0]); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = adm.RemoveThrottles(context.Background(), next.Target) })
+	got, err := adm.Quotas(ctx, admin.QuotaFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(got, func(q admin.Quota) bool { return q.Target.User == user }) ||
+		!slices.ContainsFunc(got, func(q admin.Quota) bool { return fmt.Sprint(q) == fmt.Sprint(next) }) {
+		t.Errorf("Quotas after emptying %q's row = %+v; want no quota of %q, and %+v", user, got, user, next)
+	}
+	if java := javaWords(t, cl, "quotas", "quota"); slices.Contains(java, quotaWords([]admin.Quota{next})[0]) {
+		t.Errorf("the Java Admin's getQuota lists %v past an empty row: %q; the throttle test's user need not sort first", next, java)
+	}
 }
 
-// TestThrottleRefusesABurstAndTheClientWaits: a table throttled to 2 requests a second
-// refuses a burst of single-attempt Gets with hberr.ErrThrottled; the same Gets with time
-// left wait as the server says and all succeed; with the throttle removed a burst passes.
+// TestThrottleRefusesABurstAndTheClientWaits: a throttle of 2 requests a second, on a table,
+// on the client's user on a table and on a namespace, refuses a burst of single-attempt Gets
+// with hberr.ErrThrottled; the same Gets with time left wait as the server says and all
+// succeed; with the throttle removed a burst passes.
 func TestThrottleRefusesABurstAndTheClientWaits(t *testing.T) {
 	cl, c, adm := newAdmin(t)
 	ctx := stepContext(t, 4*time.Minute)
 	table := env.Table(t, []string{"f"}, nil)
-	put, err := hrpc.NewPut(table, []byte("r"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	ns := "thns_" + strconv.FormatInt(time.Now().UnixNano()%1e9, 10)
+	if err := adm.CreateNamespace(ctx, &hrpc.NamespaceDescriptor{Name: ns}); err != nil {
+		t.Fatal(err)
+	}
+	nsTable := ns + ":t"
+	desc, err := hrpc.NewTableDescriptor(nsTable, hrpc.WithFamily("f"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Put(ctx, put); err != nil {
+	if err := adm.CreateTable(ctx, desc); err != nil {
 		t.Fatal(err)
 	}
-	const perSecond = 2
-	th := admin.Throttle{Type: admin.RequestNumber, Limit: perSecond, Per: time.Second}
-	if err := adm.SetThrottle(ctx, admin.QuotaTarget{Table: table}, th); err != nil {
+	t.Cleanup(func() {
+		ctx := context.Background()
+		_ = adm.DisableTable(ctx, nsTable)
+		_ = adm.DeleteTable(ctx, nsTable)
+		_ = adm.DeleteNamespace(ctx, ns)
+	})
+	for _, tb := range []string{table, nsTable} {
+		put, err := hrpc.NewPut(tb, []byte("r"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Put(ctx, put); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A client of another user: a user's throttle refuses its calls, not the first client's.
+	// HBase 2.6's QuotaRetriever (the Java Admin's getQuota) ends its listing at a row that
+	// holds no setting, as TestQuotaListingsMatchJava leaves its user's (a bypass switched off
+	// stays stored as false): this user's row sorts before it ('+' < ',') for the listings to
+	// be compared.
+	const user = "quota+reader"
+	_, uc, _ := newAdmin(t, hbase.WithUser(user))
+	th := admin.Throttle{Type: admin.RequestNumber, Limit: 2, Per: time.Second}
+	for _, tc := range []struct {
+		name     string
+		target   admin.QuotaTarget
+		table    string        // read
+		by, free *hbase.Client // by reads; free, if any, is not throttled meanwhile
+	}{
+		{"table", admin.QuotaTarget{Table: table}, table, c, nil},
+		{"user_on_table", admin.QuotaTarget{User: user, Table: table}, table, uc, c},
+		{"namespace", admin.QuotaTarget{Namespace: ns}, nsTable, c, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) { throttleBurst(t, ctx, cl, adm, tc.by, tc.free, tc.target, th, tc.table) })
+	}
+}
+
+// throttleBurst sets th on target, sees bursts of Gets of table by c refused and waited out
+// (and, if free is not nil, a burst of free's passing meanwhile), then removes it and sees
+// bursts pass.
+func throttleBurst(t *testing.T, ctx context.Context, cl *hbasetest.Cluster, adm *admin.Admin, c, free *hbase.Client, target admin.QuotaTarget, th admin.Throttle, table string) {
+	if err := adm.SetThrottle(ctx, target, th); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = adm.RemoveThrottles(context.Background(), admin.QuotaTarget{Table: table}) })
+	t.Cleanup(func() { _ = adm.RemoveThrottles(context.Background(), target) })
 	qs := checkQuotasMatchJava(t, ctx, cl, adm)
 	if !slices.ContainsFunc(qs, func(q admin.Quota) bool {
-		return q.Target == admin.QuotaTarget{Table: table} && slices.Equal(q.Throttles, []admin.Throttle{th})
+		return q.Target == target && slices.Equal(q.Throttles, []admin.Throttle{th})
 	}) {
-		t.Fatalf("Quotas has no %v on %s: %+v", th, table, qs)
+		t.Fatalf("Quotas has no %v on %v: %+v", th, target, qs)
 	}
 
-	// burst sends n single-attempt Gets at once and returns the refusals' errors.
-	burst := func(n int) (refused []error) {
+	// burst sends n single-attempt Gets by c at once and returns the refusals' errors.
+	burst := func(c *hbase.Client, n int) (refused []error) {
 		for range n {
 			get, err := hrpc.NewGet(table, []byte("r"), hrpc.MaxAttempts(1))
 			if err != nil {
@@ -219,7 +293,7 @@ func TestThrottleRefusesABurstAndTheClientWaits(t *testing.T) {
 		return refused
 	}
 	var refused []error
-	took := eventually(t, time.Minute, "a throttled Get", func() bool { refused = burst(10); return len(refused) > 0 })
+	took := eventually(t, time.Minute, "a throttled Get", func() bool { refused = burst(c, 10); return len(refused) > 0 })
 	t.Logf("throttle in effect after %v: %d of 10 single-attempt Gets refused, first: %v", took.Round(time.Millisecond), len(refused), refused[0])
 	for _, err := range refused {
 		if !errors.Is(err, hberr.ErrThrottled) || !errors.Is(err, hberr.ErrAttemptsExhausted) || !strings.Contains(err.Error(), "RpcThrottlingException") {
@@ -229,12 +303,17 @@ func TestThrottleRefusesABurstAndTheClientWaits(t *testing.T) {
 			t.Errorf("refused Get: %v; want an RpcThrottlingException naming a wait", err)
 		}
 	}
+	if free != nil {
+		if refused := burst(free, 10); len(refused) != 0 {
+			t.Errorf("%d of 10 Gets of another user refused under %v's throttle: %v", len(refused), target, refused[0])
+		}
+	}
 
 	// With time to wait, every Get succeeds, the burst taking about as long as the throttle
 	// allows: of 8 Gets at 2 a second, those past the first second's (and a limiter's refill
 	// held over) wait at least 2 s.
 	const n = 8
-	const least = (n - 2*perSecond) / perSecond * time.Second
+	least := time.Duration(n-2*th.Limit) / time.Duration(th.Limit) * time.Second
 	start := time.Now()
 	for i := range n {
 		get, err := hrpc.NewGet(table, []byte("r"))
@@ -249,23 +328,23 @@ func TestThrottleRefusesABurstAndTheClientWaits(t *testing.T) {
 		}
 	}
 	if took := time.Since(start); took < least {
-		t.Errorf("%d Gets at %d/s took %v; want at least %v (the client did not wait as told)", n, perSecond, took, least)
+		t.Errorf("%d Gets at %d/s took %v; want at least %v (the client did not wait as told)", n, th.Limit, took, least)
 	} else {
-		t.Logf("%d Gets at %d/s with time to wait: all succeeded in %v", n, perSecond, took.Round(time.Millisecond))
+		t.Logf("%d Gets at %d/s with time to wait: all succeeded in %v", n, th.Limit, took.Round(time.Millisecond))
 	}
 
 	// Removed, the throttle lets bursts through once the region servers refresh.
-	if err := adm.RemoveThrottle(ctx, admin.QuotaTarget{Table: table}, admin.RequestNumber); err != nil {
+	if err := adm.RemoveThrottle(ctx, target, th.Type); err != nil {
 		t.Fatal(err)
 	}
-	free := 0
+	passed := 0
 	took = eventually(t, time.Minute, "three unthrottled bursts in a row", func() bool {
-		if len(burst(10)) == 0 {
-			free++
+		if len(burst(c, 10)) == 0 {
+			passed++
 		} else {
-			free = 0
+			passed = 0
 		}
-		return free == 3
+		return passed == 3
 	})
 	t.Logf("throttle gone after %v", took.Round(time.Millisecond))
 }
