@@ -85,11 +85,12 @@
 //	                                every quota as the Java Admin's getQuota reads hbase:quota, one
 //	                                word per setting, names in hex; kind throttle,<type>,<limit>,<unit>,<scope>,
 //	                                bypass,<true|false>, space,<limit>,<policy> or space-remove
-//	request-log slow|large <limit> and|or [region=<r>] [table=<t>] [user=<u>] [client=<c>]
+//	request-log slow|large <limit> and|or [region=<r>] [table=<t>] [user=<u>] [client=<c>] [servers=<s>]
 //	                                OK rec=<start ms>,<processing>,<queue>,<size>,<block bytes>,<fs read>,<gets>,<mutations>,<service calls>,<client>,<class>,<method>,<details>,<param>,<user>,<region>,<conn attrs>,<req attrs> ...
-//	                                every live region server's slow or large request log as the
-//	                                Java Admin's getLogEntries returns it (strings and filter
-//	                                values in hex; attributes as <name>=<hex value>;... in hex)
+//	                                every live region server's (or those of servers,
+//	                                host:port;...) slow or large request log as the Java
+//	                                Admin's getLogEntries returns it (strings and filter values
+//	                                in hex; attributes as <name>=<hex value>;... in hex)
 //	request-log clear               OK <true|false> ...  clears them (clearSlowLogResponses)
 //	rsgroups                        OK group=<name>,<servers>,<tables>,<config> ...  every region
 //	                                server group as RSGroupAdminClient lists it, by name; servers
