@@ -130,6 +130,10 @@
 // modification switch, and EnableTableReplication, which lists the peers; a family's
 // REPLICATION_SCOPE is kept, so ListReplicatedTableCFs and DisableTableReplication work),
 // the region servers' other AdminService calls, and the filters and comparators not listed
+// a TTL, region replicas, snapshots, splits, merges, the balancer, quotas (admin.SetThrottle,
+// admin.Quotas... and their switches), region server groups (admin.AddRSGroup...), the slow,
+// large and balancer logs (admin.SlowLogs, admin.BalancerDecisions...), cluster status, the
+// region servers' other AdminService calls, and the filters and comparators not listed
 // above (FirstKeyValueMatchingQualifiersFilter, BinaryComponentComparator,
 // BigDecimalComparator...). RegexStringComparator and table regular expressions use Go's
 // RE2 syntax, which lacks some of Java's (back references, look-arounds): a pattern RE2

@@ -295,6 +295,9 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	if c.opts.PeerCluster {
 		args = append(args, "--peer-cluster")
 	}
+	if c.opts.RSGroups {
+		args = append(args, "--rsgroups")
+	}
 	if c.opts.PoisonReleasedBuffers {
 		args = append(args, "--poison-released-buffers")
 	}

@@ -81,6 +81,22 @@
 //	throttle <table> <n>            limits the table to n requests a second on each region server
 //	                                (0 removes the limit); needs Options.Quotas; the servers apply
 //	                                it within about a second
+//	quotas                          OK quota=<user>,<table>,<namespace>,<region server>,<kind>[,...] ...
+//	                                every quota as the Java Admin's getQuota reads hbase:quota, one
+//	                                word per setting, names in hex; kind throttle,<type>,<limit>,<unit>,<scope>,
+//	                                bypass,<true|false>, space,<limit>,<policy> or space-remove
+//	request-log slow|large <limit> and|or [region=<r>] [table=<t>] [user=<u>] [client=<c>] [servers=<s>]
+//	                                OK rec=<start ms>,<processing>,<queue>,<size>,<block bytes>,<fs read>,<gets>,<mutations>,<service calls>,<client>,<class>,<method>,<details>,<param>,<user>,<region>,<conn attrs>,<req attrs> ...
+//	                                every live region server's (or those of servers,
+//	                                host:port;...) slow or large request log as the Java
+//	                                Admin's getLogEntries returns it (strings and filter values
+//	                                in hex; attributes as <name>=<hex value>;... in hex)
+//	request-log clear               OK <true|false> ...  clears them (clearSlowLogResponses)
+//	rsgroups                        OK group=<name>,<servers>,<tables>,<config> ...  every region
+//	                                server group as RSGroupAdminClient lists it, by name; servers
+//	                                (host:port) and tables sorted and joined with ';', the
+//	                                configuration as <name>=<value>;..., each in hex; needs
+//	                                Options.RSGroups
 //	slow-reads <index> <ms> <share> delays that share (0 to 1) of the Gets the region server
 //	                                serves by <ms> each, on the server side (share 0 ends it)
 //	secondary-gets                  OK <n>  Gets served by secondary region replicas so far, on

@@ -76,6 +76,11 @@ type Options struct {
 	// within a second or two of an enable. Plain clusters only (not Secure, not TLS); the
 	// heap defaults to 1024 MB instead of 768.
 	PeerCluster bool
+	// RSGroups turns on region server groups as HBase 2.x has them: the hbase-rsgroup
+	// module's RSGroupAdminEndpoint on the master (a Conf of hbase.coprocessor.master.classes
+	// replaces it: list the endpoint there too) and
+	// its RSGroupBasedLoadBalancer. Every server and table starts in the group "default".
+	RSGroups bool
 	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion. A
 	// version without "-hadoop3" (2.4.18, the only form of 2.4) is a Hadoop 2 build; the
 	// launcher then adds Hadoop 3's Kerby-based MiniKdc, so secure clusters work the same.

@@ -107,6 +107,9 @@ final class ClusterConf {
       c.setBoolean("hbase.quota.enabled", true);
       c.setInt("hbase.quota.refresh.period", 1000);
     }
+    if (a.rsgroups) {
+      RSGroupCommands.configure(c);
+    }
     if (a.poisonReleasedBuffers) {
       c.set("hbase.netty.rpcserver.allocator", PoisonReleasedBuffers.class.getName());
     }

@@ -218,6 +218,9 @@ final class Commands {
       case "throttle":
         args(w, 3, 3);
         return throttle(table(w[1]), parseLong(w[2]));
+      case "quotas": return QuotaCommands.list(mc, w);
+      case "request-log": return RequestLogCommands.run(mc, w);
+      case "rsgroups": return RSGroupCommands.list(mc, w);
       case "kinit":
         args(w, 4, 4);
         return kinit(Hex.decode(w[1]), parseLong(w[2]), parseLong(w[3]));

@@ -53,6 +53,8 @@ final class LauncherArgs {
   boolean quotas;
   /** A second cluster in this JVM, the destination of replication tests ({@link PeerCluster}). */
   boolean peerCluster;
+  /** Region server groups on (HBase 2.x's hbase-rsgroup endpoint and balancer). */
+  boolean rsgroups;
 
   /** QoP names from weakest to strongest. */
   private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
@@ -79,6 +81,9 @@ final class LauncherArgs {
           continue;
         case "--peer-cluster":
           a.peerCluster = true;
+          continue;
+        case "--rsgroups":
+          a.rsgroups = true;
           continue;
         default:
           break;

@@ -93,6 +93,9 @@ final class MiniCluster {
       admin.balancerSwitch(false, true);
     }
     peer = a.peerCluster ? PeerCluster.start(util, a) : null;
+    if (a.rsgroups) {
+      RSGroupCommands.awaitOnline(this);
+    }
   }
 
   String zkQuorum() {
