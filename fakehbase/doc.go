@@ -114,7 +114,9 @@
 // error matches hberr.ErrNotSupported (and hberr.ErrDoNotRetry). Not supported:
 // cellblock compression, coprocessors and their endpoints,
 // raw scans (attribute _raw_), read isolation levels, per-family time ranges, per-cell TTLs
-// and visibility labels, KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with
+// (hrpc.CellTTL), cell ACLs (hrpc.CellACL), visibility labels (hrpc.CellVisibility,
+// hrpc.Authorizations), access control (admin's Grant, Revoke, UserPermissions,
+// HasPermissions), KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with
 // a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status,
 // the region servers' other AdminService calls, and the filters and comparators not listed
 // above (FirstKeyValueMatchingQualifiersFilter, BinaryComponentComparator,
