@@ -231,6 +231,10 @@ final class Commands {
         stopper.run();
         return "";
       default:
+        String security = new SecurityCommands(mc).run(w);
+        if (security != null) {
+          return security;
+        }
         throw new UsageException("unknown command " + Hex.abbreviate(cmd));
     }
   }

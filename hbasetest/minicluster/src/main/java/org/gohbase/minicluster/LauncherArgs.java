@@ -51,6 +51,12 @@ final class LauncherArgs {
    * second instead of every 5 minutes, so a throttle set by the throttle command applies soon.
    */
   boolean quotas;
+  /** HBase's AccessController on a secure cluster (SecurityConf). */
+  boolean accessControl;
+  /** HBase's VisibilityController on a secure cluster (SecurityConf). */
+  boolean visibility;
+  /** Static group mapping "user=g1,g2;user2=" of a secure cluster (SecurityConf); null: none. */
+  String userGroups;
 
   /** QoP names from weakest to strongest. */
   private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
@@ -74,6 +80,12 @@ final class LauncherArgs {
           continue;
         case "--quotas":
           a.quotas = true;
+          continue;
+        case "--access-control":
+          a.accessControl = true;
+          continue;
+        case "--visibility":
+          a.visibility = true;
           continue;
         default:
           break;
@@ -105,6 +117,9 @@ final class LauncherArgs {
           break;
         case "--tls":
           a.tlsDir = new File(v).getAbsoluteFile();
+          break;
+        case "--user-groups":
+          a.userGroups = v;
           break;
         case "--proxy-users":
           a.proxyUsers = Arrays.asList(v.split(","));
