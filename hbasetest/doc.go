@@ -99,6 +99,14 @@
 //	                                <renew> seconds, 0: not renewable, -1: Kerby's default
 //	kdc-clockskew [seconds|default] OK <previous seconds>  (secure only) sets the KDC's allowable
 //	                                clock skew (default 300; negative rejects every client time)
+//	user-permissions <regex> <user> <fam> <qual>  OK <n> perm=<user>,<scope>,<ns>,<table>,<fam>,<qual>,<ACTION+...> ...
+//	                                (Options.AccessControl) what AccessControlClient.getUserPermissions
+//	                                lists; arguments in hex, "-" for none (Cluster.JavaUserPermissions)
+//	visibility-labels <label>...    (Options.Visibility) defines the labels (hex)
+//	visibility-auths|visibility-clear-auths <user> <label>...   gives a user labels, or takes them back
+//	cell-security-attributes <ttl ms> <user> <ACTION+...> <expression> [label...]
+//	                                OK ttl=<hex> acl=<hex> visibility=<hex> authorizations=<hex>: the
+//	                                attributes the Java client sets (Cluster.JavaCellSecurityAttributes)
 //	stop                            stops the cluster and removes its directory
 //
 // Admin commands wait for their effect (a split's daughters open, a moved region open on its
@@ -111,7 +119,10 @@
 //
 // In secure mode the cluster uses Kerberos (realm EXAMPLE.COM, server principal
 // hbase/localhost@EXAMPLE.COM); Cluster holds the krb5.conf path, the client principal and its
-// keytab. Every host name the cluster advertises is "localhost" on 127.0.0.1.
+// keytab, and a second principal, the guest, and its keytab. Every host name the cluster
+// advertises is "localhost" on 127.0.0.1. Options.AccessControl and Options.Visibility load
+// HBase's AccessController and VisibilityController, with the client principal a superuser
+// and the guest without rights; Options.UserGroups gives users groups for "@group" grants.
 //
 // Options.Protection may list several protections ("authentication,integrity,privacy"), as
 // hbase.rpc.protection may: the servers then offer every listed QoP in the SASL exchange and
