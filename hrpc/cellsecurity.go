@@ -111,7 +111,8 @@ func CellVisibility(expression string) MutationOption {
 // Authorizations sets the visibility labels a Get or Scan reads with
 // (Query.setAuthorizations): it sees the cells whose expressions those labels satisfy, and
 // the cells without one. The server keeps only the labels the user is authorized for; without
-// the option it uses all of them. No label reads only the cells without an expression.
+// the option, or with no label (HBase's default scan label generators treat both alike), it
+// uses all of them.
 func Authorizations(labels ...string) ReadOption {
 	return ReadOption(func(o *options) error {
 		v, err := wire.AuthorizationsValue(labels)
