@@ -16,7 +16,9 @@ import (
 // there already (ReplaceExisting replaces them). The table, family or namespace named must
 // exist (hberr.ErrTableNotFound, hberr.ErrNoSuchFamily, hberr.ErrNamespaceNotFound; HBase
 // itself would store a grant on a table that does not exist). The caller needs ADMIN on the
-// scope (hberr.ErrPermissionDenied), and superusers' permissions cannot be changed.
+// scope (hberr.ErrPermissionDenied), and superusers' permissions cannot be changed. A family
+// or qualifier that is not UTF-8 is refused (hberr.ErrBadRequest): HBase reads the names of
+// the permissions it keeps as UTF-8 text, so such a grant would name another column.
 func (a *Admin) Grant(ctx context.Context, user string, p Permission, opts ...GrantOption) error {
 	ctx, call := a.begin(ctx, "Grant", aclName(user, p.Scope), p.Scope.Table)
 	var o grantOptions

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-hbase/hbase/internal/pb"
 )
@@ -143,6 +144,15 @@ func ACLPermission(s ACLScope, actions []string) (*pb.Permission, error) {
 func GrantRequest(user string, s ACLScope, actions []string, merge bool) (*pb.GrantRequest, error) {
 	if err := CheckACLUser(user); err != nil {
 		return nil, err
+	}
+	// HBase keeps a table permission as the column user,family,qualifier of hbase:acl and
+	// reads that name back as UTF-8 text (PermissionStorage.parsePermissionRecord): other
+	// bytes come back as U+FFFD, a permission on a column that does not exist. Refused here
+	// rather than stored to no effect.
+	for _, n := range [...]struct{ what, v string }{{"family", s.Family}, {"qualifier", s.Qualifier}} {
+		if !utf8.ValidString(n.v) {
+			return nil, BadRequest("a permission's %s %q is not UTF-8: HBase would keep it as other bytes, granting nothing", n.what, n.v)
+		}
 	}
 	p, err := ACLPermission(s, actions)
 	if err != nil {

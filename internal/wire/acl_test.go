@@ -74,6 +74,16 @@ func TestGrantRequest(t *testing.T) {
 			t.Errorf("GrantRequest(%q, %q) = %v; want a bad request saying %q", tc.user, tc.actions, err, tc.want)
 		}
 	}
+	// HBase reads a table permission's family and qualifier back as UTF-8 text.
+	for _, sc := range []ACLScope{{Table: "t", Family: "f", Qualifier: "q\xff"}, {Table: "t", Family: "f\xfe"}} {
+		_, err := GrantRequest("guest", sc, []string{"READ"}, false)
+		if !errors.Is(err, hberr.ErrBadRequest) || !strings.Contains(err.Error(), "not UTF-8") {
+			t.Errorf("GrantRequest on %+v = %v; want a bad request saying not UTF-8", sc, err)
+		}
+	}
+	if _, err := GrantRequest("guest", ACLScope{Table: "t", Family: "f", Qualifier: "\x00,)é"}, []string{"READ"}, false); err != nil {
+		t.Errorf("GrantRequest on a UTF-8 qualifier with ',' and NUL: %v", err)
+	}
 }
 
 func TestRevokeAndListRequests(t *testing.T) {
