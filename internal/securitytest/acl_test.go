@@ -13,6 +13,11 @@ import (
 	"github.com/go-hbase/hbase/hrpc"
 )
 
+// hostile is a column whose qualifier holds NUL, ')' and the ',' that separates user, family
+// and qualifier in hbase:acl's column names. (Bytes that are not UTF-8 cannot be granted:
+// TestACLBadInputChangesNothing.)
+const hostile = "b:,\x00)é"
+
 var (
 	actRead = []admin.Action{admin.ActionRead}
 	actRW   = []admin.Action{admin.ActionRead, admin.ActionWrite}
@@ -82,7 +87,8 @@ func TestGrantScopes(t *testing.T) {
 	p := clients(t)
 	ctx := testContext(t)
 	tb := p.table(t, []string{"a", "b"})
-	for _, c := range []string{"a:q1", "a:q2", "b:q1"} {
+	// b's second qualifier is binary, with the ',' hbase:acl's column names use as separator.
+	for _, c := range []string{"a:q1", "a:q2", "b:q1", hostile} {
 		mustPut(t, p.super, tb, "r", c, "v")
 	}
 	// grant grants, and revokes again when the subtest ends, even failed, so that no
@@ -105,7 +111,7 @@ func TestGrantScopes(t *testing.T) {
 		}
 		p.sameListing(t, s, "")
 	}
-	all := []string{"a:q1=v", "a:q2=v", "b:q1=v"}
+	all := []string{"a:q1=v", "a:q2=v", hostile + "=v", "b:q1=v"}
 
 	t.Run("group", func(t *testing.T) {
 		s := admin.Scope{Table: tb}
@@ -134,11 +140,15 @@ func TestGrantScopes(t *testing.T) {
 		revoke(t, "guest", s)
 	})
 	t.Run("qualifier", func(t *testing.T) {
-		s := admin.Scope{Table: tb, Family: "a", Qualifier: "q2"}
-		grant(t, "guest", s, actRead)
-		wantReadSoon(t, p.guest, tb, "r", []string{"a:q2=v"})
-		p.sameListing(t, s, "")
-		revoke(t, "guest", s)
+		for _, col := range []string{"a:q2", hostile} {
+			fam, qual, _ := strings.Cut(col, ":")
+			s := admin.Scope{Table: tb, Family: fam, Qualifier: qual}
+			grant(t, "guest", s, actRead)
+			wantReadSoon(t, p.guest, tb, "r", []string{col + "=v"})
+			p.sameListing(t, s, "")
+			p.sameListing(t, admin.Scope{Table: tb}, "guest")
+			revoke(t, "guest", s)
+		}
 	})
 	t.Run("namespace", func(t *testing.T) {
 		ns := env.Name(t, "ns")
@@ -208,6 +218,8 @@ func TestACLBadInputChangesNothing(t *testing.T) {
 			hberr.ErrTableNotFound, tb + "_missing"},
 		{"missing family", p.superAdm.Grant(ctx, "guest", admin.Permission{Scope: admin.Scope{Table: tb, Family: "nofam"}, Actions: actRead}),
 			hberr.ErrNoSuchFamily, `no family "nofam"`},
+		{"qualifier not UTF-8", p.superAdm.Grant(ctx, "guest", admin.Permission{Scope: admin.Scope{Table: tb, Family: "f", Qualifier: "q\xff"}, Actions: actRead}),
+			hberr.ErrBadRequest, "not UTF-8"},
 		{"missing namespace", p.superAdm.Grant(ctx, "guest", admin.Permission{Scope: admin.Scope{Namespace: "nons"}, Actions: actRead}),
 			hberr.ErrNamespaceNotFound, "nons"},
 		{"grant by the guest", p.guestAdm.Grant(ctx, "guest", admin.Permission{Scope: admin.Scope{Table: tb}, Actions: actRW}),
