@@ -147,6 +147,8 @@ func checkAttributes(attrs []*pb.NameBytesPair) error {
 			}
 		case "_isolationlevel_":
 			return unsupported("read isolation levels")
+		case "VISIBILITY":
+			return unsupported("visibility labels (the authorizations of a read, attribute VISIBILITY)")
 		}
 	}
 	return nil

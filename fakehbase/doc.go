@@ -123,6 +123,9 @@
 // states and last major compactions, procedures and locks (Procedures, Locks, AbortProcedure),
 // decommissioned servers, OfflineRegion, TruncateRegion, ClearBlockCache, flushes and compactions of one
 // family, the region servers' other AdminService calls, and the filters and comparators not listed
+// (hrpc.CellTTL), cell ACLs (hrpc.CellACL), visibility labels (hrpc.CellVisibility,
+// hrpc.Authorizations), access control (admin's Grant, Revoke, UserPermissions,
+// HasPermissions), KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with
 // a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status,
 // replication peers (admin's AddReplicationPeer, RemoveReplicationPeer, EnableReplicationPeer,
 // DisableReplicationPeer, DescribeReplicationPeer, UpdateReplicationPeerConfig, the Append and

@@ -60,6 +60,10 @@ func (c *call) decodeMutation(p *pb.MutationProto) (*mutation, error) {
 		switch a.GetName() {
 		case "_ttl":
 			return nil, unsupported("the TTL of a mutation (attribute _ttl)")
+		case "acl":
+			return nil, unsupported("cell ACLs (attribute acl)")
+		case "VISIBILITY":
+			return nil, unsupported("visibility labels (the visibility expression of a mutation, attribute VISIBILITY)")
 		case "_rr_":
 			m.noResults = len(a.GetValue()) == 1 && a.GetValue()[0] == 0
 		}

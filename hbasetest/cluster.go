@@ -37,6 +37,11 @@ type Cluster struct {
 	Protection      string // hbase.rpc.protection: one name or a comma list (Options.Protection)
 	AES             bool   // hbase.rpc.crypto.encryption.aes.enabled
 
+	// Secure mode only: GuestPrincipal ("guest@EXAMPLE.COM") and its keytab, a second client
+	// principal, with no permission of its own when Options.AccessControl is on.
+	GuestPrincipal string
+	GuestKeytab    string
+
 	// TLS mode only: the certificates, and a client configuration (TLS.TLSConfig).
 	TLS *TLSFiles
 
@@ -184,6 +189,9 @@ func validate(o *Options) error {
 			return fmt.Errorf("hbasetest: Conf key %q is not a configuration key", k)
 		}
 	}
+	if err := validateSecurity(o); err != nil {
+		return err
+	}
 	if len(o.ProxyUsers) > 0 && !o.Secure {
 		return errors.New("hbasetest: ProxyUsers needs Secure")
 	}
@@ -298,6 +306,7 @@ func (c *Cluster) spawn(p clusterPorts) (<-chan string, error) {
 	if c.opts.RSGroups {
 		args = append(args, "--rsgroups")
 	}
+	args = append(args, c.securityArgs()...)
 	if c.opts.PoisonReleasedBuffers {
 		args = append(args, "--poison-released-buffers")
 	}
@@ -380,6 +389,10 @@ func (c *Cluster) parseReady(line string) error {
 			c.ServerPrincipal = v
 		case "peer_zk", "peer_znode":
 			c.Peer = c.Peer.withReadyField(k, v)
+		case "guest_principal":
+			c.GuestPrincipal = v
+		case "guest_keytab":
+			c.GuestKeytab = v
 		}
 	}
 	if c.ZKQuorum == "" || c.ControlAddr == "" || c.ZNodeParent == "" {

@@ -137,6 +137,14 @@
 //	hold-table-lock <table>         the master takes an exclusive lock of the table (a
 //	                                LockProcedure) and keeps it (Cluster.HoldTableLock)
 //	release-table-lock <table>      releases it (Cluster.ReleaseTableLock)
+//	user-permissions <regex> <user> <fam> <qual>  OK <n> perm=<user>,<scope>,<ns>,<table>,<fam>,<qual>,<ACTION+...> ...
+//	                                (Options.AccessControl) what AccessControlClient.getUserPermissions
+//	                                lists; arguments in hex, "-" for none (Cluster.JavaUserPermissions)
+//	visibility-labels <label>...    (Options.Visibility) defines the labels (hex)
+//	visibility-auths|visibility-clear-auths <user> <label>...   gives a user labels, or takes them back
+//	cell-security-attributes <ttl ms> <user> <ACTION+...> <expression> [label...]
+//	                                OK ttl=<hex> acl=<hex> visibility=<hex> authorizations=<hex>: the
+//	                                attributes the Java client sets (Cluster.JavaCellSecurityAttributes)
 //	stop                            stops the cluster and removes its directory
 //
 // Admin commands wait for their effect (a split's daughters open, a moved region open on its
@@ -149,7 +157,10 @@
 //
 // In secure mode the cluster uses Kerberos (realm EXAMPLE.COM, server principal
 // hbase/localhost@EXAMPLE.COM); Cluster holds the krb5.conf path, the client principal and its
-// keytab. Every host name the cluster advertises is "localhost" on 127.0.0.1.
+// keytab, and a second principal, the guest, and its keytab. Every host name the cluster
+// advertises is "localhost" on 127.0.0.1. Options.AccessControl and Options.Visibility load
+// HBase's AccessController and VisibilityController, with the client principal a superuser
+// and the guest without rights; Options.UserGroups gives users groups for "@group" grants.
 //
 // Options.Protection may list several protections ("authentication,integrity,privacy"), as
 // hbase.rpc.protection may: the servers then offer every listed QoP in the SASL exchange and

@@ -81,6 +81,22 @@ type Options struct {
 	// replaces it: list the endpoint there too) and
 	// its RSGroupBasedLoadBalancer. Every server and table starts in the group "default".
 	RSGroups bool
+	// AccessControl, in a Secure cluster, loads HBase's AccessController on the master and the
+	// region servers (hbase.security.authorization on): every call is checked against the
+	// permissions in hbase:acl. The client principal (Cluster.ClientPrincipal) is a superuser
+	// (hbase.superuser), so the launcher's commands and a test's client may do everything;
+	// the guest principal (Cluster.GuestPrincipal) has no permission until one is granted.
+	// Cell ACLs are read on tables whose hbase.security.access.early_out attribute is false.
+	AccessControl bool
+	// Visibility, in a Secure cluster, loads HBase's VisibilityController on the master and
+	// the region servers: cells written with a visibility expression are read only with the
+	// labels it needs. Cluster.AddVisibilityLabels defines labels and SetVisibilityAuths gives
+	// them to users. The client principal is a superuser, as with AccessControl.
+	Visibility bool
+	// UserGroups, in a Secure cluster, gives users groups on the servers, by short name
+	// ({"guest": {"testers"}}), ahead of the OS's groups
+	// (hadoop.user.group.static.mapping.overrides): the groups "@group" permissions match.
+	UserGroups map[string][]string
 	// HBaseVersion is the hbase-testing-util version; empty means DefaultHBaseVersion. A
 	// version without "-hadoop3" (2.4.18, the only form of 2.4) is a Hadoop 2 build; the
 	// launcher then adds Hadoop 3's Kerby-based MiniKdc, so secure clusters work the same.

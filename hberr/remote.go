@@ -211,7 +211,7 @@ var remoteKinds = map[string][]error{
 	"DoNotRetryIOException":                {ErrDoNotRetry},
 	"DoNotRetryRegionException":            {ErrDoNotRetry},
 	"NoServerForRegionException":           {ErrDoNotRetry},
-	"AccessDeniedException":                {ErrDoNotRetry},
+	"AccessDeniedException":                {ErrPermissionDenied, ErrDoNotRetry},
 	"CoprocessorException":                 {ErrDoNotRetry},
 	"CorruptHFileException":                {ErrDoNotRetry},
 	"FailedSanityCheckException":           {ErrDoNotRetry},
@@ -256,6 +256,7 @@ func (e *RemoteError) classify() {
 	if kinds, ok := remoteKinds[name]; ok {
 		e.kinds = kinds
 		e.classifyAdmin(name)
+		e.classifySecurity(name)
 		return
 	}
 	if kinds, ok := adminKinds[name]; ok {

@@ -122,6 +122,8 @@ func funcOf(opt any) optionFunc {
 		return optionFunc(f)
 	case AttributeOption:
 		return optionFunc(f)
+	case CellOption:
+		return optionFunc(f)
 	case getOnly:
 		return optionFunc(f)
 	case scanOnly:

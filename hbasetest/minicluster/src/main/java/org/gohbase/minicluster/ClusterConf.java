@@ -118,6 +118,7 @@ final class ClusterConf {
     }
     // On every region, inert until the slow-reads command names a server.
     c.set("hbase.coprocessor.region.classes", SlowReads.class.getName());
+    SecurityConf.apply(c, a, kdc);
     for (java.util.Map.Entry<String, String> e : a.conf.entrySet()) {
       c.set(e.getKey(), e.getValue());
     }

@@ -242,6 +242,10 @@ final class Commands {
         if (answer != null) {
           return answer;
         }
+        String security = new SecurityCommands(mc).run(w);
+        if (security != null) {
+          return security;
+        }
         throw new UsageException("unknown command " + Hex.abbreviate(cmd));
     }
   }

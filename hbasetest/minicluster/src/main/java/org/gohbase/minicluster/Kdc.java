@@ -17,10 +17,13 @@ import org.apache.kerby.kerberos.kerb.type.ticket.TgtTicket;
 final class Kdc {
   static final String SERVER_PRINCIPAL = "hbase/localhost";
   static final String CLIENT_PRINCIPAL = "client";
+  /** A second client principal, with no rights of its own where authorization is on. */
+  static final String GUEST_PRINCIPAL = "guest";
 
   final MiniKdc kdc;
   final File serverKeytab;
   final File clientKeytab;
+  final File guestKeytab;
 
   Kdc(File dir) throws Exception {
     File work = new File(dir, "kdc");
@@ -36,6 +39,8 @@ final class Kdc {
     clientKeytab = new File(dir, "client.keytab");
     kdc.createPrincipal(serverKeytab, SERVER_PRINCIPAL);
     kdc.createPrincipal(clientKeytab, CLIENT_PRINCIPAL);
+    guestKeytab = new File(dir, "guest.keytab");
+    kdc.createPrincipal(guestKeytab, GUEST_PRINCIPAL);
   }
 
   String realm() {
@@ -48,6 +53,10 @@ final class Kdc {
 
   String clientPrincipal() {
     return CLIENT_PRINCIPAL + "@" + realm();
+  }
+
+  String guestPrincipal() {
+    return GUEST_PRINCIPAL + "@" + realm();
   }
 
   /** The krb5.conf for clients (with the short ticket lifetime once one is set). */

@@ -105,6 +105,8 @@ public final class Launcher {
       ready.append(" principal=").append(k.clientPrincipal());
       ready.append(" keytab=").append(k.clientKeytab.getAbsolutePath());
       ready.append(" server_principal=").append(k.serverPrincipal());
+      ready.append(" guest_principal=").append(k.guestPrincipal());
+      ready.append(" guest_keytab=").append(k.guestKeytab.getAbsolutePath());
     }
     synchronized (stdout) {
       stdout.println(ready);

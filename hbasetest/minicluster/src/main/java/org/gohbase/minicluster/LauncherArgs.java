@@ -55,6 +55,12 @@ final class LauncherArgs {
   boolean peerCluster;
   /** Region server groups on (HBase 2.x's hbase-rsgroup endpoint and balancer). */
   boolean rsgroups;
+  /** HBase's AccessController on a secure cluster (SecurityConf). */
+  boolean accessControl;
+  /** HBase's VisibilityController on a secure cluster (SecurityConf). */
+  boolean visibility;
+  /** Static group mapping "user=g1,g2;user2=" of a secure cluster (SecurityConf); null: none. */
+  String userGroups;
 
   /** QoP names from weakest to strongest. */
   private static final List<String> QOPS = Arrays.asList("authentication", "integrity", "privacy");
@@ -84,6 +90,12 @@ final class LauncherArgs {
           continue;
         case "--rsgroups":
           a.rsgroups = true;
+          continue;
+        case "--access-control":
+          a.accessControl = true;
+          continue;
+        case "--visibility":
+          a.visibility = true;
           continue;
         default:
           break;
@@ -115,6 +127,9 @@ final class LauncherArgs {
           break;
         case "--tls":
           a.tlsDir = new File(v).getAbsoluteFile();
+          break;
+        case "--user-groups":
+          a.userGroups = v;
           break;
         case "--proxy-users":
           a.proxyUsers = Arrays.asList(v.split(","));

@@ -79,6 +79,7 @@ final class MiniCluster {
       }
       lastStartCode[i] = rs.getServerName().getStartcode();
     }
+    SecurityConf.waitReady(util, a);
     clientConf = ClusterConf.client(util.getConfiguration(), a);
     adminConn = ConnectionFactory.createConnection(clientConf);
     if (a.secure) {
