@@ -20,6 +20,10 @@ import (
 // .proto files, e.g.
 //
 //	HBASE_PROTO_DIR=/tmp/hsrc/hbase-protocol-shaded go test ./pb -run MatchesHBase
+//
+// HBASE_PROTO_DIR may be a list (the OS's path list separator), searched in
+// order: the endpoints' files are in hbase-endpoint (Aggregate.proto) and
+// hbase-protocol (VisibilityLabels.proto), after hbase-protocol-shaded.
 func TestMatchesHBaseProtos(t *testing.T) {
 	hbaseDir := os.Getenv("HBASE_PROTO_DIR")
 	if hbaseDir == "" {
@@ -50,7 +54,7 @@ func TestMatchesHBaseProtos(t *testing.T) {
 		names = append(names, filepath.Base(p))
 	}
 	oursFiles := compileProtos(t, filepath.Join(tmp, "ours.pb"), []string{"proto"}, names)
-	hbaseFiles := compileProtos(t, filepath.Join(tmp, "hbase.pb"), []string{hbaseDir, filepath.Join(tmp, "inc")}, names)
+	hbaseFiles := compileProtos(t, filepath.Join(tmp, "hbase.pb"), append(filepath.SplitList(hbaseDir), filepath.Join(tmp, "inc")), names)
 
 	checked := 0
 	oursFiles.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
