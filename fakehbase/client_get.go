@@ -15,6 +15,8 @@ var clientMethods = map[string]handler{
 	"Mutate": clientMutate,
 	"Multi":  clientMulti,
 	"Scan":   clientScan,
+	// ExecService: no coprocessor is loaded (client_coprocessor.go).
+	"ExecService": clientExec,
 }
 
 // target returns the table a region specifier names (for fault matching) and the region,
