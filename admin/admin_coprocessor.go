@@ -9,6 +9,7 @@ import (
 	"github.com/go-hbase/hbase/internal/engine"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
+	"github.com/go-hbase/hbase/region"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -48,10 +49,13 @@ func (a *Admin) regionServerEndpoint(ctx context.Context, server string, m copro
 	if err != nil {
 		return err
 	}
-	conn, err := a.rsConn(ctx, sn.Addr())
+	// A connection of its own, closed after the call: the Admin keeps AdminService
+	// connections, and the method is ClientService's; a server's endpoint is rarely called.
+	conn, err := a.e.DialServer(ctx, sn.Addr(), append(a.e.ConnOptions(), region.WithService(wire.RegionServerEndpointService)))
 	if err != nil {
 		return err
 	}
+	defer conn.Close()
 	var r pb.CoprocessorServiceResponse
 	if err := engine.ObservedRPC(ctx, a.adminObs(ctx), conn, nil, wire.MethodExecRegionServerService, request, &r); err != nil {
 		return err

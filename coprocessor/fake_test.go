@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/coprocessor"
 	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hberr"
@@ -14,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/known/emptypb"
 )
 
 var getSum = coprocessor.Method{Service: "AggregateService", Name: "GetSum"}
@@ -185,5 +187,27 @@ func TestCallRetriedLikeAGet(t *testing.T) {
 	}
 	if n := srv.Calls(m); n != 2 {
 		t.Fatalf("%d ExecService calls; want 2 (NotServingRegion, then the retry)", n)
+	}
+}
+
+// TestServerEndpointsOnFake: the master's and a region server's endpoints are refused by
+// fakehbase as not supported, the master's naming the endpoint; the region server's fails
+// earlier, at the cluster status that names the live servers, which the fake lacks too.
+func TestServerEndpointsOnFake(t *testing.T) {
+	srv := fakehbase.NewServer(t)
+	client, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	adm := admin.New(client)
+	m := coprocessor.Method{Service: "example.InfoService", Name: "get"}
+	err = adm.CoprocessorService(fakeContext(t), m, &emptypb.Empty{}, &emptypb.Empty{})
+	if !errors.Is(err, hberr.ErrNotSupported) || !strings.Contains(err.Error(), "example.InfoService.get") {
+		t.Fatalf("CoprocessorService error = %v; want hberr.ErrNotSupported naming example.InfoService.get", err)
+	}
+	err = adm.RegionServerCoprocessorService(fakeContext(t), srv.Addr(), m, &emptypb.Empty{}, &emptypb.Empty{})
+	if !errors.Is(err, hberr.ErrNotSupported) {
+		t.Fatalf("RegionServerCoprocessorService error = %v; want hberr.ErrNotSupported", err)
 	}
 }

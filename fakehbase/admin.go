@@ -10,8 +10,6 @@ import (
 var adminMethods = map[string]handler{
 	"FlushRegion":   adminFlush,
 	"CompactRegion": adminCompact,
-	// ExecRegionServerService: no coprocessor is loaded (client_coprocessor.go).
-	"ExecRegionServerService": serverExec("region server"),
 }
 
 // regionCall decodes a region server's admin request about one region (whole, not one of its

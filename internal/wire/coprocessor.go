@@ -107,8 +107,10 @@ func ExecServerRequest(service, method string, request []byte) *pb.CoprocessorSe
 func ExecValue(resp *pb.CoprocessorServiceResponse) []byte { return resp.GetValue().GetValue() }
 
 // The methods that call a coprocessor endpoint of a server rather than of a region: the
-// master's (MasterService) and a region server's (AdminService).
+// master's (MasterService's) and a region server's, which is ClientService's, not
+// AdminService's (a region server's AdminService does not know the method).
 const (
 	MethodExecMasterService       = "ExecMasterService"
 	MethodExecRegionServerService = "ExecRegionServerService"
+	RegionServerEndpointService   = "ClientService"
 )
