@@ -21,8 +21,8 @@
 // with an error matching hberr.ErrNotSupported. Defining labels and setting authorizations
 // takes a superuser (hbase.superuser, or the user the servers run as), or, with the
 // AccessController, the global admin permission; the user is the client's: its Kerberos
-// principal, or on a cluster without Kerberos the user it names (hbase.WithUser, by default the
-// OS user).
+// principal, or on a cluster without Kerberos the user it names (hbase.WithUser, by default
+// "go-hbase").
 //
 // A refused label is an *hberr.LabelError naming it, matching hberr.ErrInvalidLabel (a label
 // of characters HBase does not allow: refused before anything is sent), hberr.ErrLabelExists

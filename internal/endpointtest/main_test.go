@@ -23,14 +23,15 @@ import (
 // VisibilityController filters reads only then), the VisibilityController on the master and
 // every region (its labels service lives on hbase:labels). AggregateImplementation and
 // TokenProvider are loaded per table (endpointTable), so that a table without them shows an
-// endpoint that is not loaded. The client's user (the OS user, as the launcher's) is a
-// superuser of the cluster: the JVM's own user always is.
+// endpoint that is not loaded. The client's default user, go-hbase, is a superuser of the
+// cluster (hbase.superuser): without Kerberos the servers take the user the client names.
 var env = testkit.New(hbasetest.Options{
 	RegionServers: 2,
 	Conf: map[string]string{
 		"hbase.security.authorization":     "true",
 		"hbase.coprocessor.master.classes": visibilityController,
 		"hbase.coprocessor.region.classes": visibilityController,
+		"hbase.superuser":                  "go-hbase",
 	},
 })
 
