@@ -15,6 +15,10 @@ var clientMethods = map[string]handler{
 	"Mutate": clientMutate,
 	"Multi":  clientMulti,
 	"Scan":   clientScan,
+	// ExecService and ExecRegionServerService (a region server's own endpoints are
+	// ClientService's, as HBase's): no coprocessor is loaded (client_coprocessor.go).
+	"ExecService":             clientExec,
+	"ExecRegionServerService": serverExec("region server"),
 }
 
 // target returns the table a region specifier names (for fault matching) and the region,

@@ -16,7 +16,8 @@ import (
 // are procedures, as in HBase: the call returns a procedure id and the client polls
 // getProcedureResult, which gives the outcome (the fake runs each procedure at once).
 var masterMethods = map[string]handler{
-	"IsMasterRunning": masterRunning,
+	"IsMasterRunning":   masterRunning,
+	"ExecMasterService": serverExec("master"),
 	"CreateTable": procedureCall[pb.CreateTableResponse](OpCreateTable,
 		func(r *pb.CreateTableRequest) string { return tableNameOf(r.GetTableSchema().GetTableName()) }, createTable),
 	"DeleteTable":              tableProcedure[pb.DeleteTableResponse](OpDeleteTable, deleteTable),

@@ -23,6 +23,9 @@ const (
 	OpCheckAndMutate Op = "CheckAndMutate"
 	OpMutateRow      Op = "MutateRow"
 	OpScan           Op = "Scan"
+	// OpExecService is a call of a coprocessor endpoint on a region (package coprocessor),
+	// which the fake answers with ErrNotSupported once its faults are applied.
+	OpExecService Op = "ExecService"
 )
 
 // The region servers' admin calls, and the connection registry's lookup of hbase:meta (a
@@ -60,7 +63,7 @@ const (
 // ops is the closed set of operations. It is read only.
 var ops = map[Op]bool{
 	OpGet: true, OpPut: true, OpDelete: true, OpAppend: true, OpIncrement: true,
-	OpCheckAndMutate: true, OpMutateRow: true, OpScan: true,
+	OpCheckAndMutate: true, OpMutateRow: true, OpScan: true, OpExecService: true,
 	OpFlushRegion: true, OpCompactRegion: true, OpGetMetaRegionLocations: true,
 	OpIsMasterRunning: true, OpCreateTable: true, OpDeleteTable: true, OpEnableTable: true,
 	OpDisableTable: true, OpTruncateTable: true, OpModifyTable: true, OpAddColumn: true,

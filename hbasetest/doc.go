@@ -145,6 +145,16 @@
 //	cell-security-attributes <ttl ms> <user> <ACTION+...> <expression> [label...]
 //	                                OK ttl=<hex> acl=<hex> visibility=<hex> authorizations=<hex>: the
 //	                                attributes the Java client sets (Cluster.JavaCellSecurityAttributes)
+//	aggregate <fn> <table> <long|double> <fam> <quals> <start> <stop> <filter> <includestop>
+//	                                OK null|long:<n>|double:<16 hex digits of the bits>  Java's
+//	                                AggregationClient: fn rowcount, sum, max, min, avg, std or
+//	                                median, with LongColumnInterpreter or DoubleColumnInterpreter,
+//	                                on a scan of <fam> ("-": none), <quals> (hex words joined by
+//	                                ",", "-": the family), from <start> to <stop>, <filter> the hex
+//	                                of a filter in HBase's filter language ("-": none)
+//	vis-labels <regex>              OK <label> ...  Java's VisibilityClient.listLabels (<regex> in
+//	                                hex, "-": every label), as the cluster's own user
+//	vis-auths <user>                OK <label> ...  Java's VisibilityClient.getAuths of <user>
 //	stop                            stops the cluster and removes its directory
 //
 // Admin commands wait for their effect (a split's daughters open, a moved region open on its

@@ -27,8 +27,12 @@ func resendableAfterLoss(call wire.Call) bool {
 // safeToResend says whether call may be sent again after its response was lost or corrupt:
 // reads, and Puts and Deletes (applying them twice leaves the same data). An Append or
 // Increment carries a nonce, but the server's answer to a repeated nonce is the row as it is
-// then, not the first result, so they are not resent either.
+// then, not the first result, so they are not resent either. A call of a coprocessor endpoint
+// says itself (wire.ExecCall.Idempotent).
 func safeToResend(call wire.Call) bool {
+	if i, ok := call.(interface{ Idempotent() bool }); ok {
+		return i.Idempotent()
+	}
 	switch call.Op() {
 	case "Get", "Put", "Delete":
 		return true

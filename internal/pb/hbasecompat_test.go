@@ -20,6 +20,10 @@ import (
 // .proto files, e.g.
 //
 //	HBASE_PROTO_DIR=/tmp/hsrc/hbase-protocol-shaded go test ./pb -run MatchesHBase
+//
+// HBASE_PROTO_DIR may be a list (the OS's path list separator), searched in
+// order: the endpoints' files are in hbase-endpoint (Aggregate.proto) and
+// hbase-protocol (VisibilityLabels.proto), after hbase-protocol-shaded.
 func TestMatchesHBaseProtos(t *testing.T) {
 	hbaseDir := os.Getenv("HBASE_PROTO_DIR")
 	if hbaseDir == "" {
@@ -50,18 +54,25 @@ func TestMatchesHBaseProtos(t *testing.T) {
 		names = append(names, filepath.Base(p))
 	}
 	oursFiles := compileProtos(t, filepath.Join(tmp, "ours.pb"), []string{"proto"}, names)
-	// Every file of HBase's: a file of ours that HBase does not have (the messages of one
-	// area, AdminOps.proto...) holds messages HBase has in other files.
-	hbaseNames, err := filepath.Glob(filepath.Join(hbaseDir, "*.proto"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Every file of HBase's, in every directory of the list: a file of ours that HBase does
+	// not have (the messages of one area, AdminOps.proto...) holds messages HBase has in
+	// other files.
+	hbaseDirs := filepath.SplitList(hbaseDir)
+	var hbaseNames []string
 	hbaseHas := make(map[string]bool)
-	for i, p := range hbaseNames {
-		hbaseNames[i] = filepath.Base(p)
-		hbaseHas[hbaseNames[i]] = true
+	for _, dir := range hbaseDirs {
+		found, err := filepath.Glob(filepath.Join(dir, "*.proto"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range found {
+			if n := filepath.Base(p); !hbaseHas[n] {
+				hbaseHas[n] = true
+				hbaseNames = append(hbaseNames, n)
+			}
+		}
 	}
-	hbaseFiles := compileProtos(t, filepath.Join(tmp, "hbase.pb"), []string{hbaseDir, filepath.Join(tmp, "inc")}, hbaseNames)
+	hbaseFiles := compileProtos(t, filepath.Join(tmp, "hbase.pb"), append(hbaseDirs, filepath.Join(tmp, "inc")), hbaseNames)
 
 	checked := 0
 	oursFiles.RangeFiles(func(fd protoreflect.FileDescriptor) bool {

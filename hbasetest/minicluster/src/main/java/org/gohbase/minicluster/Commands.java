@@ -233,6 +233,10 @@ final class Commands {
         args(w, 1, 1);
         mc.stopZooKeeper();
         return "";
+      case "aggregate":
+      case "vis-labels":
+      case "vis-auths":
+        return Endpoints.run(mc, w); // HBase's Java endpoint clients (Endpoints)
       case "stop":
         args(w, 1, 1);
         stopper.run();
