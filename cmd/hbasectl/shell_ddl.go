@@ -717,4 +717,3 @@ func prepareCloneSchema(st statement) (action, error) {
 		return done("Created table %s with the schema of %s", to, from), nil
 	}, nil
 }
-

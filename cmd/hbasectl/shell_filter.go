@@ -399,7 +399,9 @@ func buildFilter(name string, args []filterTok) (hrpc.Filter, error) {
 	case "FamilyFilter":
 		return compare(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter { return hrpc.FamilyFilter{Op: o, Comparator: c} })
 	case "QualifierFilter":
-		return compare(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter { return hrpc.QualifierFilter{Op: o, Comparator: c} })
+		return compare(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter {
+			return hrpc.QualifierFilter{Op: o, Comparator: c}
+		})
 	case "ValueFilter":
 		return compare(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter { return hrpc.ValueFilter{Op: o, Comparator: c} })
 	case "ColumnRangeFilter":

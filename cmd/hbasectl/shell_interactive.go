@@ -293,4 +293,3 @@ func completionContext(before string) (word string, quoted bool, argIndex int, v
 	}
 	return "", false, argIndex, verb, ""
 }
-

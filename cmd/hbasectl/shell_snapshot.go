@@ -350,4 +350,3 @@ func prepareTableHelp(st statement) (action, error) {
 			"write the command with the table's name instead (scan 't')."}}, nil
 	}, nil
 }
-
