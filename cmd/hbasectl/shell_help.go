@@ -52,7 +52,7 @@ func shellCommandTable() []shellCommandStatus {
 // notTakenReason says why a command of the HBase shell is not taken, from the README.
 func notTakenReason(name string) (string, bool) {
 	for _, r := range shellCommandTable() {
-		if r.name == name && r.status != "supported" {
+		if r.name == name && !strings.HasPrefix(r.status, "supported") {
 			return r.status, true
 		}
 	}

@@ -65,6 +65,9 @@ Switches the region normalizer on or off; prints the previous state.`},
 		{name: "normalizer_enabled", group: "tools", prepare: prepareEnabled("normalizer_enabled"), usage: `normalizer_enabled
 
 Prints true when the region normalizer is on.`},
+		{name: "list_deadservers", group: "tools", prepare: prepareDeadServers, usage: `list_deadservers
+
+Lists the region servers the master holds as dead.`},
 	}
 }
 
@@ -348,4 +351,21 @@ func prepareEnabled(verb string) func(statement) (action, error) {
 			return &boolResult{Value: on}, nil
 		}), nil
 	}
+}
+
+func prepareDeadServers(st statement) (action, error) {
+	if len(st.args) > 0 {
+		return nil, fmt.Errorf("takes no arguments")
+	}
+	return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
+		cs, err := a.ClusterStatus(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := &listOut{Header: "SERVERNAME", Names: []string{}}
+		for _, d := range cs.DeadServers {
+			out.Names = append(out.Names, d.String())
+		}
+		return out, nil
+	}), nil
 }
