@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
+	"github.com/go-hbase/hbase/hrpc"
+)
+
+// TestShellCorpus runs each runbook of testdata/corpus through hbasectl (-f) against the real
+// cluster, and the Java Admin and Table calls that do the same (its "#java:" lines, run by
+// the launcher's ShellEquivalent) on tables of their own; then it compares the state of each
+// pair of tables ("#state:"), namespaces ("#ns-state:") and snapshot sets ("#snapshots:") as
+// the Java client reads them, and checks hbasectl's output ("#out:" lines, in order).
+// Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, and after a
+// "#phase" line $R0 $R1 ... the encoded names of $T's regions in key order.
+func TestShellCorpus(t *testing.T) {
+	files, err := filepath.Glob("testdata/corpus/*.hb")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".hb")
+		t.Run(name, func(t *testing.T) { runCorpusFile(t, file, name) })
+	}
+}
+
+// corpusNames are the placeholders of one side (hbasectl's or Java's).
+func corpusNames(base, side string) map[string]string {
+	return map[string]string{
+		"$NS": "sh_" + base + "_ns_" + side, "$T": "sh_" + base + "_t_" + side, "$U": "sh_" + base + "_u_" + side,
+		"$V": "sh_" + base + "_v_" + side, "$W": "sh_" + base + "_w_" + side, "$S": "sh_" + base + "_s_" + side,
+	}
+}
+
+func substitute(s string, names map[string]string) string {
+	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S"} {
+		s = strings.ReplaceAll(s, k, names[k])
+	}
+	return s
+}
+
+// unsubstitute writes one side's names back as placeholders, to compare the two sides.
+func unsubstitute(s string, names map[string]string) string {
+	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S"} {
+		s = strings.ReplaceAll(s, names[k], k)
+	}
+	return s
+}
+
+type corpusPart struct {
+	script           string
+	java, outs       []string
+	states, nsStates []string
+	snapshotPrefixes []string
+}
+
+func parseCorpus(src string) []*corpusPart {
+	parts := []*corpusPart{{}}
+	var script strings.Builder
+	flush := func() { parts[len(parts)-1].script = script.String(); script.Reset() }
+	for _, line := range strings.Split(src, "\n") {
+		p := parts[len(parts)-1]
+		switch {
+		case line == "#phase":
+			flush()
+			parts = append(parts, &corpusPart{})
+			continue
+		case strings.HasPrefix(line, "#java: "):
+			p.java = append(p.java, strings.TrimPrefix(line, "#java: "))
+		case strings.HasPrefix(line, "#out: "):
+			p.outs = append(p.outs, strings.TrimPrefix(line, "#out: "))
+		case strings.HasPrefix(line, "#state: "):
+			p.states = append(p.states, strings.TrimPrefix(line, "#state: "))
+		case strings.HasPrefix(line, "#ns-state: "):
+			p.nsStates = append(p.nsStates, strings.TrimPrefix(line, "#ns-state: "))
+		case strings.HasPrefix(line, "#snapshots: "):
+			p.snapshotPrefixes = append(p.snapshotPrefixes, strings.TrimPrefix(line, "#snapshots: "))
+		}
+		script.WriteString(line)
+		script.WriteByte('\n')
+	}
+	flush()
+	return parts
+}
+
+func runCorpusFile(t *testing.T, file, base string) {
+	cluster := shared.Cluster(t)
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goNames, javaNames := corpusNames(base, "go"), corpusNames(base, "java")
+	client, err := hbase.NewClient(cluster.ZKQuorum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	a := admin.New(client)
+	defer cleanCorpus(t, a, base, goNames, javaNames)
+	cleanCorpus(t, a, base, goNames, javaNames)
+	for i, part := range parseCorpus(string(src)) {
+		goSrc := substitute(part.script, goNames)
+		if i > 0 {
+			goSrc = substituteRegions(t, a, goSrc, goNames["$T"])
+			for j, line := range part.java {
+				part.java[j] = substituteRegions(t, a, line, javaNames["$T"])
+			}
+		}
+		path := filepath.Join(t.TempDir(), base+".hb")
+		if err := os.WriteFile(path, []byte(goSrc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runArgs(t, env("HBASE_ZK", cluster.ZKQuorum), "-timeout", "120s", "-f", path)
+		if code != 0 {
+			t.Fatalf("part %d: hbasectl -f exit %d: %s\nstdout:\n%s", i, code, stderr, stdout)
+		}
+		rest := stdout
+		for _, want := range part.outs {
+			want = substitute(want, goNames)
+			at := strings.Index(rest, want)
+			if at < 0 {
+				t.Errorf("part %d: %q is not in the output (in order) after the previous #out:\n%s", i, want, stdout)
+				continue
+			}
+			rest = rest[at+len(want):]
+		}
+		for _, op := range part.java {
+			ans, err := cluster.Command(t.Context(), "shell-java "+substitute(op, javaNames))
+			if err != nil || !strings.HasPrefix(ans, "OK") {
+				t.Fatalf("part %d: java %q: %q, %v", i, op, ans, err)
+			}
+		}
+		compare := func(what string, words ...string) {
+			var got [2]string
+			for k, names := range []map[string]string{goNames, javaNames} {
+				var sub []string
+				for _, w := range words {
+					sub = append(sub, substitute(w, names))
+				}
+				ans, err := cluster.Command(t.Context(), "shell-java "+strings.Join(sub, " "))
+				if err != nil || !strings.HasPrefix(ans, "OK") {
+					t.Fatalf("part %d: %s %q: %q, %v", i, what, sub, ans, err)
+				}
+				got[k] = unsubstitute(ans, names)
+			}
+			if got[0] != got[1] {
+				t.Errorf("part %d: %s %s differs:\nhbasectl: %s\njava:     %s", i, what, words, got[0], got[1])
+			}
+		}
+		for _, s := range part.states {
+			compare("state", "state", s)
+		}
+		for _, s := range part.nsStates {
+			compare("namespace", "ns-state", s)
+		}
+		for _, s := range part.snapshotPrefixes {
+			compare("snapshots", "snapshots", s)
+		}
+	}
+}
+
+// substituteRegions replaces $R0, $R1 ... by the encoded names of table's regions.
+func substituteRegions(t *testing.T, a *admin.Admin, s, table string) string {
+	if !strings.Contains(s, "$R") {
+		return s
+	}
+	regions, err := a.Regions(t.Context(), table)
+	if err != nil {
+		t.Fatalf("regions of %s: %v", table, err)
+	}
+	for i := len(regions) - 1; i >= 0; i-- {
+		s = strings.ReplaceAll(s, "$R"+strconv.Itoa(i), regions[i].Encoded)
+	}
+	return s
+}
+
+// cleanCorpus drops what a corpus file's two sides made.
+func cleanCorpus(t *testing.T, a *admin.Admin, base string, sides ...map[string]string) {
+	ctx := context.WithoutCancel(t.Context())
+	for _, names := range sides {
+		tables, _ := a.ListTables(ctx, hrpc.TableRegex("sh_"+base+"_.*"))
+		nsTables, _ := a.ListTables(ctx, hrpc.InNamespace(names["$NS"]))
+		for _, tb := range append(tables, nsTables...) {
+			_ = a.DisableTable(ctx, tb)
+			_ = a.DeleteTable(ctx, tb)
+		}
+		_ = a.DeleteNamespace(ctx, names["$NS"])
+		snaps, _ := a.ListSnapshots(ctx)
+		for _, s := range snaps {
+			if strings.HasPrefix(s.Name, names["$S"]) {
+				_ = a.DeleteSnapshot(ctx, s.Name)
+			}
+		}
+	}
+}
