@@ -214,7 +214,7 @@ func TestShellInteractive(t *testing.T) {
 	term.waitFor("does exist", 0)
 	term.key("C-d")
 	data, err := os.ReadFile(history)
-	if err != nil || !strings.Contains(string(data), "get '"+table+"', 'k0001', {") {
+	if err != nil || !strings.Contains(string(data), "get '"+table+"', 'k0001', { COLUMN => 'fam:q', VERSIONS => 1 }\n") {
 		t.Errorf("history file %s: %v\n%s", history, err, data)
 	}
 }

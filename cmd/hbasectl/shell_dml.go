@@ -113,7 +113,7 @@ func (r *cellsOut) shellText(w io.Writer) (int64, error) {
 		return r.Rows, nil
 	}
 	if r.get {
-		fmt.Fprintln(w, twoColumns("COLUMN", "CELL")[1:])
+		fmt.Fprintln(w, twoHeaders("COLUMN", "CELL"))
 		for _, c := range r.raw {
 			fmt.Fprintln(w, twoColumns(shellColumn(c), cellText(c, r.maxLength)))
 		}
@@ -279,7 +279,7 @@ func prepareScan(st statement) (action, error) {
 		out := &cellsOut{Table: table, Cells: []cellOut{}, maxLength: spec.maxLength}
 		stream := !sh.c.json
 		if stream {
-			fmt.Fprintln(sh.out, twoColumns("ROW", "COLUMN+CELL")[1:])
+			fmt.Fprintln(sh.out, twoHeaders("ROW", "COLUMN+CELL"))
 		}
 		for res, err := range client.Scan(ctx, scan) {
 			if err != nil {
@@ -393,7 +393,7 @@ func (r *writeOut) shellText(w io.Writer) (int64, error) {
 	if r.label != "" {
 		fmt.Fprintf(w, "%s = %v\n", r.label, r.Value)
 	}
-	_, err := fmt.Fprintf(w, "%s: %s of row %s in %s\n", r.Verb, r.What, quoteShell(r.Row), r.Table)
+	_, err := fmt.Fprintf(w, "%s: %s of row '%s' in %s\n", r.Verb, r.What, r.Row, r.Table)
 	return -1, err
 }
 
@@ -642,7 +642,7 @@ type prefixDeleteOut struct {
 }
 
 func (r *prefixDeleteOut) shellText(w io.Writer) (int64, error) {
-	_, err := fmt.Fprintf(w, "deleteall: deleted %d row(s) starting with %s in %s\n", r.Rows, quoteShell(r.Prefix), r.Table)
+	_, err := fmt.Fprintf(w, "deleteall: deleted %d row(s) starting with '%s' in %s\n", r.Rows, r.Prefix, r.Table)
 	return -1, err
 }
 

@@ -43,6 +43,8 @@ func (c *cli) interactive(ctx context.Context, sh *shell) error {
 		HistoryFile:       historyPath(),
 		HistoryLimit:      10000,
 		HistorySearchFold: true,
+		// A command over several lines is kept as one entry (saved below), so Up recalls it.
+		DisableAutoSaveHistory: true,
 		AutoComplete:      comp,
 		InterruptPrompt:   "^C",
 		EOFPrompt:         "exit",
@@ -64,7 +66,7 @@ func (c *cli) interactive(ctx context.Context, sh *shell) error {
 	verbs := shellVerbs()
 	// Commands run on a context Ctrl-C cancels; the shell itself goes on.
 	base := context.WithoutCancel(ctx)
-	var pending strings.Builder
+	var pending []string
 	for {
 		if ctx.Err() != nil && !errors.Is(context.Cause(ctx), context.Canceled) {
 			return nil
@@ -72,7 +74,7 @@ func (c *cli) interactive(ctx context.Context, sh *shell) error {
 		line, err := rl.Readline()
 		switch {
 		case errors.Is(err, readline.ErrInterrupt):
-			pending.Reset()
+			pending = pending[:0]
 			rl.SetPrompt(promptFirst)
 			continue
 		case errors.Is(err, io.EOF):
@@ -80,20 +82,24 @@ func (c *cli) interactive(ctx context.Context, sh *shell) error {
 		case err != nil:
 			return err
 		}
-		if pending.Len() > 0 {
-			pending.WriteByte('\n')
-		}
-		pending.WriteString(line)
-		src := pending.String()
+		pending = append(pending, line)
+		src := strings.Join(pending, "\n")
 		if openAtEnd(src) {
 			rl.SetPrompt(promptMore)
 			continue
 		}
-		pending.Reset()
+		var entry []string
+		for _, l := range pending {
+			if l = strings.TrimSpace(l); l != "" {
+				entry = append(entry, l)
+			}
+		}
+		pending = pending[:0]
 		rl.SetPrompt(promptFirst)
-		if strings.TrimSpace(src) == "" {
+		if len(entry) == 0 {
 			continue
 		}
+		_ = rl.SaveHistory(strings.Join(entry, " "))
 		if exit := c.interactiveRun(base, sh, src, verbs, comp); exit {
 			return nil
 		}

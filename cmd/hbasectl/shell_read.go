@@ -265,3 +265,9 @@ func shellColumn(c *hrpc.Cell) string {
 func twoColumns(left, right string) string {
 	return fmt.Sprintf(" %-31s %s", left, right)
 }
+
+// twoHeaders writes the header line of the shell's two-column output, aligned with
+// twoColumns.
+func twoHeaders(left, right string) string {
+	return fmt.Sprintf("%-33s%s", left, right)
+}

@@ -149,6 +149,12 @@ func (sh *shell) runPrepared(ctx context.Context, p prepared) error {
 	if err != nil {
 		return err
 	}
+	if _, ok := res.(*helpOut); ok {
+		if sh.interactive {
+			fmt.Fprintln(sh.out)
+		}
+		return nil
+	}
 	if rows >= 0 {
 		_, err = fmt.Fprintf(sh.out, "%d row(s) in %.4f seconds\n", rows, secs)
 	} else {

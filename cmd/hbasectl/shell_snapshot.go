@@ -147,7 +147,7 @@ type snapshotsOut struct {
 }
 
 func (r *snapshotsOut) shellText(w io.Writer) (int64, error) {
-	fmt.Fprintln(w, twoColumns("SNAPSHOT", "TABLE + CREATION TIME")[1:])
+	fmt.Fprintln(w, twoHeaders("SNAPSHOT", "TABLE + CREATION TIME"))
 	for _, s := range r.Snapshots {
 		fmt.Fprintln(w, twoColumns(s.Name, fmt.Sprintf("%s (%s)", s.Table, s.Created.Local().Format("2006-01-02 15:04:05 -0700"))))
 	}

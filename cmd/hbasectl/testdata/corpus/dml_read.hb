@@ -33,15 +33,15 @@ get '$T', 'nobody'
 
 #out: ROW                              COLUMN+CELL
 #out:  r2                              column=f:q, timestamp=
-#out: 5 row(s) in
+#out: 4 row(s) in
 scan '$T'
 #out: 2 row(s) in
 scan '$T', {LIMIT => 2}
 scan '$T', {STARTROW => 'r2', STOPROW => 'row4'}
 scan '$T', {ROWPREFIXFILTER => 'row', COLUMNS => ['f:q']}
-#out:  row4                            column=f:q\x20x, timestamp=
+#out:  row4                            column=f:q x, timestamp=
 scan '$T', {REVERSED => true, LIMIT => 1}
-#out: 3 row(s) in
+#out: 4 row(s) in
 scan '$T', {FILTER => "PrefixFilter('r') AND (ValueFilter(=, 'binary:v2') OR QualifierFilter(=, 'binaryprefix:q'))"}
 scan '$T', {FILTER => "SingleColumnValueFilter('g', 'age', =, 'binary:41', true, true)"}
 scan '$T', {FILTER => "KeyOnlyFilter() AND FirstKeyOnlyFilter()", CACHE => 1, BATCH => 1, MAXRESULTSIZE => 1048576}
@@ -51,7 +51,7 @@ scan '$T', {FILTER => "ColumnCountGetFilter(1) AND PageFilter(10) AND ColumnPagi
 scan '$T', {FILTER => "InclusiveStopFilter('r2') AND TimestampsFilter(100, 200) AND RowFilter(<=, 'binary:r2')"}
 scan '$T', {FILTER => "SKIP ValueFilter(!=, 'binary:x') AND WHILE FamilyFilter(=, 'regexstring:^[fg]$')"}
 scan '$T', {FILTER => "DependentColumnFilter('f', 'q', false) OR ColumnValueFilter('f', 'q', =, 'binary:7') OR SingleColumnValueExcludeFilter('f', 'q', =, 'binary:7')"}
-#out: 5 row(s) in
+#out: 4 row(s) in
 count '$T'
 #out: Current count: 2, row: r2
 count '$T', INTERVAL => 2, CACHE => 1
