@@ -45,11 +45,11 @@ func (c *cli) interactive(ctx context.Context, sh *shell) error {
 		HistorySearchFold: true,
 		// A command over several lines is kept as one entry (saved below), so Up recalls it.
 		DisableAutoSaveHistory: true,
-		AutoComplete:      comp,
-		InterruptPrompt:   "^C",
-		EOFPrompt:         "exit",
-		Stdout:            c.stdout,
-		Stderr:            c.stderr,
+		AutoComplete:           comp,
+		InterruptPrompt:        "^C",
+		EOFPrompt:              "exit",
+		Stdout:                 c.stdout,
+		Stderr:                 c.stderr,
 	})
 	if err != nil {
 		return err
