@@ -82,12 +82,6 @@ func (term *terminal) waitFor(want string, before int) string {
 
 func (term *terminal) count(s string) int { return strings.Count(term.screen(), s) }
 
-// lastLine is the last line of the screen that is not empty.
-func (term *terminal) lastLine() string {
-	lines := strings.Split(strings.TrimRight(term.screen(), "\n "), "\n")
-	return lines[len(lines)-1]
-}
-
 // TestShellInteractive drives the interactive mode in a real terminal: completion of verbs,
 // table names and families, a hash over several lines, Ctrl-C of a long scan leaving the
 // shell running, and the history kept across two runs.

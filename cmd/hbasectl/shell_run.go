@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -377,6 +376,3 @@ func tableName(args []value, i int) (string, error) {
 	}
 	return s, nil
 }
-
-// known lists keys for messages.
-func known(keys ...string) []string { return slices.Clone(keys) }

@@ -270,9 +270,8 @@ func applyTableAttr(t *hrpc.TableDescriptor, k string, v value) error {
 
 // createSpec is what create reads: the descriptor and how to pre-split.
 type createSpec struct {
-	desc  *hrpc.TableDescriptor
-	opts  []hrpc.CreateTableOption
-	descr string // what was asked, for the output
+	desc *hrpc.TableDescriptor
+	opts []hrpc.CreateTableOption
 }
 
 // readCreate reads create's arguments: the name, families as names or hashes, and table
