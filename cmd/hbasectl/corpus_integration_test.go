@@ -107,10 +107,16 @@ func runCorpusFile(t *testing.T, file, base string) {
 	cleanCorpus(t, a, base, goNames, javaNames)
 	for i, part := range parseCorpus(string(src)) {
 		goSrc := substitute(part.script, goNames)
+		outs := part.outs
 		if i > 0 {
-			goSrc = substituteRegions(t, a, goSrc, goNames["$T"])
+			goRegions, javaRegions := regionNames(t, a, goNames["$T"]), regionNames(t, a, javaNames["$T"])
+			goSrc = substituteRegions(goSrc, goRegions)
+			outs = nil
+			for _, o := range part.outs {
+				outs = append(outs, substituteRegions(o, goRegions))
+			}
 			for j, line := range part.java {
-				part.java[j] = substituteRegions(t, a, line, javaNames["$T"])
+				part.java[j] = substituteRegions(line, javaRegions)
 			}
 		}
 		path := filepath.Join(t.TempDir(), base+".hb")
@@ -122,7 +128,7 @@ func runCorpusFile(t *testing.T, file, base string) {
 			t.Fatalf("part %d: hbasectl -f exit %d: %s\nstdout:\n%s", i, code, stderr, stdout)
 		}
 		rest := stdout
-		for _, want := range part.outs {
+		for _, want := range outs {
 			want = substitute(want, goNames)
 			at := strings.Index(rest, want)
 			if at < 0 {
@@ -166,17 +172,23 @@ func runCorpusFile(t *testing.T, file, base string) {
 	}
 }
 
-// substituteRegions replaces $R0, $R1 ... by the encoded names of table's regions.
-func substituteRegions(t *testing.T, a *admin.Admin, s, table string) string {
-	if !strings.Contains(s, "$R") {
-		return s
-	}
+// regionNames are the encoded names of table's regions in key order.
+func regionNames(t *testing.T, a *admin.Admin, table string) []string {
 	regions, err := a.Regions(t.Context(), table)
 	if err != nil {
 		t.Fatalf("regions of %s: %v", table, err)
 	}
+	var names []string
+	for _, r := range regions {
+		names = append(names, r.Encoded)
+	}
+	return names
+}
+
+// substituteRegions replaces $R0, $R1 ... by the names of regions.
+func substituteRegions(s string, regions []string) string {
 	for i := len(regions) - 1; i >= 0; i-- {
-		s = strings.ReplaceAll(s, "$R"+strconv.Itoa(i), regions[i].Encoded)
+		s = strings.ReplaceAll(s, "$R"+strconv.Itoa(i), regions[i])
 	}
 	return s
 }

@@ -20,6 +20,6 @@ alter_async '$T', {NAME => 'f', IN_MEMORY => true, BLOOMFILTER => 'NONE'}, {NAME
 #java: modfam $T f;IN_MEMORY=true;BLOOMFILTER=NONE
 #java: addfam $T m;COMPRESSION=GZ
 #out: Table $T is ENABLED
-#out: {NAME => 'f', BLOCKSIZE => '65536', BLOOMFILTER => 'NONE'
+#out: {NAME => 'f', BLOCKCACHE => 'true', BLOCKSIZE => '65536', BLOOMFILTER => 'NONE'
 describe '$T'
 #state: $T

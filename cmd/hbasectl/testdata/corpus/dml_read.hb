@@ -1,6 +1,6 @@
 # Reads: put's forms, then get, scan and count with their options. The Java side writes the
 # same cells; the reads must print what the shell prints.
-#java: create $T f g
+#java: create $T f;VERSIONS=3 g
 #java: put $T r1 f q v1 100
 #java: put $T r1 f q v2 200
 #java: put $T r1 g age 41
@@ -8,7 +8,7 @@
 #java: put $T row3 f q 7
 #java: put $T row4 f q\x20x spaced
 #state: $T
-create '$T', 'f', 'g'
+create '$T', {NAME => 'f', VERSIONS => 3}, 'g'
 put '$T', 'r1', 'f:q', 'v1', 100
 put '$T', 'r1', 'f:q', 'v2', 200
 put('$T', 'r1', 'g:age', 41)
