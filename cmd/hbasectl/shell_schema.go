@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/big"
 	"os"
 	"strconv"
 	"strings"
@@ -374,7 +376,7 @@ func readCreate(args []value) (*createSpec, error) {
 		case "HexStringSplit", "org.apache.hadoop.hbase.util.RegionSplitter.HexStringSplit":
 			spec.opts = append(spec.opts, hrpc.HexStringSplits(numRegions))
 		case "UniformSplit", "org.apache.hadoop.hbase.util.RegionSplitter.UniformSplit":
-			spec.opts = append(spec.opts, hrpc.UniformSplits(numRegions))
+			spec.opts = append(spec.opts, hrpc.SplitKeys(uniformSplitKeys(numRegions)...))
 		case "":
 			return nil, fmt.Errorf("NUMREGIONS needs SPLITALGO => 'HexStringSplit' or 'UniformSplit'")
 		default:
@@ -397,4 +399,18 @@ func readCreate(args []value) (*createSpec, error) {
 		}
 	}
 	return spec, nil
+}
+
+// uniformSplitKeys are the split keys of HBase's UniformSplit for n regions, as the shell
+// makes them: key i is i times 2^64/n (rounded down), as 8 bytes. hrpc.UniformSplits rounds
+// the step up and trims trailing zero bytes, which gives other keys (the corpus test found
+// it), so the shell's command computes them itself.
+func uniformSplitKeys(n int) [][]byte {
+	step := new(big.Int).Div(new(big.Int).Lsh(big.NewInt(1), 64), big.NewInt(int64(n)))
+	keys := make([][]byte, 0, n-1)
+	for i := 1; i < n; i++ {
+		k := new(big.Int).Mul(step, big.NewInt(int64(i)))
+		keys = append(keys, binary.BigEndian.AppendUint64(nil, k.Uint64()))
+	}
+	return keys
 }

@@ -283,3 +283,20 @@ func TestShellCommandTable(t *testing.T) {
 }
 
 func sprintT(f hrpc.Filter) string { return fmt.Sprintf("%T%+v", f, f) }
+
+// TestUniformSplitKeys holds the keys of HBase's UniformSplit (RegionSplitter), as the Java
+// client computed them for 3 and 4 regions.
+func TestUniformSplitKeys(t *testing.T) {
+	for n, want := range map[int]string{
+		3: `UUUUUUUU \xAA\xAA\xAA\xAA\xAA\xAA\xAA\xAA`,
+		4: `@\x00\x00\x00\x00\x00\x00\x00 \x80\x00\x00\x00\x00\x00\x00\x00 \xC0\x00\x00\x00\x00\x00\x00\x00`,
+	} {
+		var got []string
+		for _, k := range uniformSplitKeys(n) {
+			got = append(got, formatBinary(k))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("uniformSplitKeys(%d) = %s; want %s", n, strings.Join(got, " "), want)
+		}
+	}
+}

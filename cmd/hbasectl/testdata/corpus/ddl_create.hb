@@ -16,3 +16,6 @@ create '$U', 'f', {NUMREGIONS => 4, SPLITALGO => 'HexStringSplit'}
 create '$V', 'f', {NUMREGIONS => 3, SPLITALGO => 'UniformSplit'}
 #java: create-presplit $V 3 uniform f
 #state: $V
+create '$W', 'f', {NUMREGIONS => 4, SPLITALGO => 'UniformSplit'}
+#java: create-presplit $W 4 uniform f
+#state: $W
