@@ -116,7 +116,7 @@ func (c *cli) interactiveRun(base context.Context, sh *shell, src string, verbs 
 	for _, st := range sts {
 		act, err := prepareOne(st, verbs)
 		if err != nil {
-			fmt.Fprintf(c.stdout, "ERROR: %s: %v\n\n", st.verb, err)
+			fmt.Fprintf(c.stdout, "ERROR: %s: %s\n\n", st.verb, buildMessage(err))
 			return false
 		}
 		ctx, cancel := context.WithCancel(base)

@@ -30,20 +30,24 @@ func (c *cli) shellMain(ctx context.Context, fs *flag.FlagSet) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if err := c.conn.Check(set); err != nil {
-		return usagef("%v", err)
+	// The connection is checked after the runbook: its syntax needs no cluster.
+	checkConn := func() error {
+		if err := c.conn.Check(set); err != nil {
+			return usagef("%v", err)
+		}
+		switch {
+		case c.timeout <= 0:
+			return usagef("-timeout: must be positive, got %v", c.timeout)
+		case c.connectTimeout <= 0:
+			return usagef("-connect-timeout: must be positive, got %v", c.connectTimeout)
+		}
+		level := slog.LevelError
+		if c.verbose {
+			level = slog.LevelDebug
+		}
+		c.log = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: level}))
+		return nil
 	}
-	switch {
-	case c.timeout <= 0:
-		return usagef("-timeout: must be positive, got %v", c.timeout)
-	case c.connectTimeout <= 0:
-		return usagef("-connect-timeout: must be positive, got %v", c.connectTimeout)
-	}
-	level := slog.LevelError
-	if c.verbose {
-		level = slog.LevelDebug
-	}
-	c.log = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: level}))
 	sh := &shell{c: c, out: c.stdout}
 
 	var src string
@@ -66,7 +70,17 @@ func (c *cli) shellMain(ctx context.Context, fs *flag.FlagSet) error {
 		}
 		src = string(b)
 	default:
+		if err := checkConn(); err != nil {
+			return err
+		}
 		return c.interactive(ctx, sh)
 	}
-	return sh.runScript(ctx, src)
+	ps, err := prepareAll(src, shellVerbs())
+	if err != nil {
+		return err
+	}
+	if err := checkConn(); err != nil {
+		return err
+	}
+	return sh.runAll(ctx, ps)
 }

@@ -80,7 +80,7 @@ func prepareAll(src string, verbs map[string]*shellVerb) ([]prepared, error) {
 	for _, st := range sts {
 		act, err := prepareOne(st, verbs)
 		if err != nil {
-			return nil, usagef("line %d: %s: %v", st.line, st.verb, err)
+			return nil, usagef("line %d: %s: %s", st.line, st.verb, buildMessage(err))
 		}
 		out = append(out, prepared{st: st, act: act})
 	}
@@ -122,6 +122,16 @@ func suggest(name string) string {
 }
 
 var errExit = errors.New("exit")
+
+// buildMessage is the message of a request the library refused to build, without its
+// package prefix: the user wrote a shell command, not a Go call.
+func buildMessage(err error) string {
+	msg := err.Error()
+	for _, p := range []string{"hrpc: bad request: ", "hrpc: "} {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	return msg
+}
 
 // runPrepared runs one prepared command and prints its result and timing.
 func (sh *shell) runPrepared(ctx context.Context, p prepared) error {
@@ -165,13 +175,8 @@ func (sh *shell) runPrepared(ctx context.Context, p prepared) error {
 	return err
 }
 
-// runScript runs a runbook: every command parsed and prepared first, then run in order,
-// stopping at the first that fails.
-func (sh *shell) runScript(ctx context.Context, src string) error {
-	ps, err := prepareAll(src, shellVerbs())
-	if err != nil {
-		return err
-	}
+// runAll runs prepared commands in order, stopping at the first that fails.
+func (sh *shell) runAll(ctx context.Context, ps []prepared) error {
 	for _, p := range ps {
 		if err := sh.runPrepared(ctx, p); err != nil {
 			if errors.Is(err, errExit) {

@@ -365,6 +365,16 @@ func readCreate(args []value) (*createSpec, error) {
 	if len(desc.Families) == 0 {
 		return nil, fmt.Errorf("a table needs at least one column family: create 't', 'f'")
 	}
+	seen := map[string]bool{}
+	for _, k := range splits {
+		switch {
+		case len(k) == 0:
+			return nil, fmt.Errorf("SPLITS: an empty split key (the first region starts at the empty key already)")
+		case seen[string(k)]:
+			return nil, fmt.Errorf("SPLITS: the split key %s is given twice", quoteShell(string(k)))
+		}
+		seen[string(k)] = true
+	}
 	spec := &createSpec{desc: desc}
 	switch {
 	case len(splits) > 0 && numRegions > 0:
