@@ -91,10 +91,10 @@ type cellsOut struct {
 	// Stale is set when a secondary replica answered a TIMELINE read.
 	Stale bool `json:"stale,omitempty"`
 
-	get       bool
-	maxLength int
-	raw       []*hrpc.Cell
-	printed   bool // a scan in text mode has printed its rows as they came
+	get     bool
+	format  *cellFormat
+	raw     []*hrpc.Cell
+	printed bool // a scan in text mode has printed its rows as they came
 }
 
 func (r *cellsOut) add(res *hrpc.Result) {
@@ -115,7 +115,11 @@ func (r *cellsOut) shellText(w io.Writer) (int64, error) {
 	if r.get {
 		fmt.Fprintln(w, twoHeaders("COLUMN", "CELL"))
 		for _, c := range r.raw {
-			fmt.Fprintln(w, twoColumns(shellColumn(c), cellText(c, r.maxLength)))
+			text, err := cellText(c, r.format)
+			if err != nil {
+				return 0, err
+			}
+			fmt.Fprintln(w, twoColumns(shellColumn(c), text))
 		}
 	}
 	if r.Stale {
@@ -167,7 +171,7 @@ func prepareGet(st statement) (action, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := &cellsOut{Table: table, Cells: []cellOut{}, get: true, maxLength: spec.maxLength}
+		out := &cellsOut{Table: table, Cells: []cellOut{}, get: true, format: spec.format}
 		if len(res.Cells) > 0 {
 			out.add(res)
 		}
@@ -276,7 +280,7 @@ func prepareScan(st statement) (action, error) {
 		}
 		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
-		out := &cellsOut{Table: table, Cells: []cellOut{}, maxLength: spec.maxLength}
+		out := &cellsOut{Table: table, Cells: []cellOut{}, format: spec.format}
 		stream := !sh.c.json
 		if stream {
 			fmt.Fprintln(sh.out, twoHeaders("ROW", "COLUMN+CELL"))
@@ -293,7 +297,11 @@ func prepareScan(st statement) (action, error) {
 			out.Stale = out.Stale || res.Stale
 			for i := range res.Cells {
 				c := &res.Cells[i]
-				fmt.Fprintln(sh.out, twoColumns(formatBinary(c.Row), "column="+shellColumn(c)+", "+cellText(c, spec.maxLength)))
+				text, err := cellText(c, spec.format)
+				if err != nil {
+					return nil, err
+				}
+				fmt.Fprintln(sh.out, twoColumns(formatBinary(c.Row), "column="+shellColumn(c)+", "+text))
 			}
 		}
 		out.printed = stream

@@ -29,7 +29,13 @@ func shellMessage(err error) string {
 	if name != "" {
 		quoted = name + " "
 	}
+	var unreach *unreachableError
+	var usage *usageError
 	switch {
+	case errors.As(err, &unreach):
+		return unreach.Error()
+	case errors.As(err, &usage):
+		return usage.Error()
 	case errors.Is(err, context.DeadlineExceeded):
 		return "no answer within the command's deadline (-timeout)"
 	case errors.Is(err, context.Canceled):

@@ -67,6 +67,27 @@ Took T seconds
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, stderr, stdout, want)
 	}
 
+	// Value converters, as the shell takes them.
+	code, stdout, stderr = runShell(t, srv, `incr 't1', 'c', 'g:n', 258
+put 't1', 'c', 'g:i', "\x00\x00\x01\x02"
+put 't1', 'c', 'g:s', "caf\xc3\xa9"
+get 't1', 'c', 'g:n:toLong', 'g:i:c(org.apache.hadoop.hbase.util.Bytes).toInt', 'g:s:toString'
+get 't1', 'c', {COLUMN => 'g:i', FORMATTER => 'toHex'}
+get 't1', 'c', {COLUMN => 'g:s', MAXLENGTH => 34}
+get 't1', 'c', 'g:s:toLong'`)
+	for _, want := range []string{
+		" g:i                             timestamp=", ", value=258\n",
+		" g:n                             timestamp=", ", value=258\n",
+		", value=café\n", ", value=00000102\n", ", value=caf\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("converters: %q is not in\n%s", want, stdout)
+		}
+	}
+	if code != 1 || !strings.Contains(stderr, "line 7: get 't1', 'c', 'g:s:toLong': column g:s: the value caf\\xC3\\xA9 has 5 byte(s); the converter needs 8") {
+		t.Errorf("a converter that does not fit: exit %d, stderr %q", code, stderr)
+	}
+
 	// -json: one document per command.
 	code, stdout, stderr = runShell(t, srv, "get 't1', 'r1'; list", "-json")
 	dec := json.NewDecoder(strings.NewReader(stdout))

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/go-hbase/hbase/hrpc"
@@ -17,8 +20,83 @@ type readSpec struct {
 	filter      hrpc.Filter
 	consistency hrpc.ConsistencyLevel
 	attrs       map[string]string
-	maxLength   int
+	format      *cellFormat
 	noCache     bool
+}
+
+// cellFormat is how get and scan print values: MAXLENGTH, FORMATTER and the converters of
+// columns written 'family:qualifier:toInt' (methods of HBase's Bytes class).
+type cellFormat struct {
+	maxLength  int
+	formatter  string            // for every column; "" is toStringBinary
+	converters map[string]string // "family:qualifier" (raw bytes) to a converter
+}
+
+// converters are the Bytes methods the shell's FORMATTER and column converters name.
+var converters = map[string]func([]byte) (string, error){
+	"toStringBinary": func(b []byte) (string, error) { return formatBinary(b), nil },
+	"toString":       func(b []byte) (string, error) { return strings.ToValidUTF8(string(b), "\uFFFD"), nil },
+	"toHex":          func(b []byte) (string, error) { return fmt.Sprintf("%x", b), nil },
+	"toLong":         fixed(8, func(b []byte) string { return strconv.FormatInt(int64(binary.BigEndian.Uint64(b)), 10) }),
+	"toInt":          fixed(4, func(b []byte) string { return strconv.FormatInt(int64(int32(binary.BigEndian.Uint32(b))), 10) }),
+	"toShort":        fixed(2, func(b []byte) string { return strconv.FormatInt(int64(int16(binary.BigEndian.Uint16(b))), 10) }),
+	"toDouble":       fixed(8, func(b []byte) string { return javaDouble(math.Float64frombits(binary.BigEndian.Uint64(b))) }),
+	"toFloat":        fixed(4, func(b []byte) string { return javaDouble(float64(math.Float32frombits(binary.BigEndian.Uint32(b)))) }),
+	"toBoolean":      fixed(1, func(b []byte) string { return strconv.FormatBool(b[0] != 0) }),
+}
+
+// fixed wraps a converter of n-byte values, refusing values of another length as the Java
+// method does.
+func fixed(n int, f func([]byte) string) func([]byte) (string, error) {
+	return func(b []byte) (string, error) {
+		if len(b) != n {
+			return "", fmt.Errorf("the value %s has %d byte(s); the converter needs %d", formatBinary(b), len(b), n)
+		}
+		return f(b), nil
+	}
+}
+
+// javaDouble prints a float as Java's Double.toString does for ordinary values (1.0, 0.5).
+func javaDouble(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eEIN") {
+		s += ".0"
+	}
+	return s
+}
+
+// converterName reads a converter as the shell takes it: 'toInt', or
+// 'c(org.apache.hadoop.hbase.util.Bytes).toInt'.
+func converterName(s string) (string, error) {
+	name := s
+	if rest, ok := strings.CutPrefix(s, "c("); ok {
+		class, method, ok := strings.Cut(rest, ").")
+		if !ok || class != "org.apache.hadoop.hbase.util.Bytes" {
+			return "", fmt.Errorf("converter %s: only the methods of org.apache.hadoop.hbase.util.Bytes are taken", quoteShell(s))
+		}
+		name = method
+	}
+	if converters[name] == nil {
+		var names []string
+		for n := range converters {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return "", fmt.Errorf("converter %s: want one of %s", quoteShell(s), strings.Join(names, ", "))
+	}
+	return name, nil
+}
+
+// value is a cell's value as the format prints it.
+func (f *cellFormat) value(c *hrpc.Cell) (string, error) {
+	conv := f.formatter
+	if name, ok := f.converters[string(c.Family)+":"+string(c.Qualifier)]; ok {
+		conv = name
+	}
+	if conv == "" {
+		return formatBinary(c.Value), nil
+	}
+	return converters[conv](c.Value)
 }
 
 // readKeys are the option keys get and scan share.
@@ -28,6 +106,8 @@ var readKeys = []string{"COLUMN", "COLUMNS", "TIMESTAMP", "TIMERANGE", "VERSIONS
 // waitingKeys are option keys of the shell that the client library has no call for yet: they
 // are refused with that reason instead of being ignored.
 var waitingKeys = map[string]string{
+	// FORMATTER and FORMATTER_CLASS are taken (Bytes' methods); other classes are refused
+	// where they are read.
 	"RAW":               "raw reads (delete markers and deleted cells)",
 	"REGION_REPLICA_ID": "reads from one chosen region replica",
 	"AUTHORIZATIONS":    "visibility label authorizations on reads",
@@ -36,8 +116,6 @@ var waitingKeys = map[string]string{
 	"TTL":               "per-cell TTLs on writes",
 	"ALL_METRICS":       "printing scan metrics",
 	"METRICS":           "printing scan metrics",
-	"FORMATTER":         "value formatters",
-	"FORMATTER_CLASS":   "value formatters",
 }
 
 func refuseWaiting(h value) error {
@@ -54,7 +132,7 @@ func refuseWaiting(h value) error {
 }
 
 // parseShellColumn reads 'family' or 'family:qualifier' as the shell does (the first colon
-// splits; a second one would name a value converter, which is not taken).
+// splits; a second one names a value converter, which only get and scan take).
 func parseShellColumn(s string) (column, error) {
 	fam, qual, hasQual := cutColon(s)
 	if fam == "" {
@@ -77,7 +155,7 @@ func readOptsFrom(h value, extraCols []string) (*readSpec, error) {
 	if err := refuseWaiting(h); err != nil {
 		return nil, err
 	}
-	spec := &readSpec{versions: 1, maxLength: -1}
+	spec := &readSpec{versions: 1, format: &cellFormat{maxLength: -1, converters: map[string]string{}}}
 	colNames := extraCols
 	for _, key := range []string{"COLUMN", "COLUMNS"} {
 		if v, ok := h.get(key); ok {
@@ -89,11 +167,34 @@ func readOptsFrom(h value, extraCols []string) (*readSpec, error) {
 		}
 	}
 	for _, n := range colNames {
+		fam, qual, hasQual := cutColon(n)
+		if q, conv, ok := strings.Cut(qual, ":"); hasQual && ok {
+			name, err := converterName(conv)
+			if err != nil {
+				return nil, err
+			}
+			spec.format.converters[fam+":"+q] = name
+			n = fam + ":" + q
+		}
 		col, err := parseShellColumn(n)
 		if err != nil {
 			return nil, err
 		}
 		spec.cols = append(spec.cols, col)
+	}
+	if v, ok := h.get("FORMATTER"); ok {
+		s, err := strVal(v, "FORMATTER")
+		if err != nil {
+			return nil, err
+		}
+		if spec.format.formatter, err = converterName(s); err != nil {
+			return nil, err
+		}
+	}
+	if v, ok := h.get("FORMATTER_CLASS"); ok {
+		if s, err := strVal(v, "FORMATTER_CLASS"); err != nil || s != "org.apache.hadoop.hbase.util.Bytes" {
+			return nil, fmt.Errorf("FORMATTER_CLASS: only 'org.apache.hadoop.hbase.util.Bytes' is taken")
+		}
 	}
 	if v, ok := h.get("TIMESTAMP"); ok {
 		ts, err := intVal(v, "TIMESTAMP")
@@ -173,7 +274,7 @@ func readOptsFrom(h value, extraCols []string) (*readSpec, error) {
 		if n < 1 {
 			return nil, fmt.Errorf("MAXLENGTH: want 1 or more, got %d", n)
 		}
-		spec.maxLength = int(n)
+		spec.format.maxLength = int(n)
 	}
 	if v, ok := h.get("CACHE_BLOCKS"); ok {
 		b, err := boolVal(v, "CACHE_BLOCKS")
@@ -240,20 +341,24 @@ func (s *readSpec) scanOptions() []hrpc.ScanOption {
 }
 
 // cellText is a cell as the shell prints it: timestamp in milliseconds, value as
-// Bytes.toStringBinary writes it, cut at MAXLENGTH.
-func cellText(c *hrpc.Cell, maxLength int) string {
+// Bytes.toStringBinary writes it (or as the format's converter does), cut at MAXLENGTH.
+func cellText(c *hrpc.Cell, f *cellFormat) (string, error) {
 	var s string
 	types := map[hrpc.CellType]string{hrpc.CellTypeDelete: "Delete", hrpc.CellTypeDeleteFamilyVersion: "DeleteFamilyVersion",
 		hrpc.CellTypeDeleteColumn: "DeleteColumn", hrpc.CellTypeDeleteFamily: "DeleteFamily"}
 	if t, ok := types[c.Type]; ok {
 		s = fmt.Sprintf("timestamp=%d, type=%s", c.Timestamp, t)
 	} else {
-		s = fmt.Sprintf("timestamp=%d, value=%s", c.Timestamp, formatBinary(c.Value))
+		v, err := f.value(c)
+		if err != nil {
+			return "", fmt.Errorf("column %s:%s: %v", formatBinary(c.Family), formatBinary(c.Qualifier), err)
+		}
+		s = fmt.Sprintf("timestamp=%d, value=%s", c.Timestamp, v)
 	}
-	if maxLength > 0 && len(s) > maxLength {
-		s = s[:maxLength]
+	if f.maxLength > 0 && len(s) > f.maxLength {
+		s = s[:f.maxLength]
 	}
-	return s
+	return s, nil
 }
 
 // shellColumn is family:qualifier as the shell prints it.

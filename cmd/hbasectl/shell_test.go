@@ -214,7 +214,8 @@ func TestShellBadInputSendsNothing(t *testing.T) {
 		{"alter 't', {NAME => 'f', METHOD => 'remove'}", "METHOD: want 'delete'"},
 		{"incr 't', 'r', 'f:q', 'one'", "amount: want an integer"},
 		{"deleteall 't', {ROWPREFIXFILTER => 1}", "ROWPREFIXFILTER: want a quoted string"},
-		{"get 't', 'r', 'f:q:toInt'", "value converters"},
+		{"get 't', 'r', 'f:q:toBogus'", "converter 'toBogus': want one of"},
+		{"scan 't', {FORMATTER_CLASS => 'com.example.Mine'}", "FORMATTER_CLASS: only"},
 		{"merge_region 'a', 'b'", "is not a region name"},
 	} {
 		code, stdout, stderr := runArgs(t, env("HBASE_ZK", addr), "-connect-timeout", "2s", "-e", tc.src)
