@@ -108,15 +108,18 @@ var readKeys = []string{"COLUMN", "COLUMNS", "TIMESTAMP", "TIMERANGE", "VERSIONS
 var waitingKeys = map[string]string{
 	// FORMATTER and FORMATTER_CLASS are taken (Bytes' methods); other classes are refused
 	// where they are read.
-	"RAW":               "raw reads (delete markers and deleted cells)",
-	"REGION_REPLICA_ID": "reads from one chosen region replica",
-	"AUTHORIZATIONS":    "visibility label authorizations on reads",
-	"VISIBILITY":        "visibility expressions on writes",
-	"ACL":               "cell ACLs on writes",
-	"TTL":               "per-cell TTLs on writes",
-	"ALL_METRICS":       "printing scan metrics",
-	"METRICS":           "printing scan metrics",
+	"RAW":               "the client library has no call for raw reads (delete markers and deleted cells)",
+	"REGION_REPLICA_ID": "the client library has no call for reads from one chosen region replica",
+	"ALL_METRICS":       "the client library has no call for printing scan metrics",
+	"METRICS":           "the client library has no call for printing scan metrics",
+	// The client's cell security options are being added on another branch (security).
+	"AUTHORIZATIONS": securityNotMerged,
+	"VISIBILITY":     securityNotMerged,
+	"ACL":            securityNotMerged,
+	"TTL":            securityNotMerged,
 }
+
+const securityNotMerged = "it needs the client's cell security options (security), not merged yet"
 
 func refuseWaiting(h value) error {
 	for _, e := range h.hash {
@@ -125,7 +128,7 @@ func refuseWaiting(h value) error {
 			if e.key == "RAW" && e.val.kind == vBool && !e.val.b {
 				continue
 			}
-			return fmt.Errorf("%s is not taken yet: the client library has no call for %s", e.key, what)
+			return fmt.Errorf("%s is not taken yet: %s", e.key, what)
 		}
 	}
 	return nil
