@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,12 +15,15 @@ import (
 )
 
 // TestShellCorpus runs each runbook of testdata/corpus through hbasectl (-f) against the real
-// cluster, and the Java Admin and Table calls that do the same (its "#java:" lines, run by
-// the launcher's ShellEquivalent) on tables of their own; then it compares the state of each
-// pair of tables ("#state:"), namespaces ("#ns-state:") and snapshot sets ("#snapshots:") as
-// the Java client reads them, and checks hbasectl's output ("#out:" lines, in order).
+// cluster, again with -json on tables of its own, and the Java Admin and Table calls that do
+// the same (its "#java:" lines, run by the launcher's ShellEquivalent) on tables of their
+// own; then it compares the state of the tables ("#state:"), namespaces ("#ns-state:") and
+// snapshot sets ("#snapshots:") of each hbasectl run with Java's as the Java client reads
+// them, checks hbasectl's output ("#out:" lines, in order) and that -json printed one
+// document with a result for every command.
 // Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, and after a
-// "#phase" line $R0 $R1 ... the encoded names of $T's regions in key order.
+// "#phase" line $R0 $R1 ... the encoded names of $T's regions in key order (a phase's checks
+// run after it; the next phase sees their state).
 func TestShellCorpus(t *testing.T) {
 	files, err := filepath.Glob("testdata/corpus/*.hb")
 	if err != nil || len(files) == 0 {
@@ -96,21 +100,22 @@ func runCorpusFile(t *testing.T, file, base string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goNames, javaNames := corpusNames(base, "go"), corpusNames(base, "java")
+	goNames, jsonNames, javaNames := corpusNames(base, "go"), corpusNames(base, "json"), corpusNames(base, "java")
 	client, err := hbase.NewClient(cluster.ZKQuorum)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer client.Close()
 	a := admin.New(client)
-	defer cleanCorpus(t, a, base, goNames, javaNames)
-	cleanCorpus(t, a, base, goNames, javaNames)
+	defer cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
+	cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
 	for i, part := range parseCorpus(string(src)) {
-		goSrc := substitute(part.script, goNames)
+		goSrc, jsonSrc := substitute(part.script, goNames), substitute(part.script, jsonNames)
 		outs := part.outs
-		if i > 0 {
+		if i > 0 && strings.Contains(part.script, "$R") {
 			goRegions, javaRegions := regionNames(t, a, goNames["$T"]), regionNames(t, a, javaNames["$T"])
 			goSrc = substituteRegions(goSrc, goRegions)
+			jsonSrc = substituteRegions(jsonSrc, regionNames(t, a, jsonNames["$T"]))
 			outs = nil
 			for _, o := range part.outs {
 				outs = append(outs, substituteRegions(o, goRegions))
@@ -137,6 +142,7 @@ func runCorpusFile(t *testing.T, file, base string) {
 			}
 			rest = rest[at+len(want):]
 		}
+		checkCorpusJSON(t, i, base, jsonSrc, cluster.ZKQuorum)
 		for _, op := range part.java {
 			ans, err := cluster.Command(t.Context(), "shell-java "+substitute(op, javaNames))
 			if err != nil {
@@ -144,8 +150,8 @@ func runCorpusFile(t *testing.T, file, base string) {
 			}
 		}
 		compare := func(what string, words ...string) {
-			var got [2]string
-			for k, names := range []map[string]string{goNames, javaNames} {
+			var got [3]string
+			for k, names := range []map[string]string{javaNames, goNames, jsonNames} {
 				var sub []string
 				for _, w := range words {
 					sub = append(sub, substitute(w, names))
@@ -156,8 +162,10 @@ func runCorpusFile(t *testing.T, file, base string) {
 				}
 				got[k] = unsubstitute(ans, names)
 			}
-			if got[0] != got[1] {
-				t.Errorf("part %d: %s %s differs:\nhbasectl: %s\njava:     %s", i, what, words, got[0], got[1])
+			for k, side := range []string{"", "hbasectl", "hbasectl -json"} {
+				if k > 0 && got[k] != got[0] {
+					t.Errorf("part %d: %s %s differs:\n%s: %s\njava: %s", i, what, words, side, got[k], got[0])
+				}
 			}
 		}
 		for _, s := range part.states {
@@ -169,6 +177,48 @@ func runCorpusFile(t *testing.T, file, base string) {
 		for _, s := range part.snapshotPrefixes {
 			compare("snapshots", "snapshots", s)
 		}
+	}
+}
+
+// checkCorpusJSON runs src with -json and checks that it printed, for each of its commands in
+// order, one JSON document naming the command and holding a result that says something (not
+// null, not an empty object: a result type without exported fields would print {}).
+func checkCorpusJSON(t *testing.T, part int, base, src, zk string) {
+	t.Helper()
+	sts, err := parseScript(src)
+	if err != nil {
+		t.Fatalf("part %d: %v", part, err)
+	}
+	path := filepath.Join(t.TempDir(), base+"_json.hb")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs(t, env("HBASE_ZK", zk), "-timeout", "120s", "-json", "-f", path)
+	if code != 0 {
+		t.Fatalf("part %d: hbasectl -json -f exit %d: %s\nstdout:\n%s", part, code, stderr, stdout)
+	}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	for _, st := range sts {
+		if st.verb == "exit" || st.verb == "quit" {
+			continue
+		}
+		var doc struct {
+			Command string          `json:"command"`
+			Result  json.RawMessage `json:"result"`
+			Seconds *float64        `json:"seconds"`
+		}
+		if err := dec.Decode(&doc); err != nil {
+			t.Fatalf("part %d: line %d (%s): no JSON document: %v\n%s", part, st.line, st.verb, err, stdout)
+		}
+		if doc.Command != st.text || doc.Seconds == nil {
+			t.Errorf("part %d: line %d: document of command %q (seconds %v); want %q", part, st.line, doc.Command, doc.Seconds, st.text)
+		}
+		if r := strings.Join(strings.Fields(string(doc.Result)), ""); r == "" || r == "null" || r == "{}" {
+			t.Errorf("part %d: line %d (%s): -json result %q says nothing", part, st.line, st.verb, doc.Result)
+		}
+	}
+	if dec.More() {
+		t.Errorf("part %d: -json printed more documents than commands:\n%s", part, stdout)
 	}
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -299,6 +301,34 @@ func TestUniformSplitKeys(t *testing.T) {
 		}
 		if strings.Join(got, " ") != want {
 			t.Errorf("uniformSplitKeys(%d) = %s; want %s", n, strings.Join(got, " "), want)
+		}
+	}
+}
+
+// TestCorpusCoversEveryCommand checks that testdata/corpus, which TestShellCorpus runs against
+// the real cluster and compares with the Java client, has every command hbasectl takes.
+func TestCorpusCoversEveryCommand(t *testing.T) {
+	files, err := filepath.Glob("testdata/corpus/*.hb")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sts, err := parseScript(string(src))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, st := range sts {
+			seen[st.verb] = true
+		}
+	}
+	for name := range shellVerbs() {
+		if !seen[name] {
+			t.Errorf("no command of testdata/corpus runs %s", name)
 		}
 	}
 }

@@ -50,3 +50,9 @@ disable '$W'
 drop_all '$W'
 #out: false
 exists '$W'
+create '$W', 'f'
+disable '$W'
+#out: Dropped table $W
+drop '$W'
+#out: does not exist
+exists '$W'

@@ -17,3 +17,13 @@ create '$NS:t1', 'f'
 list_namespace_tables '$NS'
 #state: $NS:t1
 
+#phase
+# Dropping: the namespace's table, then the namespace.
+disable '$NS:t1'
+drop '$NS:t1'
+#java: drop $NS:t1
+#out: Dropped namespace $NS
+drop_namespace '$NS'
+#java: ns-drop $NS
+#out: 0 row(s) in
+list_namespace '$NS.*'

@@ -35,3 +35,11 @@ delete_all_snapshot '$S_b'
 #out: 0 row(s) in
 list_snapshots '$S_b'
 #snapshots: $S_
+#phase
+# The snapshots of $T left, deleted by table and name pattern.
+snapshot '$U', '$S_u'
+#java: snapshot $S_u $U
+#out: $S_c
+delete_table_snapshots '$T', '$S_.*'
+#java: snapshot-delete $S_c
+#snapshots: $S_
