@@ -51,7 +51,7 @@ table_help
 list_deadservers
 #out: get (group dml)
 help 'get'
-#out: waiting for the library call: quotas
+#out: needs the admin calls of quotas
 help 'set_quota'
 help
 #state: $T
