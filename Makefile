@@ -19,7 +19,7 @@ NESTED      := cmd contrib/prometheus contrib/otel
 # Run the secure-cluster integration tests too (they are opt-in for plain `go test ./...`).
 export GOHBASE_SECURE_CLUSTER = 1
 
-.PHONY: all unit test test-matrix stress bench bench-java smoke check tidy proto launcher reliability soak
+.PHONY: all unit test test-matrix stress bench bench-java smoke check tidy proto launcher reliability soak bench-shell test-shell-corpus
 
 all: check test
 
@@ -133,6 +133,19 @@ bench: smoke
 BENCH_SECONDS ?= 24
 bench-java: launcher
 	GOHBASE_BENCH=1 GOHBASE_BENCH_SECONDS=$(BENCH_SECONDS) $(LIB) test -count=1 -run 'TestJavaClientTargets$$|TestJavaTimelineTargets$$|TestParallelScanThroughput$$' -timeout 40m -v ./benchmarks
+
+# hbasectl against the smallest Java client program (the launcher's ShellBench, a JVM of its
+# own), each started anew per command on one cluster: a get and a scan of 10 rows to the first
+# result, a runbook of 1,000 lines to its end; medians of 5 rounds and the ratios (about a
+# minute). cmd/hbasectl/README.md has the table.
+bench-shell: launcher
+	cd cmd && GOHBASE_SHELL_BENCH=1 $(GO) test -count=1 -run 'TestShellBenchmark$$' -v ./hbasectl
+
+# hbasectl's corpus of the shell's commands on a real cluster, each runbook run as text and as
+# -json and compared with the Java Admin and Table doing the same (TestShellCorpus: about 100 s,
+# two minutes with the cluster's start, so make test skips it); .ci/run calls it after make test.
+test-shell-corpus: launcher
+	cd cmd && GOHBASE_SHELL_CORPUS=1 $(GO) test $(TESTFLAGS) -run 'TestShellCorpus$$' ./hbasectl
 
 smoke: launcher
 	$(GO) run ./cmd/hbase-local -smoke

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
+	github.com/chzyer/readline v1.5.1
 	github.com/go-hbase/hbase v0.1.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/term v0.47.0

@@ -27,6 +27,13 @@ type cli struct {
 	stdout, stderr io.Writer
 	log            *slog.Logger
 
+	// The shell language: -f runbook, -e commands, or standard input (a runbook, or the
+	// interactive mode on a terminal).
+	file     string
+	exprs    []string
+	stdin    io.Reader
+	terminal bool // stdin and stdout are a terminal
+
 	client   *hbase.Client
 	closeAll func() error
 }
@@ -86,9 +93,16 @@ func (e *unreachableError) Error() string {
 
 func (e *unreachableError) Unwrap() error { return e.err }
 
-// run is the whole program with its surroundings passed in, so tests can drive it.
+// run is the whole program with its surroundings passed in, so tests can drive it. Without
+// standard input, a command line without a command is bad input.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	c := &cli{stdout: stdout, stderr: stderr}
+	return runWith(ctx, args, getenv, nil, false, stdout, stderr)
+}
+
+// runWith is run with standard input: a command line without a command reads the shell
+// language from it, interactively when it is a terminal.
+func runWith(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, terminal bool, stdout, stderr io.Writer) int {
+	c := &cli{stdout: stdout, stderr: stderr, stdin: stdin, terminal: terminal}
 	err := c.main(ctx, args, getenv)
 	if c.closeAll != nil {
 		if cerr := c.closeAll(); cerr != nil && err == nil {
@@ -111,7 +125,7 @@ func exitCode(err error) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue), errors.As(err, &unreach), hberr.IsNotFound(err),
-		errors.Is(err, hberr.ErrBadRequest), errors.Is(err, hberr.ErrBadRequest):
+		errors.Is(err, hberr.ErrBadRequest), isStepError(err):
 		return 2
 	}
 	// What the user named is not there, or already is, or cannot be: bad input too.
@@ -136,6 +150,11 @@ func (c *cli) globalFlags(fs *flag.FlagSet, getenv func(string) string) {
 	c.outputFlags(fs)
 	fs.DurationVar(&c.connectTimeout, "connect-timeout", 10*time.Second, "how long to wait for the cluster to answer at all (else exit status 2)")
 	fs.BoolVar(&c.verbose, "v", false, "log the client's debug messages to stderr")
+	fs.StringVar(&c.file, "f", "", "run the HBase shell commands of this file (- for standard input), every one checked before the first runs")
+	fs.Func("e", "run these HBase shell commands (repeatable; ; or newlines between commands)", func(s string) error {
+		c.exprs = append(c.exprs, s)
+		return nil
+	})
 }
 
 // outputFlags are the flags every command takes too, before or after its name.
@@ -154,6 +173,9 @@ func (c *cli) main(ctx context.Context, args []string, getenv func(string) strin
 			return err
 		}
 		return usagef("%v (hbasectl -h lists the flags)", err)
+	}
+	if c.file != "" || len(c.exprs) > 0 || fs.NArg() == 0 && c.stdin != nil || fs.NArg() > 0 && fs.Arg(0) == "shell" {
+		return c.shellMain(ctx, fs)
 	}
 	if fs.NArg() == 0 {
 		return usagef("no command given: want one of %s (hbasectl -h for help)", strings.Join(commandNames(), ", "))

@@ -11,6 +11,9 @@ import (
 const helpIntro = `hbasectl: an operator and developer tool for HBase on go-hbase, for when the HBase shell is not installed.
 
 Usage:
+  hbasectl [flags]                          the HBase shell's commands, interactively on a terminal
+  hbasectl [flags] -f runbook.hb            the HBase shell's commands of a file (- for stdin)
+  hbasectl [flags] -e "get 't1', 'r1'"      the HBase shell's commands given here
   hbasectl [flags] <command> [command flags] [arguments]
   hbasectl help <command>
 

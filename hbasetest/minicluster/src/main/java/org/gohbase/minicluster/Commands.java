@@ -196,6 +196,8 @@ final class Commands {
         synchronized (topology) {
           return startMaster();
         }
+      case "shell-java":
+        return ShellEquivalent.run(mc.adminConn, w);
       case "slow-reads":
         // slow-reads SLOT DELAYMS SHARE: SlowReads on region server SLOT (SHARE 0 ends it).
         args(w, 4, 4);

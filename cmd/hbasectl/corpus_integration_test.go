@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/admin"
+	"github.com/go-hbase/hbase/hrpc"
+)
+
+// TestShellCorpus runs each runbook of testdata/corpus through hbasectl (-f) against the real
+// cluster, again with -json on tables of its own, and the Java Admin and Table calls that do
+// the same (its "#java:" lines, run by the launcher's ShellEquivalent) on tables of their
+// own; then it compares the state of the tables ("#state:"), namespaces ("#ns-state:") and
+// snapshot sets ("#snapshots:") of each hbasectl run with Java's as the Java client reads
+// them, checks hbasectl's output ("#out:" lines, in order) and that -json printed one
+// document with a result for every command.
+// Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, and after a
+// "#phase" line $R0 $R1 ... the encoded names of $T's regions in key order (a phase's checks
+// run after it; the next phase sees their state).
+func TestShellCorpus(t *testing.T) {
+	if os.Getenv("GOHBASE_SHELL_CORPUS") == "" {
+		t.Skip("about 100 s: GOHBASE_SHELL_CORPUS=1 (make test-shell-corpus, which .ci/run calls) runs it")
+	}
+	files, err := filepath.Glob("testdata/corpus/*.hb")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".hb")
+		t.Run(name, func(t *testing.T) { runCorpusFile(t, file, name) })
+	}
+}
+
+// corpusNames are the placeholders of one side (hbasectl's or Java's).
+func corpusNames(base, side string) map[string]string {
+	return map[string]string{
+		"$NS": "sh_" + base + "_ns_" + side, "$T": "sh_" + base + "_t_" + side, "$U": "sh_" + base + "_u_" + side,
+		"$V": "sh_" + base + "_v_" + side, "$W": "sh_" + base + "_w_" + side, "$S": "sh_" + base + "_s_" + side,
+	}
+}
+
+func substitute(s string, names map[string]string) string {
+	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S"} {
+		s = strings.ReplaceAll(s, k, names[k])
+	}
+	return s
+}
+
+// unsubstitute writes one side's names back as placeholders, to compare the two sides.
+func unsubstitute(s string, names map[string]string) string {
+	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S"} {
+		s = strings.ReplaceAll(s, names[k], k)
+	}
+	return s
+}
+
+type corpusPart struct {
+	script           string
+	java, outs       []string
+	states, nsStates []string
+	snapshotPrefixes []string
+}
+
+func parseCorpus(src string) []*corpusPart {
+	parts := []*corpusPart{{}}
+	var script strings.Builder
+	flush := func() { parts[len(parts)-1].script = script.String(); script.Reset() }
+	for _, line := range strings.Split(src, "\n") {
+		p := parts[len(parts)-1]
+		switch {
+		case line == "#phase":
+			flush()
+			parts = append(parts, &corpusPart{})
+			continue
+		case strings.HasPrefix(line, "#java: "):
+			p.java = append(p.java, strings.TrimPrefix(line, "#java: "))
+		case strings.HasPrefix(line, "#out: "):
+			p.outs = append(p.outs, strings.TrimPrefix(line, "#out: "))
+		case strings.HasPrefix(line, "#state: "):
+			p.states = append(p.states, strings.TrimPrefix(line, "#state: "))
+		case strings.HasPrefix(line, "#ns-state: "):
+			p.nsStates = append(p.nsStates, strings.TrimPrefix(line, "#ns-state: "))
+		case strings.HasPrefix(line, "#snapshots: "):
+			p.snapshotPrefixes = append(p.snapshotPrefixes, strings.TrimPrefix(line, "#snapshots: "))
+		}
+		script.WriteString(line)
+		script.WriteByte('\n')
+	}
+	flush()
+	return parts
+}
+
+func runCorpusFile(t *testing.T, file, base string) {
+	cluster := shared.Cluster(t)
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goNames, jsonNames, javaNames := corpusNames(base, "go"), corpusNames(base, "json"), corpusNames(base, "java")
+	client, err := hbase.NewClient(cluster.ZKQuorum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	a := admin.New(client)
+	defer cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
+	cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
+	for i, part := range parseCorpus(string(src)) {
+		goSrc, jsonSrc := substitute(part.script, goNames), substitute(part.script, jsonNames)
+		outs := part.outs
+		if i > 0 && strings.Contains(part.script, "$R") {
+			goRegions, javaRegions := regionNames(t, a, goNames["$T"]), regionNames(t, a, javaNames["$T"])
+			goSrc = substituteRegions(goSrc, goRegions)
+			jsonSrc = substituteRegions(jsonSrc, regionNames(t, a, jsonNames["$T"]))
+			outs = nil
+			for _, o := range part.outs {
+				outs = append(outs, substituteRegions(o, goRegions))
+			}
+			for j, line := range part.java {
+				part.java[j] = substituteRegions(line, javaRegions)
+			}
+		}
+		path := filepath.Join(t.TempDir(), base+".hb")
+		if err := os.WriteFile(path, []byte(goSrc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runArgs(t, env("HBASE_ZK", cluster.ZKQuorum), "-timeout", "120s", "-f", path)
+		if code != 0 {
+			t.Fatalf("part %d: hbasectl -f exit %d: %s\nstdout:\n%s", i, code, stderr, stdout)
+		}
+		rest := stdout
+		for _, want := range outs {
+			want = substitute(want, goNames)
+			at := strings.Index(rest, want)
+			if at < 0 {
+				t.Errorf("part %d: %q is not in the output (in order) after the previous #out:\n%s", i, want, stdout)
+				continue
+			}
+			rest = rest[at+len(want):]
+		}
+		checkCorpusJSON(t, i, base, jsonSrc, cluster.ZKQuorum)
+		for _, op := range part.java {
+			ans, err := cluster.Command(t.Context(), "shell-java "+substitute(op, javaNames))
+			if err != nil {
+				t.Fatalf("part %d: java %q: %q, %v", i, op, ans, err)
+			}
+		}
+		compare := func(what string, words ...string) {
+			var got [3]string
+			for k, names := range []map[string]string{javaNames, goNames, jsonNames} {
+				var sub []string
+				for _, w := range words {
+					sub = append(sub, substitute(w, names))
+				}
+				ans, err := cluster.Command(t.Context(), "shell-java "+strings.Join(sub, " "))
+				if err != nil {
+					t.Fatalf("part %d: %s %q: %q, %v", i, what, sub, ans, err)
+				}
+				got[k] = unsubstitute(ans, names)
+			}
+			for k, side := range []string{"", "hbasectl", "hbasectl -json"} {
+				if k > 0 && got[k] != got[0] {
+					t.Errorf("part %d: %s %s differs:\n%s: %s\njava: %s", i, what, words, side, got[k], got[0])
+				}
+			}
+		}
+		for _, s := range part.states {
+			compare("state", "state", s)
+		}
+		for _, s := range part.nsStates {
+			compare("namespace", "ns-state", s)
+		}
+		for _, s := range part.snapshotPrefixes {
+			compare("snapshots", "snapshots", s)
+		}
+	}
+}
+
+// checkCorpusJSON runs src with -json and checks that it printed, for each of its commands in
+// order, one JSON document naming the command and holding a result that says something (not
+// null, not an empty object: a result type without exported fields would print {}).
+func checkCorpusJSON(t *testing.T, part int, base, src, zk string) {
+	t.Helper()
+	sts, err := parseScript(src)
+	if err != nil {
+		t.Fatalf("part %d: %v", part, err)
+	}
+	path := filepath.Join(t.TempDir(), base+"_json.hb")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs(t, env("HBASE_ZK", zk), "-timeout", "120s", "-json", "-f", path)
+	if code != 0 {
+		t.Fatalf("part %d: hbasectl -json -f exit %d: %s\nstdout:\n%s", part, code, stderr, stdout)
+	}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	for _, st := range sts {
+		if st.verb == "exit" || st.verb == "quit" {
+			continue
+		}
+		var doc struct {
+			Command string          `json:"command"`
+			Result  json.RawMessage `json:"result"`
+			Seconds *float64        `json:"seconds"`
+		}
+		if err := dec.Decode(&doc); err != nil {
+			t.Fatalf("part %d: line %d (%s): no JSON document: %v\n%s", part, st.line, st.verb, err, stdout)
+		}
+		if doc.Command != st.text || doc.Seconds == nil {
+			t.Errorf("part %d: line %d: document of command %q (seconds %v); want %q", part, st.line, doc.Command, doc.Seconds, st.text)
+		}
+		if r := strings.Join(strings.Fields(string(doc.Result)), ""); r == "" || r == "null" || r == "{}" {
+			t.Errorf("part %d: line %d (%s): -json result %q says nothing", part, st.line, st.verb, doc.Result)
+		}
+	}
+	if dec.More() {
+		t.Errorf("part %d: -json printed more documents than commands:\n%s", part, stdout)
+	}
+}
+
+// regionNames are the encoded names of table's regions in key order.
+func regionNames(t *testing.T, a *admin.Admin, table string) []string {
+	regions, err := a.Regions(t.Context(), table)
+	if err != nil {
+		t.Fatalf("regions of %s: %v", table, err)
+	}
+	var names []string
+	for _, r := range regions {
+		names = append(names, r.Encoded)
+	}
+	return names
+}
+
+// substituteRegions replaces $R0, $R1 ... by the names of regions.
+func substituteRegions(s string, regions []string) string {
+	for i := len(regions) - 1; i >= 0; i-- {
+		s = strings.ReplaceAll(s, "$R"+strconv.Itoa(i), regions[i])
+	}
+	return s
+}
+
+// cleanCorpus drops what a corpus file's two sides made.
+func cleanCorpus(t *testing.T, a *admin.Admin, base string, sides ...map[string]string) {
+	ctx := context.WithoutCancel(t.Context())
+	for _, names := range sides {
+		tables, _ := a.ListTables(ctx, hrpc.TableRegex("sh_"+base+"_.*"))
+		nsTables, _ := a.ListTables(ctx, hrpc.InNamespace(names["$NS"]))
+		for _, tb := range append(tables, nsTables...) {
+			_ = a.DisableTable(ctx, tb)
+			_ = a.DeleteTable(ctx, tb)
+		}
+		_ = a.DeleteNamespace(ctx, names["$NS"])
+		snaps, _ := a.ListSnapshots(ctx)
+		for _, s := range snaps {
+			if strings.HasPrefix(s.Name, names["$S"]) {
+				_ = a.DeleteSnapshot(ctx, s.Name)
+			}
+		}
+	}
+}
