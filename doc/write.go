@@ -1,0 +1,296 @@
+package doc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
+)
+
+// WriteOption configures a write (Insert, Replace, Upsert, Update, Delete).
+type WriteOption func(*writeOptions)
+
+type writeOptions struct {
+	ifVersion    uint64
+	hasIfVersion bool
+}
+
+// IfVersion makes a write conditional: it applies only if the document is at version v when
+// the write reaches it (its check and its mutation are one atomic CheckAndMutate), and fails
+// with hberr.ErrVersionConflict otherwise, writing nothing. Without it a write that finds the
+// document changed between its read and its mutation reads it again and tries again, until its
+// context ends: writers never lose each other's changes either way, but only a conditional
+// write knows that the document is still as its caller saw it. Insert ignores it.
+func IfVersion(v uint64) WriteOption {
+	return func(o *writeOptions) { o.ifVersion, o.hasIfVersion = v, true }
+}
+
+func writeOpts(opts []WriteOption) writeOptions {
+	var o writeOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
+}
+
+// current is a document as a write read it: its version cell (raw, for the condition) and the
+// cells of what the write needs.
+type current struct {
+	exists bool // the row has a version cell (a live document or a tombstone)
+	meta   meta
+	raw    []byte
+	cells  cells
+}
+
+// write is one attempt of a write: the version cell it replaces and the one it writes, the
+// cells it puts, those it deletes, and the index keys it adds and removes.
+type write struct {
+	next      meta
+	puts      cells
+	dels      []string
+	deleteAll bool
+	index     []indexChange
+}
+
+// selection is what a write or a read needs of a row: the whole family, or the version cell,
+// some exact qualifiers and some subtrees.
+type selection struct {
+	whole    bool
+	exact    []string
+	subtrees []string
+}
+
+func (s *selection) addExact(q string)   { s.exact = append(s.exact, q) }
+func (s *selection) addSubtree(q string) { s.subtrees = append(s.subtrees, q) }
+
+// addAncestors adds the exact qualifiers of every container above segs' last segment.
+func (s *selection) addAncestors(segs []segment) {
+	var b []byte
+	for _, seg := range segs[:len(segs)-1] {
+		b = appendSegment(b, seg)
+		s.exact = append(s.exact, string(b))
+	}
+}
+
+// getOptions turns a selection into a Get's options: the family, the version cell and exact
+// qualifiers as columns, and with subtrees a filter that keeps the version cell, the exact
+// qualifiers, and each subtree's root and the qualifiers starting with root+"." or root+"[".
+func (c *Collection) getOptions(sel selection) []hrpc.GetOption {
+	if sel.whole {
+		return []hrpc.GetOption{hrpc.Families(c.family)}
+	}
+	if len(sel.subtrees) == 0 {
+		qs := make([][]byte, 0, 1+len(sel.exact))
+		qs = append(qs, metaQualifierBytes)
+		for _, q := range sel.exact {
+			qs = append(qs, []byte(q))
+		}
+		return []hrpc.GetOption{hrpc.Columns(c.family, qs...)}
+	}
+	return []hrpc.GetOption{hrpc.Families(c.family), hrpc.WithFilter(selectionFilter(sel))}
+}
+
+// selectionFilter keeps the cells of a selection (not whole).
+func selectionFilter(sel selection) hrpc.Filter {
+	filters := make([]hrpc.Filter, 0, 2+len(sel.exact)+len(sel.subtrees))
+	equal := func(q []byte) {
+		filters = append(filters, &hrpc.QualifierFilter{Op: hrpc.Equal, Comparator: hrpc.BinaryComparator{Value: q}})
+	}
+	equal(metaQualifierBytes)
+	for _, q := range sel.exact {
+		equal([]byte(q))
+	}
+	prefixes := make([][]byte, 0, 2*len(sel.subtrees))
+	for _, q := range sel.subtrees {
+		equal([]byte(q))
+		dot, bracket := subtreePrefixes(q)
+		prefixes = append(prefixes, []byte(dot), []byte(bracket))
+	}
+	filters = append(filters, &hrpc.MultipleColumnPrefixFilter{Prefixes: prefixes})
+	return hrpc.NewFilterList(hrpc.MustPassOne, filters...)
+}
+
+// read reads what sel selects of document id.
+func (c *Collection) read(ctx context.Context, id string, sel selection) (*current, error) {
+	g, err := hrpc.NewGet(c.table, []byte(id), c.getOptions(sel)...)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.c.Get(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	cs := res.Cells[:0:0]
+	for _, cell := range res.Cells {
+		if bytes.Equal(cell.Family, c.family) {
+			cs = append(cs, cell)
+		}
+	}
+	if len(cs) == len(res.Cells) {
+		cs = res.Cells
+	}
+	return c.rowCells(cs)
+}
+
+// attempt is what a write does with the document as it read it: the write to make, or why
+// it cannot be made.
+type attempt func(cur *current, ts uint64) (*write, error)
+
+// errConflict is a conditional write's refusal by the server: the version cell had changed.
+var errConflict = errors.New("conflict")
+
+// run is every write: read what sel selects, make the attempt's write, put its new index
+// rows, apply it conditionally on the version cell read, then remove the index rows it made
+// stale. A write refused because the document changed meanwhile is read and tried again
+// (after a short random pause) until ctx ends, unless the caller made it conditional. first,
+// when set, is tried once before any read (Insert's guess: no document).
+func (c *Collection) run(ctx context.Context, id string, sel selection, wo writeOptions, first *current, plan attempt) (uint64, error) {
+	if id == "" {
+		return 0, invalid("empty document id")
+	}
+	pause := time.Millisecond
+	for try := 0; ; try++ {
+		cur := first
+		if try > 0 || cur == nil {
+			var err error
+			if cur, err = c.read(ctx, id, sel); err != nil {
+				return 0, err
+			}
+		}
+		if wo.hasIfVersion && (!cur.exists || !cur.meta.live() || cur.meta.version != wo.ifVersion) {
+			return 0, versionConflict(wo.ifVersion, cur)
+		}
+		ts := nextTimestamp(c.now(), cur.meta.ts)
+		w, err := plan(cur, ts)
+		if err != nil {
+			return 0, err
+		}
+		w.next.ts = ts
+		w.next.writer = rand.Uint64()
+		if cur.exists {
+			w.next.version = cur.meta.version + 1
+		} else {
+			w.next.version = 1
+		}
+		if err := checkRowSize(c.lim, w.next.size); err != nil {
+			return 0, err
+		}
+		err = c.apply(ctx, id, cur, w)
+		switch {
+		case err == nil:
+			c.removeIndexKeys(ctx, id, w) // best effort: reads hide what it leaves
+			return w.next.version, nil
+		case !errors.Is(err, errConflict):
+			return 0, err
+		case wo.hasIfVersion:
+			return 0, hberr.ErrVersionConflict
+		}
+		if err := sleep(ctx, pause+rand.N(pause)); err != nil {
+			return 0, err
+		}
+		pause = min(2*pause, 50*time.Millisecond)
+	}
+}
+
+func versionConflict(want uint64, cur *current) error {
+	if !cur.exists || !cur.meta.live() {
+		return errors.Join(hberr.ErrVersionConflict, hberr.ErrDocumentNotFound)
+	}
+	return hberr.ErrVersionConflict
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-t.C:
+		return nil
+	}
+}
+
+// apply puts w's new index keys, then applies w to the row if its version cell is still what
+// cur read: errConflict when it is not. A CheckAndMutate whose outcome is unknown (its
+// connection broke) is settled by reading the version cell: w's own (drawn at random) means
+// applied; anything else leaves the error, hberr.ErrIndeterminate.
+func (c *Collection) apply(ctx context.Context, id string, cur *current, w *write) error {
+	if err := c.putIndexKeys(ctx, id, w); err != nil {
+		return err
+	}
+	row := []byte(id)
+	ts := w.next.ts
+	putOpts := make([]hrpc.PutOption, 0, len(w.puts)+2)
+	putOpts = append(putOpts, hrpc.Timestamp(ts))
+	for q, v := range w.puts {
+		putOpts = append(putOpts, hrpc.Value(c.family, []byte(q), v))
+	}
+	nextRaw := w.next.encode()
+	putOpts = append(putOpts, hrpc.Value(c.family, metaQualifierBytes, nextRaw))
+	put, err := hrpc.NewPut(c.table, row, putOpts...)
+	if err != nil {
+		return err
+	}
+	var del *hrpc.Delete
+	switch {
+	case w.deleteAll:
+		// Every cell of the document has a timestamp below ts: the family up to ts-1 is all of
+		// them, and none of this write's.
+		del, err = hrpc.NewDelete(c.table, row, hrpc.DeleteFamily(c.family), hrpc.Timestamp(ts-1))
+	case len(w.dels) > 0:
+		delOpts := make([]hrpc.DeleteOption, 0, len(w.dels)+1)
+		delOpts = append(delOpts, hrpc.Timestamp(ts-1))
+		for _, q := range w.dels {
+			delOpts = append(delOpts, hrpc.DeleteColumn(c.family, []byte(q)))
+		}
+		del, err = hrpc.NewDelete(c.table, row, delOpts...)
+	}
+	if err != nil {
+		return err
+	}
+	cond := hrpc.IfNotExists(c.family, metaQualifierBytes)
+	if cur.exists {
+		cond = hrpc.IfValue(c.family, metaQualifierBytes, hrpc.Equal, cur.raw)
+	}
+	var cam *hrpc.CheckAndMutate
+	if del == nil {
+		cam, err = hrpc.NewCheckAndMutate(cond, put)
+	} else {
+		var rm *hrpc.RowMutations
+		if rm, err = hrpc.NewRowMutations([]hrpc.Mutation{del, put}); err == nil {
+			cam, err = hrpc.NewCheckAndMutateRow(cond, rm)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	applied, err := c.c.CheckAndMutate(ctx, cam)
+	if err != nil && errors.Is(err, hberr.ErrIndeterminate) {
+		applied, err = c.settle(ctx, id, nextRaw, err)
+	}
+	switch {
+	case err != nil:
+		return err
+	case !applied:
+		return errConflict
+	}
+	return nil
+}
+
+// settle finds out whether a write whose answer was lost was applied: the version cell it
+// wrote (its writer number drawn at random) is there. Anything else leaves the error,
+// hberr.ErrIndeterminate: the write may still be running on the server, or have been applied
+// and overwritten since, so trying it again could apply it twice.
+func (c *Collection) settle(ctx context.Context, id string, nextRaw []byte, indeterminate error) (bool, error) {
+	now, err := c.read(ctx, id, selection{})
+	if err == nil && now.exists && bytes.Equal(now.raw, nextRaw) {
+		return true, nil
+	}
+	return false, indeterminate
+}
