@@ -53,8 +53,8 @@ func bareKey(key string) bool {
 // quoted as JSON quotes it (only ", \ and control characters escaped) when it is empty or
 // holds a character a bare key cannot.
 func appendKey(b []byte, key string) []byte {
+	b = append(b, '.')
 	if bareKey(key) {
-		b = append(b, '.')
 		return append(b, key...)
 	}
 	b = append(b, '[', '"')
@@ -165,6 +165,29 @@ func scanPath(s string, canonical bool, segs []segment) ([]segment, int, error) 
 		last = i
 		switch s[i] {
 		case '.':
+			if i+1 < len(s) && s[i+1] == '[' {
+				// .["key"] (canonical), or .[n] as jq writes an index (not canonical)
+				if i+2 < len(s) && s[i+2] == '"' {
+					key, end, err := scanQuoted(s, i+2, canonical)
+					if err != nil {
+						return nil, end, err
+					}
+					if end >= len(s) || s[end] != ']' {
+						return nil, end, fmt.Errorf("want ']' after a quoted key")
+					}
+					if canonical && bareKey(key) {
+						return nil, i, fmt.Errorf("quoted key %q is written bare in a canonical path", key)
+					}
+					segs = append(segs, segment{key: key, index: -1})
+					i = end + 1
+					continue
+				}
+				if canonical {
+					return nil, i, fmt.Errorf(".[ without a quoted key in a canonical path")
+				}
+				i++
+				continue // the index, below, on the next turn
+			}
 			j := i + 1
 			for j < len(s) && s[j] != '.' && s[j] != '[' {
 				r, n := utf8.DecodeRuneInString(s[j:])
@@ -172,26 +195,26 @@ func scanPath(s string, canonical bool, segs []segment) ([]segment, int, error) 
 					if r == utf8.RuneError && n == 1 {
 						return nil, j, fmt.Errorf("key is not UTF-8")
 					}
-					return nil, j, fmt.Errorf("%q in a key: quote the key as [\"...\"]", r)
+					return nil, j, fmt.Errorf("%q in a key: quote the key as .[\"...\"]", r)
 				}
 				j += n
 			}
 			if j == i+1 {
-				return nil, i, fmt.Errorf("empty key after '.': write [\"\"] for the empty key")
+				return nil, i, fmt.Errorf("empty key after '.': write .[\"\"] for the empty key")
 			}
 			segs = append(segs, segment{key: s[i+1 : j], index: -1})
 			i = j
 		case '[':
 			if i+1 < len(s) && s[i+1] == '"' {
+				if canonical {
+					return nil, i, fmt.Errorf("a quoted key is written .[\"...\"] in a canonical path")
+				}
 				key, end, err := scanQuoted(s, i+1, canonical)
 				if err != nil {
 					return nil, end, err
 				}
 				if end >= len(s) || s[end] != ']' {
 					return nil, end, fmt.Errorf("want ']' after a quoted key")
-				}
-				if canonical && bareKey(key) {
-					return nil, i, fmt.Errorf("quoted key %q is written bare in a canonical path", key)
 				}
 				segs = append(segs, segment{key: key, index: -1})
 				i = end + 1
