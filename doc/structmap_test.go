@@ -58,9 +58,9 @@ type profile struct {
 func TestStructRoundTrip(t *testing.T) {
 	nick := "ally"
 	in := profile{
-		Audit:    Audit{CreatedBy: "ops", Created: time.Date(2026, 1, 2, 3, 4, 5, 6789, time.UTC)},
-		ID:       "not stored",
-		Name:     "Alice", Age: -42, Score: 0.1, Ratio: 1.1, Small: -128, Big: math.MaxInt64, Admin: true,
+		Audit: Audit{CreatedBy: "ops", Created: time.Date(2026, 1, 2, 3, 4, 5, 6789, time.UTC)},
+		ID:    "not stored",
+		Name:  "Alice", Age: -42, Score: 0.1, Ratio: 1.1, Small: -128, Big: math.MaxInt64, Admin: true,
 		Nick:     &nick,
 		Address:  address{Street: "1 rue", City: "Paris"},
 		Previous: []address{{City: "Lyon", Zip: "69000"}, {}},
