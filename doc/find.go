@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -336,6 +337,9 @@ func (c *Collection) findScan(ctx context.Context, p *plan, emit func(*Document)
 const findBatch = 64
 
 func (c *Collection) findIndexed(ctx context.Context, p *plan, emit func(*Document) bool) error {
+	if p.stop != nil && bytes.Compare(p.start, p.stop) >= 0 {
+		return nil // an empty range: the bounds cross
+	}
 	s, err := hrpc.NewScan(c.idxTable, hrpc.Families(c.idxFam), hrpc.StartRow(p.start), hrpc.StopRow(p.stop))
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
@@ -86,6 +87,7 @@ func (c *Collection) getOptions(sel selection) []hrpc.GetOption {
 		return []hrpc.GetOption{hrpc.Families(c.family)}
 	}
 	if len(sel.subtrees) == 0 {
+		sel = sel.minimal()
 		qs := make([][]byte, 0, 1+len(sel.exact))
 		qs = append(qs, metaQualifierBytes)
 		for _, q := range sel.exact {
@@ -96,8 +98,30 @@ func (c *Collection) getOptions(sel selection) []hrpc.GetOption {
 	return []hrpc.GetOption{hrpc.Families(c.family), hrpc.WithFilter(selectionFilter(sel))}
 }
 
+// minimal drops the subtrees inside other subtrees and the exact qualifiers inside subtrees:
+// a MultipleColumnPrefixFilter looks only at the greatest of its prefixes not above a
+// qualifier, so that of a subtree inside another would hide the rest of the outer one.
+func (s selection) minimal() selection {
+	out := selection{whole: s.whole}
+	subs := slices.Clone(s.subtrees)
+	slices.Sort(subs)
+	subs = slices.Compact(subs)
+	for _, q := range subs {
+		if !inSubtrees(q, out.subtrees) {
+			out.subtrees = append(out.subtrees, q)
+		}
+	}
+	for _, q := range s.exact {
+		if !inSubtrees(q, out.subtrees) && !slices.Contains(out.exact, q) {
+			out.exact = append(out.exact, q)
+		}
+	}
+	return out
+}
+
 // selectionFilter keeps the cells of a selection (not whole).
 func selectionFilter(sel selection) hrpc.Filter {
+	sel = sel.minimal()
 	filters := make([]hrpc.Filter, 0, 2+len(sel.exact)+len(sel.subtrees))
 	equal := func(q []byte) {
 		filters = append(filters, &hrpc.QualifierFilter{Op: hrpc.Equal, Comparator: hrpc.BinaryComparator{Value: q}})
