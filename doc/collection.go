@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
 )
 
 // Collection is a table and a column family holding documents, one per row, the row key
@@ -24,6 +25,10 @@ type Collection struct {
 	codec    *codec
 	now      func() time.Time
 	grace    time.Duration
+	// The Get options of a whole document and of the family, built once: options are
+	// immutable, and a Get of a document builds none.
+	wholeGet   []hrpc.GetOption
+	familyOnly hrpc.GetOption
 }
 
 // Option configures a Collection.
@@ -122,6 +127,8 @@ func Open(client *hbase.Client, table, family string, opts ...Option) (*Collecti
 	}
 	c := &Collection{c: client, table: table, family: []byte(family), lim: o.lim, codec: newCodec(),
 		now: o.now, grace: o.grace, idxTable: o.idxTable, idxFam: []byte(o.idxFam)}
+	c.familyOnly = hrpc.Families(c.family)
+	c.wholeGet = []hrpc.GetOption{c.familyOnly}
 	if c.idxTable == "" {
 		c.idxTable, c.idxFam = table+"_index", c.family
 	}

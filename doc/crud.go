@@ -211,7 +211,8 @@ func (c *Collection) Get(ctx context.Context, id string, opts ...ReadOption) (*D
 	if id == "" {
 		return nil, c.fail("Get", id, "", invalid("empty document id"))
 	}
-	g, err := hrpc.NewGet(c.table, []byte(id), c.getOptions(o.selection())...)
+	sel := o.selection()
+	g, err := hrpc.NewGet(c.table, []byte(id), c.getOptions(sel)...)
 	if err != nil {
 		return nil, c.fail("Get", id, "", err)
 	}
@@ -219,7 +220,7 @@ func (c *Collection) Get(ctx context.Context, id string, opts ...ReadOption) (*D
 	if err != nil {
 		return nil, c.fail("Get", id, "", err)
 	}
-	d, err := c.decode(id, res.Cells, len(o.paths) > 0)
+	d, err := c.decode(id, c.selected(res.Cells, &sel), len(o.paths) > 0)
 	return d, c.fail("Get", id, "", err)
 }
 

@@ -1,7 +1,10 @@
 package doc
 
 import (
+	"bytes"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -17,6 +20,9 @@ type hole struct{}
 type decoder struct {
 	partial bool
 	segs    []segment
+	// slots counts the elements the arrays' markers announce, filled those set: equal, a
+	// whole document has no missing element, and finish need not look.
+	slots, filled int
 }
 
 // row decodes a row's cells: the version cell (found reports whether there is one) and the
@@ -40,7 +46,7 @@ func (d *decoder) row(cs []hrpc.Cell) (m meta, found bool, fields map[string]any
 		}
 	}
 	all := sb.String()
-	fields = make(map[string]any, len(cs))
+	fields = make(map[string]any, topLevel(cs))
 	at := 0
 	for i := range cs {
 		c := &cs[i]
@@ -62,10 +68,25 @@ func (d *decoder) row(cs []hrpc.Cell) (m meta, found bool, fields map[string]any
 			return meta{}, false, nil, err
 		}
 	}
-	if err := d.finish(fields); err != nil {
-		return meta{}, false, nil, err
+	if d.partial || d.slots != d.filled {
+		if err := d.finish(fields); err != nil {
+			return meta{}, false, nil, err
+		}
 	}
 	return m, found, fields, nil
+}
+
+// topLevel guesses how many members the root has: the cells of one segment (a quoted key
+// holding a '.' or '[' is missed, which only makes the map grow).
+func topLevel(cs []hrpc.Cell) int {
+	n := 0
+	for i := range cs {
+		q := cs[i].Qualifier
+		if len(q) > 1 && q[0] == '.' && bytes.IndexAny(q[1:], ".[") < 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // cell places one cell's value in the document.
@@ -81,6 +102,9 @@ func (d *decoder) cell(root map[string]any, q string, v []byte, str string) erro
 	val, err := cellValue(q, v, str)
 	if err != nil {
 		return err
+	}
+	if a, ok := val.([]any); ok {
+		d.slots += len(a)
 	}
 	var cur any = root
 	// Where cur came from, to write a grown array back: a key of an object, or an element.
@@ -139,6 +163,7 @@ func (d *decoder) cell(root map[string]any, q string, v []byte, str string) erro
 					return corrupt(q, "set twice")
 				}
 				c[s.index] = val
+				d.filled++
 				return nil
 			}
 			if child == (hole{}) {
@@ -187,8 +212,8 @@ func cellValue(q string, v []byte, str string) (any, error) {
 		}
 		return a, nil
 	case tagString:
-		if _, err := decodeScalar(q, v); err != nil { // checks UTF-8
-			return nil, err
+		if !utf8.ValidString(str) {
+			return nil, corrupt(q, "string is not UTF-8")
 		}
 		return str, nil
 	}
@@ -197,34 +222,36 @@ func cellValue(q string, v []byte, str string) (any, error) {
 
 // finish checks that no array has a missing element (a projection's become null).
 func (d *decoder) finish(fields map[string]any) error {
-	var walk func(v any, path []byte) error
-	walk = func(v any, path []byte) error {
-		switch c := v.(type) {
-		case map[string]any:
-			for k, e := range c {
-				switch e.(type) {
-				case map[string]any, []any:
-					if err := walk(e, appendKey(path, k)); err != nil {
-						return err
-					}
-				}
-			}
-		case []any:
-			for i, e := range c {
-				switch e.(type) {
-				case hole:
-					if !d.partial {
-						return corrupt(string(appendIndex(path, i)), "array element missing")
-					}
-					c[i] = nil
-				case map[string]any, []any:
-					if err := walk(e, appendIndex(path, i)); err != nil {
-						return err
-					}
-				}
+	if at, found := d.holes(fields); found {
+		slices.Reverse(at)
+		return corrupt(formatPath(at), "array element missing")
+	}
+	return nil
+}
+
+// holes looks for a missing element under v: in a whole document it returns the path to it
+// (last segment first); in a projection it makes them null.
+func (d *decoder) holes(v any) ([]segment, bool) {
+	switch c := v.(type) {
+	case map[string]any:
+		for k, e := range c {
+			if at, found := d.holes(e); found {
+				return append(at, segment{key: k, index: -1}), true
 			}
 		}
-		return nil
+	case []any:
+		for i, e := range c {
+			if e == (hole{}) {
+				if !d.partial {
+					return []segment{{index: i}}, true
+				}
+				c[i] = nil
+				continue
+			}
+			if at, found := d.holes(e); found {
+				return append(at, segment{index: i}), true
+			}
+		}
 	}
-	return walk(fields, nil)
+	return nil, false
 }

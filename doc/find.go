@@ -281,6 +281,7 @@ var errStop = errors.New("stopped")
 // check decodes a row, checks it against the plan's condition, and returns its Document
 // (nil when it does not match or is no live document).
 func (c *Collection) check(p *plan, id string, cs []hrpc.Cell) (*Document, error) {
+	cs = c.selected(cs, &p.sel)
 	d, err := c.decode(id, cs, !p.sel.whole)
 	if err != nil {
 		if errors.Is(err, hberr.ErrDocumentNotFound) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-hbase/hbase/hberr"
@@ -79,12 +80,11 @@ func (s *selection) addAncestors(segs []segment) {
 	}
 }
 
-// getOptions turns a selection into a Get's options: the family, the version cell and exact
-// qualifiers as columns, and with subtrees a filter that keeps the version cell, the exact
-// qualifiers, and each subtree's root and the qualifiers starting with root+"." or root+"[".
+// getOptions turns a selection into a Get's options: the whole family; or the version cell
+// and the exact qualifiers as columns; or, with subtrees, the family and selectionFilter.
 func (c *Collection) getOptions(sel selection) []hrpc.GetOption {
 	if sel.whole {
-		return []hrpc.GetOption{hrpc.Families(c.family)}
+		return c.wholeGet
 	}
 	if len(sel.subtrees) == 0 {
 		sel = sel.minimal()
@@ -95,12 +95,11 @@ func (c *Collection) getOptions(sel selection) []hrpc.GetOption {
 		}
 		return []hrpc.GetOption{hrpc.Columns(c.family, qs...)}
 	}
-	return []hrpc.GetOption{hrpc.Families(c.family), hrpc.WithFilter(selectionFilter(sel))}
+	return []hrpc.GetOption{c.familyOnly, hrpc.WithFilter(selectionFilter(sel))}
 }
 
-// minimal drops the subtrees inside other subtrees and the exact qualifiers inside subtrees:
-// a MultipleColumnPrefixFilter looks only at the greatest of its prefixes not above a
-// qualifier, so that of a subtree inside another would hide the rest of the outer one.
+// minimal drops the subtrees inside other subtrees and the exact qualifiers inside subtrees,
+// and sorts what is left.
 func (s selection) minimal() selection {
 	out := selection{whole: s.whole}
 	subs := slices.Clone(s.subtrees)
@@ -119,25 +118,48 @@ func (s selection) minimal() selection {
 	return out
 }
 
-// selectionFilter keeps the cells of a selection (not whole).
+// keeps reports whether a qualifier is in the selection.
+func (s *selection) keeps(q string) bool {
+	return s.whole || q == metaQualifier || slices.Contains(s.exact, q) || inSubtrees(q, s.subtrees)
+}
+
+// prefixes are the qualifier prefixes that cover the version cell and the subtrees: each
+// subtree's path itself, which also covers the siblings whose keys start like its last key
+// (".a" covers ".ab": the client drops them), none a prefix of another. A
+// MultipleColumnPrefixFilter looks only at the greatest of its prefixes not above a qualifier,
+// so a prefix inside another would hide the rest of the outer one's qualifiers.
+func (s selection) prefixes() [][]byte {
+	all := append([]string{metaQualifier}, s.subtrees...)
+	slices.Sort(all)
+	var out [][]byte
+	last := ""
+	for _, p := range all {
+		if len(out) > 0 && strings.HasPrefix(p, last) {
+			continue
+		}
+		out = append(out, []byte(p))
+		last = p
+	}
+	return out
+}
+
+// selectionFilter keeps the cells of a selection (not whole): a MultipleColumnPrefixFilter of
+// the version cell and the subtrees, ORed with a QualifierFilter per exact qualifier (the
+// markers of the containers above an update's paths) that no prefix covers.
 func selectionFilter(sel selection) hrpc.Filter {
 	sel = sel.minimal()
-	filters := make([]hrpc.Filter, 0, 2+len(sel.exact)+len(sel.subtrees))
-	equal := func(q []byte) {
-		filters = append(filters, &hrpc.QualifierFilter{Op: hrpc.Equal, Comparator: hrpc.BinaryComparator{Value: q}})
-	}
-	equal(metaQualifierBytes)
+	prefixes := sel.prefixes()
+	mcpf := &hrpc.MultipleColumnPrefixFilter{Prefixes: prefixes}
+	var filters []hrpc.Filter
 	for _, q := range sel.exact {
-		equal([]byte(q))
+		if !slices.ContainsFunc(prefixes, func(p []byte) bool { return strings.HasPrefix(q, string(p)) }) {
+			filters = append(filters, &hrpc.QualifierFilter{Op: hrpc.Equal, Comparator: hrpc.BinaryComparator{Value: []byte(q)}})
+		}
 	}
-	prefixes := make([][]byte, 0, 2*len(sel.subtrees))
-	for _, q := range sel.subtrees {
-		equal([]byte(q))
-		dot, bracket := subtreePrefixes(q)
-		prefixes = append(prefixes, []byte(dot), []byte(bracket))
+	if len(filters) == 0 {
+		return mcpf
 	}
-	filters = append(filters, &hrpc.MultipleColumnPrefixFilter{Prefixes: prefixes})
-	return hrpc.NewFilterList(hrpc.MustPassOne, filters...)
+	return hrpc.NewFilterList(hrpc.MustPassOne, append(filters, mcpf)...)
 }
 
 // read reads what sel selects of document id.
@@ -150,16 +172,22 @@ func (c *Collection) read(ctx context.Context, id string, sel selection) (*curre
 	if err != nil {
 		return nil, err
 	}
-	cs := res.Cells[:0:0]
-	for _, cell := range res.Cells {
-		if bytes.Equal(cell.Family, c.family) {
-			cs = append(cs, cell)
+	return c.rowCells(c.selected(res.Cells, &sel))
+}
+
+// selected keeps the cells of the collection's family that sel selects (a prefix filter also
+// lets through siblings whose keys start like a selected one).
+func (c *Collection) selected(cs []hrpc.Cell, sel *selection) []hrpc.Cell {
+	out := cs[:0:0]
+	for i := range cs {
+		if bytes.Equal(cs[i].Family, c.family) && sel.keeps(string(cs[i].Qualifier)) {
+			out = append(out, cs[i])
 		}
 	}
-	if len(cs) == len(res.Cells) {
-		cs = res.Cells
+	if len(out) == len(cs) {
+		return cs
 	}
-	return c.rowCells(cs)
+	return out
 }
 
 // attempt is what a write does with the document as it read it: the write to make, or why
