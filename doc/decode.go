@@ -82,7 +82,7 @@ func topLevel(cs []hrpc.Cell) int {
 	n := 0
 	for i := range cs {
 		q := cs[i].Qualifier
-		if len(q) > 1 && q[0] == '.' && bytes.IndexAny(q[1:], ".[") < 0 {
+		if len(q) > 1 && q[0] == '.' && !bytes.ContainsAny(q[1:], ".[") {
 			n++
 		}
 	}

@@ -72,7 +72,7 @@ func (c *codec) info(t reflect.Type) *structInfo {
 				sf := l.t.Field(i)
 				tag, hasTag := sf.Tag.Lookup("doc")
 				if !hasTag {
-					tag, hasTag = sf.Tag.Lookup("json")
+					tag = sf.Tag.Get("json")
 				}
 				if tag == "-" {
 					continue
