@@ -43,6 +43,10 @@ func (c *Collection) Upsert(ctx context.Context, id string, v any, opts ...Write
 }
 
 func (c *Collection) replace(ctx context.Context, op, id string, v any, mustExist bool, opts []WriteOption) (uint64, error) {
+	wo, err := writeOpts(opts)
+	if err != nil {
+		return 0, c.fail(op, id, "", err)
+	}
 	fields, err := c.canonical(v)
 	if err != nil {
 		return 0, c.fail(op, id, "", err)
@@ -51,7 +55,7 @@ func (c *Collection) replace(ctx context.Context, op, id string, v any, mustExis
 	if err != nil {
 		return 0, c.fail(op, id, "", err)
 	}
-	ver, err := c.run(ctx, id, c.indexSelection(), writeOpts(opts), nil, func(cur *current, _ uint64) (*write, error) {
+	ver, err := c.run(ctx, id, c.indexSelection(), wo, nil, func(cur *current, _ uint64) (*write, error) {
 		live := cur.exists && cur.meta.live()
 		if mustExist && !live {
 			return nil, hberr.ErrDocumentNotFound
@@ -92,12 +96,16 @@ func (c *Collection) whole(id string, old, doc cells, rowExists bool) (*write, e
 // when id has no document, with hberr.ErrInvalidUpdate when an op cannot apply (writing
 // nothing), and with a *hberr.DocLimitError when the result would pass a limit.
 func (c *Collection) Update(ctx context.Context, id string, ops []Op, opts ...WriteOption) (uint64, error) {
+	wo, err := writeOpts(opts)
+	if err != nil {
+		return 0, c.fail("Update", id, "", err)
+	}
 	parsed, err := c.parseOps(ops)
 	if err != nil {
 		return 0, c.fail("Update", id, "", err)
 	}
 	failPath := ""
-	ver, err := c.run(ctx, id, c.selectionOf(parsed), writeOpts(opts), nil, func(cur *current, _ uint64) (*write, error) {
+	ver, err := c.run(ctx, id, c.selectionOf(parsed), wo, nil, func(cur *current, _ uint64) (*write, error) {
 		if !cur.exists || !cur.meta.live() {
 			return nil, hberr.ErrDocumentNotFound
 		}
@@ -138,7 +146,11 @@ func (c *Collection) Update(ctx context.Context, id string, ops []Op, opts ...Wr
 // none. The row keeps one cell, the version cell marking the document deleted (its version
 // goes on if the id is written again).
 func (c *Collection) Delete(ctx context.Context, id string, opts ...WriteOption) error {
-	_, err := c.run(ctx, id, c.indexSelection(), writeOpts(opts), nil, func(cur *current, _ uint64) (*write, error) {
+	wo, err := writeOpts(opts)
+	if err != nil {
+		return c.fail("Delete", id, "", err)
+	}
+	_, err = c.run(ctx, id, c.indexSelection(), wo, nil, func(cur *current, _ uint64) (*write, error) {
 		if !cur.exists || !cur.meta.live() {
 			return nil, hberr.ErrDocumentNotFound
 		}

@@ -44,7 +44,7 @@ func (r RepairReport) String() string {
 }
 
 // RepairOption configures RepairIndex.
-type RepairOption func(*repairOptions)
+type RepairOption func(*repairOptions) error
 
 type repairOptions struct {
 	dryRun      bool
@@ -52,11 +52,21 @@ type repairOptions struct {
 }
 
 // RepairDryRun makes RepairIndex count what it would fix without writing.
-func RepairDryRun() RepairOption { return func(o *repairOptions) { o.dryRun = true } }
+func RepairDryRun() RepairOption {
+	return func(o *repairOptions) error { o.dryRun = true; return nil }
+}
 
 // RepairConcurrency sets how many scanners read the collection at once (parallelscan's
 // WithConcurrency; default parallelscan.DefaultConcurrency).
-func RepairConcurrency(n int) RepairOption { return func(o *repairOptions) { o.concurrency = n } }
+func RepairConcurrency(n int) RepairOption {
+	return func(o *repairOptions) error {
+		if n < 1 {
+			return fmt.Errorf("doc: repair concurrency %d: want at least 1", n)
+		}
+		o.concurrency = n
+		return nil
+	}
+}
 
 // maxExamples bounds RepairReport.Examples.
 const maxExamples = 20
@@ -74,7 +84,9 @@ func (c *Collection) RepairIndex(ctx context.Context, name string, opts ...Repai
 	var o repairOptions
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			if err := opt(&o); err != nil {
+				return RepairReport{}, c.fail("RepairIndex", "", "", err)
+			}
 		}
 	}
 	ix, err := c.indexNamed(name)

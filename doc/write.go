@@ -14,7 +14,7 @@ import (
 )
 
 // WriteOption configures a write (Insert, Replace, Upsert, Update, Delete).
-type WriteOption func(*writeOptions)
+type WriteOption func(*writeOptions) error
 
 type writeOptions struct {
 	ifVersion    uint64
@@ -28,17 +28,19 @@ type writeOptions struct {
 // context ends: writers never lose each other's changes either way, but only a conditional
 // write knows that the document is still as its caller saw it. Insert ignores it.
 func IfVersion(v uint64) WriteOption {
-	return func(o *writeOptions) { o.ifVersion, o.hasIfVersion = v, true }
+	return func(o *writeOptions) error { o.ifVersion, o.hasIfVersion = v, true; return nil }
 }
 
-func writeOpts(opts []WriteOption) writeOptions {
+func writeOpts(opts []WriteOption) (writeOptions, error) {
 	var o writeOptions
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			if err := opt(&o); err != nil {
+				return o, err
+			}
 		}
 	}
-	return o
+	return o, nil
 }
 
 // current is a document as a write read it: its version cell (raw, for the condition) and the
