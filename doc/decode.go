@@ -1,7 +1,6 @@
 package doc
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -23,6 +22,11 @@ type decoder struct {
 	// slots counts the elements the arrays' markers announce, filled those set: equal, a
 	// whole document has no missing element, and finish need not look.
 	slots, filled int
+	// The containers of the last cell's parent and of the last container placed, with their
+	// qualifiers: qualifiers sort parents first and siblings together, so most cells of a
+	// whole document find their parent here instead of walking from the root.
+	parentQ, lastQ string
+	parentC, lastC any
 }
 
 // row decodes a row's cells: the version cell (found reports whether there is one) and the
@@ -82,11 +86,49 @@ func topLevel(cs []hrpc.Cell) int {
 	n := 0
 	for i := range cs {
 		q := cs[i].Qualifier
-		if len(q) > 1 && q[0] == '.' && !bytes.ContainsAny(q[1:], ".[") {
+		if len(q) > 1 && q[0] == '.' && !hasSeparator(q[1:]) {
 			n++
 		}
 	}
 	return n
+}
+
+func hasSeparator(q []byte) bool {
+	for _, c := range q {
+		if c == '.' || c == '[' {
+			return true
+		}
+	}
+	return false
+}
+
+// place sets the member or element s of container c to val.
+func (d *decoder) place(c any, s segment, val any, q string) error {
+	switch c := c.(type) {
+	case map[string]any:
+		if s.isIndex() {
+			return corrupt(q, "index %d of an object", s.index)
+		}
+		if _, ok := c[s.key]; ok {
+			return corrupt(q, "set twice")
+		}
+		c[s.key] = val
+		return nil
+	case []any:
+		if !s.isIndex() {
+			return corrupt(q, "key %q of an array", s.key)
+		}
+		if s.index >= len(c) {
+			return corrupt(q, "index %d of an array of %d", s.index, len(c))
+		}
+		if c[s.index] != (hole{}) {
+			return corrupt(q, "set twice")
+		}
+		c[s.index] = val
+		d.filled++
+		return nil
+	}
+	return corrupt(q, "under a scalar")
 }
 
 // cell places one cell's value in the document.
@@ -94,7 +136,7 @@ func (d *decoder) cell(root map[string]any, q string, v []byte, str string) erro
 	if q == "" || q[0] != '.' && q[0] != '[' {
 		return corrupt(q, "not a path")
 	}
-	segs, _, err := scanPath(q, true, d.segs[:0])
+	segs, parentLen, err := scanPath(q, true, d.segs[:0])
 	if err != nil {
 		return corrupt(q, "%v", err)
 	}
@@ -103,8 +145,36 @@ func (d *decoder) cell(root map[string]any, q string, v []byte, str string) erro
 	if err != nil {
 		return err
 	}
-	if a, ok := val.([]any); ok {
+	isContainer := false
+	switch a := val.(type) {
+	case []any:
 		d.slots += len(a)
+		isContainer = true
+	case map[string]any:
+		isContainer = true
+	}
+	if !d.partial && parentLen > 0 {
+		parent := q[:parentLen]
+		var pc any
+		switch parent {
+		case d.parentQ:
+			pc = d.parentC
+		case d.lastQ:
+			pc = d.lastC
+		}
+		if pc != nil {
+			if err := d.place(pc, segs[len(segs)-1], val, q); err != nil {
+				return err
+			}
+			d.parentQ, d.parentC = parent, pc
+			if isContainer {
+				d.lastQ, d.lastC = q, val
+			}
+			return nil
+		}
+	}
+	if !d.partial && isContainer {
+		d.lastQ, d.lastC = q, val
 	}
 	var cur any = root
 	// Where cur came from, to write a grown array back: a key of an object, or an element.
@@ -127,6 +197,9 @@ func (d *decoder) cell(root map[string]any, q string, v []byte, str string) erro
 					return corrupt(q, "set twice")
 				}
 				c[s.key] = val
+				if !d.partial && parentLen > 0 {
+					d.parentQ, d.parentC = q[:parentLen], c
+				}
 				return nil
 			}
 			if !ok {
@@ -164,6 +237,9 @@ func (d *decoder) cell(root map[string]any, q string, v []byte, str string) erro
 				}
 				c[s.index] = val
 				d.filled++
+				if !d.partial {
+					d.parentQ, d.parentC = q[:parentLen], c
+				}
 				return nil
 			}
 			if child == (hole{}) {
