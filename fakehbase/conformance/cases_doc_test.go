@@ -13,8 +13,8 @@ import (
 // (an OR of exact qualifiers and of a MultipleColumnPrefixFilter, whose prefixes never nest);
 // conditions as SingleColumnValueFilters with FilterIfMissing over binary values, binary
 // prefixes and NullComparator, ANDed with a selection; index rows deleted up to a timestamp
-// and put again above and below it; batches of Gets with filters. Qualifiers and values hold
-// the layer's punctuation and tag bytes.
+// and put again above and below it, in batches and alone; batches of Gets with filters.
+// Qualifiers and values hold the layer's punctuation and tag bytes.
 
 // docMeta is a version cell: state, then 32 bytes.
 func docMeta(state, n byte) []byte {
@@ -154,6 +154,13 @@ var docCases = []kase{
 		e.batch("a late removal of y up to 9", del(row("\x05y\x00\x01", "d1"), 9))
 		e.batch("x of d1 again at 12, y of d9 at 8", put(row("\x05x\x00\x01", "d1"), 12), put(row("\x05y\x00\x01", "d9"), 8))
 		e.batch("remove y of d9 up to 8", del(row("\x05y\x00\x01", "d9"), 8))
+		// One mutation goes alone (Put or Delete, not a batch): z of d5 at 14, removed up to 13
+		// (nothing), then up to 14.
+		e.put(row("\x05z\x00\x01", "d5"), hrpc.Timestamp(14), hrpc.Value(f, b("i"), nil))
+		e.del(row("\x05z\x00\x01", "d5"), hrpc.Timestamp(13))
+		e.get("z of d5 after a removal below it", row("\x05z\x00\x01", "d5"), hrpc.Families(f))
+		e.del(row("\x05z\x00\x01", "d5"), hrpc.Timestamp(14))
+		e.get("z of d5 after a removal at it", row("\x05z\x00\x01", "d5"), hrpc.Families(f))
 		e.scan("index", hrpc.Families(f), hrpc.Prefix(b("by-a\x00")))
 		e.scan("value x", hrpc.Families(f), hrpc.Prefix(b(row("\x05x\x00\x01", ""))))
 		e.scan("strings from x", hrpc.Families(f), hrpc.StartRow(b(row("\x05x", ""))), hrpc.StopRow(b("by-a\x00\x06")))
