@@ -179,17 +179,25 @@ func (c *Collection) read(ctx context.Context, id string, sel selection) (*curre
 
 // selected keeps the cells of the collection's family that sel selects (a prefix filter also
 // lets through siblings whose keys start like a selected one).
+// Most reads keep every cell: cs itself is returned then, without a copy.
 func (c *Collection) selected(cs []hrpc.Cell, sel *selection) []hrpc.Cell {
-	out := cs[:0:0]
+	keep := func(cell *hrpc.Cell) bool {
+		return bytes.Equal(cell.Family, c.family) && (sel.whole || sel.keeps(string(cell.Qualifier)))
+	}
 	for i := range cs {
-		if bytes.Equal(cs[i].Family, c.family) && sel.keeps(string(cs[i].Qualifier)) {
-			out = append(out, cs[i])
+		if keep(&cs[i]) {
+			continue
 		}
+		out := make([]hrpc.Cell, i, len(cs)-1)
+		copy(out, cs[:i])
+		for j := i + 1; j < len(cs); j++ {
+			if keep(&cs[j]) {
+				out = append(out, cs[j])
+			}
+		}
+		return out
 	}
-	if len(out) == len(cs) {
-		return cs
-	}
-	return out
+	return cs
 }
 
 // attempt is what a write does with the document as it read it: the write to make, or why
