@@ -33,6 +33,8 @@ var benchProfile = map[string]any{
 
 type benchPair struct {
 	doc, raw func(ctx context.Context) error
+	// names of the two sides, "doc" and "raw" when empty.
+	names [2]string
 }
 
 func benchClient(b *testing.B) (*hbase.Client, func(families []string) string) {
@@ -42,10 +44,13 @@ func benchClient(b *testing.B) (*hbase.Client, func(families []string) string) {
 
 func runPair(b *testing.B, p benchPair) {
 	ctx := context.Background()
+	if p.names[0] == "" {
+		p.names = [2]string{"doc", "raw"}
+	}
 	for _, side := range []struct {
 		name string
 		op   func(context.Context) error
-	}{{"doc", p.doc}, {"raw", p.raw}} {
+	}{{p.names[0], p.doc}, {p.names[1], p.raw}} {
 		b.Run(side.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -77,10 +82,10 @@ func runPair(b *testing.B, p benchPair) {
 			}
 		}
 		per := func(d time.Duration, s int) float64 { return float64(d.Microseconds()) / float64(n[s]) }
-		b.ReportMetric(per(wall[0], 0), "doc-µs/op")
-		b.ReportMetric(per(wall[1], 1), "raw-µs/op")
-		b.ReportMetric(per(cpu[0], 0), "doc-cpu-µs/op")
-		b.ReportMetric(per(cpu[1], 1), "raw-cpu-µs/op")
+		b.ReportMetric(per(wall[0], 0), p.names[0]+"-µs/op")
+		b.ReportMetric(per(wall[1], 1), p.names[1]+"-µs/op")
+		b.ReportMetric(per(cpu[0], 0), p.names[0]+"-cpu-µs/op")
+		b.ReportMetric(per(cpu[1], 1), p.names[1]+"-cpu-µs/op")
 		b.ReportMetric(float64(wall[0])/float64(wall[1]), "latency-ratio")
 		b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "cpu-ratio")
 	})
@@ -128,6 +133,48 @@ func BenchmarkGetProjection(b *testing.B) {
 			}
 			return err
 		},
+	})
+}
+
+// BenchmarkGetProjectionObject: the subtree of an object (.address, 6 cells), which the
+// layer reads as columns, finds an object, and reads again with a prefix filter, against one
+// Get with that filter.
+func BenchmarkGetProjectionObject(b *testing.B) {
+	c, client := benchCollection(b)
+	runPair(b, benchPair{
+		doc: func(ctx context.Context) error {
+			_, err := c.Get(ctx, "alice", Project(".address"))
+			return err
+		},
+		raw: func(ctx context.Context) error {
+			g, err := hrpc.NewGet(c.table, []byte("alice"), hrpc.Families(c.family),
+				hrpc.WithFilter(&hrpc.MultipleColumnPrefixFilter{Prefixes: [][]byte{metaQualifierBytes, []byte(".address")}}))
+			if err == nil {
+				_, err = client.Get(ctx, g)
+			}
+			return err
+		},
+	})
+}
+
+// BenchmarkPrefixFilter: no layer, the server's side of a selection: a Get of three cells by
+// a prefix filter (what the layer sends for a subtree) against a Get of the same cells by
+// column.
+func BenchmarkPrefixFilter(b *testing.B) {
+	c, client := benchCollection(b)
+	get := func(opts ...hrpc.GetOption) func(ctx context.Context) error {
+		return func(ctx context.Context) error {
+			g, err := hrpc.NewGet(c.table, []byte("alice"), opts...)
+			if err == nil {
+				_, err = client.Get(ctx, g)
+			}
+			return err
+		}
+	}
+	runPair(b, benchPair{names: [2]string{"filter", "columns"},
+		doc: get(hrpc.Families(c.family), hrpc.WithFilter(&hrpc.MultipleColumnPrefixFilter{
+			Prefixes: [][]byte{metaQualifierBytes, []byte(".address.city"), []byte(".name")}})),
+		raw: get(hrpc.Columns(c.family, metaQualifierBytes, []byte(".address.city"), []byte(".name"))),
 	})
 }
 

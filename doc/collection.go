@@ -29,6 +29,7 @@ type Collection struct {
 	// immutable, and a Get of a document builds none.
 	wholeGet   []hrpc.GetOption
 	familyOnly hrpc.GetOption
+	shapes     shapes // the subtrees last seen as containers: how fetch reads them
 }
 
 // Option configures a Collection.

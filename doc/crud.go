@@ -224,15 +224,11 @@ func (c *Collection) Get(ctx context.Context, id string, opts ...ReadOption) (*D
 		return nil, c.fail("Get", id, "", invalid("empty document id"))
 	}
 	sel := o.selection()
-	g, err := hrpc.NewGet(c.table, []byte(id), c.getOptions(sel)...)
+	cs, err := c.fetch(ctx, id, sel)
 	if err != nil {
 		return nil, c.fail("Get", id, "", err)
 	}
-	res, err := c.c.Get(ctx, g)
-	if err != nil {
-		return nil, c.fail("Get", id, "", err)
-	}
-	d, err := c.decode(id, c.selected(res.Cells, &sel), len(o.paths) > 0)
+	d, err := c.decode(id, c.selected(cs, &sel), len(o.paths) > 0)
 	return d, c.fail("Get", id, "", err)
 }
 

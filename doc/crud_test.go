@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-hbase/hbase/fakehbase"
 	"github.com/go-hbase/hbase/hberr"
 	"github.com/go-hbase/hbase/hrpc"
 )
@@ -222,5 +223,49 @@ func TestProjectionReadsOnlyItsCells(t *testing.T) {
 	}
 	if v, ok := d.Lookup(".a.b[1].c"); !ok || v != int64(2) {
 		t.Fatalf("Lookup = %v, %v", v, ok)
+	}
+}
+
+// TestReadsFollowShapes: a read of a subtree asks for its root as a column first and reads
+// again with a prefix filter only when the root is a container; a root seen as a container
+// is read with the filter at once, and a wrong guess (the root became a scalar, or a
+// container again) still reads what is there.
+func TestReadsFollowShapes(t *testing.T) {
+	b := fakeBackend(t)
+	c := b.collection(t)
+	ctx := testContext(t, time.Minute)
+	if _, err := c.Insert(ctx, "s", map[string]any{"a": 1, "n": "x"}); err != nil {
+		t.Fatal(err)
+	}
+	gets := func() int { return b.fake.Calls(fakehbase.Match{Op: fakehbase.OpGet, Table: c.Table()}) }
+	for i, step := range []struct {
+		set  any    // the new value of .a
+		want string // the projection of .a that follows
+		gets int    // the Gets of the projection
+	}{
+		{nil, `{"a":1}`, 1},                          // a scalar: its column is all of it
+		{map[string]any{"x": 1}, `{"a":{"x":1}}`, 2}, // an object: read again with the filter
+		{[]any{}, `{"a":[]}`, 1},                     // seen as a container: the filter at once
+		{[]any{"p"}, `{"a":["p"]}`, 2},               // the empty array was learned as none
+		{"s", `{"a":"s"}`, 1},                        // the filter at once finds a scalar
+		{map[string]any{"y": 2}, `{"a":{"y":2}}`, 2},
+		{map[string]any{"y": 3}, `{"a":{"y":3}}`, 1}, // remembered: no column read first
+	} {
+		if i > 0 {
+			if _, err := c.Update(ctx, "s", []Op{Set(".a", step.set)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := gets()
+		d, err := c.Get(ctx, "s", Project(".a"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := mustParse(t, step.want); !sameValue(d.Fields, want) {
+			t.Fatalf("step %d: projection %s; want %s", i, jsonText(d.Fields), step.want)
+		}
+		if n := gets() - before; n != step.gets {
+			t.Errorf("step %d: %d Gets; want %d", i, n, step.gets)
+		}
 	}
 }

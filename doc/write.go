@@ -166,6 +166,41 @@ func selectionFilter(sel selection) hrpc.Filter {
 
 // read reads what sel selects of document id.
 func (c *Collection) read(ctx context.Context, id string, sel selection) (*current, error) {
+	cs, err := c.fetch(ctx, id, sel)
+	if err != nil {
+		return nil, err
+	}
+	return c.rowCells(c.selected(cs, &sel))
+}
+
+// fetch reads the cells of row id that sel selects (and perhaps more: selected drops them).
+// A selection with subtrees is read first as explicit columns: the version cell, the exact
+// qualifiers and the subtrees' roots. A root that is a scalar, an empty array or absent has
+// nothing under it (a row has no cell under a scalar, past its array's length or without its
+// parent's marker), and the server answers a Get of columns faster than one with a prefix
+// filter. Only when a root is an object or an array with elements is the row read again,
+// with the filter; that read alone is used, so the cells are still of one row version. A
+// root the collection has seen as a container is read with the filter at once.
+func (c *Collection) fetch(ctx context.Context, id string, sel selection) ([]hrpc.Cell, error) {
+	if !sel.whole && len(sel.subtrees) > 0 {
+		if !c.shapes.anyContainer(sel.subtrees) {
+			cols := selection{exact: append(slices.Clip(sel.exact), sel.subtrees...)}
+			cs, err := c.get(ctx, id, cols)
+			if err != nil || !slices.ContainsFunc(sel.subtrees, func(r string) bool { return containerIn(cs, r) }) {
+				return cs, err
+			}
+		}
+		cs, err := c.get(ctx, id, sel)
+		if err == nil {
+			c.shapes.learn(cs, sel.subtrees)
+		}
+		return cs, err
+	}
+	return c.get(ctx, id, sel)
+}
+
+// get is one Get of what sel selects of row id.
+func (c *Collection) get(ctx context.Context, id string, sel selection) ([]hrpc.Cell, error) {
 	g, err := hrpc.NewGet(c.table, []byte(id), c.getOptions(sel)...)
 	if err != nil {
 		return nil, err
@@ -174,7 +209,7 @@ func (c *Collection) read(ctx context.Context, id string, sel selection) (*curre
 	if err != nil {
 		return nil, err
 	}
-	return c.rowCells(c.selected(res.Cells, &sel))
+	return res.Cells, nil
 }
 
 // selected keeps the cells of the collection's family that sel selects (a prefix filter also
