@@ -72,12 +72,20 @@ func newFlattener(lim Limits, out cells) *flattener { return &flattener{lim: lim
 
 // value copies v into the flattener's block of value bytes.
 func (f *flattener) value(v []byte) []byte {
-	if cap(f.buf)-len(f.buf) < len(v) {
-		f.buf = make([]byte, 0, max(4096, len(v)))
-	}
+	f.reserve(len(v))
 	n := len(f.buf)
 	f.buf = append(f.buf, v...)
 	return f.buf[n:len(f.buf):len(f.buf)]
+}
+
+// reserve makes room for need more bytes in the block: a new block when the current one is
+// full, each twice the last (64 bytes to 4 KiB, or need), so that an update of one value does
+// not allocate a block sized for a whole document.
+func (f *flattener) reserve(need int) {
+	if cap(f.buf)-len(f.buf) >= need {
+		return
+	}
+	f.buf = make([]byte, 0, max(need, min(4096, max(64, 2*cap(f.buf)))))
 }
 
 // scalar encodes a canonical scalar into the flattener's block of value bytes.
@@ -86,9 +94,7 @@ func (f *flattener) scalar(v any) []byte {
 	if s, ok := v.(string); ok {
 		need = 1 + len(s)
 	}
-	if cap(f.buf)-len(f.buf) < need {
-		f.buf = make([]byte, 0, max(4096, need))
-	}
+	f.reserve(need)
 	n := len(f.buf)
 	f.buf = appendScalar(f.buf, v)
 	return f.buf[n:len(f.buf):len(f.buf)]
