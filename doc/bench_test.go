@@ -15,11 +15,12 @@ import (
 // The layer's cost against the raw calls of the same cells, in the same run, on the package's
 // real cluster (skipped without one):
 //
-//	flock /tmp/jvm.lock env GOWORK=off go test -run '^$' -bench . -benchmem ./doc
+//	flock /tmp/jvm.lock env GOWORK=off go test -count=1 -run '^$' -bench . -benchmem -benchtime=3000x ./doc
 //
 // Each pair has three sub-benchmarks: doc and raw (ns/op, B/op and allocs/op of each alone)
 // and ratio, which alternates blocks of 100 operations of each side and reports each side's
 // latency and CPU time per operation (this process's, getrusage) and their ratios.
+// docs/documents.md (Performance) has the table.
 
 // benchProfile is the benchmarks' document: a user profile of 26 cells.
 var benchProfile = map[string]any{
