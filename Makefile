@@ -90,17 +90,18 @@ stress: launcher
 # across splits and moves under latency and resets, and the chaos test; with -race, then
 # without (the production I/O path); and the overload test (a one-handler cluster of its own
 # refusing calls), 20 s per mode and round, with and without backpressure side by side; and
-# Timeline reads while each region's primary is partitioned in turn. The 10-minute soak is
-# make soak.
+# Timeline reads while each region's primary is partitioned in turn; and the document layer's
+# writers of different paths of the same documents under faults (package doc). The 10-minute
+# soak is make soak.
 
-RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestChaos|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults|TestTimelineUnderPartitions|TestMetaReplicaLookupsAgainstHBase
+RELIABILITY_TESTS ?= TestNoRetriesAgainstHBase|TestThrottlingAgainstHBase|TestRegionMovedHintAgainstHBase|TestDeadServerRelocationAgainstHBase|TestPartitionAgainstHBase|TestResetMidResponseAgainstHBase|TestRecoveryTimesAgainstHBase|TestWorkloadsUnderNetworkFaults|TestScansAcrossSplitsAndMovesUnderNetworkFaults|TestParallelScanUnderSplitsAndMovesAgainstHBase|TestChaos|TestOverloadAgainstHBase|TestBufferedWriterUnderFaults|TestTimelineUnderPartitions|TestMetaReplicaLookupsAgainstHBase|TestConcurrentWritersUnderFaults
 # The long run repeats the fault sequences of the network-fault workloads, the scans and the
 # recovery measurement RELIABILITY_ROUNDS times (make test runs each once); the workload test
 # prints docs/reliability.md's per-fault table.
 RELIABILITY_ROUNDS ?= 3
 # The packages that hold them: the engine's data path, the buffered writer, the parallel scans,
-# and the chaos test in the root package.
-RELIABILITY_PKGS := . ./internal/engine ./bufwriter ./parallelscan
+# the document layer's Jepsen-style check, and the chaos test in the root package.
+RELIABILITY_PKGS := . ./internal/engine ./bufwriter ./parallelscan ./doc
 reliability: launcher
 	GOHBASE_RELIABILITY_ROUNDS=$(RELIABILITY_ROUNDS) $(LIB) test -race -count=1 -p 1 -timeout 60m -run '$(RELIABILITY_TESTS)' -v $(RELIABILITY_PKGS)
 	GOHBASE_RELIABILITY_ROUNDS=$(RELIABILITY_ROUNDS) $(LIB) test -count=1 -p 1 -timeout 60m -run '$(RELIABILITY_TESTS)' -v $(RELIABILITY_PKGS)

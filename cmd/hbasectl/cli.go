@@ -59,6 +59,7 @@ func commands() []*command {
 		switchTableCmd(true), switchTableCmd(false), truncateCmd(), flushCmd(), compactCmd(), namespaceCmd(),
 		getCmd(), putCmd(), scanCmd(), countCmd(),
 		splitCmd(), mergeCmd(), moveCmd(), balanceCmd(), snapshotCmd(),
+		docCmd(),
 	}
 }
 

@@ -65,7 +65,7 @@ type famSpec struct {
 func allCases() []kase {
 	var all []kase
 	for _, group := range [][]kase{basicCases, deleteCases, deltaCases, checkCases, batchCases,
-		scanCases, filterCases, adminCases, seedCases, replicationCases} {
+		scanCases, filterCases, adminCases, seedCases, replicationCases, docCases} {
 		all = append(all, group...)
 	}
 	return all
