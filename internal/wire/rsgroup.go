@@ -14,9 +14,6 @@ import (
 // endpoint (hbase-rsgroup's RSGroupAdminEndpoint), reached through
 // MasterService.ExecMasterService.
 
-// MethodExecMasterService runs a method of a master coprocessor endpoint.
-const MethodExecMasterService = "ExecMasterService"
-
 // RSGroupService is the endpoint's service as the master registers it: HBase names the
 // services of its own package (hbase.pb) by their simple name (CoprocessorRpcUtils.getServiceName).
 const RSGroupService = "RSGroupAdminService"
