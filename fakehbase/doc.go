@@ -112,31 +112,28 @@
 // A request the fake does not implement is answered with an UnsupportedOperationException
 // that names it ("fakehbase: filter X is not supported"), never with a guess: the client's
 // error matches hberr.ErrNotSupported (and hberr.ErrDoNotRetry). Not supported:
-// cellblock compression, coprocessors and their endpoints,
-// raw scans (attribute _raw_), read isolation levels, per-family time ranges, per-cell TTLs
-// and visibility labels, KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with
-// a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status
-// (so no call of package admin about one region server: ServerRegions, CompactRegionServer,
-// FlushRegionServer, CompactionSwitch, DecommissionServers, RecommissionServer,
-// UpdateConfiguration, RollWALWriter), the master's switches and chores (split, merge,
-// catalog janitor, cleaner chore, snapshot cleanup, maintenance mode, Normalize), compaction
-// states and last major compactions, procedures and locks (Procedures, Locks, AbortProcedure),
-// decommissioned servers, OfflineRegion, TruncateRegion, ClearBlockCache, flushes and compactions of one
-// family, the region servers' other AdminService calls, and the filters and comparators not listed
+// cellblock compression, coprocessors and their endpoints (coprocessor.Call and CallRegions,
+// aggregate, visibility, admin's CoprocessorService and RegionServerCoprocessorService), raw
+// scans (attribute _raw_), read isolation levels, per-family time ranges, per-cell TTLs
 // (hrpc.CellTTL), cell ACLs (hrpc.CellACL), visibility labels (hrpc.CellVisibility,
 // hrpc.Authorizations), access control (admin's Grant, Revoke, UserPermissions,
-// HasPermissions), KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with
-// a TTL, region replicas, snapshots, splits, merges, the balancer, quotas, cluster status,
-// replication peers (admin's AddReplicationPeer, RemoveReplicationPeer, EnableReplicationPeer,
+// HasPermissions), KEEP_DELETED_CELLS, NEW_VERSION_BEHAVIOR, MIN_VERSIONS together with a TTL,
+// region replicas, snapshots, splits, merges, the balancer, quotas (admin.SetThrottle,
+// admin.Quotas... and their switches), region server groups (admin.AddRSGroup...), the slow,
+// large and balancer logs (admin.SlowLogs, admin.BalancerDecisions...), replication peers
+// (admin's AddReplicationPeer, RemoveReplicationPeer, EnableReplicationPeer,
 // DisableReplicationPeer, DescribeReplicationPeer, UpdateReplicationPeerConfig, the Append and
 // Remove table-CFs and namespace edits, ListReplicationPeers, ReplicationPeerEnabled, the peer
 // modification switch, and EnableTableReplication, which lists the peers; a family's
 // REPLICATION_SCOPE is kept, so ListReplicatedTableCFs and DisableTableReplication work),
-// the region servers' other AdminService calls, and the filters and comparators not listed
-// a TTL, region replicas, snapshots, splits, merges, the balancer, quotas (admin.SetThrottle,
-// admin.Quotas... and their switches), region server groups (admin.AddRSGroup...), the slow,
-// large and balancer logs (admin.SlowLogs, admin.BalancerDecisions...), cluster status, the
-// region servers' other AdminService calls, and the filters and comparators not listed
+// cluster status (so no call of package admin about one region server: ServerRegions,
+// CompactRegionServer, FlushRegionServer, CompactionSwitch, DecommissionServers,
+// RecommissionServer, UpdateConfiguration, RollWALWriter), the master's switches and chores
+// (split, merge, catalog janitor, cleaner chore, snapshot cleanup, maintenance mode,
+// Normalize), compaction states and last major compactions, procedures and locks
+// (Procedures, Locks, AbortProcedure), decommissioned servers, OfflineRegion, TruncateRegion,
+// ClearBlockCache, flushes and compactions of one family, the region servers' other
+// AdminService calls, and the filters and comparators not listed
 // above (FirstKeyValueMatchingQualifiersFilter, BinaryComponentComparator,
 // BigDecimalComparator...). RegexStringComparator and table regular expressions use Go's
 // RE2 syntax, which lacks some of Java's (back references, look-arounds): a pattern RE2

@@ -119,7 +119,7 @@ var waitingKeys = map[string]string{
 	"TTL":            securityNotMerged,
 }
 
-const securityNotMerged = "it needs the client's cell security options (security), not merged yet"
+const securityNotMerged = "not written yet: hbasectl's use of the client's cell security options (hrpc.CellTTL, CellACL, CellVisibility, Authorizations)"
 
 func refuseWaiting(h value) error {
 	for _, e := range h.hash {
