@@ -278,13 +278,33 @@ func (c *cli) connect(ctx context.Context) (*hbase.Client, error) {
 	c.client, c.closeAll = client, closeAll
 	pctx, cancel := context.WithTimeout(ctx, c.connectTimeout)
 	defer cancel()
-	if err := client.Ping(pctx); err != nil {
+	if err := pingUntil(pctx, client); err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, &unreachableError{where: c.conn.Where(), within: c.connectTimeout, err: err}
 	}
 	return client, nil
+}
+
+// pingUntil pings until the cluster answers or ctx ends. Ping is one attempt, and one of its
+// steps may give up before -connect-timeout (a ZooKeeper server silent for a second, as on a
+// loaded machine); a connection failure is tried again, a configuration error is not.
+func pingUntil(ctx context.Context, client *hbase.Client) error {
+	const pause = 250 * time.Millisecond
+	for {
+		err := client.Ping(ctx)
+		if err == nil || ctx.Err() != nil || errors.Is(err, hberr.ErrConfiguration) || !errors.Is(err, hberr.ErrConnection) {
+			return err
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+	}
 }
 
 // withTimeout bounds one command (or one round of -watch) by -timeout.
