@@ -24,6 +24,9 @@ func TestAdminDocCoversJavaAdmin(t *testing.T) {
 	rows := readAdminDoc(t)
 	inDoc := map[string]int{}
 	for _, r := range rows {
+		if !r.admin {
+			continue // a table of another Java class
+		}
 		for _, j := range r.java {
 			inDoc[j] = r.line
 		}
