@@ -441,13 +441,26 @@ func timestampArg(v value) (uint64, error) {
 	return uint64(ts), nil
 }
 
-func attributes(h value) ([]string, map[string]string, error) {
+// withAttributes appends to opts an hrpc.Attribute for each entry of h's ATTRIBUTES, in key
+// order. O is the request's option type: hrpc.AttributeOption implements it for every request
+// with attributes, which a type parameter cannot say, so any other O is an error here.
+func withAttributes[O any](opts []O, h value) ([]O, error) {
 	v, ok := h.get("ATTRIBUTES")
 	if !ok {
-		return nil, nil, nil
+		return opts, nil
 	}
 	m, err := stringMap(v, "ATTRIBUTES")
-	return sortedKeys(m), m, err
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(m) {
+		o, ok := any(hrpc.Attribute(k, []byte(m[k]))).(O)
+		if !ok {
+			return nil, fmt.Errorf("ATTRIBUTES: this request takes no attributes")
+		}
+		opts = append(opts, o)
+	}
+	return opts, nil
 }
 
 func preparePut(st statement) (action, error) {
@@ -479,12 +492,8 @@ func preparePut(st statement) (action, error) {
 	} else {
 		opts = append(opts, hrpc.Value(col.family, col.qualifier, []byte(val)))
 	}
-	keys, attrs, err := attributes(h)
-	if err != nil {
+	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
-	}
-	for _, k := range keys {
-		opts = append(opts, hrpc.Attribute(k, []byte(attrs[k])))
 	}
 	put, err := hrpc.NewPut(table, row, opts...)
 	if err != nil {
@@ -538,12 +547,8 @@ func prepareDelete(st statement) (action, error) {
 	} else {
 		opts = append(opts, hrpc.DeleteLatestVersion(col.family, col.qualifier))
 	}
-	keys, attrs, err := attributes(h)
-	if err != nil {
+	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
-	}
-	for _, k := range keys {
-		opts = append(opts, hrpc.Attribute(k, []byte(attrs[k])))
 	}
 	del, err := hrpc.NewDelete(table, row, opts...)
 	if err != nil {
@@ -585,12 +590,8 @@ func prepareDeleteAll(st statement) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, attrs, err := attributes(h)
-	if err != nil {
+	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
-	}
-	for _, k := range keys {
-		opts = append(opts, hrpc.Attribute(k, []byte(attrs[k])))
 	}
 	del, err := hrpc.NewDelete(table, row, opts...)
 	if err != nil {
@@ -736,12 +737,8 @@ func prepareIncr(st statement) (action, error) {
 		}
 	}
 	opts := []hrpc.IncrementOption{hrpc.Amount(col.family, col.qualifier, delta)}
-	keys, attrs, err := attributes(h)
-	if err != nil {
+	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
-	}
-	for _, k := range keys {
-		opts = append(opts, hrpc.Attribute(k, []byte(attrs[k])))
 	}
 	inc, err := hrpc.NewIncrement(table, row, opts...)
 	if err != nil {
@@ -836,12 +833,8 @@ func prepareAppend(st statement) (action, error) {
 		return nil, fmt.Errorf("value: %v", err)
 	}
 	opts := []hrpc.AppendOption{hrpc.Value(col.family, col.qualifier, []byte(val))}
-	keys, attrs, err := attributes(h)
-	if err != nil {
+	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
-	}
-	for _, k := range keys {
-		opts = append(opts, hrpc.Attribute(k, []byte(attrs[k])))
 	}
 	app, err := hrpc.NewAppend(table, row, opts...)
 	if err != nil {
