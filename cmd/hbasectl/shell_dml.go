@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -161,11 +162,10 @@ func prepareGet(st statement) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		res, err := client.Get(ctx, get)
 		if err != nil {
@@ -274,11 +274,10 @@ func prepareScan(st statement) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		out := &cellsOut{Table: table, Cells: []cellOut{}, format: spec.format}
 		stream := !sh.c.json
@@ -366,11 +365,10 @@ func prepareCount(st statement) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		out := &countOut{Table: table}
 		for res, err := range client.Scan(ctx, scan) {
@@ -499,21 +497,22 @@ func preparePut(st statement) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mutate(table, row, "put", "wrote "+quoteShell(string(col.family)+":"+string(col.qualifier)), func(ctx context.Context, sh *shell) (*hrpc.Result, error) {
-		client, err := sh.c.connect(ctx)
-		if err != nil {
-			return nil, err
-		}
+	return mutate(table, row, "put", "wrote "+quoteShell(string(col.family)+":"+string(col.qualifier)), func(ctx context.Context, client *hbase.Client) (*hrpc.Result, error) {
 		return client.Put(ctx, put)
 	}), nil
 }
 
-// mutate runs one write and says what it did.
-func mutate(table string, row []byte, verb, what string, send func(context.Context, *shell) (*hrpc.Result, error)) action {
+// mutate runs one write and says what it did. Unlike clientWithTimeout, it connects within
+// -timeout, as the write verbs always have.
+func mutate(table string, row []byte, verb, what string, send func(context.Context, *hbase.Client) (*hrpc.Result, error)) action {
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
 		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
-		if _, err := send(ctx, sh); err != nil {
+		client, err := sh.c.connect(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := send(ctx, client); err != nil {
 			return nil, err
 		}
 		return &writeOut{Verb: verb, Table: table, Row: formatBinary(row), What: what}, nil
@@ -554,11 +553,7 @@ func prepareDelete(st statement) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mutate(table, row, "delete", what, func(ctx context.Context, sh *shell) (*hrpc.Result, error) {
-		client, err := sh.c.connect(ctx)
-		if err != nil {
-			return nil, err
-		}
+	return mutate(table, row, "delete", what, func(ctx context.Context, client *hbase.Client) (*hrpc.Result, error) {
 		return client.Delete(ctx, del)
 	}), nil
 }
@@ -597,11 +592,7 @@ func prepareDeleteAll(st statement) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mutate(table, row, "deleteall", what, func(ctx context.Context, sh *shell) (*hrpc.Result, error) {
-		client, err := sh.c.connect(ctx)
-		if err != nil {
-			return nil, err
-		}
+	return mutate(table, row, "deleteall", what, func(ctx context.Context, client *hbase.Client) (*hrpc.Result, error) {
 		return client.Delete(ctx, del)
 	}), nil
 }
@@ -677,11 +668,10 @@ func prepareDeleteByPrefix(args []value, h value) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		var rows [][]byte
 		for res, err := range client.Scan(ctx, scan) {
@@ -745,11 +735,10 @@ func prepareIncr(st statement) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		res, err := client.Increment(ctx, inc)
 		if err != nil {
@@ -792,11 +781,10 @@ func prepareGetCounter(st statement) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		res, err := client.Get(ctx, get)
 		if err != nil {
@@ -841,11 +829,10 @@ func prepareAppend(st statement) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		res, err := client.Append(ctx, app)
 		if err != nil {
