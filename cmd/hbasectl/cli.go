@@ -311,3 +311,14 @@ func pingUntil(ctx context.Context, client *hbase.Client) error {
 func (c *cli) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, c.timeout)
 }
+
+// clientWithTimeout returns the client, connecting first, and ctx bounded by -timeout for the
+// command's calls; the connect is bounded by -connect-timeout alone, as in adminWithTimeout.
+func (c *cli) clientWithTimeout(ctx context.Context) (*hbase.Client, context.Context, context.CancelFunc, error) {
+	client, err := c.connect(ctx)
+	if err != nil {
+		return nil, ctx, func() {}, err
+	}
+	ctx, cancel := c.withTimeout(ctx)
+	return client, ctx, cancel, nil
+}

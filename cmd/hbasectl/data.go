@@ -152,11 +152,10 @@ func getCmd() *command {
 				if err != nil {
 					return usagef("get: %v", err)
 				}
-				client, err := c.connect(ctx)
+				client, ctx, cancel, err := c.clientWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				res, err := client.Get(ctx, get)
 				if err != nil {
@@ -220,11 +219,10 @@ func putCmd() *command {
 				if err != nil {
 					return usagef("put: %v", err)
 				}
-				client, err := c.connect(ctx)
+				client, ctx, cancel, err := c.clientWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				if _, err := client.Put(ctx, put); err != nil {
 					return err
@@ -297,11 +295,10 @@ func scanCmd() *command {
 				if err != nil {
 					return usagef("scan: %v", err)
 				}
-				client, err := c.connect(ctx)
+				client, ctx, cancel, err := c.clientWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				out := &cellsResult{Table: args[0], Cells: []cellOut{}}
 				for res, err := range client.Scan(ctx, scan) {
@@ -351,11 +348,10 @@ func countCmd() *command {
 				if err != nil {
 					return usagef("count: %v", err)
 				}
-				client, err := c.connect(ctx)
+				client, ctx, cancel, err := c.clientWithTimeout(ctx)
 				if err != nil {
 					return err
 				}
-				ctx, cancel := c.withTimeout(ctx)
 				defer cancel()
 				out := &countResult{Table: args[0]}
 				for _, err := range client.Scan(ctx, scan) {

@@ -132,11 +132,11 @@ func prepareAlter(st statement) (action, error) {
 	}
 	var steps []alterStep
 	for _, a := range st.args[1:] {
-		s, err := alterSteps(a)
+		s, err := alterStepOf(a)
 		if err != nil {
 			return nil, err
 		}
-		steps = append(steps, s...)
+		steps = append(steps, s)
 	}
 	// Dry run on a descriptor with every family the steps name, so bad values are refused
 	// before anything is sent; the real run applies them to the table's descriptor.
@@ -171,25 +171,20 @@ type stepError struct{ err error }
 
 func (e *stepError) Error() string { return e.err.Error() }
 
-func alterSteps(a value) ([]alterStep, error) {
+// alterStepOf reads one argument of alter after the table name: a family name, or a hash
+// that changes a family, deletes one, or sets or unsets table attributes.
+func alterStepOf(a value) (alterStep, error) {
 	switch a.kind {
 	case vString:
-		name := a.s
-		if _, err := hrpc.NewFamily(name); err != nil {
-			return nil, err
-		}
-		return []alterStep{func(t *hrpc.TableDescriptor) (string, error) {
-			if f := t.Family(name); f != nil {
-				*f = hrpc.FamilyDescriptor{Name: name}
-				return "Reset family " + quoteShell(name) + " to the default settings", nil
-			}
-			t.Families = append(t.Families, hrpc.FamilyDescriptor{Name: name})
-			return "Added family " + quoteShell(name), nil
-		}}, nil
+		return resetFamilyStep(a.s)
 	case vHash:
-	default:
-		return nil, fmt.Errorf("want a family name or a hash, got %s", a.describe())
+		return alterHashStep(a)
 	}
+	return nil, fmt.Errorf("want a family name or a hash, got %s", a.describe())
+}
+
+// alterHashStep reads a hash argument of alter; its METHOD says what kind of change it is.
+func alterHashStep(a value) (alterStep, error) {
 	method := ""
 	if mv, ok := a.get("METHOD"); ok {
 		m, err := strVal(mv, "METHOD")
@@ -198,12 +193,13 @@ func alterSteps(a value) ([]alterStep, error) {
 		}
 		method = m
 	}
+	// 'delete' => 'family' is the shell's other way to write a family delete.
 	if dv, ok := a.get("delete"); ok && len(a.hash) == 1 {
 		name, err := strVal(dv, "delete")
 		if err != nil {
 			return nil, err
 		}
-		return []alterStep{deleteFamilyStep(name)}, nil
+		return deleteFamilyStep(name), nil
 	}
 	nv, hasName := a.get("NAME")
 	switch method {
@@ -215,56 +211,89 @@ func alterSteps(a value) ([]alterStep, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []alterStep{deleteFamilyStep(name)}, nil
+		return deleteFamilyStep(name), nil
 	case "table_att_unset":
 		if !hasName {
 			return nil, fmt.Errorf("METHOD => 'table_att_unset' needs NAME => 'ATTRIBUTE'")
 		}
-		names, err := strList(nv, "NAME")
-		if err != nil {
-			return nil, err
-		}
-		return []alterStep{func(t *hrpc.TableDescriptor) (string, error) {
-			for _, n := range names {
-				if _, ok := t.Attributes[n]; !ok {
-					return "", fmt.Errorf("table has no attribute %s to unset", n)
-				}
-				delete(t.Attributes, n)
-			}
-			return "Unset " + strings.Join(names, ", "), nil
-		}}, nil
+		return unsetTableAttrStep(nv)
 	case "", "table_att":
 	default:
 		return nil, fmt.Errorf("METHOD: want 'delete', 'table_att' or 'table_att_unset', got %s", quoteShell(method))
 	}
 	if hasName && method == "" {
-		name, err := strVal(nv, "NAME")
-		if err != nil {
-			return nil, err
+		return changeFamilyStep(nv, a)
+	}
+	return setTableAttrStep(a)
+}
+
+// resetFamilyStep is alter 'table', 'family': it adds the family, or gives an existing one
+// the default settings.
+func resetFamilyStep(name string) (alterStep, error) {
+	if _, err := hrpc.NewFamily(name); err != nil {
+		return nil, err
+	}
+	return func(t *hrpc.TableDescriptor) (string, error) {
+		if f := t.Family(name); f != nil {
+			*f = hrpc.FamilyDescriptor{Name: name}
+			return "Reset family " + quoteShell(name) + " to the default settings", nil
 		}
-		probe := hrpc.FamilyDescriptor{Name: name}
-		if err := applyFamily(&probe, a); err != nil {
-			return nil, fmt.Errorf("family %s: %v", quoteShell(name), err)
-		}
-		if _, err := hrpc.NewFamily(name); err != nil {
-			return nil, err
-		}
-		return []alterStep{func(t *hrpc.TableDescriptor) (string, error) {
-			if f := t.Family(name); f != nil {
-				if err := applyFamily(f, a); err != nil {
-					return "", err
-				}
-				return "Changed family " + quoteShell(name), nil
+		t.Families = append(t.Families, hrpc.FamilyDescriptor{Name: name})
+		return "Added family " + quoteShell(name), nil
+	}, nil
+}
+
+// unsetTableAttrStep removes the table attributes NAME names (one or a list).
+func unsetTableAttrStep(nv value) (alterStep, error) {
+	names, err := strList(nv, "NAME")
+	if err != nil {
+		return nil, err
+	}
+	return func(t *hrpc.TableDescriptor) (string, error) {
+		for _, n := range names {
+			if _, ok := t.Attributes[n]; !ok {
+				return "", fmt.Errorf("table has no attribute %s to unset", n)
 			}
-			f := hrpc.FamilyDescriptor{Name: name}
-			if err := applyFamily(&f, a); err != nil {
+			delete(t.Attributes, n)
+		}
+		return "Unset " + strings.Join(names, ", "), nil
+	}, nil
+}
+
+// changeFamilyStep sets the keys of hash a on the family NAME (nv) names, adding the family
+// if the table lacks it. The keys are first applied to a probe family, so that a bad value
+// is refused before anything is sent.
+func changeFamilyStep(nv, a value) (alterStep, error) {
+	name, err := strVal(nv, "NAME")
+	if err != nil {
+		return nil, err
+	}
+	probe := hrpc.FamilyDescriptor{Name: name}
+	if err := applyFamily(&probe, a); err != nil {
+		return nil, fmt.Errorf("family %s: %v", quoteShell(name), err)
+	}
+	if _, err := hrpc.NewFamily(name); err != nil {
+		return nil, err
+	}
+	return func(t *hrpc.TableDescriptor) (string, error) {
+		if f := t.Family(name); f != nil {
+			if err := applyFamily(f, a); err != nil {
 				return "", err
 			}
-			t.Families = append(t.Families, f)
-			return "Added family " + quoteShell(name), nil
-		}}, nil
-	}
-	// Table attributes.
+			return "Changed family " + quoteShell(name), nil
+		}
+		f := hrpc.FamilyDescriptor{Name: name}
+		if err := applyFamily(&f, a); err != nil {
+			return "", err
+		}
+		t.Families = append(t.Families, f)
+		return "Added family " + quoteShell(name), nil
+	}, nil
+}
+
+// setTableAttrStep sets the table attributes of hash a, which are first applied to a probe
+// descriptor so that a bad one is refused before anything is sent.
+func setTableAttrStep(a value) (alterStep, error) {
 	probe := &hrpc.TableDescriptor{}
 	var keys []string
 	for _, e := range a.hash {
@@ -279,7 +308,7 @@ func alterSteps(a value) ([]alterStep, error) {
 		}
 		keys = append(keys, e.key)
 	}
-	return []alterStep{func(t *hrpc.TableDescriptor) (string, error) {
+	return func(t *hrpc.TableDescriptor) (string, error) {
 		for _, e := range a.hash {
 			if e.key != "METHOD" {
 				if err := applyTableAttr(t, e.key, e.val); err != nil {
@@ -288,7 +317,7 @@ func alterSteps(a value) ([]alterStep, error) {
 			}
 		}
 		return "Set " + strings.Join(keys, ", "), nil
-	}}, nil
+	}, nil
 }
 
 func deleteFamilyStep(name string) alterStep {

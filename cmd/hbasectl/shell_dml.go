@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -161,11 +162,10 @@ func prepareGet(st statement) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		res, err := client.Get(ctx, get)
 		if err != nil {
@@ -274,11 +274,10 @@ func prepareScan(st statement) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		out := &cellsOut{Table: table, Cells: []cellOut{}, format: spec.format}
 		stream := !sh.c.json
@@ -366,11 +365,10 @@ func prepareCount(st statement) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		out := &countOut{Table: table}
 		for res, err := range client.Scan(ctx, scan) {
@@ -441,13 +439,26 @@ func timestampArg(v value) (uint64, error) {
 	return uint64(ts), nil
 }
 
-func attributes(h value) ([]string, map[string]string, error) {
+// withAttributes appends to opts an hrpc.Attribute for each entry of h's ATTRIBUTES, in key
+// order. O is the request's option type: hrpc.AttributeOption implements it for every request
+// with attributes, which a type parameter cannot say, so any other O is an error here.
+func withAttributes[O any](opts []O, h value) ([]O, error) {
 	v, ok := h.get("ATTRIBUTES")
 	if !ok {
-		return nil, nil, nil
+		return opts, nil
 	}
 	m, err := stringMap(v, "ATTRIBUTES")
-	return sortedKeys(m), m, err
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(m) {
+		o, ok := any(hrpc.Attribute(k, []byte(m[k]))).(O)
+		if !ok {
+			return nil, fmt.Errorf("ATTRIBUTES: this request takes no attributes")
+		}
+		opts = append(opts, o)
+	}
+	return opts, nil
 }
 
 func preparePut(st statement) (action, error) {
@@ -479,32 +490,29 @@ func preparePut(st statement) (action, error) {
 	} else {
 		opts = append(opts, hrpc.Value(col.family, col.qualifier, []byte(val)))
 	}
-	keys, attrs, err := attributes(h)
-	if err != nil {
+	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
-	}
-	for _, k := range keys {
-		opts = append(opts, hrpc.Attribute(k, []byte(attrs[k])))
 	}
 	put, err := hrpc.NewPut(table, row, opts...)
 	if err != nil {
 		return nil, err
 	}
-	return mutate(table, row, "put", "wrote "+quoteShell(string(col.family)+":"+string(col.qualifier)), func(ctx context.Context, sh *shell) (*hrpc.Result, error) {
-		client, err := sh.c.connect(ctx)
-		if err != nil {
-			return nil, err
-		}
+	return mutate(table, row, "put", "wrote "+quoteShell(string(col.family)+":"+string(col.qualifier)), func(ctx context.Context, client *hbase.Client) (*hrpc.Result, error) {
 		return client.Put(ctx, put)
 	}), nil
 }
 
-// mutate runs one write and says what it did.
-func mutate(table string, row []byte, verb, what string, send func(context.Context, *shell) (*hrpc.Result, error)) action {
+// mutate runs one write and says what it did. Unlike clientWithTimeout, it connects within
+// -timeout, as the write verbs always have.
+func mutate(table string, row []byte, verb, what string, send func(context.Context, *hbase.Client) (*hrpc.Result, error)) action {
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
 		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
-		if _, err := send(ctx, sh); err != nil {
+		client, err := sh.c.connect(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := send(ctx, client); err != nil {
 			return nil, err
 		}
 		return &writeOut{Verb: verb, Table: table, Row: formatBinary(row), What: what}, nil
@@ -538,22 +546,14 @@ func prepareDelete(st statement) (action, error) {
 	} else {
 		opts = append(opts, hrpc.DeleteLatestVersion(col.family, col.qualifier))
 	}
-	keys, attrs, err := attributes(h)
-	if err != nil {
+	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
-	}
-	for _, k := range keys {
-		opts = append(opts, hrpc.Attribute(k, []byte(attrs[k])))
 	}
 	del, err := hrpc.NewDelete(table, row, opts...)
 	if err != nil {
 		return nil, err
 	}
-	return mutate(table, row, "delete", what, func(ctx context.Context, sh *shell) (*hrpc.Result, error) {
-		client, err := sh.c.connect(ctx)
-		if err != nil {
-			return nil, err
-		}
+	return mutate(table, row, "delete", what, func(ctx context.Context, client *hbase.Client) (*hrpc.Result, error) {
 		return client.Delete(ctx, del)
 	}), nil
 }
@@ -585,22 +585,14 @@ func prepareDeleteAll(st statement) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, attrs, err := attributes(h)
-	if err != nil {
+	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
-	}
-	for _, k := range keys {
-		opts = append(opts, hrpc.Attribute(k, []byte(attrs[k])))
 	}
 	del, err := hrpc.NewDelete(table, row, opts...)
 	if err != nil {
 		return nil, err
 	}
-	return mutate(table, row, "deleteall", what, func(ctx context.Context, sh *shell) (*hrpc.Result, error) {
-		client, err := sh.c.connect(ctx)
-		if err != nil {
-			return nil, err
-		}
+	return mutate(table, row, "deleteall", what, func(ctx context.Context, client *hbase.Client) (*hrpc.Result, error) {
 		return client.Delete(ctx, del)
 	}), nil
 }
@@ -676,11 +668,10 @@ func prepareDeleteByPrefix(args []value, h value) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		var rows [][]byte
 		for res, err := range client.Scan(ctx, scan) {
@@ -736,23 +727,18 @@ func prepareIncr(st statement) (action, error) {
 		}
 	}
 	opts := []hrpc.IncrementOption{hrpc.Amount(col.family, col.qualifier, delta)}
-	keys, attrs, err := attributes(h)
-	if err != nil {
+	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
-	}
-	for _, k := range keys {
-		opts = append(opts, hrpc.Attribute(k, []byte(attrs[k])))
 	}
 	inc, err := hrpc.NewIncrement(table, row, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		res, err := client.Increment(ctx, inc)
 		if err != nil {
@@ -795,11 +781,10 @@ func prepareGetCounter(st statement) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		res, err := client.Get(ctx, get)
 		if err != nil {
@@ -836,23 +821,18 @@ func prepareAppend(st statement) (action, error) {
 		return nil, fmt.Errorf("value: %v", err)
 	}
 	opts := []hrpc.AppendOption{hrpc.Value(col.family, col.qualifier, []byte(val))}
-	keys, attrs, err := attributes(h)
-	if err != nil {
+	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
-	}
-	for _, k := range keys {
-		opts = append(opts, hrpc.Attribute(k, []byte(attrs[k])))
 	}
 	app, err := hrpc.NewAppend(table, row, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
-		client, err := sh.c.connect(ctx)
+		client, ctx, cancel, err := sh.c.clientWithTimeout(ctx)
 		if err != nil {
 			return nil, err
 		}
-		ctx, cancel := sh.c.withTimeout(ctx)
 		defer cancel()
 		res, err := client.Append(ctx, app)
 		if err != nil {

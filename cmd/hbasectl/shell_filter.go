@@ -227,280 +227,402 @@ var filterNames = []string{
 	"SingleColumnValueFilter", "TimestampsFilter", "ValueFilter",
 }
 
+// filterBuilder makes one named filter from its arguments.
+type filterBuilder func(args filterArgs) (hrpc.Filter, error)
+
 func buildFilter(name string, args []filterTok) (hrpc.Filter, error) {
-	want := func(counts ...int) error {
-		for _, n := range counts {
-			if len(args) == n {
-				return nil
-			}
-		}
-		ns := make([]string, len(counts))
-		for i, n := range counts {
-			ns[i] = strconv.Itoa(n)
-		}
-		return fmt.Errorf("want %s arguments, got %d", strings.Join(ns, " or "), len(args))
+	build := filterBuilderFor(name)
+	if build == nil {
+		return nil, fmt.Errorf("unknown filter: the filter language has %s", strings.Join(filterNames, ", "))
 	}
-	str := func(i int) ([]byte, error) {
-		if args[i].kind != 's' {
-			return nil, fmt.Errorf("argument %d: want a quoted string, got %s", i+1, args[i].text)
-		}
-		return []byte(args[i].text), nil
+	return build(filterArgs(args))
+}
+
+// filterBuilderFor is a switch rather than a map so that no package-level table can be
+// changed at run time; it returns nil for a name the language does not have.
+func filterBuilderFor(name string) filterBuilder {
+	switch name {
+	case "KeyOnlyFilter":
+		return keyOnlyFilter
+	case "FirstKeyOnlyFilter":
+		return firstKeyOnlyFilter
+	case "PrefixFilter":
+		return bytesFilter(func(b []byte) hrpc.Filter { return hrpc.PrefixFilter{Prefix: b} })
+	case "ColumnPrefixFilter":
+		return bytesFilter(func(b []byte) hrpc.Filter { return hrpc.ColumnPrefixFilter{Prefix: b} })
+	case "InclusiveStopFilter":
+		return bytesFilter(func(b []byte) hrpc.Filter { return hrpc.InclusiveStopFilter{StopRow: b} })
+	case "MultipleColumnPrefixFilter":
+		return multipleColumnPrefixFilter
+	case "PageFilter":
+		return countFilter(func(n int64) hrpc.Filter { return hrpc.PageFilter{PageSize: n} })
+	case "ColumnCountGetFilter":
+		return countFilter(func(n int64) hrpc.Filter { return hrpc.ColumnCountGetFilter{Limit: int32(n)} })
+	case "ColumnPaginationFilter":
+		return columnPaginationFilter
+	case "TimestampsFilter":
+		return timestampsFilter
+	case "RowFilter":
+		return compareFilter(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter { return hrpc.RowFilter{Op: o, Comparator: c} })
+	case "FamilyFilter":
+		return compareFilter(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter { return hrpc.FamilyFilter{Op: o, Comparator: c} })
+	case "QualifierFilter":
+		return compareFilter(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter {
+			return hrpc.QualifierFilter{Op: o, Comparator: c}
+		})
+	case "ValueFilter":
+		return compareFilter(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter { return hrpc.ValueFilter{Op: o, Comparator: c} })
+	case "ColumnRangeFilter":
+		return columnRangeFilter
+	case "SingleColumnValueFilter":
+		return singleColumnValueFilter
+	case "SingleColumnValueExcludeFilter":
+		return singleColumnValueExcludeFilter
+	case "ColumnValueFilter":
+		return columnValueFilter
+	case "DependentColumnFilter":
+		return dependentColumnFilter
 	}
-	num := func(i int) (int64, error) {
-		if args[i].kind != 'n' {
-			return 0, fmt.Errorf("argument %d: want a number, got %q", i+1, args[i].text)
-		}
-		n, err := strconv.ParseInt(args[i].text, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("argument %d: want an integer, got %q", i+1, args[i].text)
-		}
-		return n, nil
+	return nil
+}
+
+func keyOnlyFilter(args filterArgs) (hrpc.Filter, error) {
+	if err := args.want(0, 1); err != nil {
+		return nil, err
 	}
-	boolean := func(i int) (bool, error) {
-		if args[i].kind == 'w' {
-			switch strings.ToLower(args[i].text) {
-			case "true":
-				return true, nil
-			case "false":
-				return false, nil
-			}
-		}
-		return false, fmt.Errorf("argument %d: want true or false, got %q", i+1, args[i].text)
-	}
-	op := func(i int) (hrpc.CompareOp, error) {
-		ops := map[string]hrpc.CompareOp{"<": hrpc.Less, "<=": hrpc.LessOrEqual, "=": hrpc.Equal, "!=": hrpc.NotEqual, ">": hrpc.Greater, ">=": hrpc.GreaterOrEqual}
-		if o, ok := ops[args[i].text]; ok && args[i].kind == 'o' {
-			return o, nil
-		}
-		return 0, fmt.Errorf("argument %d: want a compare operator (<, <=, =, !=, >, >=), got %q", i+1, args[i].text)
-	}
-	comparator := func(i int, o hrpc.CompareOp) (hrpc.Comparator, error) {
-		b, err := str(i)
-		if err != nil {
-			return nil, err
-		}
-		kind, operand, ok := strings.Cut(string(b), ":")
-		if !ok {
-			return nil, fmt.Errorf("argument %d: want a comparator 'type:value' (binary, binaryprefix, regexstring or substring), got '%s'", i+1, b)
-		}
-		var c hrpc.Comparator
-		switch strings.ToLower(kind) {
-		case "binary":
-			c = hrpc.BinaryComparator{Value: []byte(operand)}
-		case "binaryprefix":
-			c = hrpc.BinaryPrefixComparator{Value: []byte(operand)}
-		case "regexstring":
-			c = hrpc.RegexStringComparator{Pattern: operand}
-		case "substring":
-			c = hrpc.SubstringComparator{Substr: operand}
-		default:
-			return nil, fmt.Errorf("argument %d: unknown comparator %q: want binary, binaryprefix, regexstring or substring", i+1, kind)
-		}
-		if (strings.EqualFold(kind, "regexstring") || strings.EqualFold(kind, "substring")) && o != hrpc.Equal && o != hrpc.NotEqual {
-			return nil, fmt.Errorf("a %s comparator goes only with = or !=", kind)
-		}
-		return c, nil
-	}
-	compare := func(build func(hrpc.CompareOp, hrpc.Comparator) hrpc.Filter) (hrpc.Filter, error) {
-		if err := want(2); err != nil {
-			return nil, err
-		}
-		o, err := op(0)
+	f := hrpc.KeyOnlyFilter{}
+	if len(args) == 1 {
+		b, err := args.boolean(0)
 		if err != nil {
 			return nil, err
 		}
-		c, err := comparator(1, o)
+		f.LenAsValue = b
+	}
+	return f, nil
+}
+
+func firstKeyOnlyFilter(args filterArgs) (hrpc.Filter, error) {
+	if err := args.want(0); err != nil {
+		return nil, err
+	}
+	return hrpc.FirstKeyOnlyFilter{}, nil
+}
+
+// bytesFilter builds the filters whose one argument is a row or column prefix or key.
+func bytesFilter(build func([]byte) hrpc.Filter) filterBuilder {
+	return func(args filterArgs) (hrpc.Filter, error) {
+		if err := args.want(1); err != nil {
+			return nil, err
+		}
+		b, err := args.str(0)
+		if err != nil {
+			return nil, err
+		}
+		return build(b), nil
+	}
+}
+
+// multipleColumnPrefixFilter takes any number of prefixes, none included.
+func multipleColumnPrefixFilter(args filterArgs) (hrpc.Filter, error) {
+	f := hrpc.MultipleColumnPrefixFilter{}
+	for i := range args {
+		b, err := args.str(i)
+		if err != nil {
+			return nil, err
+		}
+		f.Prefixes = append(f.Prefixes, b)
+	}
+	return f, nil
+}
+
+// countFilter builds the filters whose one argument is a limit.
+func countFilter(build func(int64) hrpc.Filter) filterBuilder {
+	return func(args filterArgs) (hrpc.Filter, error) {
+		if err := args.want(1); err != nil {
+			return nil, err
+		}
+		n, err := args.num(0)
+		if err != nil {
+			return nil, err
+		}
+		return build(n), nil
+	}
+}
+
+func columnPaginationFilter(args filterArgs) (hrpc.Filter, error) {
+	if err := args.want(2); err != nil {
+		return nil, err
+	}
+	limit, err := args.num(0)
+	if err != nil {
+		return nil, err
+	}
+	offset, err := args.num(1)
+	if err != nil {
+		return nil, err
+	}
+	return hrpc.ColumnPaginationFilter{Limit: int32(limit), Offset: int32(offset)}, nil
+}
+
+// timestampsFilter takes any number of timestamps, none included.
+func timestampsFilter(args filterArgs) (hrpc.Filter, error) {
+	f := hrpc.TimestampsFilter{}
+	for i := range args {
+		n, err := args.num(i)
+		if err != nil {
+			return nil, err
+		}
+		f.Timestamps = append(f.Timestamps, n)
+	}
+	return f, nil
+}
+
+// compareFilter builds the filters of an operator and a comparator (RowFilter and its kin).
+func compareFilter(build func(hrpc.CompareOp, hrpc.Comparator) hrpc.Filter) filterBuilder {
+	return func(args filterArgs) (hrpc.Filter, error) {
+		if err := args.want(2); err != nil {
+			return nil, err
+		}
+		o, err := args.op(0)
+		if err != nil {
+			return nil, err
+		}
+		c, err := args.comparator(1, o)
 		if err != nil {
 			return nil, err
 		}
 		return build(o, c), nil
 	}
-	switch name {
-	case "KeyOnlyFilter":
-		if err := want(0, 1); err != nil {
-			return nil, err
-		}
-		f := hrpc.KeyOnlyFilter{}
-		if len(args) == 1 {
-			b, err := boolean(0)
-			if err != nil {
-				return nil, err
-			}
-			f.LenAsValue = b
-		}
-		return f, nil
-	case "FirstKeyOnlyFilter":
-		if err := want(0); err != nil {
-			return nil, err
-		}
-		return hrpc.FirstKeyOnlyFilter{}, nil
-	case "PrefixFilter", "ColumnPrefixFilter", "InclusiveStopFilter":
-		if err := want(1); err != nil {
-			return nil, err
-		}
-		b, err := str(0)
-		if err != nil {
-			return nil, err
-		}
-		switch name {
-		case "PrefixFilter":
-			return hrpc.PrefixFilter{Prefix: b}, nil
-		case "ColumnPrefixFilter":
-			return hrpc.ColumnPrefixFilter{Prefix: b}, nil
-		}
-		return hrpc.InclusiveStopFilter{StopRow: b}, nil
-	case "MultipleColumnPrefixFilter":
-		f := hrpc.MultipleColumnPrefixFilter{}
-		for i := range args {
-			b, err := str(i)
-			if err != nil {
-				return nil, err
-			}
-			f.Prefixes = append(f.Prefixes, b)
-		}
-		return f, nil
-	case "ColumnCountGetFilter", "PageFilter":
-		if err := want(1); err != nil {
-			return nil, err
-		}
-		n, err := num(0)
-		if err != nil {
-			return nil, err
-		}
-		if name == "PageFilter" {
-			return hrpc.PageFilter{PageSize: n}, nil
-		}
-		return hrpc.ColumnCountGetFilter{Limit: int32(n)}, nil
-	case "ColumnPaginationFilter":
-		if err := want(2); err != nil {
-			return nil, err
-		}
-		limit, err := num(0)
-		if err != nil {
-			return nil, err
-		}
-		offset, err := num(1)
-		if err != nil {
-			return nil, err
-		}
-		return hrpc.ColumnPaginationFilter{Limit: int32(limit), Offset: int32(offset)}, nil
-	case "TimestampsFilter":
-		f := hrpc.TimestampsFilter{}
-		for i := range args {
-			n, err := num(i)
-			if err != nil {
-				return nil, err
-			}
-			f.Timestamps = append(f.Timestamps, n)
-		}
-		return f, nil
-	case "RowFilter":
-		return compare(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter { return hrpc.RowFilter{Op: o, Comparator: c} })
-	case "FamilyFilter":
-		return compare(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter { return hrpc.FamilyFilter{Op: o, Comparator: c} })
-	case "QualifierFilter":
-		return compare(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter {
-			return hrpc.QualifierFilter{Op: o, Comparator: c}
-		})
-	case "ValueFilter":
-		return compare(func(o hrpc.CompareOp, c hrpc.Comparator) hrpc.Filter { return hrpc.ValueFilter{Op: o, Comparator: c} })
-	case "ColumnRangeFilter":
-		if err := want(4); err != nil {
-			return nil, err
-		}
-		minCol, err := str(0)
-		if err != nil {
-			return nil, err
-		}
-		minIncl, err := boolean(1)
-		if err != nil {
-			return nil, err
-		}
-		maxCol, err := str(2)
-		if err != nil {
-			return nil, err
-		}
-		maxIncl, err := boolean(3)
-		if err != nil {
-			return nil, err
-		}
-		f := hrpc.ColumnRangeFilter{MinInclusive: minIncl, MaxInclusive: maxIncl}
-		if len(minCol) > 0 {
-			f.Min = minCol
-		}
-		if len(maxCol) > 0 {
-			f.Max = maxCol
-		}
-		return f, nil
-	case "SingleColumnValueFilter", "SingleColumnValueExcludeFilter", "ColumnValueFilter":
-		counts := []int{4, 6}
-		if name == "ColumnValueFilter" {
-			counts = []int{4}
-		}
-		if err := want(counts...); err != nil {
-			return nil, err
-		}
-		fam, err := str(0)
-		if err != nil {
-			return nil, err
-		}
-		qual, err := str(1)
-		if err != nil {
-			return nil, err
-		}
-		o, err := op(2)
-		if err != nil {
-			return nil, err
-		}
-		c, err := comparator(3, o)
-		if err != nil {
-			return nil, err
-		}
-		if name == "ColumnValueFilter" {
-			return hrpc.ColumnValueFilter{Family: fam, Qualifier: qual, Op: o, Comparator: c}, nil
-		}
-		f := hrpc.SingleColumnValueFilter{Family: fam, Qualifier: qual, Op: o, Comparator: c}
-		if len(args) == 6 {
-			if f.FilterIfMissing, err = boolean(4); err != nil {
-				return nil, err
-			}
-			latestOnly, err := boolean(5)
-			if err != nil {
-				return nil, err
-			}
-			f.AllVersions = !latestOnly
-		}
-		if name == "SingleColumnValueExcludeFilter" {
-			return hrpc.SingleColumnValueExcludeFilter(f), nil
-		}
-		return f, nil
-	case "DependentColumnFilter":
-		if err := want(2, 3, 5); err != nil {
-			return nil, err
-		}
-		fam, err := str(0)
-		if err != nil {
-			return nil, err
-		}
-		qual, err := str(1)
-		if err != nil {
-			return nil, err
-		}
-		f := hrpc.DependentColumnFilter{Family: fam, Qualifier: qual}
-		if len(args) >= 3 {
-			if f.DropDependentColumn, err = boolean(2); err != nil {
-				return nil, err
-			}
-		}
-		if len(args) == 5 {
-			if f.Op, err = op(3); err != nil {
-				return nil, err
-			}
-			if f.Comparator, err = comparator(4, f.Op); err != nil {
-				return nil, err
-			}
-		}
-		return f, nil
+}
+
+func columnRangeFilter(args filterArgs) (hrpc.Filter, error) {
+	if err := args.want(4); err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("unknown filter: the filter language has %s", strings.Join(filterNames, ", "))
+	minCol, err := args.str(0)
+	if err != nil {
+		return nil, err
+	}
+	minIncl, err := args.boolean(1)
+	if err != nil {
+		return nil, err
+	}
+	maxCol, err := args.str(2)
+	if err != nil {
+		return nil, err
+	}
+	maxIncl, err := args.boolean(3)
+	if err != nil {
+		return nil, err
+	}
+	f := hrpc.ColumnRangeFilter{MinInclusive: minIncl, MaxInclusive: maxIncl}
+	// An empty quoted bound means "unbounded", which the filter says with a nil slice.
+	if len(minCol) > 0 {
+		f.Min = minCol
+	}
+	if len(maxCol) > 0 {
+		f.Max = maxCol
+	}
+	return f, nil
+}
+
+// columnCompare is the family, qualifier, operator and comparator that the column value
+// filters all begin with.
+type columnCompare struct {
+	family, qualifier []byte
+	op                hrpc.CompareOp
+	comparator        hrpc.Comparator
+}
+
+func (args filterArgs) columnCompare() (columnCompare, error) {
+	var cc columnCompare
+	var err error
+	if cc.family, err = args.str(0); err != nil {
+		return cc, err
+	}
+	if cc.qualifier, err = args.str(1); err != nil {
+		return cc, err
+	}
+	if cc.op, err = args.op(2); err != nil {
+		return cc, err
+	}
+	cc.comparator, err = args.comparator(3, cc.op)
+	return cc, err
+}
+
+func columnValueFilter(args filterArgs) (hrpc.Filter, error) {
+	if err := args.want(4); err != nil {
+		return nil, err
+	}
+	cc, err := args.columnCompare()
+	if err != nil {
+		return nil, err
+	}
+	return hrpc.ColumnValueFilter{Family: cc.family, Qualifier: cc.qualifier, Op: cc.op, Comparator: cc.comparator}, nil
+}
+
+func singleColumnValueExcludeFilter(args filterArgs) (hrpc.Filter, error) {
+	f, err := singleColumnValue(args)
+	if err != nil {
+		return nil, err
+	}
+	return hrpc.SingleColumnValueExcludeFilter(f), nil
+}
+
+func singleColumnValueFilter(args filterArgs) (hrpc.Filter, error) {
+	f, err := singleColumnValue(args)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// singleColumnValue reads the arguments SingleColumnValueFilter and its Exclude variant share:
+// a column compare, then optionally filterIfMissing and latestVersionOnly.
+func singleColumnValue(args filterArgs) (hrpc.SingleColumnValueFilter, error) {
+	if err := args.want(4, 6); err != nil {
+		return hrpc.SingleColumnValueFilter{}, err
+	}
+	cc, err := args.columnCompare()
+	if err != nil {
+		return hrpc.SingleColumnValueFilter{}, err
+	}
+	f := hrpc.SingleColumnValueFilter{Family: cc.family, Qualifier: cc.qualifier, Op: cc.op, Comparator: cc.comparator}
+	if len(args) == 6 {
+		if f.FilterIfMissing, err = args.boolean(4); err != nil {
+			return hrpc.SingleColumnValueFilter{}, err
+		}
+		latestOnly, err := args.boolean(5)
+		if err != nil {
+			return hrpc.SingleColumnValueFilter{}, err
+		}
+		f.AllVersions = !latestOnly
+	}
+	return f, nil
+}
+
+func dependentColumnFilter(args filterArgs) (hrpc.Filter, error) {
+	if err := args.want(2, 3, 5); err != nil {
+		return nil, err
+	}
+	fam, err := args.str(0)
+	if err != nil {
+		return nil, err
+	}
+	qual, err := args.str(1)
+	if err != nil {
+		return nil, err
+	}
+	f := hrpc.DependentColumnFilter{Family: fam, Qualifier: qual}
+	if len(args) >= 3 {
+		if f.DropDependentColumn, err = args.boolean(2); err != nil {
+			return nil, err
+		}
+	}
+	if len(args) == 5 {
+		if f.Op, err = args.op(3); err != nil {
+			return nil, err
+		}
+		if f.Comparator, err = args.comparator(4, f.Op); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// filterArgs are a filter's arguments; its methods read one argument as a given type, with
+// an error that names the argument by its 1-based position, as the user counts them.
+type filterArgs []filterTok
+
+func (args filterArgs) want(counts ...int) error {
+	for _, n := range counts {
+		if len(args) == n {
+			return nil
+		}
+	}
+	ns := make([]string, len(counts))
+	for i, n := range counts {
+		ns[i] = strconv.Itoa(n)
+	}
+	return fmt.Errorf("want %s arguments, got %d", strings.Join(ns, " or "), len(args))
+}
+
+func (args filterArgs) str(i int) ([]byte, error) {
+	if args[i].kind != 's' {
+		return nil, fmt.Errorf("argument %d: want a quoted string, got %s", i+1, args[i].text)
+	}
+	return []byte(args[i].text), nil
+}
+
+func (args filterArgs) num(i int) (int64, error) {
+	if args[i].kind != 'n' {
+		return 0, fmt.Errorf("argument %d: want a number, got %q", i+1, args[i].text)
+	}
+	n, err := strconv.ParseInt(args[i].text, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("argument %d: want an integer, got %q", i+1, args[i].text)
+	}
+	return n, nil
+}
+
+func (args filterArgs) boolean(i int) (bool, error) {
+	if args[i].kind == 'w' {
+		switch strings.ToLower(args[i].text) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+	}
+	return false, fmt.Errorf("argument %d: want true or false, got %q", i+1, args[i].text)
+}
+
+func (args filterArgs) op(i int) (hrpc.CompareOp, error) {
+	if args[i].kind == 'o' {
+		switch args[i].text {
+		case "<":
+			return hrpc.Less, nil
+		case "<=":
+			return hrpc.LessOrEqual, nil
+		case "=":
+			return hrpc.Equal, nil
+		case "!=":
+			return hrpc.NotEqual, nil
+		case ">":
+			return hrpc.Greater, nil
+		case ">=":
+			return hrpc.GreaterOrEqual, nil
+		}
+	}
+	return 0, fmt.Errorf("argument %d: want a compare operator (<, <=, =, !=, >, >=), got %q", i+1, args[i].text)
+}
+
+// comparator reads a 'type:value' argument; o is the filter's operator, because HBase
+// refuses a regexstring or substring comparator with any operator but = and !=.
+func (args filterArgs) comparator(i int, o hrpc.CompareOp) (hrpc.Comparator, error) {
+	b, err := args.str(i)
+	if err != nil {
+		return nil, err
+	}
+	kind, operand, ok := strings.Cut(string(b), ":")
+	if !ok {
+		return nil, fmt.Errorf("argument %d: want a comparator 'type:value' (binary, binaryprefix, regexstring or substring), got '%s'", i+1, b)
+	}
+	var c hrpc.Comparator
+	switch strings.ToLower(kind) {
+	case "binary":
+		c = hrpc.BinaryComparator{Value: []byte(operand)}
+	case "binaryprefix":
+		c = hrpc.BinaryPrefixComparator{Value: []byte(operand)}
+	case "regexstring":
+		c = hrpc.RegexStringComparator{Pattern: operand}
+	case "substring":
+		c = hrpc.SubstringComparator{Substr: operand}
+	default:
+		return nil, fmt.Errorf("argument %d: unknown comparator %q: want binary, binaryprefix, regexstring or substring", i+1, kind)
+	}
+	if (strings.EqualFold(kind, "regexstring") || strings.EqualFold(kind, "substring")) && o != hrpc.Equal && o != hrpc.NotEqual {
+		return nil, fmt.Errorf("a %s comparator goes only with = or !=", kind)
+	}
+	return c, nil
 }

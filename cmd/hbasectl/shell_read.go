@@ -159,12 +159,30 @@ func readOptsFrom(h value, extraCols []string) (*readSpec, error) {
 		return nil, err
 	}
 	spec := &readSpec{versions: 1, format: &cellFormat{maxLength: -1, converters: map[string]string{}}}
+	if err := spec.readColumns(h, extraCols); err != nil {
+		return nil, err
+	}
+	// In this order, so that of several bad options the same one is reported as before.
+	for _, read := range []func(value) error{
+		spec.readFormatter, spec.readTimeRange, spec.readVersions, spec.readFilter,
+		spec.readConsistency, spec.readAttributes, spec.readMaxLength, spec.readCacheBlocks,
+	} {
+		if err := read(h); err != nil {
+			return nil, err
+		}
+	}
+	return spec, nil
+}
+
+// readColumns reads the COLUMN and COLUMNS options after the extra column arguments; a
+// column written 'family:qualifier:toInt' also names the converter its values print with.
+func (s *readSpec) readColumns(h value, extraCols []string) error {
 	colNames := extraCols
 	for _, key := range []string{"COLUMN", "COLUMNS"} {
 		if v, ok := h.get(key); ok {
 			names, err := strList(v, key)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			colNames = append(colNames, names...)
 		}
@@ -174,119 +192,162 @@ func readOptsFrom(h value, extraCols []string) (*readSpec, error) {
 		if q, conv, ok := strings.Cut(qual, ":"); hasQual && ok {
 			name, err := converterName(conv)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			spec.format.converters[fam+":"+q] = name
+			s.format.converters[fam+":"+q] = name
 			n = fam + ":" + q
 		}
 		col, err := parseShellColumn(n)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		spec.cols = append(spec.cols, col)
+		s.cols = append(s.cols, col)
 	}
+	return nil
+}
+
+func (s *readSpec) readFormatter(h value) error {
 	if v, ok := h.get("FORMATTER"); ok {
-		s, err := strVal(v, "FORMATTER")
+		text, err := strVal(v, "FORMATTER")
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if spec.format.formatter, err = converterName(s); err != nil {
-			return nil, err
+		if s.format.formatter, err = converterName(text); err != nil {
+			return err
 		}
 	}
 	if v, ok := h.get("FORMATTER_CLASS"); ok {
-		if s, err := strVal(v, "FORMATTER_CLASS"); err != nil || s != "org.apache.hadoop.hbase.util.Bytes" {
-			return nil, fmt.Errorf("FORMATTER_CLASS: only 'org.apache.hadoop.hbase.util.Bytes' is taken")
+		if text, err := strVal(v, "FORMATTER_CLASS"); err != nil || text != "org.apache.hadoop.hbase.util.Bytes" {
+			return fmt.Errorf("FORMATTER_CLASS: only 'org.apache.hadoop.hbase.util.Bytes' is taken")
 		}
 	}
+	return nil
+}
+
+// readTimeRange reads TIMESTAMP (one exact time) or TIMERANGE ([from, to)), never both.
+func (s *readSpec) readTimeRange(h value) error {
 	if v, ok := h.get("TIMESTAMP"); ok {
 		ts, err := intVal(v, "TIMESTAMP")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ts < 0 || ts == math.MaxInt64 {
-			return nil, fmt.Errorf("TIMESTAMP: want milliseconds since the epoch, got %d", ts)
+			return fmt.Errorf("TIMESTAMP: want milliseconds since the epoch, got %d", ts)
 		}
-		spec.hasRange, spec.from, spec.to = true, uint64(ts), uint64(ts)+1
+		s.hasRange, s.from, s.to = true, uint64(ts), uint64(ts)+1
 	}
 	if v, ok := h.get("TIMERANGE"); ok {
-		if spec.hasRange {
-			return nil, fmt.Errorf("TIMESTAMP and TIMERANGE do not go together")
+		if s.hasRange {
+			return fmt.Errorf("TIMESTAMP and TIMERANGE do not go together")
 		}
 		if v.kind != vArray || len(v.arr) != 2 {
-			return nil, fmt.Errorf("TIMERANGE: want [from, to] in milliseconds, got %s", v.describe())
+			return fmt.Errorf("TIMERANGE: want [from, to] in milliseconds, got %s", v.describe())
 		}
 		from, err := intVal(v.arr[0], "TIMERANGE from")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		to, err := intVal(v.arr[1], "TIMERANGE to")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if from < 0 || to < from {
-			return nil, fmt.Errorf("TIMERANGE: want 0 <= from <= to, got [%d, %d]", from, to)
+			return fmt.Errorf("TIMERANGE: want 0 <= from <= to, got [%d, %d]", from, to)
 		}
-		spec.hasRange, spec.from, spec.to = true, uint64(from), uint64(to)
+		s.hasRange, s.from, s.to = true, uint64(from), uint64(to)
 	}
-	if v, ok := h.get("VERSIONS"); ok {
-		n, err := intVal(v, "VERSIONS")
-		if err != nil {
-			return nil, err
-		}
-		if n < 1 || n > math.MaxInt32 {
-			return nil, fmt.Errorf("VERSIONS: want 1 or more, got %d", n)
-		}
-		spec.versions = int(n)
+	return nil
+}
+
+func (s *readSpec) readVersions(h value) error {
+	v, ok := h.get("VERSIONS")
+	if !ok {
+		return nil
 	}
-	if v, ok := h.get("FILTER"); ok {
-		s, err := strVal(v, "FILTER")
-		if err != nil {
-			return nil, fmt.Errorf("FILTER: want a filter string such as \"PrefixFilter('a')\", got %s", v.describe())
-		}
-		if spec.filter, err = parseFilterString(s); err != nil {
-			return nil, err
-		}
+	n, err := intVal(v, "VERSIONS")
+	if err != nil {
+		return err
 	}
-	if v, ok := h.get("CONSISTENCY"); ok {
-		s, err := scalarText(v)
-		if err != nil {
-			return nil, fmt.Errorf("CONSISTENCY: %v", err)
-		}
-		switch strings.ToUpper(s) {
-		case "STRONG":
-			spec.consistency = hrpc.Strong
-		case "TIMELINE":
-			spec.consistency = hrpc.Timeline
-		default:
-			return nil, fmt.Errorf("CONSISTENCY: want 'STRONG' or 'TIMELINE', got %s", v.describe())
-		}
+	if n < 1 || n > math.MaxInt32 {
+		return fmt.Errorf("VERSIONS: want 1 or more, got %d", n)
 	}
-	if v, ok := h.get("ATTRIBUTES"); ok {
-		m, err := stringMap(v, "ATTRIBUTES")
-		if err != nil {
-			return nil, err
-		}
-		spec.attrs = m
+	s.versions = int(n)
+	return nil
+}
+
+func (s *readSpec) readFilter(h value) error {
+	v, ok := h.get("FILTER")
+	if !ok {
+		return nil
 	}
-	if v, ok := h.get("MAXLENGTH"); ok {
-		n, err := intVal(v, "MAXLENGTH")
-		if err != nil {
-			return nil, err
-		}
-		if n < 1 {
-			return nil, fmt.Errorf("MAXLENGTH: want 1 or more, got %d", n)
-		}
-		spec.format.maxLength = int(n)
+	text, err := strVal(v, "FILTER")
+	if err != nil {
+		return fmt.Errorf("FILTER: want a filter string such as \"PrefixFilter('a')\", got %s", v.describe())
 	}
-	if v, ok := h.get("CACHE_BLOCKS"); ok {
-		b, err := boolVal(v, "CACHE_BLOCKS")
-		if err != nil {
-			return nil, err
-		}
-		spec.noCache = !b
+	s.filter, err = parseFilterString(text)
+	return err
+}
+
+func (s *readSpec) readConsistency(h value) error {
+	v, ok := h.get("CONSISTENCY")
+	if !ok {
+		return nil
 	}
-	return spec, nil
+	text, err := scalarText(v)
+	if err != nil {
+		return fmt.Errorf("CONSISTENCY: %v", err)
+	}
+	switch strings.ToUpper(text) {
+	case "STRONG":
+		s.consistency = hrpc.Strong
+	case "TIMELINE":
+		s.consistency = hrpc.Timeline
+	default:
+		return fmt.Errorf("CONSISTENCY: want 'STRONG' or 'TIMELINE', got %s", v.describe())
+	}
+	return nil
+}
+
+func (s *readSpec) readAttributes(h value) error {
+	v, ok := h.get("ATTRIBUTES")
+	if !ok {
+		return nil
+	}
+	m, err := stringMap(v, "ATTRIBUTES")
+	if err != nil {
+		return err
+	}
+	s.attrs = m
+	return nil
+}
+
+func (s *readSpec) readMaxLength(h value) error {
+	v, ok := h.get("MAXLENGTH")
+	if !ok {
+		return nil
+	}
+	n, err := intVal(v, "MAXLENGTH")
+	if err != nil {
+		return err
+	}
+	if n < 1 {
+		return fmt.Errorf("MAXLENGTH: want 1 or more, got %d", n)
+	}
+	s.format.maxLength = int(n)
+	return nil
+}
+
+func (s *readSpec) readCacheBlocks(h value) error {
+	v, ok := h.get("CACHE_BLOCKS")
+	if !ok {
+		return nil
+	}
+	b, err := boolVal(v, "CACHE_BLOCKS")
+	if err != nil {
+		return err
+	}
+	s.noCache = !b
+	return nil
 }
 
 // readOptions are the spec's options, as a Get and a Scan both take them.
