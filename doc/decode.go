@@ -154,28 +154,45 @@ func (d *decoder) cell(root map[string]any, q string, v []byte, str string) erro
 		isContainer = true
 	}
 	if !d.partial && parentLen > 0 {
-		parent := q[:parentLen]
-		var pc any
-		switch parent {
-		case d.parentQ:
-			pc = d.parentC
-		case d.lastQ:
-			pc = d.lastC
-		}
-		if pc != nil {
-			if err := d.place(pc, segs[len(segs)-1], val, q); err != nil {
-				return err
-			}
-			d.parentQ, d.parentC = parent, pc
-			if isContainer {
-				d.lastQ, d.lastC = q, val
-			}
-			return nil
+		if placed, err := d.placeUnderRecent(q, parentLen, segs[len(segs)-1], val, isContainer); placed {
+			return err
 		}
 	}
 	if !d.partial && isContainer {
 		d.lastQ, d.lastC = q, val
 	}
+	return d.placeFromRoot(root, q, segs, parentLen, val)
+}
+
+// placeUnderRecent places val when its parent is the last cell's parent or the last container
+// placed, which is most cells of a whole document (qualifiers sort parents first and siblings
+// together), so they skip the walk from the root. placed is false when the parent is neither.
+func (d *decoder) placeUnderRecent(q string, parentLen int, s segment, val any, isContainer bool) (placed bool, err error) {
+	parent := q[:parentLen]
+	var pc any
+	switch parent {
+	case d.parentQ:
+		pc = d.parentC
+	case d.lastQ:
+		pc = d.lastC
+	}
+	if pc == nil {
+		return false, nil
+	}
+	if err := d.place(pc, s, val, q); err != nil {
+		return true, err
+	}
+	d.parentQ, d.parentC = parent, pc
+	if isContainer {
+		d.lastQ, d.lastC = q, val
+	}
+	return true, nil
+}
+
+// placeFromRoot walks segs from the root and places val at the last one. A whole document
+// must already hold every parent; a projection makes up the missing ones and grows arrays to
+// reach an index.
+func (d *decoder) placeFromRoot(root map[string]any, q string, segs []segment, parentLen int, val any) error {
 	var cur any = root
 	// Where cur came from, to write a grown array back: a key of an object, or an element.
 	var (
@@ -219,16 +236,12 @@ func (d *decoder) cell(root map[string]any, q string, v []byte, str string) erro
 				if !d.partial {
 					return corrupt(q, "index %d of an array of %d", s.index, len(c))
 				}
-				grown := append(c, make([]any, s.index+1-len(c))...)
-				for j := len(c); j < len(grown); j++ {
-					grown[j] = hole{}
-				}
+				c = grownWithHoles(c, s.index+1)
 				if upMap != nil {
-					upMap[upKey] = grown
+					upMap[upKey] = c
 				} else {
-					upArr[upIdx] = grown
+					upArr[upIdx] = c
 				}
-				c = grown
 			}
 			child := c[s.index]
 			if last {
@@ -256,6 +269,16 @@ func (d *decoder) cell(root map[string]any, q string, v []byte, str string) erro
 		}
 	}
 	return nil
+}
+
+// grownWithHoles is a projection's array c grown to n elements, the new ones holes: elements
+// not read become null in finish, while a hole that a later cell fills is not "set twice".
+func grownWithHoles(c []any, n int) []any {
+	grown := append(c, make([]any, n-len(c))...)
+	for j := len(c); j < len(grown); j++ {
+		grown[j] = hole{}
+	}
+	return grown
 }
 
 // newContainer is the made-up parent of a projected path whose next segment is s.

@@ -227,20 +227,15 @@ func (cv *conv) value(v any, depth int) (any, error) {
 	return cv.reflect(reflect.ValueOf(v), depth)
 }
 
+// reflect converts a Go value that is none of value's plain types, by its kind; a
+// TextMarshaler is its text first, as encoding/json does.
 func (cv *conv) reflect(rv reflect.Value, depth int) (any, error) {
 	if depth > cv.maxDepth {
 		return nil, &hberr.DocLimitError{Limit: "depth", Path: string(cv.path), Size: depth, Max: cv.maxDepth}
 	}
 	t := rv.Type()
 	if t.Implements(textMarshaler) && (t.Kind() != reflect.Pointer || !rv.IsNil()) {
-		text, err := rv.Interface().(encoding.TextMarshaler).MarshalText()
-		if err != nil {
-			return nil, cv.fail("%v", err)
-		}
-		if !utf8.Valid(text) {
-			return nil, cv.fail("MarshalText of %s is not UTF-8", t)
-		}
-		return string(text), nil
+		return cv.marshalText(rv)
 	}
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Interface:
@@ -269,63 +264,91 @@ func (cv *conv) reflect(rv reflect.Value, depth int) (any, error) {
 		if t.Elem().Kind() == reflect.Uint8 && !t.Elem().Implements(textMarshaler) {
 			return base64.StdEncoding.EncodeToString(rv.Bytes()), nil
 		}
-		fallthrough
+		return cv.reflectArray(rv, depth)
 	case reflect.Array:
-		out := make([]any, rv.Len())
-		base := len(cv.path)
-		for i := range out {
-			cv.path = appendIndex(cv.path[:base], i)
-			c, err := cv.reflect(rv.Index(i), depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = c
-		}
-		cv.path = cv.path[:base]
-		return out, nil
+		return cv.reflectArray(rv, depth)
 	case reflect.Map:
 		if rv.IsNil() {
 			return nil, nil
 		}
-		out := make(map[string]any, rv.Len())
-		base := len(cv.path)
-		for it := rv.MapRange(); it.Next(); {
-			k, err := mapKey(it.Key())
-			if err != nil {
-				return nil, cv.fail("%v", err)
-			}
-			if !utf8.ValidString(k) {
-				return nil, cv.fail("key %q is not UTF-8", k)
-			}
-			cv.path = appendKey(cv.path[:base], k)
-			c, err := cv.reflect(it.Value(), depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = c
-		}
-		cv.path = cv.path[:base]
-		return out, nil
+		return cv.reflectMap(rv, depth)
 	case reflect.Struct:
-		si := cv.c.info(t)
-		out := make(map[string]any, len(si.fields))
-		base := len(cv.path)
-		for _, f := range si.fields {
-			fv, ok := fieldByIndex(rv, f.index)
-			if !ok || f.omitEmpty && isEmpty(fv) || f.omitZero && fv.IsZero() {
-				continue
-			}
-			cv.path = appendKey(cv.path[:base], f.name)
-			c, err := cv.reflect(fv, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[f.name] = c
-		}
-		cv.path = cv.path[:base]
-		return out, nil
+		return cv.reflectStruct(rv, depth)
 	}
 	return nil, cv.fail("%s has no JSON form", t)
+}
+
+// marshalText is a TextMarshaler's text, which must be UTF-8 to be a document's string.
+func (cv *conv) marshalText(rv reflect.Value) (any, error) {
+	text, err := rv.Interface().(encoding.TextMarshaler).MarshalText()
+	if err != nil {
+		return nil, cv.fail("%v", err)
+	}
+	if !utf8.Valid(text) {
+		return nil, cv.fail("MarshalText of %s is not UTF-8", rv.Type())
+	}
+	return string(text), nil
+}
+
+// reflectArray converts the elements of a slice or an array, depth being the container's.
+func (cv *conv) reflectArray(rv reflect.Value, depth int) (any, error) {
+	out := make([]any, rv.Len())
+	base := len(cv.path)
+	for i := range out {
+		cv.path = appendIndex(cv.path[:base], i)
+		c, err := cv.reflect(rv.Index(i), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	cv.path = cv.path[:base]
+	return out, nil
+}
+
+// reflectMap converts a non-nil map to an object, its keys by mapKey.
+func (cv *conv) reflectMap(rv reflect.Value, depth int) (any, error) {
+	out := make(map[string]any, rv.Len())
+	base := len(cv.path)
+	for it := rv.MapRange(); it.Next(); {
+		k, err := mapKey(it.Key())
+		if err != nil {
+			return nil, cv.fail("%v", err)
+		}
+		if !utf8.ValidString(k) {
+			return nil, cv.fail("key %q is not UTF-8", k)
+		}
+		cv.path = appendKey(cv.path[:base], k)
+		c, err := cv.reflect(it.Value(), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = c
+	}
+	cv.path = cv.path[:base]
+	return out, nil
+}
+
+// reflectStruct converts a struct's mapped fields to an object, leaving out those its tags'
+// omitempty and omitzero skip and those behind a nil embedded pointer.
+func (cv *conv) reflectStruct(rv reflect.Value, depth int) (any, error) {
+	si := cv.c.info(rv.Type())
+	out := make(map[string]any, len(si.fields))
+	base := len(cv.path)
+	for _, f := range si.fields {
+		fv, ok := fieldByIndex(rv, f.index)
+		if !ok || f.omitEmpty && isEmpty(fv) || f.omitZero && fv.IsZero() {
+			continue
+		}
+		cv.path = appendKey(cv.path[:base], f.name)
+		c, err := cv.reflect(fv, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[f.name] = c
+	}
+	cv.path = cv.path[:base]
+	return out, nil
 }
 
 // fieldByIndex follows index through embedded structs; ok is false past a nil pointer.
@@ -449,6 +472,35 @@ func (d *decoding) into(v any, rv reflect.Value) error {
 			return d.fail(v, t, "")
 		}
 		rv.SetString(s)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return d.intoNumber(v, rv)
+	case reflect.Slice:
+		return d.intoSlice(v, rv)
+	case reflect.Array:
+		a, ok := v.([]any)
+		if !ok || len(a) > rv.Len() {
+			return d.fail(v, t, "")
+		}
+		rv.SetZero()
+		return d.elements(a, rv)
+	case reflect.Map:
+		return d.intoMap(v, rv)
+	case reflect.Struct:
+		return d.intoStruct(v, rv)
+	default:
+		return d.fail(v, t, "no JSON form")
+	}
+	return nil
+}
+
+// intoNumber decodes a number into an integer or float kind, refusing what would not come
+// back the same: a fraction into an integer, a value out of the kind's range, an integer a
+// float cannot hold exactly.
+func (d *decoding) intoNumber(v any, rv reflect.Value) error {
+	t := rv.Type()
+	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		i, ok := exactInt(v)
 		if !ok || rv.OverflowInt(i) {
@@ -478,78 +530,86 @@ func (d *decoding) into(v any, rv reflect.Value) error {
 			return d.fail(v, t, "out of range")
 		}
 		rv.SetFloat(f)
-	case reflect.Slice:
-		if s, ok := v.(string); ok && t.Elem().Kind() == reflect.Uint8 {
-			b, err := base64.StdEncoding.DecodeString(s)
-			if err != nil {
-				return d.fail(v, t, err.Error())
-			}
-			rv.SetBytes(b)
-			return nil
+	}
+	return nil
+}
+
+// intoSlice decodes an array into a slice, or a string into a []byte: base64, which is how
+// a []byte is stored (as encoding/json does).
+func (d *decoding) intoSlice(v any, rv reflect.Value) error {
+	t := rv.Type()
+	if s, ok := v.(string); ok && t.Elem().Kind() == reflect.Uint8 {
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return d.fail(v, t, err.Error())
 		}
-		a, ok := v.([]any)
-		if !ok {
-			return d.fail(v, t, "")
+		rv.SetBytes(b)
+		return nil
+	}
+	a, ok := v.([]any)
+	if !ok {
+		return d.fail(v, t, "")
+	}
+	s := reflect.MakeSlice(t, len(a), len(a))
+	if err := d.elements(a, s); err != nil {
+		return err
+	}
+	rv.Set(s)
+	return nil
+}
+
+// intoMap decodes an object into a map, adding to a map already there (as encoding/json
+// does); keys convert to the map's key type.
+func (d *decoding) intoMap(v any, rv reflect.Value) error {
+	t := rv.Type()
+	m, ok := v.(map[string]any)
+	if !ok {
+		return d.fail(v, t, "")
+	}
+	if rv.IsNil() {
+		rv.Set(reflect.MakeMapWithSize(t, len(m)))
+	}
+	base := len(d.path)
+	for k, e := range m {
+		d.path = appendKey(d.path[:base], k)
+		kv, err := keyValue(k, t.Key())
+		if err != nil {
+			return d.fail(k, t.Key(), err.Error())
 		}
-		s := reflect.MakeSlice(t, len(a), len(a))
-		if err := d.elements(a, s); err != nil {
+		ev := reflect.New(t.Elem()).Elem()
+		if err := d.into(e, ev); err != nil {
 			return err
 		}
-		rv.Set(s)
-	case reflect.Array:
-		a, ok := v.([]any)
-		if !ok || len(a) > rv.Len() {
-			return d.fail(v, t, "")
-		}
-		rv.SetZero()
-		return d.elements(a, rv)
-	case reflect.Map:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return d.fail(v, t, "")
-		}
-		if rv.IsNil() {
-			rv.Set(reflect.MakeMapWithSize(t, len(m)))
-		}
-		base := len(d.path)
-		for k, e := range m {
-			d.path = appendKey(d.path[:base], k)
-			kv, err := keyValue(k, t.Key())
-			if err != nil {
-				return d.fail(k, t.Key(), err.Error())
-			}
-			ev := reflect.New(t.Elem()).Elem()
-			if err := d.into(e, ev); err != nil {
-				return err
-			}
-			rv.SetMapIndex(kv, ev)
-		}
-		d.path = d.path[:base]
-	case reflect.Struct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return d.fail(v, t, "")
-		}
-		si := d.c.info(t)
-		base := len(d.path)
-		for k, e := range m {
-			i, ok := si.byName[k]
-			if !ok {
-				continue // a member the struct does not have, as encoding/json ignores it
-			}
-			fv, err := settableField(rv, si.fields[i].index)
-			if err != nil {
-				return d.fail(e, t, err.Error())
-			}
-			d.path = appendKey(d.path[:base], k)
-			if err := d.into(e, fv); err != nil {
-				return err
-			}
-		}
-		d.path = d.path[:base]
-	default:
-		return d.fail(v, t, "no JSON form")
+		rv.SetMapIndex(kv, ev)
 	}
+	d.path = d.path[:base]
+	return nil
+}
+
+// intoStruct decodes an object into a struct's mapped fields.
+func (d *decoding) intoStruct(v any, rv reflect.Value) error {
+	t := rv.Type()
+	m, ok := v.(map[string]any)
+	if !ok {
+		return d.fail(v, t, "")
+	}
+	si := d.c.info(t)
+	base := len(d.path)
+	for k, e := range m {
+		i, ok := si.byName[k]
+		if !ok {
+			continue // a member the struct does not have, as encoding/json ignores it
+		}
+		fv, err := settableField(rv, si.fields[i].index)
+		if err != nil {
+			return d.fail(e, t, err.Error())
+		}
+		d.path = appendKey(d.path[:base], k)
+		if err := d.into(e, fv); err != nil {
+			return err
+		}
+	}
+	d.path = d.path[:base]
 	return nil
 }
 
