@@ -42,11 +42,12 @@ func (f Flag) String() string {
 // typedAttr is one attribute of a descriptor D that D has a typed field for: format writes
 // the field as HBase's attribute value (ok false: the field is unset and nothing is sent),
 // parse reads the master's value into it (false: the value does not parse, and it stays in
-// the descriptor's Attributes map).
+// the descriptor's Attributes map), clear unsets the field.
 type typedAttr[D any] struct {
 	key    string
 	format func(d *D) (string, bool)
 	parse  func(d *D, v string) bool
+	clear  func(d *D)
 }
 
 // intAttr is an integer attribute set when positive.
@@ -63,7 +64,8 @@ func intAttr[D any, N int | int64](key string, field func(*D) *N) typedAttr[D] {
 			}
 			*field(d) = N(n)
 			return true
-		}}
+		},
+		clear: func(d *D) { *field(d) = 0 }}
 }
 
 // flagAttr is a yes/no attribute; HBase reads its value case-insensitively.
@@ -83,7 +85,8 @@ func flagAttr[D any](key string, field func(*D) *Flag) typedAttr[D] {
 				return false
 			}
 			return true
-		}}
+		},
+		clear: func(d *D) { *field(d) = FlagDefault }}
 }
 
 // nameAttr is an attribute holding a name (an enum's, a class's, a user's), set when not
@@ -100,7 +103,8 @@ func nameAttr[D any, S ~string](key string, field func(*D) *S, upper bool) typed
 			}
 			*field(d) = S(v)
 			return true
-		}}
+		},
+		clear: func(d *D) { *field(d) = "" }}
 }
 
 // conflict returns the key of a typed attribute that attrs also holds with another value
@@ -138,6 +142,20 @@ func readTyped[D any](typed []typedAttr[D], d *D, k, v string) bool {
 	for _, ta := range typed {
 		if ta.key == k {
 			return ta.parse(d, v)
+		}
+	}
+	return false
+}
+
+// unsetTyped unsets d's typed field for k, if d has one and it is set.
+func unsetTyped[D any](typed []typedAttr[D], d *D, k string) bool {
+	for _, ta := range typed {
+		if ta.key == k {
+			if _, set := ta.format(d); set {
+				ta.clear(d)
+				return true
+			}
+			return false
 		}
 	}
 	return false

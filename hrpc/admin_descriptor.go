@@ -318,6 +318,21 @@ func WithFamily(name string, opts ...FamilyOption) TableOption {
 	}
 }
 
+// UnsetAttribute removes the attribute HBase names key ("MAX_FILESIZE", "DURABILITY",
+// "hbase.rsgroup.name"...) from t, whether it is read into a typed field or kept in
+// Attributes, as the shell's alter with METHOD => 'table_att_unset' does; false when t does
+// not have it. A typed field goes back to its zero value (HBase's default).
+func (t *TableDescriptor) UnsetAttribute(key string) bool {
+	if unsetTyped(tableAttrs, t, key) {
+		return true
+	}
+	if _, ok := t.Attributes[key]; ok {
+		delete(t.Attributes, key)
+		return true
+	}
+	return false
+}
+
 // TableAttribute sets an attribute of the table by HBase's name for it ("MAX_FILESIZE",
 // "READONLY", "NORMALIZATION_ENABLED", "DURABILITY"...).
 func TableAttribute(key, value string) TableOption {

@@ -57,7 +57,8 @@ var familyAttrs = []typedAttr[FamilyDescriptor]{
 				f.TTL = time.Duration(n) * time.Second
 			}
 			return true
-		}},
+		},
+		clear: func(f *FamilyDescriptor) { f.TTL = 0 }},
 	nameAttr("COMPRESSION", func(f *FamilyDescriptor) *Compression { return &f.Compression }, false),
 	nameAttr("BLOOMFILTER", func(f *FamilyDescriptor) *BloomType { return &f.BloomFilter }, false),
 	nameAttr("DATA_BLOCK_ENCODING", func(f *FamilyDescriptor) *Encoding { return &f.Encoding }, false),
@@ -69,7 +70,8 @@ var familyAttrs = []typedAttr[FamilyDescriptor]{
 			}
 			f.InMemory = v == "true"
 			return true
-		}},
+		},
+		clear: func(f *FamilyDescriptor) { f.InMemory = false }},
 	nameAttr("KEEP_DELETED_CELLS", func(f *FamilyDescriptor) *KeepDeletedCells { return &f.KeepDeletedCells }, true),
 	nameAttr("COMPRESSION_COMPACT", func(f *FamilyDescriptor) *Compression { return &f.CompactionCompression }, false),
 	nameAttr("COMPRESSION_COMPACT_MAJOR", func(f *FamilyDescriptor) *Compression { return &f.MajorCompactionCompression }, false),

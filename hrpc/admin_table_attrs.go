@@ -57,7 +57,8 @@ var tableAttrs = []typedAttr[TableDescriptor]{
 			}
 			t.Durability = Durability(i)
 			return true
-		}},
+		},
+		clear: func(t *TableDescriptor) { t.Durability = UseDefault }},
 	intAttr("REGION_REPLICATION", func(t *TableDescriptor) *int { return &t.RegionReplication }),
 	flagAttr("REGION_MEMSTORE_REPLICATION", func(t *TableDescriptor) *Flag { return &t.RegionMemStoreReplication }),
 	intAttr("PRIORITY", func(t *TableDescriptor) *int { return &t.Priority }),

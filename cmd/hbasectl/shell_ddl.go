@@ -251,10 +251,9 @@ func unsetTableAttrStep(nv value) (alterStep, error) {
 	}
 	return func(t *hrpc.TableDescriptor) (string, error) {
 		for _, n := range names {
-			if _, ok := t.Attributes[n]; !ok {
+			if !t.UnsetAttribute(n) {
 				return "", fmt.Errorf("table has no attribute %s to unset", n)
 			}
-			delete(t.Attributes, n)
 		}
 		return "Unset " + strings.Join(names, ", "), nil
 	}, nil

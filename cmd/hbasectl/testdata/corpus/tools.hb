@@ -51,7 +51,7 @@ table_help
 list_deadservers
 #out: get (group dml)
 help 'get'
-#out: needs the admin calls of quotas
+#out: not written yet: the verb over the library calls of quotas
 help 'set_quota'
 help
 #state: $T
