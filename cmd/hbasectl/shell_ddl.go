@@ -384,8 +384,12 @@ func familyText(f *hrpc.FamilyDescriptor) string {
 		"COMPRESSION": string(f.Compression), "BLOOMFILTER": string(f.BloomFilter), "BLOCKSIZE": strconv.Itoa(f.BlockSize),
 		"IN_MEMORY": strconv.FormatBool(f.InMemory), "DATA_BLOCK_ENCODING": string(f.Encoding),
 	}
-	for k, v := range f.Attributes {
-		kv[k] = v
+	// The other attributes as the master has them, typed fields (BLOCKCACHE,
+	// KEEP_DELETED_CELLS...) written in: the shell prints them too.
+	for k, v := range f.AllAttributes() {
+		if _, shown := kv[k]; !shown {
+			kv[k] = v
+		}
 	}
 	parts := []string{"NAME => '" + f.Name + "'"}
 	for _, k := range sortedKeys(kv) {
@@ -423,7 +427,7 @@ func prepareDescribe(st statement) (action, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := &describeOut{Table: desc.Name, Enabled: enabled, Attributes: desc.Attributes, Configuration: desc.Configuration,
+		out := &describeOut{Table: desc.Name, Enabled: enabled, Attributes: desc.AllAttributes(), Configuration: desc.Configuration,
 			Families: []familyOut{}, fams: desc.Families}
 		for i := range desc.Families {
 			out.Families = append(out.Families, familyOf(&desc.Families[i]))
