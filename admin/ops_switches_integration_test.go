@@ -243,7 +243,46 @@ func TestAdminChoreSwitches(t *testing.T) {
 			t.Fatalf("Normalize with a bad option: %v; want hberr.ErrBadRequest", err)
 		}
 	}
+	normalizeEffect(t, a, ctx)
 	janitorEffect(t, a, c, ctx)
+}
+
+// Normalize by its effect: four empty regions of a table that lets the normalizer merge
+// regions of any age and size (the table's own values of the normalizer's keys; the defaults
+// skip regions under 1 MB and younger than 3 days) become fewer. The master sizes a region
+// from its server's last report (every 3 s): until then the region counts as unknown and is
+// skipped, so Normalize is asked again until a merge shows.
+func normalizeEffect(t *testing.T, a *Admin, ctx context.Context) {
+	t.Helper()
+	name := adminTableName(t, "normfx")
+	adminDropLater(t, a, name)
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"), hrpc.NormalizationEnabled(true),
+		hrpc.TableAttribute("hbase.normalizer.merge.min_region_age.days", "0"),
+		hrpc.TableAttribute("hbase.normalizer.merge.min_region_size.mb", "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc, hrpc.SplitKeys([]byte("b"), []byte("m"), []byte("t"))); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if ran, err := a.Normalize(ctx, NormalizeTables(name)); err != nil || !ran {
+			t.Fatalf("Normalize = %v, %v; want it ran", ran, err)
+		}
+		time.Sleep(2 * time.Second)
+		regions, err := a.Regions(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(regions) < 4 {
+			t.Logf("Normalize merged the 4 empty regions into %d", len(regions))
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after Normalize for 90 s the table still has %d regions; want fewer than 4", len(regions))
+		}
+	}
 }
 
 // RunCatalogJanitor by its effect: the merge parents a merged region names in hbase:meta are

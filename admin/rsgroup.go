@@ -152,17 +152,8 @@ func (a *Admin) MoveServersToRSGroup(ctx context.Context, group string, servers 
 	ctx, call := a.begin(ctx, "MoveServersToRSGroup", group, "")
 	req := &pb.MoveServersRequest{TargetGroup: &group}
 	err := wire.CheckRSGroupName(group)
-	if err == nil && len(servers) == 0 {
-		err = fmt.Errorf("%w: no server to move", hberr.ErrBadRequest)
-	}
-	for _, s := range servers {
-		if err != nil {
-			break
-		}
-		var sn *pb.ServerName
-		if sn, err = wire.ServerAddressProto(s); err == nil {
-			req.Servers = append(req.Servers, sn)
-		}
+	if err == nil {
+		req.Servers, err = movedProtos(servers, "server", wire.ServerAddressProto)
 	}
 	if err == nil {
 		err = a.rsgroupCall(ctx, wire.RSGroupMethodMoveServers, req, &pb.MoveServersResponse{})
@@ -176,17 +167,8 @@ func (a *Admin) MoveTablesToRSGroup(ctx context.Context, group string, tables ..
 	ctx, call := a.begin(ctx, "MoveTablesToRSGroup", group, "")
 	req := &pb.MoveTablesRequest{TargetGroup: &group}
 	err := wire.CheckRSGroupName(group)
-	if err == nil && len(tables) == 0 {
-		err = fmt.Errorf("%w: no table to move", hberr.ErrBadRequest)
-	}
-	for _, t := range tables {
-		if err != nil {
-			break
-		}
-		var tn *pb.TableName
-		if tn, err = wire.TableNameProto(t); err == nil {
-			req.TableName = append(req.TableName, tn)
-		}
+	if err == nil {
+		req.TableName, err = movedProtos(tables, "table", wire.TableNameProto)
 	}
 	if err == nil {
 		err = a.rsgroupCall(ctx, wire.RSGroupMethodMoveTables, req, &pb.MoveTablesResponse{})
@@ -311,4 +293,21 @@ func rsgroupOf(g *pb.RSGroupInfo) RSGroup {
 	slices.Sort(out.Servers)
 	slices.Sort(out.Tables)
 	return out
+}
+
+// movedProtos converts the names a move lists, refusing an empty list (a move of nothing is a
+// caller's mistake, not a no-op to send).
+func movedProtos[T any](names []string, what string, convert func(string) (T, error)) ([]T, error) {
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%w: no %s to move", hberr.ErrBadRequest, what)
+	}
+	out := make([]T, 0, len(names))
+	for _, n := range names {
+		v, err := convert(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
