@@ -15,9 +15,13 @@ import (
 )
 
 // The package's integration tests share one real 3-region-server mini cluster, started on
-// first use and stopped by TestMain; -short or GOHBASE_SKIP_CLUSTER=1 skips them.
+// first use and stopped by TestMain; -short or GOHBASE_SKIP_CLUSTER=1 skips them. Archived
+// HFiles may be deleted a second after they were written (5 minutes by default), so that
+// RunCleanerChore shows its effect at once.
 var (
-	env    = testkit.New(hbasetest.Options{RegionServers: 3})
+	env = testkit.New(hbasetest.Options{RegionServers: 3, Conf: map[string]string{
+		"hbase.master.hfilecleaner.ttl": "1000",
+	}})
 	tables atomic.Int64 // numbers the tables the tests make
 )
 

@@ -205,11 +205,7 @@ func TestAdminChoreSwitches(t *testing.T) {
 	if n, err := a.RunCatalogJanitor(ctx); err != nil || n < 0 {
 		t.Fatalf("RunCatalogJanitor = %d, %v", n, err)
 	}
-	ran, err := a.RunCleanerChore(ctx)
-	if err != nil {
-		t.Fatalf("RunCleanerChore: %v", err)
-	}
-	t.Logf("RunCleanerChore: %v (false while archived files stay, snapshots of other tests referencing them)", ran)
+	cleanerEffect(t, a, c, ctx)
 	if m, err := a.InMaintenanceMode(ctx); err != nil || m {
 		t.Fatalf("InMaintenanceMode = %v, %v; want false", m, err)
 	}
@@ -245,6 +241,52 @@ func TestAdminChoreSwitches(t *testing.T) {
 	}
 	normalizeEffect(t, a, ctx)
 	janitorEffect(t, a, c, ctx)
+}
+
+// RunCleanerChore by its effect: the HFiles a dropped table left in the archive are deleted
+// by a cleaner run (their TTL on this cluster is a second; the periodic chore runs every 10
+// minutes, so it is not what deletes them).
+func cleanerEffect(t *testing.T, a *Admin, c *hbase.Client, ctx context.Context) {
+	t.Helper()
+	cl := testCluster(t)
+	name := adminTableName(t, "clean")
+	desc, err := hrpc.NewTableDescriptor(name, hrpc.WithFamily("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateTable(ctx, desc); err != nil {
+		t.Fatal(err)
+	}
+	put, err := hrpc.NewPut(name, []byte("r"), hrpc.Value([]byte("f"), []byte("q"), []byte("v")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Put(ctx, put); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.FlushTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DisableTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	before, err := cl.ArchivedFiles(ctx, name)
+	if err != nil || before == 0 {
+		t.Fatalf("archived files of the dropped table = %d, %v; want its flushed HFile", before, err)
+	}
+	time.Sleep(1500 * time.Millisecond) // past the archive's TTL
+	ran, err := a.RunCleanerChore(ctx)
+	if err != nil {
+		t.Fatalf("RunCleanerChore: %v", err)
+	}
+	after, err := cl.ArchivedFiles(ctx, name)
+	if err != nil || after != 0 {
+		t.Fatalf("after RunCleanerChore (%v) the dropped table has %d archived files (%v); want none of the %d", ran, after, err, before)
+	}
+	t.Logf("RunCleanerChore = %v: the dropped table's %d archived files deleted", ran, before)
 }
 
 // Normalize by its effect: four empty regions of a table that lets the normalizer merge

@@ -63,6 +63,19 @@ func kvWords(cmd string, w []string) (map[string]string, error) {
 	return out, nil
 }
 
+// ArchivedFiles returns how many files the HFile archive holds for table: those a drop (or a
+// compaction) moved there, until the master's cleaner deletes them (Admin.RunCleanerChore).
+func (c *Cluster) ArchivedFiles(ctx context.Context, table string) (int, error) {
+	w, err := c.do(ctx, "admin-archived-files "+table)
+	if err != nil {
+		return 0, err
+	}
+	if len(w) != 1 {
+		return 0, fmt.Errorf("hbasetest: admin-archived-files: %d words, want 1", len(w))
+	}
+	return strconv.Atoi(w[0])
+}
+
 // JavaProcedures returns the Java Admin's getProcedures: the JSON it makes of the master's
 // procedures.
 func (c *Cluster) JavaProcedures(ctx context.Context) (string, error) {

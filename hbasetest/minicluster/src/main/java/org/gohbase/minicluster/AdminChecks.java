@@ -73,6 +73,11 @@ final class AdminChecks {
           throw new IllegalArgumentException("admin-state: wrong number of arguments");
         }
         return state(mc, w.length > 1 ? TableName.valueOf(w[1]) : null);
+      case "admin-archived-files":
+        // admin-archived-files TABLE: how many files the table's directory of the HFile
+        // archive holds (the files a drop moved there until the cleaner deletes them).
+        need(w, 2);
+        return Long.toString(archivedFiles(mc, TableName.valueOf(w[1])));
       case "live-site":
         // live-site KEY [VALUE]: sets (or removes) KEY in the configuration file the servers
         // read again on updateConfiguration (LiveSite).
@@ -174,6 +179,23 @@ final class AdminChecks {
     }
     String v = c.get(key);
     return v == null ? "-" : Hex.encode(v.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static long archivedFiles(MiniCluster mc, TableName tn) throws Exception {
+    org.apache.hadoop.conf.Configuration conf = mc.master().getConfiguration();
+    Path dir = org.apache.hadoop.hbase.util.HFileArchiveUtil.getTableArchivePath(
+        org.apache.hadoop.hbase.util.CommonFSUtils.getRootDir(conf), tn);
+    org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(conf);
+    if (!fs.exists(dir)) {
+      return 0;
+    }
+    long n = 0;
+    org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> it = fs.listFiles(dir, true);
+    while (it.hasNext()) {
+      it.next();
+      n++;
+    }
+    return n;
   }
 
   private static void need(String[] w, int n) {
