@@ -13,6 +13,7 @@ import (
 	"github.com/go-hbase/hbase/internal/hrpcwire"
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
+	"github.com/go-hbase/hbase/visibility"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -87,7 +88,8 @@ var (
 func TestVisibility(t *testing.T) {
 	p := clients(t)
 	ctx := testContext(t)
-	labelsOnce.Do(func() { labelsErr = p.cl.AddVisibilityLabels(ctx, labels...) })
+	// The labels and the guest's authorizations go through package visibility over Kerberos.
+	labelsOnce.Do(func() { labelsErr = visibility.AddLabels(ctx, p.super, labels...) })
 	if labelsErr != nil {
 		t.Fatal(labelsErr)
 	}
@@ -107,10 +109,22 @@ func TestVisibility(t *testing.T) {
 	// Asking for a label it was not given changes nothing.
 	wantRead(t, p.guest, tb, "r", []string{"f:notops=v", "f:open=v"}, hrpc.Authorizations("secret"))
 
-	if err := p.cl.SetVisibilityAuths(ctx, "guest", "secret"); err != nil {
+	// Only a superuser gives labels: the guest cannot give itself one.
+	if err := visibility.SetAuths(ctx, p.guest, "guest", "secret"); !errors.Is(err, hberr.ErrPermissionDenied) {
+		t.Fatalf("the guest's SetAuths of its own label: %v; want hberr.ErrPermissionDenied", err)
+	}
+	if err := visibility.SetAuths(ctx, p.super, "guest", "secret"); err != nil {
 		t.Fatal(err)
 	}
-	defer p.cl.ClearVisibilityAuths(ctx, "guest", "secret")
+	cleared := false
+	defer func() {
+		if !cleared {
+			visibility.ClearAuths(ctx, p.super, "guest", "secret")
+		}
+	}()
+	if auths, err := visibility.Auths(ctx, p.super, "guest"); err != nil || len(auths) != 1 || auths[0] != "secret" {
+		t.Fatalf("Auths(guest) = %q, %v; want [secret]", auths, err)
+	}
 	wantReadSoon(t, p.guest, tb, "r", []string{"f:either=v", "f:notops=v", "f:open=v", "f:secret=v"})
 	wantRead(t, p.guest, tb, "r", []string{"f:either=v", "f:notops=v", "f:open=v", "f:secret=v"}, hrpc.Authorizations("secret"))
 	// No label reads as no option does: with every label the user has.
@@ -141,6 +155,13 @@ func TestVisibility(t *testing.T) {
 		t.Fatalf("Put with a bad expression: %v; want hberr.ErrVisibilityExpression", err)
 	}
 	wantRead(t, p.super, tb, "r", []string{"f:both=v", "f:either=v", "f:notops=v", "f:open=v", "f:secret=v"}, hrpc.Authorizations(labels...))
+
+	// Once its label is cleared the guest reads as it did before it had one.
+	if err := visibility.ClearAuths(ctx, p.super, "guest", "secret"); err != nil {
+		t.Fatal(err)
+	}
+	cleared = true
+	wantReadSoon(t, p.guest, tb, "r", []string{"f:notops=v", "f:open=v"})
 }
 
 // The attributes go-hbase sends are the bytes the Java client (the launcher's, the cluster's

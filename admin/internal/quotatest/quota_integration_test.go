@@ -259,6 +259,9 @@ func TestThrottleRefusesABurstAndTheClientWaits(t *testing.T) {
 		{"table", admin.QuotaTarget{Table: table}, table, c, nil},
 		{"user_on_table", admin.QuotaTarget{User: user, Table: table}, table, uc, c},
 		{"namespace", admin.QuotaTarget{Namespace: ns}, nsTable, c, nil},
+		// Last: every region server's throttle slows every user table of the cluster until
+		// it is removed (system tables are exempt, so region lookups still pass).
+		{"regionserver", admin.QuotaTarget{RegionServer: "all"}, table, c, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) { throttleBurst(t, ctx, cl, adm, tc.by, tc.free, tc.target, th, tc.table) })
 	}
