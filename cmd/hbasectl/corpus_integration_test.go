@@ -19,10 +19,11 @@ import (
 // TestShellCorpus runs each runbook of testdata/corpus through hbasectl (-f) against the real
 // cluster, again with -json on tables of its own, and the Java Admin and Table calls that do
 // the same (its "#java:" lines, run by the launcher's ShellEquivalent) on tables of their
-// own; then it compares the state of the tables ("#state:"), namespaces ("#ns-state:") and
-// snapshot sets ("#snapshots:") of each hbasectl run with Java's as the Java client reads
-// them, checks hbasectl's output ("#out:" lines, in order) and that -json printed one
-// document with a result for every command.
+// own; then it compares the state of the tables ("#state:"), namespaces ("#ns-state:"),
+// snapshot sets ("#snapshots:"), quotas ("#quotas: user|table|namespace NAME") and request
+// log entries of a table ("#reqlog: slow|large TABLE [wait]") of each hbasectl run with
+// Java's as the Java client reads them, checks hbasectl's output ("#out:" lines, in order)
+// and that -json printed one document with a result for every command.
 // Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, $Q a user (of
 // quotas), $RS the first live region server ("host,port,startcode"), and after a
 // "#phase" line $R0 $R1 ... the encoded names of $T's regions in key order (a phase's checks
