@@ -5,23 +5,27 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/admin"
+	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
 // TestShellCorpus runs each runbook of testdata/corpus through hbasectl (-f) against the real
 // cluster, again with -json on tables of its own, and the Java Admin and Table calls that do
 // the same (its "#java:" lines, run by the launcher's ShellEquivalent) on tables of their
-// own; then it compares the state of the tables ("#state:"), namespaces ("#ns-state:") and
-// snapshot sets ("#snapshots:") of each hbasectl run with Java's as the Java client reads
-// them, checks hbasectl's output ("#out:" lines, in order) and that -json printed one
-// document with a result for every command.
-// Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, and after a
+// own; then it compares the state of the tables ("#state:"), namespaces ("#ns-state:"),
+// snapshot sets ("#snapshots:"), quotas ("#quotas: user|table|namespace NAME") and request
+// log entries of a table ("#reqlog: slow|large TABLE [wait]") of each hbasectl run with
+// Java's as the Java client reads them, checks hbasectl's output ("#out:" lines, in order)
+// and that -json printed one document with a result for every command.
+// Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, $Q a user (of
+// quotas), $RS the first live region server ("host,port,startcode"), and after a
 // "#phase" line $R0 $R1 ... the encoded names of $T's regions in key order (a phase's checks
 // run after it; the next phase sees their state).
 func TestShellCorpus(t *testing.T) {
@@ -38,16 +42,43 @@ func TestShellCorpus(t *testing.T) {
 	}
 }
 
+// corpusCluster is the corpus' cluster: shared's with quotas on and the region servers'
+// request logs kept (the large log from 2 KB answers, so that quotas.hb can make one).
+var corpusCluster = hbasetest.NewShared(hbasetest.Options{
+	RegionServers: 2,
+	Quotas:        true,
+	Conf: map[string]string{
+		"hbase.regionserver.slowlog.buffer.enabled":     "true",
+		"hbase.ipc.warn.response.size":                  "2048",
+		"hbase.master.balancer.decision.buffer.enabled": "true",
+	},
+})
+
+// firstServer is the name ("host,port,startcode") of the first live region server.
+func firstServer(t *testing.T, a *admin.Admin) string {
+	cs, err := a.ClusterStatus(t.Context())
+	if err != nil || len(cs.LiveServers) == 0 {
+		t.Fatalf("cluster status: %v (%d live servers)", err, len(cs.LiveServers))
+	}
+	names := make([]string, 0, len(cs.LiveServers))
+	for _, s := range cs.LiveServers {
+		names = append(names, s.Server.String())
+	}
+	slices.Sort(names)
+	return names[0]
+}
+
 // corpusNames are the placeholders of one side (hbasectl's or Java's).
 func corpusNames(base, side string) map[string]string {
 	return map[string]string{
 		"$NS": "sh_" + base + "_ns_" + side, "$T": "sh_" + base + "_t_" + side, "$U": "sh_" + base + "_u_" + side,
 		"$V": "sh_" + base + "_v_" + side, "$W": "sh_" + base + "_w_" + side, "$S": "sh_" + base + "_s_" + side,
+		"$Q": "sh_" + base + "_q_" + side,
 	}
 }
 
 func substitute(s string, names map[string]string) string {
-	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S"} {
+	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S", "$Q"} {
 		s = strings.ReplaceAll(s, k, names[k])
 	}
 	return s
@@ -55,7 +86,7 @@ func substitute(s string, names map[string]string) string {
 
 // unsubstitute writes one side's names back as placeholders, to compare the two sides.
 func unsubstitute(s string, names map[string]string) string {
-	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S"} {
+	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S", "$Q"} {
 		s = strings.ReplaceAll(s, names[k], k)
 	}
 	return s
@@ -66,6 +97,7 @@ type corpusPart struct {
 	java, outs       []string
 	states, nsStates []string
 	snapshotPrefixes []string
+	quotas, reqLogs  []string
 }
 
 func parseCorpus(src string) []*corpusPart {
@@ -89,6 +121,10 @@ func parseCorpus(src string) []*corpusPart {
 			p.nsStates = append(p.nsStates, strings.TrimPrefix(line, "#ns-state: "))
 		case strings.HasPrefix(line, "#snapshots: "):
 			p.snapshotPrefixes = append(p.snapshotPrefixes, strings.TrimPrefix(line, "#snapshots: "))
+		case strings.HasPrefix(line, "#quotas: "):
+			p.quotas = append(p.quotas, strings.TrimPrefix(line, "#quotas: "))
+		case strings.HasPrefix(line, "#reqlog: "):
+			p.reqLogs = append(p.reqLogs, strings.TrimPrefix(line, "#reqlog: "))
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -98,7 +134,7 @@ func parseCorpus(src string) []*corpusPart {
 }
 
 func runCorpusFile(t *testing.T, file, base string) {
-	cluster := shared.Cluster(t)
+	cluster := corpusCluster.Cluster(t)
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +148,9 @@ func runCorpusFile(t *testing.T, file, base string) {
 	a := admin.New(client)
 	defer cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
 	cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
+	server := firstServer(t, a)
 	for i, part := range parseCorpus(string(src)) {
+		part.script = strings.ReplaceAll(part.script, "$RS", server)
 		goSrc, jsonSrc := substitute(part.script, goNames), substitute(part.script, jsonNames)
 		outs := part.outs
 		if i > 0 && strings.Contains(part.script, "$R") {
@@ -179,6 +217,12 @@ func runCorpusFile(t *testing.T, file, base string) {
 		}
 		for _, s := range part.snapshotPrefixes {
 			compare("snapshots", "snapshots", s)
+		}
+		for _, s := range part.quotas {
+			compare("quotas", "quota", "list", s)
+		}
+		for _, s := range part.reqLogs {
+			compare("request log", "reqlog", "list", s)
 		}
 	}
 }
@@ -256,12 +300,32 @@ func cleanCorpus(t *testing.T, a *admin.Admin, base string, sides ...map[string]
 			_ = a.DisableTable(ctx, tb)
 			_ = a.DeleteTable(ctx, tb)
 		}
+		cleanQuotas(ctx, a, "sh_"+base+"_")
 		_ = a.DeleteNamespace(ctx, names["$NS"])
 		snaps, _ := a.ListSnapshots(ctx)
 		for _, s := range snaps {
 			if strings.HasPrefix(s.Name, names["$S"]) {
 				_ = a.DeleteSnapshot(ctx, s.Name)
 			}
+		}
+	}
+}
+
+// cleanQuotas removes the quotas of the users, tables and namespaces named with prefix (a
+// user's stay when its tables go).
+func cleanQuotas(ctx context.Context, a *admin.Admin, prefix string) {
+	qs, _ := a.Quotas(ctx, admin.QuotaFilter{})
+	for _, q := range qs {
+		tg := q.Target
+		if !strings.HasPrefix(tg.User, prefix) && !strings.HasPrefix(tg.Table, prefix) && !strings.HasPrefix(tg.Namespace, prefix) {
+			continue
+		}
+		_ = a.RemoveThrottles(ctx, tg)
+		if q.Space != nil {
+			_ = a.RemoveSpaceQuota(ctx, tg)
+		}
+		if q.BypassGlobals {
+			_ = a.SetBypassGlobals(ctx, tg.User, false)
 		}
 	}
 }

@@ -51,7 +51,7 @@ table_help
 list_deadservers
 #out: get (group dml)
 help 'get'
-#out: not written yet: the verb over the library calls of quotas
-help 'set_quota'
+#out: waiting for the library call: the snapshot sizes
+help 'list_snapshot_sizes'
 help
 #state: $T

@@ -192,6 +192,7 @@ final class ShellEquivalent {
         case "snapshot-delete":
           admin.deleteSnapshot(w[2]);
           return "";
+        case "quota": case "reqlog": return ShellQuotas.run(conn, admin, w);
         case "state":
           return state(conn, admin, TableName.valueOf(w[2]));
         case "ns-state": {
