@@ -209,6 +209,9 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 		}
 		for _, s := range part.secStates {
 			compare(s[0], append([]string{s[0]}, strings.Fields(s[1])...)...)
+			if ans, err := cluster.Command(t.Context(), "shell-java "+s[0]+" "+substitute(s[1], goNames)); err == nil {
+				t.Logf("part %d: %s %s: %s", i, s[0], s[1], unsubstitute(ans, goNames))
+			}
 		}
 	}
 }

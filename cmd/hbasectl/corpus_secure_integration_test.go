@@ -18,10 +18,11 @@ import (
 const corpusReaders = "corpus_readers"
 
 // secureCorpus is the cluster of the secure corpus: Kerberos, the AccessController and the
-// VisibilityController, which a plain cluster cannot load. Started on first use, stopped by
+// VisibilityController, which a plain cluster cannot load; privacy with AES, hbasectl's default.
+// Started on first use, stopped by
 // TestMain; make test-shell-corpus runs TestShellCorpusSecure in a go test of its own, after
 // the plain corpus, so that the two clusters never run at once.
-var secureCorpus = hbasetest.NewShared(hbasetest.Options{Secure: true, AccessControl: true, Visibility: true,
+var secureCorpus = hbasetest.NewShared(hbasetest.Options{Secure: true, AES: true, AccessControl: true, Visibility: true,
 	UserGroups: map[string][]string{"guest": {corpusReaders}}})
 
 // TestShellCorpusSecure runs the runbooks of testdata/corpus-secure as TestShellCorpus runs

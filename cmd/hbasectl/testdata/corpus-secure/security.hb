@@ -11,6 +11,8 @@ create_namespace '$NS'
 put '$T', 'r1', 'f:q', 'v1'
 put '$U', 'r1', 'f:q', 'u1'
 #guest: 1 get '$T', 'r1' #want Insufficient permissions
+#guest: 1 scan '$U' #want Insufficient permissions
+#phase
 #out: Granted guest READ on table $T
 grant 'guest', 'R', '$T'
 #java: grant guest R $T
