@@ -23,10 +23,14 @@ grant 'user', 'RW', '@namespace'
 grant 'user', 'RW', 'table'
 grant 'user', 'RW', 'table', 'family'
 grant 'user', 'RW', 'ns:table', 'family', 'qualifier'
+grant 'table', {'user' => 'RW', '@group' => 'R'}, {COLUMNS => 'f:q', ROWPREFIXFILTER => 'row'}
 
 Gives a user, or a group ('@name'), rights on the whole cluster, a namespace ('@ns'), a table,
 a family or one column, added to those it has there: R read, W write, X exec (coprocessor
-endpoints), C create (create, alter, drop), A admin. The table, family or namespace must exist.`},
+endpoints), C create (create, alter, drop), A admin. The table, family or namespace must exist.
+The form with a hash of users writes the cells a scan of those options finds again with that
+access control list (R and W; read only where the table's regions run with
+hbase.security.access.early_out false) and prints the number of rows.`},
 		{name: "revoke", group: "security", prepare: prepareRevoke, usage: `revoke 'user'
 revoke '@group'
 revoke 'user', '@namespace'
@@ -121,7 +125,7 @@ func userArg(v value) (string, error) {
 
 func prepareGrant(st statement) (action, error) {
 	if len(st.args) >= 2 && st.args[1].kind == vHash {
-		return nil, fmt.Errorf("grant 'table', {'user' => 'RW'}, {...} (cell permissions written over a scan) is not taken yet: write the cells with put's ACL")
+		return prepareGrantCells(st)
 	}
 	if err := wantArgs(st.args, 2, 5, "grant 'user', 'RWXCA'[, 'table' or '@namespace'[, 'family'[, 'qualifier']]]"); err != nil {
 		return nil, err
@@ -144,6 +148,27 @@ func prepareGrant(st statement) (action, error) {
 		}
 		return done("Granted %s %s on %s", user, actionList(acts), sc), nil
 	}), nil
+}
+
+// prepareGrantCells reads grant 'table', {'user' => 'RW'}, {scan options}: the cells the scan
+// finds are written again with that ACL, as the shell does.
+func prepareGrantCells(st statement) (action, error) {
+	if len(st.args) != 3 || st.args[2].kind != vHash {
+		return nil, fmt.Errorf("want grant 'table', {'user' => 'RW', ...}, {COLUMNS => ..., FILTER => ...}")
+	}
+	table, err := tableName(st.args, 0)
+	if err != nil {
+		return nil, err
+	}
+	acl, err := cellACL(st.args[1])
+	if err != nil {
+		return nil, err
+	}
+	var opts []hrpc.PutOption
+	for _, o := range acl {
+		opts = append(opts, o.(hrpc.PutOption))
+	}
+	return prepareRewrite("grant", table, st.args[2], opts...)
 }
 
 func prepareRevoke(st statement) (action, error) {

@@ -169,16 +169,14 @@ func labelsList(labels []string) *listOut {
 	return out
 }
 
-// setVisibilityKeys are the scan options set_visibility takes, as the shell's.
-var setVisibilityKeys = []string{"TIMERANGE", "FILTER", "STARTROW", "STOPROW", "ROWPREFIXFILTER", "TIMESTAMP", "COLUMNS"}
+// rewriteKeys are the scan options of set_visibility and of grant's cell form, as the shell's
+// help gives them.
+var rewriteKeys = []string{"TIMERANGE", "FILTER", "STARTROW", "STOPROW", "ROWPREFIXFILTER", "TIMESTAMP", "COLUMNS"}
 
 func prepareSetVisibility(st statement) (action, error) {
 	args, h := splitOpts(st.args)
 	if len(args) != 2 {
 		return nil, fmt.Errorf("want set_visibility 'table', 'expression'[, {COLUMNS => ..., FILTER => ...}]")
-	}
-	if err := checkKeys("set_visibility", h, setVisibilityKeys...); err != nil {
-		return nil, err
 	}
 	table, err := tableName(args, 0)
 	if err != nil {
@@ -188,19 +186,28 @@ func prepareSetVisibility(st statement) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The expression is checked here, on a request that is never sent.
-	if _, err := hrpc.NewPut(table, []byte("r"), hrpc.Value([]byte("f"), nil, nil), hrpc.CellVisibility(expr)); err != nil {
+	return prepareRewrite("set_visibility", table, h, hrpc.CellVisibility(expr))
+}
+
+// prepareRewrite scans table with the options of h and writes each cell found again, same
+// timestamp and value, with opts (the shell's set_visibility and grant on cells); the result
+// counts the rows. The options are checked here, on a request that is never sent.
+func prepareRewrite(verb, table string, h value, opts ...hrpc.PutOption) (action, error) {
+	if err := checkKeys(verb, h, rewriteKeys...); err != nil {
+		return nil, err
+	}
+	if _, err := hrpc.NewPut(table, []byte("r"), append([]hrpc.PutOption{hrpc.Value([]byte("f"), nil, nil)}, opts...)...); err != nil {
 		return nil, err
 	}
 	spec, err := readOptsFrom(h, nil)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := scanRange(h)
+	sopts, err := scanRange(h)
 	if err != nil {
 		return nil, err
 	}
-	scan, err := hrpc.NewScan(table, append(opts, spec.scanOptions()...)...)
+	scan, err := hrpc.NewScan(table, append(sopts, spec.scanOptions()...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +220,7 @@ func prepareSetVisibility(st statement) (action, error) {
 			if len(res.Cells) == 0 {
 				continue
 			}
-			popts := []hrpc.PutOption{hrpc.CellVisibility(expr)}
+			popts := append([]hrpc.PutOption(nil), opts...)
 			for _, cell := range res.Cells {
 				popts = append(popts, hrpc.ValueAt(cell.Family, cell.Qualifier, cell.Timestamp, cell.Value))
 			}

@@ -74,3 +74,14 @@ revoke '$P', '$T', 'g', 'q'
 #perms: - @$G
 #guest: 1 get '$T', 'r1' #want Insufficient permissions
 #guest: 1 scan '$U' #want Insufficient permissions
+#phase
+create '$V', 'f', METADATA => {'hbase.security.access.early_out' => 'false'}
+#java: create $V f attr=hbase.security.access.early_out:false
+put '$V', 'r1', 'f:a', 'shared'
+put '$V', 'r1', 'f:b', 'private'
+put '$V', 'r2', 'f:a', 'other'
+#out: 1 row(s)
+grant '$V', {'guest' => 'R', '@$G' => 'RW'}, {COLUMNS => 'f:a', ROWPREFIXFILTER => 'r1'}
+#guest: 0 get '$V', 'r1' #want value=shared
+#guest: 0 get '$V', 'r1' #want !value=private
+#guest: 0 scan '$V' #want !value=other
