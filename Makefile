@@ -160,6 +160,7 @@ test-admin: launcher
 
 test-shell-corpus: launcher
 	cd cmd && GOHBASE_SHELL_CORPUS=1 $(GO) test $(TESTFLAGS) -run 'TestShellCorpus$$' ./hbasectl
+	cd cmd && GOHBASE_SHELL_CORPUS=1 $(GO) test $(TESTFLAGS) -run 'TestShellCorpusSecure$$' ./hbasectl
 
 smoke: launcher
 	$(GO) run ./cmd/hbase-local -smoke

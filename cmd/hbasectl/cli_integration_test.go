@@ -19,6 +19,7 @@ var shared = hbasetest.NewShared(hbasetest.Options{RegionServers: 2})
 func TestMain(m *testing.M) {
 	code := shared.Run(m)
 	corpusCluster.Stop()
+	secureCorpus.Stop()
 	os.Exit(code)
 }
 

@@ -38,7 +38,7 @@ func TestShellCorpus(t *testing.T) {
 	}
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".hb")
-		t.Run(name, func(t *testing.T) { runCorpusFile(t, file, name) })
+		t.Run(name, func(t *testing.T) { runCorpusFile(t, plainTarget(corpusCluster.Cluster(t)), file, name) })
 	}
 }
 
@@ -68,17 +68,34 @@ func firstServer(t *testing.T, a *admin.Admin) string {
 	return names[0]
 }
 
+// corpusTarget is the cluster a corpus runs on and how hbasectl and the Go client reach it.
+type corpusTarget struct {
+	cluster *hbasetest.Cluster
+	getenv  func(string) string // hbasectl's environment
+	flags   []string            // hbasectl's flags before each run's own
+	options []hbase.Option      // the Go client's
+	guest   func(string) string // hbasectl's environment as the guest (secure only)
+}
+
+func plainTarget(c *hbasetest.Cluster) corpusTarget {
+	return corpusTarget{cluster: c, getenv: env("HBASE_ZK", c.ZKQuorum)}
+}
+
 // corpusNames are the placeholders of one side (hbasectl's or Java's).
 func corpusNames(base, side string) map[string]string {
 	return map[string]string{
 		"$NS": "sh_" + base + "_ns_" + side, "$T": "sh_" + base + "_t_" + side, "$U": "sh_" + base + "_u_" + side,
 		"$V": "sh_" + base + "_v_" + side, "$W": "sh_" + base + "_w_" + side, "$S": "sh_" + base + "_s_" + side,
 		"$Q": "sh_" + base + "_q_" + side,
+		// Cluster-global names of the secure corpus: a user, a group and a label prefix.
+		"$P": "sh_" + base + "_p_" + side, "$G": "sh_" + base + "_g_" + side, "$L": "sh_" + base + "_l_" + side + "_",
 	}
 }
 
+var corpusKeys = []string{"$NS", "$T", "$U", "$V", "$W", "$S", "$Q", "$P", "$G", "$L"}
+
 func substitute(s string, names map[string]string) string {
-	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S", "$Q"} {
+	for _, k := range corpusKeys {
 		s = strings.ReplaceAll(s, k, names[k])
 	}
 	return s
@@ -86,7 +103,7 @@ func substitute(s string, names map[string]string) string {
 
 // unsubstitute writes one side's names back as placeholders, to compare the two sides.
 func unsubstitute(s string, names map[string]string) string {
-	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S", "$Q"} {
+	for _, k := range corpusKeys {
 		s = strings.ReplaceAll(s, names[k], k)
 	}
 	return s
@@ -98,6 +115,8 @@ type corpusPart struct {
 	states, nsStates []string
 	snapshotPrefixes []string
 	quotas, reqLogs  []string
+	secStates        [][2]string // kind and argument of #perms:, #labels:, #auths:
+	guests           []string    // #guest: lines
 }
 
 func parseCorpus(src string) []*corpusPart {
@@ -125,6 +144,11 @@ func parseCorpus(src string) []*corpusPart {
 			p.quotas = append(p.quotas, strings.TrimPrefix(line, "#quotas: "))
 		case strings.HasPrefix(line, "#reqlog: "):
 			p.reqLogs = append(p.reqLogs, strings.TrimPrefix(line, "#reqlog: "))
+		case strings.HasPrefix(line, "#perms: "), strings.HasPrefix(line, "#labels: "), strings.HasPrefix(line, "#auths: "):
+			kind, arg, _ := strings.Cut(line[1:], ": ")
+			p.secStates = append(p.secStates, [2]string{kind, arg})
+		case strings.HasPrefix(line, "#guest: "):
+			p.guests = append(p.guests, strings.TrimPrefix(line, "#guest: "))
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -133,14 +157,14 @@ func parseCorpus(src string) []*corpusPart {
 	return parts
 }
 
-func runCorpusFile(t *testing.T, file, base string) {
-	cluster := corpusCluster.Cluster(t)
+func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
+	cluster := tg.cluster
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	goNames, jsonNames, javaNames := corpusNames(base, "go"), corpusNames(base, "json"), corpusNames(base, "java")
-	client, err := hbase.NewClient(cluster.ZKQuorum)
+	client, err := hbase.NewClient(cluster.ZKQuorum, tg.options...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +193,7 @@ func runCorpusFile(t *testing.T, file, base string) {
 		if err := os.WriteFile(path, []byte(goSrc), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, stdout, stderr := runArgs(t, env("HBASE_ZK", cluster.ZKQuorum), "-timeout", "120s", "-f", path)
+		code, stdout, stderr := runArgs(t, tg.getenv, append(slices.Clone(tg.flags), "-timeout", "120s", "-f", path)...)
 		if code != 0 {
 			t.Fatalf("part %d: hbasectl -f exit %d: %s\nstdout:\n%s", i, code, stderr, stdout)
 		}
@@ -183,7 +207,8 @@ func runCorpusFile(t *testing.T, file, base string) {
 			}
 			rest = rest[at+len(want):]
 		}
-		checkCorpusJSON(t, i, base, jsonSrc, cluster.ZKQuorum)
+		checkGuest(t, tg, i, part.guests, goNames)
+		checkCorpusJSON(t, tg, i, base, jsonSrc)
 		for _, op := range part.java {
 			ans, err := cluster.Command(t.Context(), "shell-java "+substitute(op, javaNames))
 			if err != nil {
@@ -224,13 +249,19 @@ func runCorpusFile(t *testing.T, file, base string) {
 		for _, s := range part.reqLogs {
 			compare("request log", "reqlog", "list", s)
 		}
+		for _, s := range part.secStates {
+			compare(s[0], append([]string{s[0]}, strings.Fields(s[1])...)...)
+			if ans, err := cluster.Command(t.Context(), "shell-java "+s[0]+" "+substitute(s[1], goNames)); err == nil {
+				t.Logf("part %d: %s %s: %s", i, s[0], s[1], unsubstitute(ans, goNames))
+			}
+		}
 	}
 }
 
 // checkCorpusJSON runs src with -json and checks that it printed, for each of its commands in
 // order, one JSON document naming the command and holding a result that says something (not
 // null, not an empty object: a result type without exported fields would print {}).
-func checkCorpusJSON(t *testing.T, part int, base, src, zk string) {
+func checkCorpusJSON(t *testing.T, tg corpusTarget, part int, base, src string) {
 	t.Helper()
 	sts, err := parseScript(src)
 	if err != nil {
@@ -240,7 +271,7 @@ func checkCorpusJSON(t *testing.T, part int, base, src, zk string) {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runArgs(t, env("HBASE_ZK", zk), "-timeout", "120s", "-json", "-f", path)
+	code, stdout, stderr := runArgs(t, tg.getenv, append(slices.Clone(tg.flags), "-timeout", "120s", "-json", "-f", path)...)
 	if code != 0 {
 		t.Fatalf("part %d: hbasectl -json -f exit %d: %s\nstdout:\n%s", part, code, stderr, stdout)
 	}

@@ -27,7 +27,8 @@ get 'table', 'row', {CONSISTENCY => 'TIMELINE', ATTRIBUTES => {'k' => 'v'}, MAXL
 Reads one row: every column, or the columns and families named. VERSIONS returns more than
 the newest version of each cell; TIMESTAMP and TIMERANGE (from inclusive, to exclusive)
 select by cell time; FILTER takes HBase's filter language (show_filters lists the filters).
-CONSISTENCY => 'TIMELINE' lets a secondary region replica answer.`},
+CONSISTENCY => 'TIMELINE' lets a secondary region replica answer. AUTHORIZATIONS => ['label']
+reads with only those visibility labels (of the ones the user has).`},
 		{name: "scan", group: "dml", prepare: prepareScan, usage: `scan 'table'
 scan 'table', {LIMIT => 10, STARTROW => 'a', STOPROW => 'm'}
 scan 'table', {ROWPREFIXFILTER => 'user', COLUMNS => ['f:q', 'f2']}
@@ -37,7 +38,8 @@ scan 'table', {TIMERANGE => [from_ms, to_ms], VERSIONS => 5, CACHE => 1000, BATC
 Reads rows in key order (REVERSED: backwards), printing each cell as it arrives; Ctrl-C in the
 interactive mode stops a long scan. STARTROW is inclusive, STOPROW exclusive. CACHE is rows per
 round trip, BATCH cells per result, MAXRESULTSIZE bytes per round trip, CACHE_BLOCKS => false
-keeps a one-off scan out of the block cache.`},
+keeps a one-off scan out of the block cache. AUTHORIZATIONS => ['label'] reads with only those
+visibility labels (of the ones the user has).`},
 		{name: "count", group: "dml", prepare: prepareCount, usage: `count 'table'
 count 'table', INTERVAL => 100000, CACHE => 1000
 count 'table', {FILTER => "PrefixFilter('a')", STARTROW => 'a', STOPROW => 'b'}
@@ -47,8 +49,13 @@ Counts rows: the servers send one key per row and no values. Every INTERVAL rows
 		{name: "put", group: "dml", prepare: preparePut, usage: `put 'table', 'row', 'family:qualifier', 'value'
 put 'table', 'row', 'family:qualifier', 'value', timestamp_ms
 put 'table', 'row', 'family:qualifier', 'value', {ATTRIBUTES => {'k' => 'v'}}
+put 'table', 'row', 'family:qualifier', 'value', {VISIBILITY => 'secret & !intern'}
+put 'table', 'row', 'family:qualifier', 'value', {TTL => 60000, ACL => {'bob' => 'RW'}}
 
-Writes one cell, at the given timestamp or the server's time.`},
+Writes one cell, at the given timestamp or the server's time. VISIBILITY labels it with a
+visibility expression (only readers with labels that satisfy it see it), TTL expires it that
+many milliseconds after its timestamp, ACL gives users or groups read (R) or write (W) rights
+on it.`},
 		{name: "delete", group: "dml", prepare: prepareDelete, usage: `delete 'table', 'row', 'family:qualifier'
 delete 'table', 'row', 'family:qualifier', timestamp_ms
 
@@ -493,6 +500,9 @@ func preparePut(st statement) (action, error) {
 	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
 	}
+	if opts, err = withCellSecurity(opts, h); err != nil {
+		return nil, err
+	}
 	put, err := hrpc.NewPut(table, row, opts...)
 	if err != nil {
 		return nil, err
@@ -549,6 +559,9 @@ func prepareDelete(st statement) (action, error) {
 	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
 	}
+	if opts, err = withCellSecurity(opts, h); err != nil {
+		return nil, err
+	}
 	del, err := hrpc.NewDelete(table, row, opts...)
 	if err != nil {
 		return nil, err
@@ -586,6 +599,9 @@ func prepareDeleteAll(st statement) (action, error) {
 		return nil, err
 	}
 	if opts, err = withAttributes(opts, h); err != nil {
+		return nil, err
+	}
+	if opts, err = withCellSecurity(opts, h); err != nil {
 		return nil, err
 	}
 	del, err := hrpc.NewDelete(table, row, opts...)
@@ -730,6 +746,9 @@ func prepareIncr(st statement) (action, error) {
 	if opts, err = withAttributes(opts, h); err != nil {
 		return nil, err
 	}
+	if opts, err = withCellSecurity(opts, h); err != nil {
+		return nil, err
+	}
 	inc, err := hrpc.NewIncrement(table, row, opts...)
 	if err != nil {
 		return nil, err
@@ -822,6 +841,9 @@ func prepareAppend(st statement) (action, error) {
 	}
 	opts := []hrpc.AppendOption{hrpc.Value(col.family, col.qualifier, []byte(val))}
 	if opts, err = withAttributes(opts, h); err != nil {
+		return nil, err
+	}
+	if opts, err = withCellSecurity(opts, h); err != nil {
 		return nil, err
 	}
 	app, err := hrpc.NewAppend(table, row, opts...)

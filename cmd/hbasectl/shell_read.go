@@ -22,6 +22,7 @@ type readSpec struct {
 	attrs       map[string]string
 	format      *cellFormat
 	noCache     bool
+	auths       *[]string // AUTHORIZATIONS, nil when not given
 }
 
 // cellFormat is how get and scan print values: MAXLENGTH, FORMATTER and the converters of
@@ -112,14 +113,7 @@ var waitingKeys = map[string]string{
 	"REGION_REPLICA_ID": "the client library has no call for reads from one chosen region replica",
 	"ALL_METRICS":       "the client library has no call for printing scan metrics",
 	"METRICS":           "the client library has no call for printing scan metrics",
-	// The client's cell security options are being added on another branch (security).
-	"AUTHORIZATIONS": securityNotMerged,
-	"VISIBILITY":     securityNotMerged,
-	"ACL":            securityNotMerged,
-	"TTL":            securityNotMerged,
 }
-
-const securityNotMerged = "not written yet: hbasectl's use of the client's cell security options (hrpc.CellTTL, CellACL, CellVisibility, Authorizations)"
 
 func refuseWaiting(h value) error {
 	for _, e := range h.hash {
@@ -166,6 +160,7 @@ func readOptsFrom(h value, extraCols []string) (*readSpec, error) {
 	for _, read := range []func(value) error{
 		spec.readFormatter, spec.readTimeRange, spec.readVersions, spec.readFilter,
 		spec.readConsistency, spec.readAttributes, spec.readMaxLength, spec.readCacheBlocks,
+		spec.readAuthorizations,
 	} {
 		if err := read(h); err != nil {
 			return nil, err
@@ -372,6 +367,9 @@ func (s *readSpec) readOptions() []hrpc.ReadOption {
 	}
 	if s.noCache {
 		opts = append(opts, hrpc.NoBlockCache())
+	}
+	if s.auths != nil {
+		opts = append(opts, hrpc.Authorizations(*s.auths...))
 	}
 	return opts
 }

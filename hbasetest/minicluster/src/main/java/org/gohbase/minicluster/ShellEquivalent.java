@@ -47,6 +47,10 @@ final class ShellEquivalent {
       throw new Commands.UsageException("shell-java: want an operation");
     }
     String op = w[1];
+    String security = ShellSecurityEquivalent.run(conn, w);
+    if (security != null) {
+      return security;
+    }
     try (Admin admin = conn.getAdmin()) {
       switch (op) {
         case "create": {
