@@ -16,7 +16,11 @@ import (
 // servers (move needs somewhere to go).
 var shared = hbasetest.NewShared(hbasetest.Options{RegionServers: 2})
 
-func TestMain(m *testing.M) { os.Exit(shared.Run(m)) }
+func TestMain(m *testing.M) {
+	code := shared.Run(m)
+	corpusCluster.Stop()
+	os.Exit(code)
+}
 
 // ctl runs hbasectl against the shared cluster with -json and decodes its output into out
 // (when not nil); it fails the test unless the exit code is 0.

@@ -5,23 +5,30 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/admin"
+	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
 )
+
+// corpusCluster is the corpus's cluster: RSGroups for rsgroups.hb, whose runbook moves one of
+// the two region servers into a group and back.
+var corpusCluster = hbasetest.NewShared(hbasetest.Options{RegionServers: 2, RSGroups: true})
 
 // TestShellCorpus runs each runbook of testdata/corpus through hbasectl (-f) against the real
 // cluster, again with -json on tables of its own, and the Java Admin and Table calls that do
 // the same (its "#java:" lines, run by the launcher's ShellEquivalent) on tables of their
 // own; then it compares the state of the tables ("#state:"), namespaces ("#ns-state:") and
-// snapshot sets ("#snapshots:") of each hbasectl run with Java's as the Java client reads
+// snapshot sets ("#snapshots:") and region server groups ("#rsgroups:") of each hbasectl run with Java's as the Java client reads
 // them, checks hbasectl's output ("#out:" lines, in order) and that -json printed one
 // document with a result for every command.
-// Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, and after a
+// Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, $G a prefix of
+// rsgroup names, $RS one region server's "host:port" (the same for every side), and after a
 // "#phase" line $R0 $R1 ... the encoded names of $T's regions in key order (a phase's checks
 // run after it; the next phase sees their state).
 func TestShellCorpus(t *testing.T) {
@@ -43,11 +50,12 @@ func corpusNames(base, side string) map[string]string {
 	return map[string]string{
 		"$NS": "sh_" + base + "_ns_" + side, "$T": "sh_" + base + "_t_" + side, "$U": "sh_" + base + "_u_" + side,
 		"$V": "sh_" + base + "_v_" + side, "$W": "sh_" + base + "_w_" + side, "$S": "sh_" + base + "_s_" + side,
+		"$G": "sh_" + base + "_g_" + side,
 	}
 }
 
 func substitute(s string, names map[string]string) string {
-	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S"} {
+	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S", "$G"} {
 		s = strings.ReplaceAll(s, k, names[k])
 	}
 	return s
@@ -55,7 +63,7 @@ func substitute(s string, names map[string]string) string {
 
 // unsubstitute writes one side's names back as placeholders, to compare the two sides.
 func unsubstitute(s string, names map[string]string) string {
-	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S"} {
+	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S", "$G"} {
 		s = strings.ReplaceAll(s, names[k], k)
 	}
 	return s
@@ -66,6 +74,7 @@ type corpusPart struct {
 	java, outs       []string
 	states, nsStates []string
 	snapshotPrefixes []string
+	rsgroupPrefixes  []string
 }
 
 func parseCorpus(src string) []*corpusPart {
@@ -89,6 +98,8 @@ func parseCorpus(src string) []*corpusPart {
 			p.nsStates = append(p.nsStates, strings.TrimPrefix(line, "#ns-state: "))
 		case strings.HasPrefix(line, "#snapshots: "):
 			p.snapshotPrefixes = append(p.snapshotPrefixes, strings.TrimPrefix(line, "#snapshots: "))
+		case strings.HasPrefix(line, "#rsgroups: "):
+			p.rsgroupPrefixes = append(p.rsgroupPrefixes, strings.TrimPrefix(line, "#rsgroups: "))
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -98,11 +109,12 @@ func parseCorpus(src string) []*corpusPart {
 }
 
 func runCorpusFile(t *testing.T, file, base string) {
-	cluster := shared.Cluster(t)
-	src, err := os.ReadFile(file)
+	cluster := corpusCluster.Cluster(t)
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	src := string(raw)
 	goNames, jsonNames, javaNames := corpusNames(base, "go"), corpusNames(base, "json"), corpusNames(base, "java")
 	client, err := hbase.NewClient(cluster.ZKQuorum)
 	if err != nil {
@@ -112,7 +124,10 @@ func runCorpusFile(t *testing.T, file, base string) {
 	a := admin.New(client)
 	defer cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
 	cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
-	for i, part := range parseCorpus(string(src)) {
+	if strings.Contains(src, "$RS") {
+		src = strings.ReplaceAll(src, "$RS", movableServer(t, a))
+	}
+	for i, part := range parseCorpus(src) {
 		goSrc, jsonSrc := substitute(part.script, goNames), substitute(part.script, jsonNames)
 		outs := part.outs
 		if i > 0 && strings.Contains(part.script, "$R") {
@@ -179,6 +194,9 @@ func runCorpusFile(t *testing.T, file, base string) {
 		}
 		for _, s := range part.snapshotPrefixes {
 			compare("snapshots", "snapshots", s)
+		}
+		for _, s := range part.rsgroupPrefixes {
+			compare("rsgroups", "rsgroups-of", s)
 		}
 	}
 }
@@ -257,6 +275,15 @@ func cleanCorpus(t *testing.T, a *admin.Admin, base string, sides ...map[string]
 			_ = a.DeleteTable(ctx, tb)
 		}
 		_ = a.DeleteNamespace(ctx, names["$NS"])
+		groups, _ := a.RSGroups(ctx)
+		for _, g := range groups {
+			if strings.HasPrefix(g.Name, names["$G"]) {
+				if len(g.Servers) > 0 {
+					_ = a.MoveServersToRSGroup(ctx, "default", g.Servers...)
+				}
+				_ = a.RemoveRSGroup(ctx, g.Name)
+			}
+		}
 		snaps, _ := a.ListSnapshots(ctx)
 		for _, s := range snaps {
 			if strings.HasPrefix(s.Name, names["$S"]) {
@@ -264,4 +291,22 @@ func cleanCorpus(t *testing.T, a *admin.Admin, base string, sides ...map[string]
 			}
 		}
 	}
+}
+
+// movableServer is the "host:port" of a region server that does not hold hbase:meta, for a
+// runbook to move between groups.
+func movableServer(t *testing.T, a *admin.Admin) string {
+	st, err := a.ClusterStatus(t.Context())
+	if err != nil {
+		t.Fatalf("cluster status: %v", err)
+	}
+	if len(st.LiveServers) < 2 {
+		t.Fatalf("%d live servers; want 2", len(st.LiveServers))
+	}
+	for _, s := range st.LiveServers {
+		if !slices.ContainsFunc(s.Regions, func(r hrpc.RegionLoad) bool { return r.Table == "hbase:meta" }) {
+			return s.Server.Addr()
+		}
+	}
+	return st.LiveServers[0].Server.Addr()
 }
