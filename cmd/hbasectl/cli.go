@@ -132,7 +132,8 @@ func exitCode(err error) int {
 	// What the user named is not there, or already is, or cannot be: bad input too.
 	for _, e := range []error{hberr.ErrTableExists, hberr.ErrTableNotDisabled, hberr.ErrNamespaceExists,
 		hberr.ErrNamespaceNotEmpty, hberr.ErrInvalidName, hberr.ErrSnapshotNotFound, hberr.ErrSnapshotExists,
-		hberr.ErrRegionNotFound, hberr.ErrServerNotFound, hberr.ErrTableDisabled} {
+		hberr.ErrRegionNotFound, hberr.ErrServerNotFound, hberr.ErrTableDisabled,
+		hberr.ErrRSGroupNotFound, hberr.ErrRSGroupExists} {
 		if errors.Is(err, e) {
 			return 2
 		}

@@ -20,12 +20,15 @@ import (
 // cluster, again with -json on tables of its own, and the Java Admin and Table calls that do
 // the same (its "#java:" lines, run by the launcher's ShellEquivalent) on tables of their
 // own; then it compares the state of the tables ("#state:"), namespaces ("#ns-state:"),
-// snapshot sets ("#snapshots:"), quotas ("#quotas: user|table|namespace NAME") and request
-// log entries of a table ("#reqlog: slow|large TABLE [wait]") of each hbasectl run with
-// Java's as the Java client reads them, checks hbasectl's output ("#out:" lines, in order)
-// and that -json printed one document with a result for every command.
+// snapshot sets ("#snapshots:"), quotas ("#quotas: user|table|namespace NAME"), request
+// log entries of a table ("#reqlog: slow|large TABLE [wait]") and region server groups
+// ("#rsgroups: PREFIX") of each hbasectl run with Java's as the Java client reads them,
+// checks hbasectl's output ("#out:" lines, in order) and that -json printed one document
+// with a result for every command.
 // Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, $Q a user (of
-// quotas), $RS the first live region server ("host,port,startcode"), and after a
+// quotas), $G a prefix of rsgroup names (in the secure corpus a group of users), $RS the
+// first live region server ("host,port,startcode"), $MS a region server without hbase:meta
+// ("host:port", the same for every side), and after a
 // "#phase" line $R0 $R1 ... the encoded names of $T's regions in key order (a phase's checks
 // run after it; the next phase sees their state).
 func TestShellCorpus(t *testing.T) {
@@ -42,11 +45,13 @@ func TestShellCorpus(t *testing.T) {
 	}
 }
 
-// corpusCluster is the corpus' cluster: shared's with quotas on and the region servers'
-// request logs kept (the large log from 2 KB answers, so that quotas.hb can make one).
+// corpusCluster is the corpus' cluster: shared's with quotas on, the region servers'
+// request logs kept (the large log from 2 KB answers, so that quotas.hb can make one) and
+// region server groups on (rsgroups.hb moves one of the two servers into a group and back).
 var corpusCluster = hbasetest.NewShared(hbasetest.Options{
 	RegionServers: 2,
 	Quotas:        true,
+	RSGroups:      true,
 	Conf: map[string]string{
 		"hbase.regionserver.slowlog.buffer.enabled":     "true",
 		"hbase.ipc.warn.response.size":                  "2048",
@@ -117,6 +122,7 @@ type corpusPart struct {
 	quotas, reqLogs  []string
 	secStates        [][2]string // kind and argument of #perms:, #labels:, #auths:
 	guests           []string    // #guest: lines
+	rsgroupPrefixes  []string
 }
 
 func parseCorpus(src string) []*corpusPart {
@@ -149,6 +155,8 @@ func parseCorpus(src string) []*corpusPart {
 			p.secStates = append(p.secStates, [2]string{kind, arg})
 		case strings.HasPrefix(line, "#guest: "):
 			p.guests = append(p.guests, strings.TrimPrefix(line, "#guest: "))
+		case strings.HasPrefix(line, "#rsgroups: "):
+			p.rsgroupPrefixes = append(p.rsgroupPrefixes, strings.TrimPrefix(line, "#rsgroups: "))
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -159,10 +167,11 @@ func parseCorpus(src string) []*corpusPart {
 
 func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 	cluster := tg.cluster
-	src, err := os.ReadFile(file)
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	src := string(raw)
 	goNames, jsonNames, javaNames := corpusNames(base, "go"), corpusNames(base, "json"), corpusNames(base, "java")
 	client, err := hbase.NewClient(cluster.ZKQuorum, tg.options...)
 	if err != nil {
@@ -172,9 +181,11 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 	a := admin.New(client)
 	defer cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
 	cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
-	server := firstServer(t, a)
-	for i, part := range parseCorpus(string(src)) {
-		part.script = strings.ReplaceAll(part.script, "$RS", server)
+	src = strings.ReplaceAll(src, "$RS", firstServer(t, a))
+	if strings.Contains(src, "$MS") {
+		src = strings.ReplaceAll(src, "$MS", movableServer(t, a))
+	}
+	for i, part := range parseCorpus(src) {
 		goSrc, jsonSrc := substitute(part.script, goNames), substitute(part.script, jsonNames)
 		outs := part.outs
 		if i > 0 && strings.Contains(part.script, "$R") {
@@ -255,6 +266,9 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 				t.Logf("part %d: %s %s: %s", i, s[0], s[1], unsubstitute(ans, goNames))
 			}
 		}
+		for _, s := range part.rsgroupPrefixes {
+			compare("rsgroups", "rsgroups-of", s)
+		}
 	}
 }
 
@@ -333,6 +347,15 @@ func cleanCorpus(t *testing.T, a *admin.Admin, base string, sides ...map[string]
 		}
 		cleanQuotas(ctx, a, "sh_"+base+"_")
 		_ = a.DeleteNamespace(ctx, names["$NS"])
+		groups, _ := a.RSGroups(ctx)
+		for _, g := range groups {
+			if strings.HasPrefix(g.Name, names["$G"]) {
+				if len(g.Servers) > 0 {
+					_ = a.MoveServersToRSGroup(ctx, "default", g.Servers...)
+				}
+				_ = a.RemoveRSGroup(ctx, g.Name)
+			}
+		}
 		snaps, _ := a.ListSnapshots(ctx)
 		for _, s := range snaps {
 			if strings.HasPrefix(s.Name, names["$S"]) {
@@ -359,4 +382,22 @@ func cleanQuotas(ctx context.Context, a *admin.Admin, prefix string) {
 			_ = a.SetBypassGlobals(ctx, tg.User, false)
 		}
 	}
+}
+
+// movableServer is the "host:port" of a region server that does not hold hbase:meta, for a
+// runbook to move between groups.
+func movableServer(t *testing.T, a *admin.Admin) string {
+	st, err := a.ClusterStatus(t.Context())
+	if err != nil {
+		t.Fatalf("cluster status: %v", err)
+	}
+	if len(st.LiveServers) < 2 {
+		t.Fatalf("%d live servers; want 2", len(st.LiveServers))
+	}
+	for _, s := range st.LiveServers {
+		if !slices.ContainsFunc(s.Regions, func(r hrpc.RegionLoad) bool { return r.Table == "hbase:meta" }) {
+			return s.Server.Addr()
+		}
+	}
+	return st.LiveServers[0].Server.Addr()
 }

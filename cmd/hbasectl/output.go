@@ -48,3 +48,11 @@ func plural(n int64, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// nonNil makes an absent list print as [] in -json, not null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

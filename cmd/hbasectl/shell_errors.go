@@ -62,10 +62,16 @@ func shellMessage(err error) string {
 		return "Snapshot " + quoted + "already exists"
 	case errors.Is(err, hberr.ErrRegionNotFound):
 		return "Region " + quoted + "does not exist"
+	case errors.Is(err, hberr.ErrRSGroupNotFound):
+		return "RSGroup " + quoted + "does not exist"
+	case errors.Is(err, hberr.ErrRSGroupExists):
+		return "RSGroup " + quoted + "already exists"
 	case errors.Is(err, hberr.ErrServerNotFound):
 		return "No live region server " + name
 	case errors.Is(err, hberr.ErrInvalidName):
 		return "Illegal name " + name + remoteDetail(err)
+	case errors.Is(err, hberr.ErrNotSupported):
+		return notSupportedMessage(err)
 	}
 	msg := err.Error()
 	var re *hberr.RemoteError
@@ -83,4 +89,15 @@ func remoteDetail(err error) string {
 		return ": " + strings.TrimSpace(javaClass.ReplaceAllString(re.Message, ""))
 	}
 	return ""
+}
+
+// notSupportedMessage keeps what the library says of a feature the cluster does not serve
+// (which often says how to switch it on), and the server's words, without the Go call's name
+// or Java class names.
+func notSupportedMessage(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, hberr.ErrNotSupported.Error()); i >= 0 {
+		msg = msg[i:]
+	}
+	return strings.TrimSpace(javaClass.ReplaceAllString(msg, ""))
 }

@@ -149,45 +149,9 @@ func prepareAlterNamespace(st statement) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := st.args[1]
-	if h.kind != vHash {
-		return nil, fmt.Errorf("want a hash {METHOD => 'set', 'key' => 'value'}, got %s", h.describe())
-	}
-	mv, ok := h.get("METHOD")
-	if !ok {
-		return nil, fmt.Errorf("want METHOD => 'set' or 'unset'")
-	}
-	method, err := strVal(mv, "METHOD")
+	set, unset, err := setUnsetHash(st.args[1])
 	if err != nil {
 		return nil, err
-	}
-	set := map[string]string{}
-	var unset []string
-	switch method {
-	case "set":
-		for _, e := range h.hash {
-			if e.key == "METHOD" {
-				continue
-			}
-			s, err := scalarText(e.val)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", e.key, err)
-			}
-			set[e.key] = s
-		}
-		if len(set) == 0 {
-			return nil, fmt.Errorf("METHOD => 'set' needs 'key' => 'value'")
-		}
-	case "unset":
-		nv, ok := h.get("NAME")
-		if !ok || len(h.hash) != 2 {
-			return nil, fmt.Errorf("METHOD => 'unset' takes NAME => 'key' only")
-		}
-		if unset, err = strList(nv, "NAME"); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("METHOD: want 'set' or 'unset', got %s", quoteShell(method))
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
 		admin, ctx, cancel, err := sh.c.adminWithTimeout(ctx)
@@ -214,6 +178,50 @@ func prepareAlterNamespace(st statement) (action, error) {
 		}
 		return done("Altered namespace %s: %s", name, namespaceText(ns)), nil
 	}, nil
+}
+
+// setUnsetHash reads the hash of alter_namespace and alter_rsgroup_config: METHOD => 'set'
+// with 'key' => 'value' pairs, or METHOD => 'unset' with NAME => 'key' (or a list of keys).
+func setUnsetHash(h value) (set map[string]string, unset []string, err error) {
+	if h.kind != vHash {
+		return nil, nil, fmt.Errorf("want a hash {METHOD => 'set', 'key' => 'value'}, got %s", h.describe())
+	}
+	mv, ok := h.get("METHOD")
+	if !ok {
+		return nil, nil, fmt.Errorf("want METHOD => 'set' or 'unset'")
+	}
+	method, err := strVal(mv, "METHOD")
+	if err != nil {
+		return nil, nil, err
+	}
+	set = map[string]string{}
+	switch method {
+	case "set":
+		for _, e := range h.hash {
+			if e.key == "METHOD" {
+				continue
+			}
+			s, err := scalarText(e.val)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %v", e.key, err)
+			}
+			set[e.key] = s
+		}
+		if len(set) == 0 {
+			return nil, nil, fmt.Errorf("METHOD => 'set' needs 'key' => 'value'")
+		}
+	case "unset":
+		nv, ok := h.get("NAME")
+		if !ok || len(h.hash) != 2 {
+			return nil, nil, fmt.Errorf("METHOD => 'unset' takes NAME => 'key' only")
+		}
+		if unset, err = strList(nv, "NAME"); err != nil {
+			return nil, nil, err
+		}
+	default:
+		return nil, nil, fmt.Errorf("METHOD: want 'set' or 'unset', got %s", quoteShell(method))
+	}
+	return set, unset, nil
 }
 
 func prepareListNamespace(st statement) (action, error) {

@@ -297,10 +297,3 @@ func prepareBalancerLog(rejections bool) func(statement) (action, error) {
 		}), nil
 	}
 }
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}

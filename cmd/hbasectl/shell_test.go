@@ -281,6 +281,18 @@ func TestShellBadInputSendsNothing(t *testing.T) {
 		{"delete 't', 'r', 'f:q', {TTL => 5}", "delete does not take TTL"},
 		{"get 't', 'r', {AUTHORIZATIONS => 1}", "AUTHORIZATIONS: want a quoted string"},
 		{"scan 't', {AUTHORIZATIONS => ['a b']}", "AUTHORIZATIONS: label 'a b'"},
+		{"list\nadd_rsgroup 'my-group'", "line 2: add_rsgroup: group 'my-group': a group's name is letters, digits and '_'"},
+		{"move_servers_rsgroup 'g', ['host']", "server 'host': want 'host:port'"},
+		{"move_servers_rsgroup 'g', ['host:99999']", "server 'host:99999': want 'host:port'"},
+		{"move_tables_rsgroup 'g', []", "tables: empty list"},
+		{"move_namespaces_rsgroup 'g'", "want move_namespaces_rsgroup 'dest', ['ns', ...]"},
+		{"balance_rsgroup 'g', 'dry_run'", "'ignore_rit' and 'dry_run' are not taken yet"},
+		{"alter_rsgroup_config 'g', {METHOD => 'drop'}", "METHOD: want 'set' or 'unset', got 'drop'"},
+		{"alter_rsgroup_config 'g'", "want alter_rsgroup_config 'group', {METHOD => 'set'"},
+		{"remove_servers_rsgroup ['h:1'], 'h'", "server 'h': want 'host:port'"},
+		{"rename_rsgroup 'a'", "want rename_rsgroup 'old_name', 'new_name'"},
+		{"get_server_rsgroup 'h,1,2'", "server 'h,1,2': want 'host:port'"},
+		{"move_servers_tables_rsgroup 'g', ['h:1'], ['t']", "waiting for the library call: moveServersAndTables"},
 	} {
 		code, stdout, stderr := runArgs(t, env("HBASE_ZK", addr), "-connect-timeout", "2s", "-e", tc.src)
 		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {

@@ -47,6 +47,9 @@ final class ShellEquivalent {
       throw new Commands.UsageException("shell-java: want an operation");
     }
     String op = w[1];
+    if (op.startsWith("rsg")) {
+      return ShellRSGroups.run(conn, w);
+    }
     String security = ShellSecurityEquivalent.run(conn, w);
     if (security != null) {
       return security;
