@@ -60,6 +60,9 @@ func TestQuotaLogGroupCallsOnFakehbase(t *testing.T) {
 		"RSGroupOfTable":         func() error { _, err := adm.RSGroupOfTable(ctx, "t"); return err },
 		"MoveServersToRSGroup":   func() error { return adm.MoveServersToRSGroup(ctx, "g", "localhost:1") },
 		"MoveTablesToRSGroup":    func() error { return adm.MoveTablesToRSGroup(ctx, "g", "t") },
+		"MoveServersAndTablesToRSGroup": func() error {
+			return adm.MoveServersAndTablesToRSGroup(ctx, "g", []string{"h:1"}, []string{"t"})
+		},
 		"RemoveServersFromRSGroup": func() error {
 			return adm.RemoveServersFromRSGroup(ctx, "localhost:1")
 		},

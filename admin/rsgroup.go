@@ -176,6 +176,26 @@ func (a *Admin) MoveTablesToRSGroup(ctx context.Context, group string, tables ..
 	return call.end(ctx, err)
 }
 
+// MoveServersAndTablesToRSGroup moves region servers ("host:port") and tables into group in
+// one step. The master checks the group as it will be: a table may move into a group whose
+// only servers come in the same call, and servers may leave a group whose tables leave with
+// them, which MoveServersToRSGroup and MoveTablesToRSGroup one after the other refuse.
+func (a *Admin) MoveServersAndTablesToRSGroup(ctx context.Context, group string, servers, tables []string) error {
+	ctx, call := a.begin(ctx, "MoveServersAndTablesToRSGroup", group, "")
+	req := &pb.MoveServersAndTablesRequest{TargetGroup: &group}
+	err := wire.CheckRSGroupName(group)
+	if err == nil {
+		req.Servers, err = movedProtos(servers, "server", wire.ServerAddressProto)
+	}
+	if err == nil {
+		req.TableName, err = movedProtos(tables, "table", wire.TableNameProto)
+	}
+	if err == nil {
+		err = a.rsgroupCall(ctx, wire.RSGroupMethodMoveBoth, req, &pb.MoveServersAndTablesResponse{})
+	}
+	return call.end(ctx, err)
+}
+
 // RemoveServersFromRSGroup forgets region servers ("host:port") that are dead or
 // decommissioned; the master refuses live ones.
 func (a *Admin) RemoveServersFromRSGroup(ctx context.Context, servers ...string) error {

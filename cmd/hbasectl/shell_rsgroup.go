@@ -81,6 +81,13 @@ Moves tables into a group: their regions move to the group's servers.`},
 		{name: "move_namespaces_rsgroup", group: "rsgroup", prepare: prepareMoveToRSGroup("namespaces"), usage: `move_namespaces_rsgroup 'dest', ['ns1', 'ns2']
 
 Moves every table of the namespaces into a group.`},
+		{name: "move_servers_tables_rsgroup", group: "rsgroup", prepare: prepareMoveBothToRSGroup("tables"), usage: `move_servers_tables_rsgroup 'dest', ['host1:port1'], ['table1', 'ns:table2']
+
+Moves region servers and tables into a group in one step: a table may go into a group whose
+only servers come with it, and servers may leave a group whose tables leave with them.`},
+		{name: "move_servers_namespaces_rsgroup", group: "rsgroup", prepare: prepareMoveBothToRSGroup("namespaces"), usage: `move_servers_namespaces_rsgroup 'dest', ['host1:port1'], ['ns1', 'ns2']
+
+Moves region servers and every table of the namespaces into a group in one step.`},
 		{name: "remove_servers_rsgroup", group: "rsgroup", prepare: prepareRemoveServersRSGroup, usage: `remove_servers_rsgroup ['host1:port1', 'host2:port2']
 
 Forgets region servers that are gone or decommissioned (the master refuses live and dead ones).`},
@@ -426,9 +433,7 @@ func groupOfNamespace(ctx context.Context, a *admin.Admin, ns string) (string, e
 }
 
 // prepareMoveToRSGroup reads 'dest' and a list of members ("servers", "tables" or
-// "namespaces"). HBase's move of servers and tables in one call (move_servers_tables_rsgroup)
-// is not here: moving the servers, then the tables, is refused whenever it would leave the
-// source group's tables without a server.
+// "namespaces").
 func prepareMoveToRSGroup(members string) func(statement) (action, error) {
 	return func(st statement) (action, error) {
 		read, what := serverArg, "'host:port'"
@@ -451,6 +456,44 @@ func prepareMoveToRSGroup(members string) func(statement) (action, error) {
 		}
 		return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
 			return moveToRSGroup(ctx, a, dest, members, names)
+		}), nil
+	}
+}
+
+// prepareMoveBothToRSGroup reads 'dest', a list of servers and a list of tables or of
+// namespaces (members), moved in one MoveServersAndTablesToRSGroup.
+func prepareMoveBothToRSGroup(members string) func(statement) (action, error) {
+	return func(st statement) (action, error) {
+		read, what := tableArg, "'table'"
+		if members == "namespaces" {
+			read, what = namespaceArg, "'ns'"
+		}
+		if err := wantArgs(st.args, 3, 3, st.verb+" 'dest', ['host:port', ...], ["+what+", ...]"); err != nil {
+			return nil, err
+		}
+		dest, err := groupArg(st.args[0], "destination group")
+		if err != nil {
+			return nil, err
+		}
+		servers, err := listArg(st.args[1], "servers", serverArg)
+		if err != nil {
+			return nil, err
+		}
+		names, err := listArg(st.args[2], members, read)
+		if err != nil {
+			return nil, err
+		}
+		return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
+			tables := names
+			if members == "namespaces" {
+				if tables, err = tablesOfNamespaces(ctx, a, names); err != nil {
+					return nil, err
+				}
+			}
+			if err := a.MoveServersAndTablesToRSGroup(ctx, dest, servers, tables); err != nil {
+				return nil, serverRefusal("MoveServersAndTablesToRSGroup", servers, err)
+			}
+			return done("Moved server(s) %s and table(s) %s to rsgroup %s", strings.Join(servers, ", "), strings.Join(tables, ", "), dest), nil
 		}), nil
 	}
 }

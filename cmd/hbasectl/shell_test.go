@@ -292,7 +292,8 @@ func TestShellBadInputSendsNothing(t *testing.T) {
 		{"remove_servers_rsgroup ['h:1'], 'h'", "server 'h': want 'host:port'"},
 		{"rename_rsgroup 'a'", "want rename_rsgroup 'old_name', 'new_name'"},
 		{"get_server_rsgroup 'h,1,2'", "server 'h,1,2': want 'host:port'"},
-		{"move_servers_tables_rsgroup 'g', ['h:1'], ['t']", "waiting for the library call: moveServersAndTables"},
+		{"move_servers_tables_rsgroup 'g', ['h:1']", "want move_servers_tables_rsgroup 'dest', ['host:port', ...], ['table', ...]"},
+		{"move_servers_namespaces_rsgroup 'g', ['h'], ['ns']", "server 'h': want 'host:port'"},
 	} {
 		code, stdout, stderr := runArgs(t, env("HBASE_ZK", addr), "-connect-timeout", "2s", "-e", tc.src)
 		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {

@@ -111,14 +111,17 @@ func (s *serverDials) failed(err error, now time.Time) {
 }
 
 // DialServer connects to addr with opts unless addr is in its pause after failed connections
-// (then it returns the latest failure at once), and records the outcome.
+// (then it returns the latest failure at once), and records the outcome. A failure no retry
+// mends (a handshake refused for the client's settings) is marked hberr.ErrConfiguration, so
+// that every caller (the region lookups, the admin's master and region server connections,
+// the bootstrap registry) fails its call at once instead of dialling until its deadline.
 func (c *Client) DialServer(ctx context.Context, addr string, opts []region.Option) (*region.Client, error) {
 	if err := c.admit(addr); err != nil {
-		return nil, err
+		return nil, c.configError(err)
 	}
 	conn, err := region.Dial(ctx, addr, opts...)
 	c.gate.dialed(addr, conn, err, ctx.Err() != nil, time.Now())
-	return conn, err
+	return conn, c.configError(err)
 }
 
 // admit is the gate's admit, logging a refusal.

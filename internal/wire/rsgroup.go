@@ -25,6 +25,7 @@ const (
 	RSGroupMethodGetInfoOfServer = "GetRSGroupInfoOfServer"
 	RSGroupMethodMoveServers     = "MoveServers"
 	RSGroupMethodMoveTables      = "MoveTables"
+	RSGroupMethodMoveBoth        = "MoveServersAndTables"
 	RSGroupMethodAdd             = "AddRSGroup"
 	RSGroupMethodRemove          = "RemoveRSGroup"
 	RSGroupMethodBalance         = "BalanceRSGroup"

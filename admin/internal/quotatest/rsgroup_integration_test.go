@@ -219,3 +219,58 @@ func TestRSGroupBadInput(t *testing.T) {
 		t.Errorf("groups changed by refused calls: before %+v, after %+v", before, after)
 	}
 }
+
+// TestRSGroupMoveServersAndTables: a table cannot move alone into a group without servers,
+// but moves with a server in one MoveServersAndTablesToRSGroup, after which its regions are
+// on that server; the same call takes both back.
+func TestRSGroupMoveServersAndTables(t *testing.T) {
+	cl, _, adm := newAdmin(t)
+	ctx := stepContext(t, 4*time.Minute)
+	table := env.Table(t, []string{"f"}, [][]byte{[]byte("m")})
+	st, err := cl.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := st.RegionServers[1].Addr
+	const group = "grp_both"
+	if err := adm.AddRSGroup(ctx, group); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx := context.Background()
+		_ = adm.MoveServersAndTablesToRSGroup(ctx, "default", []string{server}, []string{table})
+		_ = adm.RemoveRSGroup(ctx, group)
+	})
+	if err := adm.MoveTablesToRSGroup(ctx, group, table); err == nil {
+		t.Fatalf("MoveTablesToRSGroup into %s without servers succeeded; want it refused", group)
+	}
+	if err := adm.MoveServersAndTablesToRSGroup(ctx, group, []string{server}, []string{table}); err != nil {
+		t.Fatal(err)
+	}
+	gs := checkGroupsMatchJava(t, ctx, cl, adm)
+	if i := slices.IndexFunc(gs, func(g admin.RSGroup) bool { return g.Name == group }); i < 0 ||
+		!slices.Equal(gs[i].Servers, []string{server}) || !slices.Equal(gs[i].Tables, []string{table}) {
+		t.Fatalf("groups = %+v; want %s with %s and %s", gs, group, server, table)
+	}
+	regions, err := adm.Regions(ctx, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range regions {
+		if r.Server.Addr() != server {
+			t.Errorf("region %s of %s is on %s; want %s, the only server of %s", r.Encoded, table, r.Server.Addr(), server, group)
+		}
+	}
+	if err := adm.MoveServersAndTablesToRSGroup(ctx, group, nil, []string{table}); !errors.Is(err, hberr.ErrBadRequest) {
+		t.Errorf("MoveServersAndTablesToRSGroup without servers: %v; want hberr.ErrBadRequest", err)
+	}
+	if err := adm.MoveServersAndTablesToRSGroup(ctx, "default", []string{server}, []string{table}); err != nil {
+		t.Fatal(err)
+	}
+	if err := adm.RemoveRSGroup(ctx, group); err != nil {
+		t.Fatal(err)
+	}
+	if gs := checkGroupsMatchJava(t, ctx, cl, adm); len(gs) != 1 {
+		t.Fatalf("groups after removing %s = %+v; want default alone", group, gs)
+	}
+}

@@ -84,6 +84,20 @@ move_tables_rsgroup 'default', ['$NS:t1']
 #java: rsg-move-tables default $NS:t1
 move_servers_rsgroup 'default', ['$MS']
 #java: rsg-move-servers default $MS
+#out: Moved server(s) $MS and table(s) $T to rsgroup $G_2
+move_servers_tables_rsgroup '$G_2', ['$MS'], ['$T']
+#java: rsg-move-both $G_2 $MS $T
+#out: $G_2
+get_table_rsgroup '$T'
+move_servers_tables_rsgroup 'default', '$MS', '$T'
+#java: rsg-move-both default $MS $T
+#out: Moved server(s) $MS and table(s) $NS:t1 to rsgroup $G_2
+move_servers_namespaces_rsgroup '$G_2', ['$MS'], ['$NS']
+#java: rsg-move-both-ns $G_2 $MS $NS
+#out: $G_2
+get_server_rsgroup '$MS'
+move_servers_namespaces_rsgroup 'default', ['$MS'], ['$NS']
+#java: rsg-move-both-ns default $MS $NS
 alter_rsgroup_config '$G_3', {METHOD => 'set', 'after' => 'rename'}
 #java: rsg-config $G_3 +after:rename
 #rsgroups: $G

@@ -54,6 +54,14 @@ final class ShellRSGroups {
       case "rsg-move-namespaces":
         rsg.moveTables(namespaceTables(conn, w[3]), w[2]);
         return "";
+      case "rsg-move-both":
+        // rsg-move-both G S,S T,T: servers and tables in one moveServersAndTables.
+        rsg.moveServersAndTables(servers(w[3]), tables(w[4]), w[2]);
+        return "";
+      case "rsg-move-both-ns":
+        // rsg-move-both-ns G S,S NS,NS: servers and the namespaces' tables in one call.
+        rsg.moveServersAndTables(servers(w[3]), namespaceTables(conn, w[4]), w[2]);
+        return "";
       case "rsg-remove-servers":
         rsg.removeServers(servers(w[2]));
         return "";
