@@ -16,7 +16,15 @@ import (
 // servers (move needs somewhere to go).
 var shared = hbasetest.NewShared(hbasetest.Options{RegionServers: 2})
 
-func TestMain(m *testing.M) { os.Exit(shared.Run(m)) }
+// corpusCluster is TestShellCorpus's: shared's options and what the corpus needs besides (a
+// peer cluster for the replication commands).
+var corpusCluster = hbasetest.NewShared(hbasetest.Options{RegionServers: 2, PeerCluster: true})
+
+func TestMain(m *testing.M) {
+	code := shared.Run(m)
+	corpusCluster.Stop()
+	os.Exit(code)
+}
 
 // ctl runs hbasectl against the shared cluster with -json and decodes its output into out
 // (when not nil); it fails the test unless the exit code is 0.

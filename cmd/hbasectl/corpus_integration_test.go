@@ -18,10 +18,11 @@ import (
 // cluster, again with -json on tables of its own, and the Java Admin and Table calls that do
 // the same (its "#java:" lines, run by the launcher's ShellEquivalent) on tables of their
 // own; then it compares the state of the tables ("#state:"), namespaces ("#ns-state:") and
-// snapshot sets ("#snapshots:") of each hbasectl run with Java's as the Java client reads
+// snapshot sets ("#snapshots:") and replication peers ("#peers:") of each hbasectl run with Java's as the Java client reads
 // them, checks hbasectl's output ("#out:" lines, in order) and that -json printed one
 // document with a result for every command.
-// Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, and after a
+// Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, $P $Q replication
+// peers, $KEY the cluster key of the peer cluster (the same for every side), and after a
 // "#phase" line $R0 $R1 ... the encoded names of $T's regions in key order (a phase's checks
 // run after it; the next phase sees their state).
 func TestShellCorpus(t *testing.T) {
@@ -43,11 +44,15 @@ func corpusNames(base, side string) map[string]string {
 	return map[string]string{
 		"$NS": "sh_" + base + "_ns_" + side, "$T": "sh_" + base + "_t_" + side, "$U": "sh_" + base + "_u_" + side,
 		"$V": "sh_" + base + "_v_" + side, "$W": "sh_" + base + "_w_" + side, "$S": "sh_" + base + "_s_" + side,
+		"$P": "sh_" + base + "_p_" + side, "$Q": "sh_" + base + "_q_" + side,
 	}
 }
 
+// corpusPlaceholders are replaced in this order ($KEY first: a peer's id never holds it).
+var corpusPlaceholders = []string{"$KEY", "$NS", "$T", "$U", "$V", "$W", "$S", "$P", "$Q"}
+
 func substitute(s string, names map[string]string) string {
-	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S"} {
+	for _, k := range corpusPlaceholders {
 		s = strings.ReplaceAll(s, k, names[k])
 	}
 	return s
@@ -55,7 +60,7 @@ func substitute(s string, names map[string]string) string {
 
 // unsubstitute writes one side's names back as placeholders, to compare the two sides.
 func unsubstitute(s string, names map[string]string) string {
-	for _, k := range []string{"$NS", "$T", "$U", "$V", "$W", "$S"} {
+	for _, k := range corpusPlaceholders {
 		s = strings.ReplaceAll(s, names[k], k)
 	}
 	return s
@@ -66,6 +71,7 @@ type corpusPart struct {
 	java, outs       []string
 	states, nsStates []string
 	snapshotPrefixes []string
+	peers            []string
 }
 
 func parseCorpus(src string) []*corpusPart {
@@ -89,6 +95,8 @@ func parseCorpus(src string) []*corpusPart {
 			p.nsStates = append(p.nsStates, strings.TrimPrefix(line, "#ns-state: "))
 		case strings.HasPrefix(line, "#snapshots: "):
 			p.snapshotPrefixes = append(p.snapshotPrefixes, strings.TrimPrefix(line, "#snapshots: "))
+		case strings.HasPrefix(line, "#peers: "):
+			p.peers = append(p.peers, strings.TrimPrefix(line, "#peers: "))
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -98,20 +106,33 @@ func parseCorpus(src string) []*corpusPart {
 }
 
 func runCorpusFile(t *testing.T, file, base string) {
-	cluster := shared.Cluster(t)
+	cluster := corpusCluster.Cluster(t)
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	goNames, jsonNames, javaNames := corpusNames(base, "go"), corpusNames(base, "json"), corpusNames(base, "java")
+	for _, names := range []map[string]string{goNames, jsonNames, javaNames} {
+		names["$KEY"] = cluster.Peer.ClusterKey()
+	}
 	client, err := hbase.NewClient(cluster.ZKQuorum)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer client.Close()
 	a := admin.New(client)
-	defer cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
-	cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
+	peerClient, err := hbase.NewClient(cluster.Peer.ZKQuorum, hbase.WithZNodeParent(cluster.Peer.ZNodeParent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peerClient.Close()
+	peerAdmin := admin.New(peerClient)
+	clean := func() {
+		cleanCorpusPeers(t, a, peerAdmin, base, goNames, jsonNames, javaNames)
+		cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
+	}
+	defer clean()
+	clean()
 	for i, part := range parseCorpus(string(src)) {
 		goSrc, jsonSrc := substitute(part.script, goNames), substitute(part.script, jsonNames)
 		outs := part.outs
@@ -179,6 +200,9 @@ func runCorpusFile(t *testing.T, file, base string) {
 		}
 		for _, s := range part.snapshotPrefixes {
 			compare("snapshots", "snapshots", s)
+		}
+		for _, s := range part.peers {
+			compare("peers", append([]string{"peers"}, strings.Fields(s)...)...)
 		}
 	}
 }
@@ -263,5 +287,21 @@ func cleanCorpus(t *testing.T, a *admin.Admin, base string, sides ...map[string]
 				_ = a.DeleteSnapshot(ctx, s.Name)
 			}
 		}
+	}
+}
+
+// cleanCorpusPeers removes the replication peers a corpus file's sides made, and the tables
+// enable_table_replication made on the peer cluster.
+func cleanCorpusPeers(t *testing.T, a, peerAdmin *admin.Admin, base string, sides ...map[string]string) {
+	ctx := context.WithoutCancel(t.Context())
+	for _, names := range sides {
+		for _, p := range []string{names["$P"], names["$Q"]} {
+			_ = a.RemoveReplicationPeer(ctx, p)
+		}
+	}
+	tables, _ := peerAdmin.ListTables(ctx, hrpc.TableRegex("sh_"+base+"_.*"))
+	for _, tb := range tables {
+		_ = peerAdmin.DisableTable(ctx, tb)
+		_ = peerAdmin.DeleteTable(ctx, tb)
 	}
 }
