@@ -50,7 +50,7 @@ func peerEditVerbs() []*shellVerb {
 
 func (p peerArgVerb) verb() *shellVerb {
 	form := p.name + " " + p.form
-	usage := form + "\n\n" + p.usage
+	usage := form + "\n\n" + wrapText(p.usage, 95)
 	if p.optional {
 		usage = p.name + " 'id'\n" + usage
 	}
@@ -417,4 +417,24 @@ func addPeerConfig(h value) (*admin.ReplicationPeerConfig, bool, error) {
 		enabled = s == "ENABLED"
 	}
 	return cfg, enabled, nil
+}
+
+// wrapText breaks s into lines of at most width characters, between words.
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(s) {
+		switch {
+		case n == 0:
+		case n+1+len(w) > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
 }

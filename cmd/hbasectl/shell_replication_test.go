@@ -84,3 +84,10 @@ func TestListPeersText(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapText(t *testing.T) {
+	got := wrapText("aaa bbb  ccc\nddd", 7)
+	if want := "aaa bbb\nccc ddd"; got != want {
+		t.Fatalf("wrapText = %q; want %q", got, want)
+	}
+}
