@@ -132,7 +132,7 @@ func exitCode(err error) int {
 	// What the user named is not there, or already is, or cannot be: bad input too.
 	for _, e := range []error{hberr.ErrTableExists, hberr.ErrTableNotDisabled, hberr.ErrNamespaceExists,
 		hberr.ErrNamespaceNotEmpty, hberr.ErrInvalidName, hberr.ErrSnapshotNotFound, hberr.ErrSnapshotExists,
-		hberr.ErrRegionNotFound, hberr.ErrServerNotFound, hberr.ErrTableDisabled} {
+		hberr.ErrRegionNotFound, hberr.ErrServerNotFound, hberr.ErrTableDisabled, hberr.ErrPeerNotFound, hberr.ErrPeerExists} {
 		if errors.Is(err, e) {
 			return 2
 		}
