@@ -211,10 +211,7 @@ func (c *peerConfigOut) rows() [][]string {
 	if c.Endpoint != "" {
 		rows = append(rows, []string{"Replication Endpoint", c.Endpoint})
 	}
-	ns, tcfs := nsText(c.Namespaces, ""), tableCFsText(c.TableCFs)
-	if c.ReplicateAll {
-		ns, tcfs = nsText(c.ExcludeNamespaces, "!"), prefixed("!", tableCFsText(c.ExcludeTableCFs))
-	}
+	ns, tcfs := c.shipped()
 	rows = append(rows, []string{"Replicate All", strconv.FormatBool(c.ReplicateAll)}, []string{"Namespaces", ns},
 		[]string{"Table CFs", tcfs}, []string{"Bandwidth", strconv.FormatInt(c.Bandwidth, 10)},
 		[]string{"Serial", strconv.FormatBool(c.Serial)})
@@ -225,6 +222,15 @@ func (c *peerConfigOut) rows() [][]string {
 		rows = append(rows, []string{k, c.Config[k]})
 	}
 	return rows
+}
+
+// shipped is what a peer ships as the shell writes it: its namespaces and table CFs, or for a
+// replicate-all peer what it does not ship, marked with a leading !.
+func (c *peerConfigOut) shipped() (namespaces, tableCFs string) {
+	if c.ReplicateAll {
+		return nsText(c.ExcludeNamespaces, "!"), prefixed("!", tableCFsText(c.ExcludeTableCFs))
+	}
+	return nsText(c.Namespaces, ""), tableCFsText(c.TableCFs)
 }
 
 func nsText(ns []string, mark string) string {
@@ -276,10 +282,7 @@ func (r *peersOut) shellText(w io.Writer) (int64, error) {
 	rows := make([][]string, len(r.Peers))
 	for i, p := range r.Peers {
 		c := p.Config
-		ns, tcfs := nsText(c.Namespaces, ""), tableCFsText(c.TableCFs)
-		if c.ReplicateAll {
-			ns, tcfs = nsText(c.ExcludeNamespaces, "!"), prefixed("!", tableCFsText(c.ExcludeTableCFs))
-		}
+		ns, tcfs := c.shipped()
 		rows[i] = []string{c.ID, orNil(c.ClusterKey), orNil(c.Endpoint), p.State, strconv.FormatBool(c.ReplicateAll),
 			ns, tcfs, strconv.FormatInt(c.Bandwidth, 10), strconv.FormatBool(c.Serial)}
 	}

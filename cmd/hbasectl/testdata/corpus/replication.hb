@@ -64,15 +64,15 @@ set_peer_exclude_namespaces '$Q', ['$NS']
 #java: peer-set $Q xns=$NS
 append_peer_exclude_namespaces '$Q', ['default']
 #java: peer-set $Q xns+=default
-remove_peer_exclude_namespaces '$Q', ['$NS']
-#java: peer-set $Q xns-=$NS
+remove_peer_exclude_namespaces '$Q', ['default']
+#java: peer-set $Q xns-=default
 set_peer_exclude_tableCFs '$Q', {'$T' => ['g'], '$U' => []}
 #java: peer-set $Q xtcf=$T@g;$U
 append_peer_exclude_tableCFs '$Q', {'$T' => ['f'], '$V' => []}
 #java: peer-set $Q xtcf+=$T@f;$V
 remove_peer_exclude_tableCFs '$Q', {'$U' => [], '$T' => ['g']}
 #java: peer-set $Q xtcf-=$U;$T@g
-#out: !default
+#out: !$NS
 #out: !default.$T:f;default.$V
 list_peers
 #peers: $Q
