@@ -133,7 +133,7 @@ func exitCode(err error) int {
 	for _, e := range []error{hberr.ErrTableExists, hberr.ErrTableNotDisabled, hberr.ErrNamespaceExists,
 		hberr.ErrNamespaceNotEmpty, hberr.ErrInvalidName, hberr.ErrSnapshotNotFound, hberr.ErrSnapshotExists,
 		hberr.ErrRegionNotFound, hberr.ErrServerNotFound, hberr.ErrTableDisabled,
-		hberr.ErrRSGroupNotFound, hberr.ErrRSGroupExists} {
+		hberr.ErrRSGroupNotFound, hberr.ErrRSGroupExists, hberr.ErrPeerNotFound, hberr.ErrPeerExists} {
 		if errors.Is(err, e) {
 			return 2
 		}

@@ -21,12 +21,13 @@ import (
 // the same (its "#java:" lines, run by the launcher's ShellEquivalent) on tables of their
 // own; then it compares the state of the tables ("#state:"), namespaces ("#ns-state:"),
 // snapshot sets ("#snapshots:"), quotas ("#quotas: user|table|namespace NAME"), request
-// log entries of a table ("#reqlog: slow|large TABLE [wait]") and region server groups
-// ("#rsgroups: PREFIX") of each hbasectl run with Java's as the Java client reads them,
+// log entries of a table ("#reqlog: slow|large TABLE [wait]"), region server groups
+// ("#rsgroups: PREFIX") and replication peers ("#peers: ...") of each hbasectl run with Java's as the Java client reads them,
 // checks hbasectl's output ("#out:" lines, in order) and that -json printed one document
 // with a result for every command.
-// Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, $Q a user (of
-// quotas), $G a prefix of rsgroup names (in the secure corpus a group of users), $RS the
+// Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, $P and $Q names of
+// a side's own (replication peers; a user of quotas or of the secure corpus), $KEY the peer
+// cluster's key, $G a prefix of rsgroup names (in the secure corpus a group of users), $RS the
 // first live region server ("host,port,startcode"), $MS a region server without hbase:meta
 // ("host:port", the same for every side), and after a
 // "#phase" line $R0 $R1 ... the encoded names of $T's regions in key order (a phase's checks
@@ -47,11 +48,13 @@ func TestShellCorpus(t *testing.T) {
 
 // corpusCluster is the corpus' cluster: shared's with quotas on, the region servers'
 // request logs kept (the large log from 2 KB answers, so that quotas.hb can make one) and
-// region server groups on (rsgroups.hb moves one of the two servers into a group and back).
+// region server groups on (rsgroups.hb moves one of the two servers into a group and back),
+// and a peer cluster for the replication commands.
 var corpusCluster = hbasetest.NewShared(hbasetest.Options{
 	RegionServers: 2,
 	Quotas:        true,
 	RSGroups:      true,
+	PeerCluster:   true,
 	Conf: map[string]string{
 		"hbase.regionserver.slowlog.buffer.enabled":     "true",
 		"hbase.ipc.warn.response.size":                  "2048",
@@ -97,7 +100,8 @@ func corpusNames(base, side string) map[string]string {
 	}
 }
 
-var corpusKeys = []string{"$NS", "$T", "$U", "$V", "$W", "$S", "$Q", "$P", "$G", "$L"}
+// corpusKeys are replaced in this order ($KEY first: no other name holds it).
+var corpusKeys = []string{"$KEY", "$NS", "$T", "$U", "$V", "$W", "$S", "$Q", "$P", "$G", "$L"}
 
 func substitute(s string, names map[string]string) string {
 	for _, k := range corpusKeys {
@@ -109,7 +113,9 @@ func substitute(s string, names map[string]string) string {
 // unsubstitute writes one side's names back as placeholders, to compare the two sides.
 func unsubstitute(s string, names map[string]string) string {
 	for _, k := range corpusKeys {
-		s = strings.ReplaceAll(s, names[k], k)
+		if names[k] != "" { // $KEY has no value on a cluster without a peer
+			s = strings.ReplaceAll(s, names[k], k)
+		}
 	}
 	return s
 }
@@ -123,6 +129,7 @@ type corpusPart struct {
 	secStates        [][2]string // kind and argument of #perms:, #labels:, #auths:
 	guests           []string    // #guest: lines
 	rsgroupPrefixes  []string
+	peers            []string
 }
 
 func parseCorpus(src string) []*corpusPart {
@@ -157,6 +164,8 @@ func parseCorpus(src string) []*corpusPart {
 			p.guests = append(p.guests, strings.TrimPrefix(line, "#guest: "))
 		case strings.HasPrefix(line, "#rsgroups: "):
 			p.rsgroupPrefixes = append(p.rsgroupPrefixes, strings.TrimPrefix(line, "#rsgroups: "))
+		case strings.HasPrefix(line, "#peers: "):
+			p.peers = append(p.peers, strings.TrimPrefix(line, "#peers: "))
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -173,14 +182,32 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 	}
 	src := string(raw)
 	goNames, jsonNames, javaNames := corpusNames(base, "go"), corpusNames(base, "json"), corpusNames(base, "java")
+	if cluster.Peer != nil {
+		for _, names := range []map[string]string{goNames, jsonNames, javaNames} {
+			names["$KEY"] = cluster.Peer.ClusterKey()
+		}
+	}
 	client, err := hbase.NewClient(cluster.ZKQuorum, tg.options...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer client.Close()
 	a := admin.New(client)
-	defer cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
-	cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
+	clean := func() { cleanCorpus(t, a, base, goNames, jsonNames, javaNames) }
+	if cluster.Peer != nil {
+		peerClient, err := hbase.NewClient(cluster.Peer.ZKQuorum, hbase.WithZNodeParent(cluster.Peer.ZNodeParent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer peerClient.Close()
+		peerAdmin := admin.New(peerClient)
+		clean = func() {
+			cleanCorpusPeers(t, a, peerAdmin, base, goNames, jsonNames, javaNames)
+			cleanCorpus(t, a, base, goNames, jsonNames, javaNames)
+		}
+	}
+	defer clean()
+	clean()
 	src = strings.ReplaceAll(src, "$RS", firstServer(t, a))
 	if strings.Contains(src, "$MS") {
 		src = strings.ReplaceAll(src, "$MS", movableServer(t, a))
@@ -268,6 +295,9 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 		}
 		for _, s := range part.rsgroupPrefixes {
 			compare("rsgroups", "rsgroups-of", s)
+		}
+		for _, s := range part.peers {
+			compare("peers", append([]string{"peers"}, strings.Fields(s)...)...)
 		}
 	}
 }
@@ -400,4 +430,20 @@ func movableServer(t *testing.T, a *admin.Admin) string {
 		}
 	}
 	return st.LiveServers[0].Server.Addr()
+}
+
+// cleanCorpusPeers removes the replication peers a corpus file's sides made, and the tables
+// enable_table_replication made on the peer cluster.
+func cleanCorpusPeers(t *testing.T, a, peerAdmin *admin.Admin, base string, sides ...map[string]string) {
+	ctx := context.WithoutCancel(t.Context())
+	for _, names := range sides {
+		for _, p := range []string{names["$P"], names["$Q"]} {
+			_ = a.RemoveReplicationPeer(ctx, p)
+		}
+	}
+	tables, _ := peerAdmin.ListTables(ctx, hrpc.TableRegex("sh_"+base+"_.*"))
+	for _, tb := range tables {
+		_ = peerAdmin.DisableTable(ctx, tb)
+		_ = peerAdmin.DeleteTable(ctx, tb)
+	}
 }

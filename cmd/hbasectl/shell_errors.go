@@ -68,6 +68,8 @@ func shellMessage(err error) string {
 		return "RSGroup " + quoted + "already exists"
 	case errors.Is(err, hberr.ErrServerNotFound):
 		return "No live region server " + name
+	case errors.Is(err, hberr.ErrPeerNotFound) && ae != nil && strings.Contains(ae.Op, "ReplicationPeer"):
+		return "Replication peer " + quoted + "does not exist"
 	case errors.Is(err, hberr.ErrInvalidName):
 		return "Illegal name " + name + remoteDetail(err)
 	case errors.Is(err, hberr.ErrNotSupported):

@@ -27,6 +27,8 @@ func TestShellErrorsAgainstTheCluster(t *testing.T) {
 		{"describe_namespace 'sh_err_nons'", 2, `^hbasectl: line 1: describe_namespace 'sh_err_nons': Unknown namespace sh_err_nons$`},
 		{"delete_snapshot 'sh_err_nosnap'", 2, `^hbasectl: line 1: delete_snapshot 'sh_err_nosnap': Snapshot sh_err_nosnap does not exist$`},
 		{"list_rsgroups", 1, `^hbasectl: line 1: list_rsgroups: not supported: RSGroups are off in this cluster \(HBase 2.x: put the hbase-rsgroup jar`},
+		{"remove_peer 'sh_err_nopeer'", 2, `^hbasectl: line 1: remove_peer 'sh_err_nopeer': Replication peer sh_err_nopeer does not exist$`},
+		{"add_peer 'sh_err_badkey', CLUSTER_KEY => 'not-a-cluster-key'", 1, `^hbasectl: line 1: add_peer 'sh_err_badkey', CLUSTER_KEY => 'not-a-cluster-key': .*Invalid cluster key`},
 		{"put '" + table + "', 'n', 'f:s', 'abc'\nincr '" + table + "', 'n', 'f:s', 1", 1, `^hbasectl: line 2: incr '` + table + `', 'n', 'f:s', 1: .*not a long`},
 	} {
 		code, _, stderr := runArgs(t, zk, "-e", tc.src)

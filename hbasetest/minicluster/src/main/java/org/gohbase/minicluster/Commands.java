@@ -197,7 +197,7 @@ final class Commands {
           return startMaster();
         }
       case "shell-java":
-        return ShellEquivalent.run(mc.adminConn, w);
+        return w.length > 1 && w[1].startsWith("peer") ? ShellPeers.run(mc, w) : ShellEquivalent.run(mc.adminConn, w);
       case "slow-reads":
         // slow-reads SLOT DELAYMS SHARE: SlowReads on region server SLOT (SHARE 0 ends it).
         args(w, 4, 4);
