@@ -146,8 +146,10 @@ bench-shell: launcher
 	cd cmd && GOHBASE_SHELL_BENCH=1 $(GO) test -count=1 -run 'TestShellBenchmark$$' -v ./hbasectl
 
 # hbasectl's corpus of the shell's commands on a real cluster, each runbook run as text and as
-# -json and compared with the Java Admin and Table doing the same (TestShellCorpus: about 100 s,
-# two minutes with the cluster's start, so make test skips it); .ci/run calls it after make test.
+# -json and compared with the Java Admin and Table doing the same (TestShellCorpus: about four
+# minutes with -race and the cluster's start, so make test skips it), then the security and
+# visibility runbooks on a secure cluster (TestShellCorpusSecure, about 30 s); .ci/run calls it
+# after make test.
 # The operators' and security admins' suites, each on a cluster of its own configured for its
 # area (quotas and region server groups; a source and a peer cluster for replication; a secure
 # cluster with the AccessController and VisibilityController; the aggregation and visibility

@@ -34,7 +34,7 @@ import (
 // run after it; the next phase sees their state).
 func TestShellCorpus(t *testing.T) {
 	if os.Getenv("GOHBASE_SHELL_CORPUS") == "" {
-		t.Skip("about 100 s: GOHBASE_SHELL_CORPUS=1 (make test-shell-corpus, which .ci/run calls) runs it")
+		t.Skip("about four minutes: GOHBASE_SHELL_CORPUS=1 (make test-shell-corpus, which .ci/run calls) runs it")
 	}
 	files, err := filepath.Glob("testdata/corpus/*.hb")
 	if err != nil || len(files) == 0 {
