@@ -210,21 +210,33 @@ func placeMetaReplicas(t *testing.T, ctx context.Context, cl *hbasetest.Cluster,
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(reps) == 3 {
-			for _, r := range reps[1:] {
-				if r.Server != server {
-					if err := cl.Move(ctx, r.EncodedName, server); err != nil {
-						t.Fatalf("moving replica %d of hbase:meta: %v", r.ReplicaID, err)
-					}
-				}
-			}
+		if len(reps) == 3 && moveMetaReplicas(t, ctx, cl, reps, server, deadline) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("hbase:meta has %d replicas; want 3", len(reps))
+			t.Fatalf("hbase:meta has %d replicas; want 3 on server %d", len(reps), server)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// moveMetaReplicas moves the secondaries of hbase:meta among reps to server. A replica still
+// opening (the cluster assigns them after it starts) is refused "currently in transition":
+// that reports false, to look again, until deadline.
+func moveMetaReplicas(t *testing.T, ctx context.Context, cl *hbasetest.Cluster, reps []hbasetest.Replica, server int, deadline time.Time) bool {
+	t.Helper()
+	for _, r := range reps[1:] {
+		if r.Server == server {
+			continue
+		}
+		if err := cl.Move(ctx, r.EncodedName, server); err != nil {
+			if strings.Contains(err.Error(), "in transition") && time.Now().Before(deadline) {
+				return false
+			}
+			t.Fatalf("moving replica %d of hbase:meta: %v", r.ReplicaID, err)
+		}
+	}
+	return true
 }
 
 // waitMetaReplicas flushes hbase:meta until each of its replicas lists the secondaries of
