@@ -43,7 +43,7 @@ snapshot_cleanup_enabled
 #out: false
 is_in_maintenance_mode
 #out: Previous state:
-#out: false
+#out: true
 normalizer_switch true
 #out: true
 normalize
@@ -73,4 +73,7 @@ snapshot_cleanup_switch true
 normalizer_switch false
 #out: false
 normalize
-#switches: split=true merge=true catalogJanitor=true cleanerChore=true snapshotCleanup=true normalizer=false
+#out: Previous state:
+#out: false
+normalizer_switch true
+#switches: split=true merge=true catalogJanitor=true cleanerChore=true snapshotCleanup=true normalizer=true
