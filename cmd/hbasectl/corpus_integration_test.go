@@ -23,8 +23,10 @@ import (
 // snapshot sets ("#snapshots:"), quotas ("#quotas: user|table|namespace NAME"), request
 // log entries of a table ("#reqlog: slow|large TABLE [wait]"), region server groups
 // ("#rsgroups: PREFIX") and replication peers ("#peers: ...") of each hbasectl run with Java's as the Java client reads them,
-// checks hbasectl's output ("#out:" lines, in order) and that -json printed one document
-// with a result for every command.
+// checks hbasectl's output ("#out:" lines, in order), the master's switches as the Java Admin
+// reads them after a part ("#switches: split=false ...": both hbasectl runs flip them; the
+// file's start values are set back at its end), and that -json printed one document with a
+// result for every command.
 // Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, $P and $Q names of
 // a side's own (replication peers; a user of quotas or of the secure corpus), $KEY the peer
 // cluster's key, $G a prefix of rsgroup names (in the secure corpus a group of users), $RS the
@@ -130,6 +132,7 @@ type corpusPart struct {
 	guests           []string    // #guest: lines
 	rsgroupPrefixes  []string
 	peers            []string
+	switches         []string // #switches: lines, "name=value" words
 }
 
 func parseCorpus(src string) []*corpusPart {
@@ -166,6 +169,8 @@ func parseCorpus(src string) []*corpusPart {
 			p.rsgroupPrefixes = append(p.rsgroupPrefixes, strings.TrimPrefix(line, "#rsgroups: "))
 		case strings.HasPrefix(line, "#peers: "):
 			p.peers = append(p.peers, strings.TrimPrefix(line, "#peers: "))
+		case strings.HasPrefix(line, "#switches: "):
+			p.switches = append(p.switches, strings.TrimPrefix(line, "#switches: "))
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -208,6 +213,9 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 	}
 	defer clean()
 	clean()
+	if strings.Contains(src, "\n#switches: ") {
+		defer keepSwitches(t, a)()
+	}
 	src = strings.ReplaceAll(src, "$RS", firstServer(t, a))
 	if strings.Contains(src, "$MS") {
 		src = strings.ReplaceAll(src, "$MS", movableServer(t, a))
@@ -298,6 +306,9 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 		}
 		for _, s := range part.peers {
 			compare("peers", append([]string{"peers"}, strings.Fields(s)...)...)
+		}
+		for _, s := range part.switches {
+			checkSwitches(t, cluster, i, s)
 		}
 	}
 }
@@ -445,5 +456,56 @@ func cleanCorpusPeers(t *testing.T, a, peerAdmin *admin.Admin, base string, side
 	for _, tb := range tables {
 		_ = peerAdmin.DisableTable(ctx, tb)
 		_ = peerAdmin.DeleteTable(ctx, tb)
+	}
+}
+
+// checkSwitches checks a "#switches:" line, "name=value" words, against the master's switches
+// as the Java Admin reads them (hbasetest's JavaAdminState: split, merge, catalogJanitor,
+// cleanerChore, normalizer, snapshotCleanup).
+func checkSwitches(t *testing.T, cluster *hbasetest.Cluster, part int, line string) {
+	t.Helper()
+	state, err := cluster.JavaAdminState(t.Context(), "")
+	if err != nil {
+		t.Fatalf("part %d: java admin state: %v", part, err)
+	}
+	for _, w := range strings.Fields(line) {
+		name, want, _ := strings.Cut(w, "=")
+		if got, ok := state[name]; !ok || got != want {
+			t.Errorf("part %d: switch %s as Java reads it = %q (known: %t); want %q", part, name, got, ok, want)
+		}
+	}
+}
+
+// keepSwitches reads the master's switches a runbook flips and returns a func setting them
+// back, so that a failing runbook leaves the next ones the cluster they expect.
+func keepSwitches(t *testing.T, a *admin.Admin) func() {
+	type sw struct {
+		get getSwitch
+		set setSwitch
+	}
+	all := []sw{
+		{(*admin.Admin).SplitEnabled, (*admin.Admin).SetSplit},
+		{(*admin.Admin).MergeEnabled, (*admin.Admin).SetMerge},
+		{(*admin.Admin).CatalogJanitorEnabled, (*admin.Admin).SetCatalogJanitor},
+		{(*admin.Admin).CleanerChoreEnabled, (*admin.Admin).SetCleanerChore},
+		{(*admin.Admin).NormalizerEnabled, (*admin.Admin).SetNormalizer},
+		{(*admin.Admin).SnapshotCleanupEnabled, (*admin.Admin).SetSnapshotCleanup},
+		{(*admin.Admin).BalancerEnabled, (*admin.Admin).SetBalancer},
+	}
+	start := make([]bool, len(all))
+	for i, s := range all {
+		on, err := s.get(a, t.Context())
+		if err != nil {
+			t.Fatalf("switch %d: %v", i, err)
+		}
+		start[i] = on
+	}
+	return func() {
+		ctx := context.WithoutCancel(t.Context())
+		for i, s := range all {
+			if _, err := s.set(a, ctx, start[i]); err != nil {
+				t.Errorf("setting switch %d back: %v", i, err)
+			}
+		}
 	}
 }

@@ -316,6 +316,20 @@ func TestShellBadInputSendsNothing(t *testing.T) {
 		{"list_replicated_tables '('", "regex"},
 		{"enable_table_replication", "want enable_table_replication 'table'"},
 		{"transit_peer_sync_replication_state '1', 'ACTIVE'", "waiting for the library call: synchronous replication"},
+		{"splitormerge_switch 'SPLIT'", "want splitormerge_switch 'SPLIT'|'MERGE', true|false"},
+		{"splitormerge_switch 'COMPACT', true", "switch type: want 'SPLIT' or 'MERGE', got 'COMPACT'"},
+		{"splitormerge_switch 'MERGE', 'maybe'", "switch: want true or false"},
+		{"splitormerge_enabled", "want splitormerge_enabled 'SPLIT'|'MERGE'"},
+		{"catalogjanitor_switch 1", "switch: want true or false, got 1"},
+		{"catalogjanitor_run true", "takes no arguments"},
+		{"cleaner_chore_enabled 'x'", "takes no arguments"},
+		{"is_in_maintenance_mode true", "takes no arguments"},
+		{"normalize 't'", "want normalize or normalize TABLE_NAMES"},
+		{"normalize TABLE_NAMES => []", "TABLE_NAMES: empty list"},
+		{"normalize TABLE_NAMES => ['']", "TABLE_NAMES: an empty table name"},
+		{"normalize REGEX => ''", "REGEX: empty"},
+		{"normalize NAMESPACE => 1", "NAMESPACE: want a quoted string"},
+		{"normalize TABLE => 't'", "normalize does not take TABLE"},
 	} {
 		code, stdout, stderr := runArgs(t, env("HBASE_ZK", addr), "-connect-timeout", "2s", "-e", tc.src)
 		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {

@@ -51,18 +51,18 @@ Writes the memstores of a table or region to store files.`},
 
 Runs the balancer once; prints true if it ran (it does not while switched off or while regions
 are in transition).`},
-		{name: "balance_switch", group: "tools", prepare: prepareSwitch("balance_switch"), usage: `balance_switch true
+		{name: "balance_switch", group: "tools", prepare: prepareSwitch("balance_switch", (*admin.Admin).SetBalancer), usage: `balance_switch true
 balance_switch false
 
 Switches the balancer on or off; prints the previous state.`},
-		{name: "balancer_enabled", group: "tools", prepare: prepareEnabled("balancer_enabled"), usage: `balancer_enabled
+		{name: "balancer_enabled", group: "tools", prepare: prepareEnabled((*admin.Admin).BalancerEnabled), usage: `balancer_enabled
 
 Prints true when the balancer is on.`},
-		{name: "normalizer_switch", group: "tools", prepare: prepareSwitch("normalizer_switch"), usage: `normalizer_switch true
+		{name: "normalizer_switch", group: "tools", prepare: prepareSwitch("normalizer_switch", (*admin.Admin).SetNormalizer), usage: `normalizer_switch true
 normalizer_switch false
 
 Switches the region normalizer on or off; prints the previous state.`},
-		{name: "normalizer_enabled", group: "tools", prepare: prepareEnabled("normalizer_enabled"), usage: `normalizer_enabled
+		{name: "normalizer_enabled", group: "tools", prepare: prepareEnabled((*admin.Admin).NormalizerEnabled), usage: `normalizer_enabled
 
 Prints true when the region normalizer is on.`},
 		{name: "list_deadservers", group: "tools", prepare: prepareDeadServers, usage: `list_deadservers
@@ -308,7 +308,14 @@ func prepareBalancer(st statement) (action, error) {
 	}), nil
 }
 
-func prepareSwitch(verb string) func(statement) (action, error) {
+// setSwitch is an Admin call setting one of the master's switches and returning its previous
+// state; getSwitch one reading it.
+type (
+	setSwitch func(*admin.Admin, context.Context, bool) (bool, error)
+	getSwitch func(*admin.Admin, context.Context) (bool, error)
+)
+
+func prepareSwitch(verb string, set setSwitch) func(statement) (action, error) {
 	return func(st statement) (action, error) {
 		if err := wantArgs(st.args, 1, 1, verb+" true|false"); err != nil {
 			return nil, err
@@ -317,40 +324,39 @@ func prepareSwitch(verb string) func(statement) (action, error) {
 		if err != nil {
 			return nil, err
 		}
-		return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
-			var prev bool
-			if verb == "balance_switch" {
-				prev, err = a.SetBalancer(ctx, on)
-			} else {
-				prev, err = a.SetNormalizer(ctx, on)
-			}
-			if err != nil {
-				return nil, err
-			}
-			return &boolResult{Value: prev, text: "Previous state:"}, nil
-		}), nil
+		return switchAction(set, on), nil
 	}
 }
 
-func prepareEnabled(verb string) func(statement) (action, error) {
+// switchAction sets a switch and prints its previous state, as the shell's *_switch verbs.
+func switchAction(set setSwitch, on bool) action {
+	return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
+		prev, err := set(a, ctx, on)
+		if err != nil {
+			return nil, err
+		}
+		return &boolResult{Value: prev, text: "Previous state:"}, nil
+	})
+}
+
+func prepareEnabled(get getSwitch) func(statement) (action, error) {
 	return func(st statement) (action, error) {
 		if len(st.args) > 0 {
 			return nil, fmt.Errorf("takes no arguments")
 		}
-		return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
-			var on bool
-			var err error
-			if verb == "balancer_enabled" {
-				on, err = a.BalancerEnabled(ctx)
-			} else {
-				on, err = a.NormalizerEnabled(ctx)
-			}
-			if err != nil {
-				return nil, err
-			}
-			return &boolResult{Value: on}, nil
-		}), nil
+		return boolAction(get), nil
 	}
+}
+
+// boolAction prints the answer of a yes/no call.
+func boolAction(get getSwitch) action {
+	return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
+		on, err := get(a, ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &boolResult{Value: on}, nil
+	})
 }
 
 func prepareDeadServers(st statement) (action, error) {
