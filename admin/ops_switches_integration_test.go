@@ -206,6 +206,17 @@ func TestAdminChoreSwitches(t *testing.T) {
 		t.Fatalf("RunCatalogJanitor = %d, %v", n, err)
 	}
 	cleanerEffect(t, a, c, ctx)
+	caps, err := a.SecurityCapabilities(ctx)
+	if err != nil {
+		t.Fatalf("SecurityCapabilities: %v", err)
+	}
+	java, err := testCluster(t).JavaSecurityCapabilities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(caps) != 1 || caps[0] != CapabilitySimpleAuthentication || len(java) != 1 || string(caps[0]) != java[0] {
+		t.Fatalf("SecurityCapabilities of a plain cluster = %q; Java's getSecurityCapabilities %q; want [SIMPLE_AUTHENTICATION]", caps, java)
+	}
 	if m, err := a.InMaintenanceMode(ctx); err != nil || m {
 		t.Fatalf("InMaintenanceMode = %v, %v; want false", m, err)
 	}

@@ -66,8 +66,9 @@ func TestQuotaLogGroupCallsOnFakehbase(t *testing.T) {
 		"RemoveServersFromRSGroup": func() error {
 			return adm.RemoveServersFromRSGroup(ctx, "localhost:1")
 		},
-		"BalanceRSGroup":      func() error { _, err := adm.BalanceRSGroup(ctx, "g"); return err },
-		"UpdateRSGroupConfig": func() error { return adm.UpdateRSGroupConfig(ctx, "g", map[string]string{"k": "v"}) },
+		"BalanceRSGroup":       func() error { _, err := adm.BalanceRSGroup(ctx, "g"); return err },
+		"UpdateRSGroupConfig":  func() error { return adm.UpdateRSGroupConfig(ctx, "g", map[string]string{"k": "v"}) },
+		"SecurityCapabilities": func() error { _, err := adm.SecurityCapabilities(ctx); return err },
 	} {
 		start := time.Now()
 		err := call()

@@ -63,6 +63,12 @@ func kvWords(cmd string, w []string) (map[string]string, error) {
 	return out, nil
 }
 
+// JavaSecurityCapabilities returns the Java Admin's getSecurityCapabilities: the names of
+// the security features the cluster runs with (SIMPLE_AUTHENTICATION, AUTHORIZATION...).
+func (c *Cluster) JavaSecurityCapabilities(ctx context.Context) ([]string, error) {
+	return c.do(ctx, "admin-security-capabilities")
+}
+
 // ArchivedFiles returns how many files the HFile archive holds for table: those a drop (or a
 // compaction) moved there, until the master's cleaner deletes them (Admin.RunCleanerChore).
 func (c *Cluster) ArchivedFiles(ctx context.Context, table string) (int, error) {

@@ -47,7 +47,29 @@ user_permission '@namespace_regex'
 Lists the rights granted on the whole cluster (with the superusers), on the tables whose name
 matches the regular expression (their families and columns too), or, with '@', on the
 namespaces whose name matches it.`},
+		{name: "list_security_capabilities", group: "security", prepare: prepareSecurityCapabilities, usage: `list_security_capabilities
+
+Lists the security features the cluster runs with: SIMPLE_AUTHENTICATION or
+SECURE_AUTHENTICATION (Kerberos), AUTHORIZATION (the AccessController), CELL_AUTHORIZATION
+(cell ACLs) and CELL_VISIBILITY (visibility labels).`},
 	}...)
+}
+
+func prepareSecurityCapabilities(st statement) (action, error) {
+	if err := wantArgs(st.args, 0, 0, "list_security_capabilities"); err != nil {
+		return nil, err
+	}
+	return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
+		caps, err := a.SecurityCapabilities(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := &listOut{Names: []string{}}
+		for _, c := range caps {
+			out.Names = append(out.Names, string(c))
+		}
+		return out, nil
+	}), nil
 }
 
 // actionCodes are the letters of the shell's permissions, as Java's Permission reads them.

@@ -26,6 +26,7 @@ const (
 	MethodSwitchSnapshotCleanup          = "SwitchSnapshotCleanup"
 	MethodIsSnapshotCleanupEnabled       = "IsSnapshotCleanupEnabled"
 	MethodIsMasterInMaintenanceMode      = "IsMasterInMaintenanceMode"
+	MethodGetSecurityCapabilities        = "getSecurityCapabilities"
 	MethodNormalize                      = "Normalize"
 	MethodOfflineRegion                  = "OfflineRegion"
 	MethodTruncateRegion                 = "TruncateRegion"

@@ -53,5 +53,7 @@ list_deadservers
 help 'get'
 #out: waiting for the library call: the snapshot sizes
 help 'list_snapshot_sizes'
+#out: SIMPLE_AUTHENTICATION
+list_security_capabilities
 help
 #state: $T

@@ -73,6 +73,16 @@ final class AdminChecks {
           throw new IllegalArgumentException("admin-state: wrong number of arguments");
         }
         return state(mc, w.length > 1 ? TableName.valueOf(w[1]) : null);
+      case "admin-security-capabilities":
+        // admin-security-capabilities: the Java Admin's getSecurityCapabilities, by name.
+        need(w, 1);
+        try (Admin admin = mc.adminConn.getAdmin()) {
+          List<String> out = new ArrayList<>();
+          for (org.apache.hadoop.hbase.client.security.SecurityCapability c : admin.getSecurityCapabilities()) {
+            out.add(c.name());
+          }
+          return String.join(" ", out);
+        }
       case "admin-archived-files":
         // admin-archived-files TABLE: how many files the table's directory of the HFile
         // archive holds (the files a drop moved there until the cleaner deletes them).
