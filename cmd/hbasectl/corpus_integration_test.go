@@ -23,6 +23,7 @@ import (
 // snapshot sets ("#snapshots:"), quotas ("#quotas: user|table|namespace NAME"), request
 // log entries of a table ("#reqlog: slow|large TABLE [wait]"), region server groups
 // ("#rsgroups: PREFIX") and replication peers ("#peers: ...") of each hbasectl run with Java's as the Java client reads them,
+// checks cluster-wide state the Java Admin reads after every side ran ("#admin-state: key=value"),
 // checks hbasectl's output ("#out:" lines, in order) and that -json printed one document
 // with a result for every command.
 // Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, $P and $Q names of
@@ -130,6 +131,7 @@ type corpusPart struct {
 	guests           []string    // #guest: lines
 	rsgroupPrefixes  []string
 	peers            []string
+	adminStates      []string // #admin-state: key=value, as the Java Admin reads it after the part
 }
 
 func parseCorpus(src string) []*corpusPart {
@@ -166,6 +168,8 @@ func parseCorpus(src string) []*corpusPart {
 			p.rsgroupPrefixes = append(p.rsgroupPrefixes, strings.TrimPrefix(line, "#rsgroups: "))
 		case strings.HasPrefix(line, "#peers: "):
 			p.peers = append(p.peers, strings.TrimPrefix(line, "#peers: "))
+		case strings.HasPrefix(line, "#admin-state: "):
+			p.adminStates = append(p.adminStates, strings.TrimPrefix(line, "#admin-state: "))
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -298,6 +302,26 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 		}
 		for _, s := range part.peers {
 			compare("peers", append([]string{"peers"}, strings.Fields(s)...)...)
+		}
+		checkAdminStates(t, cluster, i, part.adminStates)
+	}
+}
+
+// checkAdminStates checks cluster-wide state ("decommissioned=host,port,startcode") as the
+// Java Admin reads it (the launcher's admin-state) after every side ran the part.
+func checkAdminStates(t *testing.T, cluster *hbasetest.Cluster, part int, wants []string) {
+	t.Helper()
+	if len(wants) == 0 {
+		return
+	}
+	got, err := cluster.JavaAdminState(t.Context(), "")
+	if err != nil {
+		t.Fatalf("part %d: admin-state: %v", part, err)
+	}
+	for _, w := range wants {
+		k, v, _ := strings.Cut(w, "=")
+		if got[k] != v {
+			t.Errorf("part %d: the Java Admin reads %s=%q; want %q", part, k, got[k], v)
 		}
 	}
 }
