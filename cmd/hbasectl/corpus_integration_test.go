@@ -23,10 +23,11 @@ import (
 // snapshot sets ("#snapshots:"), quotas ("#quotas: user|table|namespace NAME"), request
 // log entries of a table ("#reqlog: slow|large TABLE [wait]"), region server groups
 // ("#rsgroups: PREFIX") and replication peers ("#peers: ...") of each hbasectl run with Java's as the Java client reads them,
-// checks hbasectl's output ("#out:" lines, in order), the master's switches as the Java Admin
-// reads them after a part ("#switches: split=false ...": both hbasectl runs flip them; the
-// file's start values are set back at its end), and that -json printed one document with a
-// result for every command.
+// checks hbasectl's output ("#out:" lines, in order), cluster-wide state as the Java Admin
+// reads it after a part ("#switches: split=false ..." or "#admin-state: decommissioned=...":
+// "key=value" words of the launcher's admin-state; a file with #switches: lines gets its
+// start values set back at its end), and that -json printed one document with a result for
+// every command.
 // Placeholders: $T $U $V $W tables, $NS a namespace, $S a snapshot prefix, $P and $Q names of
 // a side's own (replication peers; a user of quotas or of the secure corpus), $KEY the peer
 // cluster's key, $G a prefix of rsgroup names (in the secure corpus a group of users), $RS the
@@ -132,7 +133,7 @@ type corpusPart struct {
 	guests           []string    // #guest: lines
 	rsgroupPrefixes  []string
 	peers            []string
-	switches         []string // #switches: lines, "name=value" words
+	adminStates      []string // #switches: and #admin-state: lines, "key=value" words
 }
 
 func parseCorpus(src string) []*corpusPart {
@@ -169,8 +170,9 @@ func parseCorpus(src string) []*corpusPart {
 			p.rsgroupPrefixes = append(p.rsgroupPrefixes, strings.TrimPrefix(line, "#rsgroups: "))
 		case strings.HasPrefix(line, "#peers: "):
 			p.peers = append(p.peers, strings.TrimPrefix(line, "#peers: "))
-		case strings.HasPrefix(line, "#switches: "):
-			p.switches = append(p.switches, strings.TrimPrefix(line, "#switches: "))
+		case strings.HasPrefix(line, "#switches: "), strings.HasPrefix(line, "#admin-state: "):
+			_, words, _ := strings.Cut(line, ": ")
+			p.adminStates = append(p.adminStates, words)
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -307,8 +309,8 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 		for _, s := range part.peers {
 			compare("peers", append([]string{"peers"}, strings.Fields(s)...)...)
 		}
-		for _, s := range part.switches {
-			checkSwitches(t, cluster, i, s)
+		for _, s := range part.adminStates {
+			checkAdminState(t, cluster, i, s)
 		}
 	}
 }
@@ -459,10 +461,11 @@ func cleanCorpusPeers(t *testing.T, a, peerAdmin *admin.Admin, base string, side
 	}
 }
 
-// checkSwitches checks a "#switches:" line, "name=value" words, against the master's switches
+// checkAdminState checks "name=value" words (a #switches: or #admin-state: line) against the
+// master's state
 // as the Java Admin reads them (hbasetest's JavaAdminState: split, merge, catalogJanitor,
 // cleanerChore, normalizer, snapshotCleanup).
-func checkSwitches(t *testing.T, cluster *hbasetest.Cluster, part int, line string) {
+func checkAdminState(t *testing.T, cluster *hbasetest.Cluster, part int, line string) {
 	t.Helper()
 	state, err := cluster.JavaAdminState(t.Context(), "")
 	if err != nil {
@@ -471,7 +474,7 @@ func checkSwitches(t *testing.T, cluster *hbasetest.Cluster, part int, line stri
 	for _, w := range strings.Fields(line) {
 		name, want, _ := strings.Cut(w, "=")
 		if got, ok := state[name]; !ok || got != want {
-			t.Errorf("part %d: switch %s as Java reads it = %q (known: %t); want %q", part, name, got, ok, want)
+			t.Errorf("part %d: %s as the Java Admin reads it = %q (known: %t); want %q", part, name, got, ok, want)
 		}
 	}
 }

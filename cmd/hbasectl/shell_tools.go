@@ -36,17 +36,23 @@ merge_region ['encoded_a', 'encoded_b', 'encoded_c']
 
 Merges adjacent regions of one table (with true: regions that are not adjacent too).`},
 		{name: "compact", group: "tools", prepare: prepareCompact(false), usage: `compact 'table'
+compact 'table', 'family'
 compact 'encoded_region_name'
+compact 'encoded_region_name', 'family'
 
-Queues a minor compaction of a table's or a region's stores; it runs after the command returns.`},
+Queues a minor compaction of a table's or a region's stores (or of one family's); it runs after the command returns.`},
 		{name: "major_compact", group: "tools", prepare: prepareCompact(true), usage: `major_compact 'table'
+major_compact 'table', 'family'
 major_compact 'encoded_region_name'
+major_compact 'encoded_region_name', 'family'
 
 Queues a major compaction (every store file of each store rewritten into one).`},
 		{name: "flush", group: "tools", prepare: prepareFlush, usage: `flush 'table'
+flush 'table', 'family'
 flush 'encoded_region_name'
+flush 'encoded_region_name', 'family'
 
-Writes the memstores of a table or region to store files.`},
+Writes the memstores of a table or region (or of one family of it) to store files.`},
 		{name: "balancer", group: "tools", prepare: prepareBalancer, usage: `balancer
 
 Runs the balancer once; prints true if it ran (it does not while switched off or while regions
@@ -244,51 +250,85 @@ func prepareMerge(st statement) (action, error) {
 
 func prepareCompact(major bool) func(statement) (action, error) {
 	return func(st statement) (action, error) {
-		if err := wantArgs(st.args, 1, 1, st.verb+" 'table or region' (a family or a compaction type is not taken yet: the client library has no call for them)"); err != nil {
+		if err := wantArgs(st.args, 1, 3, st.verb+" 'table or region'[, 'family']"); err != nil {
 			return nil, err
 		}
-		target, err := strVal(st.args[0], "table or region")
+		if len(st.args) == 3 {
+			return nil, fmt.Errorf("a compaction type (MOB) is not taken yet: the client library has no call for it")
+		}
+		target, family, err := targetAndFamily(st.args)
 		if err != nil {
 			return nil, err
 		}
-		kind := "minor"
-		if major {
-			kind = "major"
-		}
 		return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
 			var err error
-			if isRegionName(target) {
+			switch {
+			case isRegionName(target) && family != "":
+				err = a.CompactRegionFamily(ctx, []byte(target), family, major)
+			case isRegionName(target):
 				err = a.CompactRegion(ctx, []byte(target), major)
-			} else {
+			case family != "":
+				err = a.CompactFamily(ctx, target, family, major)
+			default:
 				err = a.CompactTable(ctx, target, major)
 			}
 			if err != nil {
 				return nil, err
 			}
-			return done("Queued a %s compaction of %s", kind, target), nil
+			return done("Queued a %s compaction of %s", compactionKind(major), ofFamily(target, family)), nil
 		}), nil
 	}
 }
 
+// targetAndFamily reads a table or region name and the family that may follow it (nil or
+// absent: every family).
+func targetAndFamily(args []value) (target, family string, err error) {
+	if target, err = strVal(args[0], "table or region"); err != nil {
+		return "", "", err
+	}
+	if len(args) > 1 && args[1].kind != vNil {
+		if family, err = strVal(args[1], "family"); err != nil {
+			return "", "", err
+		}
+		if family == "" {
+			return "", "", fmt.Errorf("family: empty")
+		}
+	}
+	return target, family, nil
+}
+
+// ofFamily names what a flush or compaction was of.
+func ofFamily(target, family string) string {
+	if family == "" {
+		return target
+	}
+	return fmt.Sprintf("family %s of %s", quoteShell(family), target)
+}
+
 func prepareFlush(st statement) (action, error) {
-	if err := wantArgs(st.args, 1, 1, "flush 'table or region' (a family is not taken yet: the client library has no call for it)"); err != nil {
+	if err := wantArgs(st.args, 1, 2, "flush 'table or region'[, 'family']"); err != nil {
 		return nil, err
 	}
-	target, err := strVal(st.args[0], "table or region")
+	target, family, err := targetAndFamily(st.args)
 	if err != nil {
 		return nil, err
 	}
 	return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
 		var err error
-		if isRegionName(target) {
+		switch {
+		case isRegionName(target) && family != "":
+			err = a.FlushRegionFamily(ctx, []byte(target), family)
+		case isRegionName(target):
 			err = a.FlushRegion(ctx, []byte(target))
-		} else {
+		case family != "":
+			err = a.FlushFamily(ctx, target, family)
+		default:
 			err = a.FlushTable(ctx, target)
 		}
 		if err != nil {
 			return nil, err
 		}
-		return done("Flushed %s", target), nil
+		return done("Flushed %s", ofFamily(target, family)), nil
 	}), nil
 }
 

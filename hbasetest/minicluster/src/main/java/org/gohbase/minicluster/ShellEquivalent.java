@@ -50,6 +50,10 @@ final class ShellEquivalent {
     if (op.startsWith("rsg")) {
       return ShellRSGroups.run(conn, w);
     }
+    String servers = ShellServers.run(conn, w);
+    if (servers != null) {
+      return servers;
+    }
     String security = ShellSecurityEquivalent.run(conn, w);
     if (security != null) {
       return security;
