@@ -125,6 +125,7 @@ type corpusPart struct {
 	java, outs       []string
 	states, nsStates []string
 	snapshotPrefixes []string
+	snapshotOpts     []string // #snapshot-opts: lines
 	quotas, reqLogs  []string
 	secStates        [][2]string // kind and argument of #perms:, #labels:, #auths:
 	guests           []string    // #guest: lines
@@ -166,6 +167,8 @@ func parseCorpus(src string) []*corpusPart {
 			p.rsgroupPrefixes = append(p.rsgroupPrefixes, strings.TrimPrefix(line, "#rsgroups: "))
 		case strings.HasPrefix(line, "#peers: "):
 			p.peers = append(p.peers, strings.TrimPrefix(line, "#peers: "))
+		case strings.HasPrefix(line, "#snapshot-opts: "):
+			p.snapshotOpts = append(p.snapshotOpts, strings.TrimPrefix(line, "#snapshot-opts: "))
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -298,6 +301,9 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 		}
 		for _, s := range part.peers {
 			compare("peers", append([]string{"peers"}, strings.Fields(s)...)...)
+		}
+		for _, s := range part.snapshotOpts {
+			checkSnapshotOpts(t, cluster, i, s, goNames, jsonNames)
 		}
 	}
 }

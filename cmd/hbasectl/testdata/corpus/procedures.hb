@@ -15,8 +15,8 @@ list_locks
 #out: active master:
 #out: live servers
 #out: numberOfOnlineRegions=
-#out: "$T,,
-#out: storeCount=1, storeFileCount=
+#out: "hbase:meta,,1"
+#out: storeCount=
 #out: dead servers
 status 'detailed'
 #out: false
@@ -30,15 +30,15 @@ snapshot '$T', '$S_ttl', {TTL => 86400}
 #java: snapshot $S_ttl $T
 snapshot '$T', '$S_both', {SKIP_FLUSH => false, TTL => 0}
 #java: snapshot $S_both $T
-#out: $S_both
-#out: FLUSH
-#out: $S_skip
-#out: SKIPFLUSH
-#out: $S_ttl
-#out: FLUSH
+#out: 3 row(s) in
 list_snapshots '$S_.*'
 #snapshots: $S_
-#out: CreateTableProcedure
+#snapshot-opts: $S_skip SKIPFLUSH 0
+#snapshot-opts: $S_ttl FLUSH 86400
+#snapshot-opts: $S_both FLUSH 0
+#phase
+# Procedures listed again (the snapshots' own), then the snapshots deleted.
+#out: SnapshotProcedure
 list_procedures
 delete_snapshot '$S_skip'
 #java: snapshot-delete $S_skip
