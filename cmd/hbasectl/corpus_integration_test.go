@@ -128,6 +128,7 @@ type corpusPart struct {
 	java, outs       []string
 	states, nsStates []string
 	snapshotPrefixes []string
+	snapshotOpts     []string // #snapshot-opts: lines
 	quotas, reqLogs  []string
 	secStates        [][2]string // kind and argument of #perms:, #labels:, #auths:
 	guests           []string    // #guest: lines
@@ -173,6 +174,8 @@ func parseCorpus(src string) []*corpusPart {
 		case strings.HasPrefix(line, "#switches: "), strings.HasPrefix(line, "#admin-state: "):
 			_, words, _ := strings.Cut(line, ": ")
 			p.adminStates = append(p.adminStates, words)
+		case strings.HasPrefix(line, "#snapshot-opts: "):
+			p.snapshotOpts = append(p.snapshotOpts, strings.TrimPrefix(line, "#snapshot-opts: "))
 		}
 		script.WriteString(line)
 		script.WriteByte('\n')
@@ -311,6 +314,9 @@ func runCorpusFile(t *testing.T, tg corpusTarget, file, base string) {
 		}
 		for _, s := range part.adminStates {
 			checkAdminState(t, cluster, i, s)
+		}
+		for _, s := range part.snapshotOpts {
+			checkSnapshotOpts(t, cluster, i, s, goNames, jsonNames)
 		}
 	}
 }

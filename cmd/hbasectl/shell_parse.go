@@ -371,15 +371,6 @@ func (v value) get(key string) (value, bool) {
 	return value{}, false
 }
 
-// keys lists a hash's keys in order.
-func (v value) keys() []string {
-	var ks []string
-	for _, e := range v.hash {
-		ks = append(ks, e.key)
-	}
-	return ks
-}
-
 // checkKeys refuses any key of h not in allowed.
 func checkKeys(verb string, h value, allowed ...string) error {
 	for _, e := range h.hash {

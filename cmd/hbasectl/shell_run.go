@@ -43,7 +43,7 @@ type shell struct {
 // shellVerbs are every verb, by name. Aliases point at the same verb.
 func shellVerbs() map[string]*shellVerb {
 	m := map[string]*shellVerb{}
-	for _, list := range [][]*shellVerb{generalVerbs(), ddlVerbs(), namespaceVerbs(), dmlVerbs(), toolsVerbs(), switchVerbs(), snapshotVerbs(), quotasVerbs(), securityVerbs(), rsgroupVerbs(), replicationVerbs(), serversVerbs()} {
+	for _, list := range [][]*shellVerb{generalVerbs(), ddlVerbs(), namespaceVerbs(), dmlVerbs(), toolsVerbs(), switchVerbs(), snapshotVerbs(), quotasVerbs(), securityVerbs(), rsgroupVerbs(), replicationVerbs(), serversVerbs(), procedureVerbs()} {
 		for _, v := range list {
 			m[v.name] = v
 		}

@@ -17,8 +17,11 @@ import (
 func snapshotVerbs() []*shellVerb {
 	return []*shellVerb{
 		{name: "snapshot", group: "snapshots", prepare: prepareSnapshot, usage: `snapshot 'table', 'snapshot_name'
+snapshot 'table', 'snapshot_name', {SKIP_FLUSH => true}
+snapshot 'table', 'snapshot_name', {TTL => seconds}
 
-Takes a snapshot of a table (its memstores flushed first).`},
+Takes a snapshot of a table (its memstores flushed first, unless SKIP_FLUSH); with TTL the
+master deletes it that many seconds after its creation while snapshot cleanup is on.`},
 		{name: "clone_snapshot", group: "snapshots", prepare: prepareTwoNames("clone_snapshot", "'snapshot_name', 'new_table'"), usage: `clone_snapshot 'snapshot_name', 'new_table'
 
 Creates a new table from a snapshot, sharing its files.`},
@@ -52,9 +55,11 @@ func generalVerbs() []*shellVerb {
 		{name: "status", group: "general", prepare: prepareStatus, usage: `status
 status 'summary'
 status 'simple'
+status 'detailed'
 
-Prints the cluster's masters and servers: in summary, or one line per server with its
-requests, heap and regions (simple).`},
+Prints the cluster's masters and servers: in summary, one line per server with its
+requests, heap and regions (simple), or each server's load and each of its regions with its
+figures (detailed).`},
 		{name: "version", group: "general", prepare: prepareVersion, usage: `version
 
 Prints the HBase version the cluster reports.`},
@@ -72,8 +77,9 @@ func prepareSnapshot(st statement) (action, error) {
 	if err := wantArgs(args, 2, 2, "snapshot 'table', 'snapshot_name'"); err != nil {
 		return nil, err
 	}
-	if len(h.hash) > 0 {
-		return nil, fmt.Errorf("snapshot options (%s) are not taken yet: the client library has no call for them", h.keys()[0])
+	opts, err := snapshotOptions(h)
+	if err != nil {
+		return nil, err
 	}
 	table, err := tableName(args, 0)
 	if err != nil {
@@ -87,7 +93,7 @@ func prepareSnapshot(st statement) (action, error) {
 		return nil, fmt.Errorf("snapshot name: empty")
 	}
 	return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
-		if err := a.Snapshot(ctx, name, table); err != nil {
+		if err := a.Snapshot(ctx, name, table, opts...); err != nil {
 			return nil, err
 		}
 		return done("Took snapshot %s of %s", name, table), nil
@@ -249,12 +255,15 @@ func (r *statusOut) shellText(w io.Writer) (int64, error) {
 	for _, l := range r.lines {
 		fmt.Fprintln(w, l)
 	}
+	if r.summary == "" { // status 'detailed' has no summary line
+		return -1, nil
+	}
 	_, err := fmt.Fprintln(w, r.summary)
 	return -1, err
 }
 
 func prepareStatus(st statement) (action, error) {
-	if err := wantArgs(st.args, 0, 1, "status[ 'summary'|'simple']"); err != nil {
+	if err := wantArgs(st.args, 0, 1, "status[ 'summary'|'simple'|'detailed']"); err != nil {
 		return nil, err
 	}
 	format := "summary"
@@ -263,8 +272,8 @@ func prepareStatus(st statement) (action, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s != "summary" && s != "simple" {
-			return nil, fmt.Errorf("format: want 'summary' or 'simple' ('detailed' and 'replication' are not taken yet)")
+		if s != "summary" && s != "simple" && s != "detailed" {
+			return nil, fmt.Errorf("format: want 'summary', 'simple' or 'detailed' ('replication' is not taken yet: the client library has no call for the servers' replication status)")
 		}
 		format = s
 	}
@@ -289,6 +298,9 @@ func prepareStatus(st statement) (action, error) {
 		}
 		out.summary = fmt.Sprintf("1 active master, %d backup masters, %d servers, %d dead, %.4f average load",
 			len(cs.BackupMasters), len(cs.LiveServers), len(cs.DeadServers), avg)
+		if format == "detailed" {
+			out.lines, out.summary = statusDetailed(cs), ""
+		}
 		if format == "simple" {
 			out.lines = append(out.lines, "active master:  "+cs.Master.String(), fmt.Sprintf("%d backup masters", len(cs.BackupMasters)))
 			for _, b := range cs.BackupMasters {
