@@ -30,3 +30,21 @@ func TestCompactionSwitchText(t *testing.T) {
 		t.Fatalf("got = %q, %d rows, %v; want %q, 2 rows", b.String(), rows, err, want)
 	}
 }
+
+// TestFlushServer: flush names a region server only by 'host,port' or 'host,port,startcode';
+// tables, namespaced tables, region names and hbase:meta's old-format name stay flush's.
+func TestFlushServer(t *testing.T) {
+	for _, tc := range []struct{ target, family, want string }{
+		{"h1,16020", "", "h1:16020"},
+		{"h1,16020,1700000000000", "", "h1,16020,1700000000000"},
+		{"h1,16020", "f", ""},
+		{"t", "", ""},
+		{"ns:123", "", ""},
+		{"t,key,1700000000000.0123456789abcdef0123456789abcdef.", "", ""},
+		{"hbase:meta,,1", "", ""},
+	} {
+		if got := flushServer(tc.target, tc.family); got != tc.want {
+			t.Errorf("flushServer(%q, %q) = %q; want %q", tc.target, tc.family, got, tc.want)
+		}
+	}
+}

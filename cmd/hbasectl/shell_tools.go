@@ -306,16 +306,22 @@ func ofFamily(target, family string) string {
 }
 
 func prepareFlush(st statement) (action, error) {
-	if err := wantArgs(st.args, 1, 2, "flush 'table or region'[, 'family']"); err != nil {
+	if err := wantArgs(st.args, 1, 2, "flush 'table, region or region server'[, 'family']"); err != nil {
 		return nil, err
 	}
 	target, family, err := targetAndFamily(st.args)
 	if err != nil {
 		return nil, err
 	}
+	server := flushServer(target, family)
 	return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
 		var err error
 		switch {
+		case server != "":
+			if err := a.FlushRegionServer(ctx, server); err != nil {
+				return nil, serverRefusal("FlushRegionServer", []string{server}, err)
+			}
+			return done("Flushed every region of region server %s", server), nil
 		case isRegionName(target) && family != "":
 			err = a.FlushRegionFamily(ctx, []byte(target), family)
 		case isRegionName(target):
@@ -330,6 +336,19 @@ func prepareFlush(st statement) (action, error) {
 		}
 		return done("Flushed %s", ofFamily(target, family)), nil
 	}), nil
+}
+
+// flushServer is the region server flush names ('host,port' or 'host,port,startcode': no
+// table holds a ',', and every region name has a third part that is not a number), or "".
+func flushServer(target, family string) string {
+	if family != "" || !strings.Contains(target, ",") {
+		return ""
+	}
+	server, err := serverNameArg(value{kind: vString, s: target})
+	if err != nil {
+		return ""
+	}
+	return server
 }
 
 func prepareBalancer(st statement) (action, error) {

@@ -10,6 +10,8 @@ put '$T', 'p', 'f:q', 'v', 10
 #java: put $T a f q v 10
 #java: put $T a g q v 10
 #java: put $T p f q v 10
+#out: Flushed every region of region server $RS
+flush '$RS'
 #out: Flushed family 'f' of $T
 flush '$T', 'f'
 #out: Queued a minor compaction of family 'f' of $T
