@@ -13,6 +13,7 @@ import (
 	"github.com/go-hbase/hbase/admin"
 	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hberr"
+	"github.com/go-hbase/hbase/hrpc"
 )
 
 // groupWords renders groups as the launcher's rsgroups command does.
@@ -77,22 +78,7 @@ func TestRSGroupHostsItsTables(t *testing.T) {
 	if err := adm.MoveTablesToRSGroup(ctx, group, table); err != nil {
 		t.Fatal(err)
 	}
-	gs = checkGroupsMatchJava(t, ctx, cl, adm)
-	if i := slices.IndexFunc(gs, func(g admin.RSGroup) bool { return g.Name == group }); i < 0 ||
-		!slices.Equal(gs[i].Servers, []string{server}) || !slices.Equal(gs[i].Tables, []string{table}) {
-		t.Fatalf("groups = %+v; want %s with %s and %s", gs, group, server, table)
-	}
-
-	// The effect: every region of the table is on the group's server.
-	regions, err := adm.Regions(ctx, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range regions {
-		if r.Server.Addr() != server {
-			t.Errorf("region %s of %s is on %s; want %s, the only server of %s", r.Encoded, table, r.Server.Addr(), server, group)
-		}
-	}
+	regions := checkGroupHosts(t, ctx, cl, adm, group, server, table)
 	if len(regions) != 3 {
 		t.Errorf("%s has %d regions; want 3", table, len(regions))
 	}
@@ -247,6 +233,25 @@ func TestRSGroupMoveServersAndTables(t *testing.T) {
 	if err := adm.MoveServersAndTablesToRSGroup(ctx, group, []string{server}, []string{table}); err != nil {
 		t.Fatal(err)
 	}
+	checkGroupHosts(t, ctx, cl, adm, group, server, table)
+	if err := adm.MoveServersAndTablesToRSGroup(ctx, group, nil, []string{table}); !errors.Is(err, hberr.ErrBadRequest) {
+		t.Errorf("MoveServersAndTablesToRSGroup without servers: %v; want hberr.ErrBadRequest", err)
+	}
+	if err := adm.MoveServersAndTablesToRSGroup(ctx, "default", []string{server}, []string{table}); err != nil {
+		t.Fatal(err)
+	}
+	if err := adm.RemoveRSGroup(ctx, group); err != nil {
+		t.Fatal(err)
+	}
+	if gs := checkGroupsMatchJava(t, ctx, cl, adm); len(gs) != 1 {
+		t.Fatalf("groups after removing %s = %+v; want default alone", group, gs)
+	}
+}
+
+// checkGroupHosts checks that group holds server and table, as the Java client lists it too,
+// and, by the effect, that every region of table is on server; it returns the regions.
+func checkGroupHosts(t *testing.T, ctx context.Context, cl *hbasetest.Cluster, adm *admin.Admin, group, server, table string) []*hrpc.Region {
+	t.Helper()
 	gs := checkGroupsMatchJava(t, ctx, cl, adm)
 	if i := slices.IndexFunc(gs, func(g admin.RSGroup) bool { return g.Name == group }); i < 0 ||
 		!slices.Equal(gs[i].Servers, []string{server}) || !slices.Equal(gs[i].Tables, []string{table}) {
@@ -261,16 +266,5 @@ func TestRSGroupMoveServersAndTables(t *testing.T) {
 			t.Errorf("region %s of %s is on %s; want %s, the only server of %s", r.Encoded, table, r.Server.Addr(), server, group)
 		}
 	}
-	if err := adm.MoveServersAndTablesToRSGroup(ctx, group, nil, []string{table}); !errors.Is(err, hberr.ErrBadRequest) {
-		t.Errorf("MoveServersAndTablesToRSGroup without servers: %v; want hberr.ErrBadRequest", err)
-	}
-	if err := adm.MoveServersAndTablesToRSGroup(ctx, "default", []string{server}, []string{table}); err != nil {
-		t.Fatal(err)
-	}
-	if err := adm.RemoveRSGroup(ctx, group); err != nil {
-		t.Fatal(err)
-	}
-	if gs := checkGroupsMatchJava(t, ctx, cl, adm); len(gs) != 1 {
-		t.Fatalf("groups after removing %s = %+v; want default alone", group, gs)
-	}
+	return regions
 }
