@@ -98,6 +98,8 @@ type cellsOut struct {
 	Cells []cellOut `json:"cells"`
 	// Stale is set when a secondary replica answered a TIMELINE read.
 	Stale bool `json:"stale,omitempty"`
+	// Metrics are a scan's metrics, with METRICS or ALL_METRICS.
+	Metrics []metricOut `json:"metrics,omitempty"`
 
 	get     bool
 	format  *cellFormat
@@ -133,6 +135,7 @@ func (r *cellsOut) shellText(w io.Writer) (int64, error) {
 	if r.Stale {
 		fmt.Fprintln(w, "(stale: answered by a secondary region replica)")
 	}
+	printMetrics(w, r.Metrics)
 	return r.Rows, nil
 }
 
@@ -276,6 +279,13 @@ func prepareScan(st statement) (action, error) {
 	} else if ok {
 		opts = append(opts, hrpc.MaxResultSize(int64(n)))
 	}
+	metrics, allMetrics, err := scanMetricsWanted(h)
+	if err != nil {
+		return nil, err
+	}
+	if allMetrics || len(metrics) > 0 {
+		opts = append(opts, hrpc.TrackScanMetrics())
+	}
 	scan, err := hrpc.NewScan(table, opts...)
 	if err != nil {
 		return nil, err
@@ -287,35 +297,54 @@ func prepareScan(st statement) (action, error) {
 		}
 		defer cancel()
 		out := &cellsOut{Table: table, Cells: []cellOut{}, format: spec.format}
-		stream := !sh.c.json
-		if stream {
-			fmt.Fprintln(sh.out, twoHeaders("ROW", "COLUMN+CELL"))
+		sc := client.NewScanner(ctx, scan)
+		defer sc.Close()
+		if err := scanRows(sh, sc, out); err != nil {
+			return nil, err
 		}
-		for res, err := range client.Scan(ctx, scan) {
-			if err != nil {
+		if allMetrics || len(metrics) > 0 {
+			if out.Metrics, err = pickMetrics(sc.Metrics(), metrics, allMetrics); err != nil {
 				return nil, err
 			}
-			if !stream {
-				out.add(res)
-				continue
-			}
-			out.Rows++
-			out.Stale = out.Stale || res.Stale
-			for i := range res.Cells {
-				c := &res.Cells[i]
-				text, err := cellText(c, spec.format)
-				if err != nil {
-					return nil, err
-				}
-				fmt.Fprintln(sh.out, twoColumns(formatBinary(c.Row), "column="+shellColumn(c)+", "+text))
-			}
 		}
-		out.printed = stream
-		if stream && out.Stale {
-			fmt.Fprintln(sh.out, "(stale: answered by a secondary region replica)")
+		if out.printed {
+			printMetrics(sh.out, out.Metrics)
 		}
 		return out, nil
 	}, nil
+}
+
+// scanRows reads the rows of sc into out, or, in text mode, prints them as they come.
+func scanRows(sh *shell, sc *hbase.Scanner, out *cellsOut) error {
+	stream := !sh.c.json
+	if stream {
+		fmt.Fprintln(sh.out, twoHeaders("ROW", "COLUMN+CELL"))
+	}
+	for sc.Next() {
+		res := sc.Result()
+		if !stream {
+			out.add(res)
+			continue
+		}
+		out.Rows++
+		out.Stale = out.Stale || res.Stale
+		for i := range res.Cells {
+			c := &res.Cells[i]
+			text, err := cellText(c, out.format)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(sh.out, twoColumns(formatBinary(c.Row), "column="+shellColumn(c)+", "+text))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	out.printed = stream
+	if stream && out.Stale {
+		fmt.Fprintln(sh.out, "(stale: answered by a secondary region replica)")
+	}
+	return nil
 }
 
 // countOut is what count prints at the end.

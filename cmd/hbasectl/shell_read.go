@@ -111,8 +111,6 @@ var waitingKeys = map[string]string{
 	// where they are read.
 	"RAW":               "the client library has no call for raw reads (delete markers and deleted cells)",
 	"REGION_REPLICA_ID": "the client library has no call for reads from one chosen region replica",
-	"ALL_METRICS":       "hbasectl does not print scan metrics yet (the library has hrpc.TrackScanMetrics)",
-	"METRICS":           "hbasectl does not print scan metrics yet (the library has hrpc.TrackScanMetrics)",
 }
 
 func refuseWaiting(h value) error {

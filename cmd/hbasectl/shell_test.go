@@ -213,6 +213,8 @@ func TestShellBadInputSendsNothing(t *testing.T) {
 		{"put 't', 'r', 'f:q', 'v'\nlist_snapshot_sizes", "line 2: list_snapshot_sizes: a command of the HBase shell that hbasectl does not take: waiting for the library call"},
 		{"list_security_capabilities 'x'", "want list_security_capabilities"},
 		{"frobnicate 't'", "frobnicate: unknown command"},
+		{"scan 't', {METRICS => []}", "METRICS: empty list"},
+		{"scan 't', {ALL_METRICS => 'yes'}", "ALL_METRICS"},
 		{"list\nlist_procedures 1", "line 2: list_procedures: takes no arguments"},
 		{"list_locks 'x'", "list_locks: takes no arguments"},
 		{"abort_procedure", "want abort_procedure proc_id"},

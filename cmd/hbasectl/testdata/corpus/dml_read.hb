@@ -41,6 +41,12 @@ scan '$T', {STARTROW => 'r2', STOPROW => 'row4'}
 scan '$T', {ROWPREFIXFILTER => 'row', COLUMNS => ['f:q']}
 #out:  row4                            column=f:q x, timestamp=
 scan '$T', {REVERSED => true, LIMIT => 1}
+#out: METRIC
+#out: RPC_CALLS
+#out: ROWS_SCANNED
+scan '$T', {METRICS => ['RPC_CALLS', 'ROWS_SCANNED'], LIMIT => 1}
+#out: REGIONS_SCANNED
+scan '$T', {ALL_METRICS => true}
 #out: 4 row(s) in
 scan '$T', {FILTER => "PrefixFilter('r') AND (ValueFilter(=, 'binary:v2') OR QualifierFilter(=, 'binaryprefix:q'))"}
 scan '$T', {FILTER => "SingleColumnValueFilter('g', 'age', =, 'binary:41', true, true)"}
