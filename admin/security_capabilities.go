@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"slices"
 
 	"github.com/go-hbase/hbase/internal/pb"
 	"github.com/go-hbase/hbase/internal/wire"
@@ -20,17 +21,20 @@ const (
 	CapabilityCellVisibility       SecurityCapability = "CELL_VISIBILITY"       // the VisibilityController
 )
 
-// SecurityCapabilities lists the security features the cluster runs with, in the master's
-// order: what a program can check before it relies on permissions, cell ACLs or visibility
-// labels.
+// SecurityCapabilities lists the security features the cluster runs with, in the order of
+// the constants above (the master answers in an order of its own that changes from one start
+// to the next): what a program can check before it relies on permissions, cell ACLs or
+// visibility labels.
 func (a *Admin) SecurityCapabilities(ctx context.Context) ([]SecurityCapability, error) {
 	ctx, call := a.begin(ctx, "SecurityCapabilities", "", "")
 	resp := &pb.SecurityCapabilitiesResponse{}
 	if err := a.callMaster(ctx, wire.MethodGetSecurityCapabilities, &pb.SecurityCapabilitiesRequest{}, resp); err != nil {
 		return nil, call.end(ctx, err)
 	}
-	out := make([]SecurityCapability, 0, len(resp.GetCapabilities()))
-	for _, c := range resp.GetCapabilities() {
+	caps := slices.Clone(resp.GetCapabilities())
+	slices.Sort(caps)
+	out := make([]SecurityCapability, 0, len(caps))
+	for _, c := range caps {
 		out = append(out, SecurityCapability(c.String()))
 	}
 	return out, call.end(ctx, nil)

@@ -2,10 +2,10 @@
 # family, a column; users and groups) and user_permission's listings, compared with what Java's
 # AccessControlClient lists after the shell's calls, and checked by effect: the guest reads
 # after a grant (its own or its group's) and is refused after the revoke.
-#out: CELL_VISIBILITY
 #out: SECURE_AUTHENTICATION
 #out: AUTHORIZATION
 #out: CELL_AUTHORIZATION
+#out: CELL_VISIBILITY
 list_security_capabilities
 create '$T', 'f', 'g'
 #java: create $T f g
