@@ -39,13 +39,18 @@ func TestShellCorpus(t *testing.T) {
 	if os.Getenv("GOHBASE_SHELL_CORPUS") == "" {
 		t.Skip("about four minutes: GOHBASE_SHELL_CORPUS=1 (make test-shell-corpus, which .ci/run calls) runs it")
 	}
-	files, err := filepath.Glob("testdata/corpus/*.hb")
+	runCorpusDir(t, "testdata/corpus", func(t *testing.T) corpusTarget { return plainTarget(corpusCluster.Cluster(t)) })
+}
+
+// runCorpusDir runs each runbook of dir as a subtest on the cluster target gives.
+func runCorpusDir(t *testing.T, dir string, target func(*testing.T) corpusTarget) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.hb"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus: %v", err)
+		t.Fatalf("no corpus in %s: %v", dir, err)
 	}
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".hb")
-		t.Run(name, func(t *testing.T) { runCorpusFile(t, plainTarget(corpusCluster.Cluster(t)), file, name) })
+		t.Run(name, func(t *testing.T) { runCorpusFile(t, target(t), file, name) })
 	}
 }
 

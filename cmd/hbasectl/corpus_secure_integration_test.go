@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,14 +37,7 @@ func TestShellCorpusSecure(t *testing.T) {
 	if os.Getenv("GOHBASE_SHELL_CORPUS") == "" {
 		t.Skip("a secure cluster: GOHBASE_SHELL_CORPUS=1 (make test-shell-corpus, which .ci/run calls) runs it")
 	}
-	files, err := filepath.Glob("testdata/corpus-secure/*.hb")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no secure corpus: %v", err)
-	}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".hb")
-		t.Run(name, func(t *testing.T) { runCorpusFile(t, secureTarget(secureCorpus.Cluster(t)), file, name) })
-	}
+	runCorpusDir(t, "testdata/corpus-secure", func(t *testing.T) corpusTarget { return secureTarget(secureCorpus.Cluster(t)) })
 }
 
 func secureTarget(c *hbasetest.Cluster) corpusTarget {

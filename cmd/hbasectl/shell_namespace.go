@@ -228,15 +228,9 @@ func prepareListNamespace(st statement) (action, error) {
 	if err := wantArgs(st.args, 0, 1, "list_namespace[ 'regex']"); err != nil {
 		return nil, err
 	}
-	var re *regexp.Regexp
-	if len(st.args) == 1 {
-		s, err := strVal(st.args[0], "regex")
-		if err != nil {
-			return nil, err
-		}
-		if re, err = regexp.Compile("^(?:" + s + ")$"); err != nil {
-			return nil, fmt.Errorf("regex %s: %v", quoteShell(s), err)
-		}
+	re, err := optRegex(st.args, "^(?:%s)$")
+	if err != nil {
+		return nil, err
 	}
 	return func(ctx context.Context, sh *shell) (shellResult, error) {
 		admin, ctx, cancel, err := sh.c.adminWithTimeout(ctx)
@@ -256,4 +250,21 @@ func prepareListNamespace(st statement) (action, error) {
 		}
 		return out, nil
 	}, nil
+}
+
+// optRegex compiles a command's optional first argument, a regular expression placed in
+// pattern (whole-name "^(?:%s)$" or anywhere "%s"); nil when there is none.
+func optRegex(args []value, pattern string) (*regexp.Regexp, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	s, err := strVal(args[0], "regex")
+	if err != nil {
+		return nil, err
+	}
+	re, err := regexp.Compile(fmt.Sprintf(pattern, s))
+	if err != nil {
+		return nil, fmt.Errorf("regex %s: %v", quoteShell(s), err)
+	}
+	return re, nil
 }

@@ -297,16 +297,10 @@ func prepareListRSGroups(st statement) (action, error) {
 	if err := wantArgs(st.args, 0, 1, "list_rsgroups[ 'regex']"); err != nil {
 		return nil, err
 	}
-	var re *regexp.Regexp
-	if len(st.args) == 1 {
-		s, err := strVal(st.args[0], "regex")
-		if err != nil {
-			return nil, err
-		}
-		// Ruby's String#match: the expression may match anywhere in the name.
-		if re, err = regexp.Compile(s); err != nil {
-			return nil, fmt.Errorf("regex %s: %v", quoteShell(s), err)
-		}
+	// Ruby's String#match: the expression may match anywhere in the name.
+	re, err := optRegex(st.args, "%s")
+	if err != nil {
+		return nil, err
 	}
 	return adminAction(func(ctx context.Context, a *admin.Admin) (shellResult, error) {
 		groups, err := a.RSGroups(ctx)
