@@ -25,12 +25,12 @@ import (
 )
 
 // renewalTicketLifetime is the ticket lifetime in TestSecureTicketRenewal: short enough that
-// the test outlives three tickets in about a minute and a half, long enough that a ticket
-// outlives one round of operations on this 2-core machine.
-const renewalTicketLifetime = 30 * time.Second
+// the test outlives three tickets in under a minute, long enough that a ticket outlives
+// several rounds of operations (one every 4 s) on a 2-core machine.
+const renewalTicketLifetime = 15 * time.Second
 
 // TestSecureTicketRenewal proves against a real KDC that long-lived keytab clients renew their
-// tickets: the cluster's KDC issues 30 s tickets, and the clients keep working for three
+// tickets: the cluster's KDC issues 15 s tickets, and the clients keep working for three
 // ticket lifetimes while every round forces new connections (an established HBase connection
 // stays authenticated, so only a new SASL handshake needs a valid ticket). Two clients cover
 // gokrb5's two ways: "renew" asks for renewable tickets (gokrb5's default RENEWABLE_OK) and

@@ -52,6 +52,11 @@ final class ClusterConf {
     // mid-test. The task only logs here, and after 5 s so that every kill runs it.
     c.set("hbase.regionserver.abort.timeout.task", LogAbortTimeout.class.getName());
     c.setLong("hbase.regionserver.abort.timeout", 5_000);
+    // A stopped or killed server's replication queues (the region replicas' peer, any other
+    // peer) are claimed by a live server only after this sleep plus up to as much again at
+    // random: 30 to 60 s by default, which every stop or kill on a cluster with a peer waited
+    // for. HBase's own replication tests use one or two seconds.
+    c.setLong("replication.sleep.before.failover", 1_000);
 
     // No background moves: tests place regions themselves (the balance command switches the
     // balancer on for one run).
