@@ -9,17 +9,13 @@ import (
 
 	"github.com/go-hbase/hbase"
 	"github.com/go-hbase/hbase/admin"
-	"github.com/go-hbase/hbase/hbasetest"
 )
 
 // TestCreateOnExistingCluster runs hbase-bench against a cluster it did not start, with
 // -create: the table is made through the admin API, pre-split as asked, then benchmarked; a
 // second run finds it there and leaves it.
 func TestCreateOnExistingCluster(t *testing.T) {
-	if hbasetest.Skipped() {
-		t.Skip("integration test: needs an HBase mini cluster")
-	}
-	cl := hbasetest.StartT(t, hbasetest.Options{})
+	cl := cluster.Cluster(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	args := []string{"-zk", cl.ZKQuorum, "-znode", cl.ZNodeParent, "-table", "created", "-create", "-regions", "4",

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
-	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
@@ -21,10 +20,7 @@ import (
 // returned N rows, the increments add up to the acknowledged ones, checkAndMutate's checks
 // held, a paced run offered its schedule, and a missing table is one line and exit code 2.
 func TestPEWorkloadsAgainstHBase(t *testing.T) {
-	if hbasetest.Skipped() {
-		t.Skip("integration test: needs an HBase mini cluster")
-	}
-	cl := hbasetest.StartT(t, hbasetest.Options{})
+	cl := cluster.Cluster(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	const rows, ops = 2000, 200
