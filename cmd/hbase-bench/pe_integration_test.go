@@ -11,16 +11,16 @@ import (
 	"time"
 
 	"github.com/go-hbase/hbase"
+	"github.com/go-hbase/hbase/hbasetest"
 	"github.com/go-hbase/hbase/hrpc"
 )
 
-// TestPEWorkloadsAgainstHBase runs every PerformanceEvaluation workload briefly against a real
+// peWorkloads runs every PerformanceEvaluation workload briefly against a real
 // cluster, in PE's layout (-pe), and checks what each did: the load wrote PE's rows, the
 // read-only workloads read them from the existing table without loading it again, scanRangeN
 // returned N rows, the increments add up to the acknowledged ones, checkAndMutate's checks
 // held, a paced run offered its schedule, and a missing table is one line and exit code 2.
-func TestPEWorkloadsAgainstHBase(t *testing.T) {
-	cl := cluster.Cluster(t)
+func peWorkloads(t *testing.T, cl *hbasetest.Cluster) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	const rows, ops = 2000, 200
