@@ -156,9 +156,9 @@ bench-shell: launcher
 # The operators' and security admins' suites, each on a cluster of its own configured for its
 # area (quotas and region server groups; a source and a peer cluster for replication; a secure
 # cluster with the AccessController and VisibilityController; the aggregation and visibility
-# endpoints): about four minutes with their clusters' starts, so make test leaves them out and
-# .ci/run calls this after it. Package admin's own suite (tables, regions, switches,
-# procedures...) stays in make test.
+# endpoints): about two and a half minutes with their clusters' starts, so make test leaves
+# them out and .ci/run calls this after it. Package admin's own suite (tables, regions,
+# switches, procedures...) stays in make test.
 ADMIN_SUITES := /admin/internal/quotatest$$|/admin/internal/replicationtest$$|/internal/securitytest$$|/internal/endpointtest$$
 test-admin: launcher
 	$(LIB) test $(TESTFLAGS) ./admin/internal/quotatest ./admin/internal/replicationtest ./internal/securitytest ./internal/endpointtest
@@ -172,8 +172,8 @@ test-kit: launcher
 	$(LIB) test $(TESTFLAGS) ./hbasetest
 
 # hbasectl's corpus of the shell's commands on a real cluster, each runbook run as text and as
-# -json and compared with the Java Admin and Table doing the same (TestShellCorpus: about four
-# minutes with -race and the cluster's start, so make test skips it), then the security and
+# -json and compared with the Java Admin and Table doing the same (TestShellCorpus: about three
+# and a half minutes with -race and the cluster's start, so make test skips it), then the security and
 # visibility runbooks on a secure cluster (TestShellCorpusSecure, about 30 s); .ci/run calls it
 # after make test.
 test-shell-corpus: launcher
