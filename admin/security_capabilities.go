@@ -31,7 +31,7 @@ func (a *Admin) SecurityCapabilities(ctx context.Context) ([]SecurityCapability,
 	if err := a.callMaster(ctx, wire.MethodGetSecurityCapabilities, &pb.SecurityCapabilitiesRequest{}, resp); err != nil {
 		return nil, call.end(ctx, err)
 	}
-	caps := slices.Clone(resp.GetCapabilities())
+	caps := resp.GetCapabilities() // the response is this call's own: sorted in place
 	slices.Sort(caps)
 	out := make([]SecurityCapability, 0, len(caps))
 	for _, c := range caps {

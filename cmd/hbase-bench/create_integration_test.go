@@ -12,17 +12,6 @@ import (
 	"github.com/go-hbase/hbase/hbasetest"
 )
 
-// TestAgainstExistingCluster runs hbase-bench against a cluster it did not start, one for
-// both subtests (each with a table of its own).
-func TestAgainstExistingCluster(t *testing.T) {
-	if hbasetest.Skipped() {
-		t.Skip("integration test: needs an HBase mini cluster")
-	}
-	cl := hbasetest.StartT(t, hbasetest.Options{})
-	t.Run("create", func(t *testing.T) { createOnExistingCluster(t, cl) })
-	t.Run("pe-workloads", func(t *testing.T) { peWorkloads(t, cl) })
-}
-
 // createOnExistingCluster runs hbase-bench with -create: the table is made through the admin
 // API, pre-split as asked, then benchmarked; a second run finds it there and leaves it.
 func createOnExistingCluster(t *testing.T, cl *hbasetest.Cluster) {

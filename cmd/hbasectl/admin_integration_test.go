@@ -158,7 +158,6 @@ func TestCLIStatusLocalityBalance(t *testing.T) {
 
 	// The servers report their store files every second or so: look (one round at a time,
 	// at most a minute) until the flushed files show, then watch three rounds.
-	cl := shared.Cluster(t)
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(500 * time.Millisecond) {
 		var r localityResult
 		ctl(t, &r, "locality", "-table", table, "-threshold", "1")
@@ -169,7 +168,7 @@ func TestCLIStatusLocalityBalance(t *testing.T) {
 			t.Fatalf("no round of locality showed the flushed store files in a minute: %+v", r)
 		}
 	}
-	code, stdout, stderr := runArgs(t, env(), "-zk", cl.ZKQuorum, "-json", "locality", "-table", table, "-threshold", "1", "-watch", "1s", "-rounds", "3")
+	code, stdout, stderr := runArgs(t, env(), "-zk", cluster.ZKQuorum, "-json", "locality", "-table", table, "-threshold", "1", "-watch", "1s", "-rounds", "3")
 	if code != 0 {
 		t.Fatalf("locality -watch: exit code %d, stderr %q", code, stderr)
 	}
@@ -215,7 +214,7 @@ func TestCLIStatusLocalityBalance(t *testing.T) {
 	}
 
 	// The human form of one round.
-	code, stdout, _ = runArgs(t, env(), "-zk", cl.ZKQuorum, "locality", "-table", table)
+	code, stdout, _ = runArgs(t, env(), "-zk", cluster.ZKQuorum, "locality", "-table", table)
 	sc := bufio.NewScanner(strings.NewReader(stdout))
 	sc.Scan()
 	sc.Scan()
